@@ -1,0 +1,290 @@
+//! Everything a user can get wrong in a roll, with the 1-based character position it happened at.
+
+use thiserror::Error;
+
+use crate::dice::DiceError;
+use crate::i18n::{Lang, Localized};
+
+/// What the parser was looking for when it stopped; localized in both languages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expected {
+    End,
+    Number,
+    Sides,
+    Operand,
+    Operator,
+    CloseParen,
+    CloseBracket,
+    LabelClose,
+    Command,
+    SpaceAfterRepeat,
+    ChoiceItems,
+    Threshold,
+    Comparison,
+    Group,
+}
+
+impl Expected {
+    fn text(self, lang: Lang) -> &'static str {
+        use Expected::*;
+        match self {
+            End => lang.pick("the end of the roll", "式の終わり"),
+            Number => lang.pick("a number", "数"),
+            Sides => lang.pick(
+                "the number of sides (or `%`) after `d`",
+                "`d` の後の面数（または `%`）",
+            ),
+            Operand => lang.pick(
+                "dice like `2d6`, a number or `(`",
+                "`2d6` のようなダイス、数、または `(`",
+            ),
+            Operator => lang.pick(
+                "a modifier, `+`, `-`, `*`, `/`, `;`, `!` or the end",
+                "修飾子、`+`・`-`・`*`・`/`・`;`・`!` または式の終わり",
+            ),
+            CloseParen => lang.pick("`)`", "`)`"),
+            CloseBracket => lang.pick("`]`", "`]`"),
+            LabelClose => lang.pick("`)` closing the label", "ラベルを閉じる `)`"),
+            Command => lang.pick("a dice command such as `2d6`", "`2d6` のようなダイスコマンド"),
+            SpaceAfterRepeat => lang.pick(
+                "a space and a command after the repeat count",
+                "繰り返し回数の後に空白とコマンド",
+            ),
+            ChoiceItems => lang.pick(
+                "choices such as `[A,B,C]`, `(A,B)` or ` A B C`",
+                "`[A,B,C]`・`(A,B)`・` A B C` のような選択肢",
+            ),
+            Threshold => lang.pick(
+                "a threshold such as `[6]`, `[>=5]` or `@6`",
+                "`[6]`・`[>=5]`・`@6` のような振り足し条件",
+            ),
+            Comparison => lang.pick(
+                "a target after `>=`, `>`, `<=`, `<`, `=` or `<>`",
+                "`>=`・`>`・`<=`・`<`・`=`・`<>` の後の目標値",
+            ),
+            Group => lang.pick("a dice group such as `2B6`", "`2B6` のようなダイス"),
+        }
+    }
+}
+
+/// Why a roll was refused. Every `at` is a 1-based character position in the input.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NotationError {
+    #[error("empty roll")]
+    Empty,
+    #[error("the roll is {len} characters long; at most {max} are allowed")]
+    InputTooLong { len: usize, max: usize },
+    #[error("at position {at}: found {found:?}, expected {expected:?}")]
+    Unexpected {
+        at: usize,
+        found: String,
+        expected: Expected,
+    },
+    #[error("at position {at}: number larger than {max}")]
+    NumberTooLarge { at: usize, max: u64 },
+    #[error("at position {at}: a group needs at least one die")]
+    ZeroDice { at: usize },
+    #[error("at position {at}: a die needs 1 to {max} sides, not {sides}")]
+    SidesOutOfRange { at: usize, sides: u64, max: u32 },
+    #[error("this roll could need {worst} dice (explosions and rerolls included); at most {max} are allowed")]
+    TooManyDice { worst: u64, max: usize },
+    #[error("{count} rolls joined by `;`; at most {max} are allowed")]
+    TooManyRolls { count: usize, max: usize },
+    #[error("at position {at}: {sets} sets; between {min} and {max} are allowed")]
+    SetsOutOfRange {
+        at: usize,
+        sets: u64,
+        min: u32,
+        max: u32,
+    },
+    #[error("at position {at}: repeat {count} times; between 1 and {max} are allowed")]
+    RepeatOutOfRange { at: usize, count: u64, max: u32 },
+    #[error("at position {at}: repeats and sets cannot be nested")]
+    NestedRepeat { at: usize },
+    #[error("at position {at}: {count} choices; at most {max} are allowed")]
+    TooManyChoices { at: usize, count: usize, max: usize },
+    #[error("at position {at}: empty choice")]
+    EmptyChoice { at: usize },
+    #[error("at position {at}: cannot pick {pick} of {items} choices")]
+    PickOutOfRange { at: usize, pick: u64, items: usize },
+    #[error("at position {at}: nested deeper than {max} levels")]
+    TooDeep { at: usize, max: usize },
+    #[error("at position {at}: more than {max} terms")]
+    TooManyTerms { at: usize, max: usize },
+    #[error("at position {at}: modifier `{modifier}` given twice")]
+    DuplicateModifier { at: usize, modifier: &'static str },
+    #[error("at position {at}: `{modifier}` cannot be combined with `{other}`")]
+    ConflictingModifiers {
+        at: usize,
+        modifier: &'static str,
+        other: &'static str,
+    },
+    #[error("at position {at}: `{modifier}{value}` does not fit a d{sides}")]
+    ThresholdOutOfRange {
+        at: usize,
+        modifier: &'static str,
+        value: u64,
+        sides: u32,
+    },
+    #[error("at position {at}: `{modifier}{n}` needs 1 to {max} with {dice} dice")]
+    KeepOutOfRange {
+        at: usize,
+        modifier: &'static str,
+        n: u64,
+        dice: u32,
+        max: u32,
+    },
+    #[error("at position {at}: `{modifier}` would go on forever: every face meets it")]
+    EndlessChain { at: usize, modifier: &'static str },
+    #[error("at position {at}: a dice count in parentheses cannot contain dice")]
+    DiceCountNotConstant { at: usize },
+    #[error("at position {at}: division by zero")]
+    DivisionByZero { at: usize },
+    #[error("at position {at}: the result is too large")]
+    Overflow { at: usize },
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+}
+
+impl Localized for NotationError {
+    fn localized(&self, lang: Lang) -> String {
+        use NotationError::*;
+        let ja = lang == Lang::Ja;
+        match self {
+            Empty => lang
+                .pick(
+                    "The roll is empty: type dice such as `2d6`.",
+                    "ダイス式が空です。`2d6` のように入力してください。",
+                )
+                .into(),
+            InputTooLong { len, max } if ja => format!("ダイス式が長すぎます（{len}文字、上限{max}文字）。"),
+            InputTooLong { len, max } => format!("The roll is too long: {len} characters, at most {max}."),
+            Unexpected { at, found, expected } => {
+                let what = expected.text(lang);
+                match (found.is_empty(), ja) {
+                    (true, false) => {
+                        format!("At position {at}: the roll ends here, but {what} was expected.")
+                    }
+                    (false, false) => format!("At position {at}: found `{found}`, but {what} was expected."),
+                    (true, true) => format!("{at}文字目: 式が終わっていますが、{what}が必要です。"),
+                    (false, true) => format!("{at}文字目: `{found}` は読めません。{what}が必要です。"),
+                }
+            }
+            NumberTooLarge { at, max } if ja => format!("{at}文字目: 数が大きすぎます（上限{max}）。"),
+            NumberTooLarge { at, max } => format!("At position {at}: the number is larger than {max}."),
+            ZeroDice { at } if ja => format!("{at}文字目: ダイスは1個以上必要です。"),
+            ZeroDice { at } => format!("At position {at}: a dice group needs at least one die."),
+            SidesOutOfRange { at, sides, max } if ja => {
+                format!("{at}文字目: ダイスの面数は1〜{max}です（{sides}面は振れません）。")
+            }
+            SidesOutOfRange { at, sides, max } => {
+                format!("At position {at}: a die needs between 1 and {max} sides, not {sides}.")
+            }
+            TooManyDice { worst, max } if ja => format!(
+                "このロールは振り足し込みで最大{worst}個のダイスが必要です。1回のコマンドは{max}個までです。"
+            ),
+            TooManyDice { worst, max } => format!(
+                "This roll could need {worst} dice (explosions and rerolls included); one command may roll at most {max}."
+            ),
+            TooManyRolls { count, max } if ja => {
+                format!("`;` で区切ったロールが{count}個あります。{max}個までです。")
+            }
+            TooManyRolls { count, max } => {
+                format!("There are {count} rolls joined by `;`; at most {max} are allowed.")
+            }
+            SetsOutOfRange { at, sets, min, max } if ja => {
+                format!("{at}文字目: セット数は{min}〜{max}です（{sets}は使えません）。")
+            }
+            SetsOutOfRange { at, sets, min, max } => {
+                format!("At position {at}: {sets} sets; the number of sets must be {min} to {max}.")
+            }
+            RepeatOutOfRange { at, count, max } if ja => {
+                format!("{at}文字目: 繰り返し回数は1〜{max}です（{count}は使えません）。")
+            }
+            RepeatOutOfRange { at, count, max } => {
+                format!("At position {at}: repeat {count} times; the count must be 1 to {max}.")
+            }
+            NestedRepeat { at } if ja => format!("{at}文字目: 繰り返しやセットは入れ子にできません。"),
+            NestedRepeat { at } => format!("At position {at}: repeats and sets cannot be nested."),
+            TooManyChoices { at, count, max } if ja => {
+                format!("{at}文字目: 選択肢が{count}個あります。{max}個までです。")
+            }
+            TooManyChoices { at, count, max } => {
+                format!("At position {at}: {count} choices; at most {max} are allowed.")
+            }
+            EmptyChoice { at } if ja => format!("{at}文字目: 空の選択肢があります。"),
+            EmptyChoice { at } => format!("At position {at}: a choice is empty."),
+            PickOutOfRange { at, pick, items } if ja => {
+                format!("{at}文字目: {items}個の選択肢から{pick}個は選べません（重複なし）。")
+            }
+            PickOutOfRange { at, pick, items } => format!(
+                "At position {at}: cannot pick {pick} of {items} choices without repeats (pick 1 to {items})."
+            ),
+            TooDeep { at, max } if ja => format!("{at}文字目: 括弧や符号の入れ子は{max}段までです。"),
+            TooDeep { at, max } => {
+                format!("At position {at}: parentheses and signs nest at most {max} deep.")
+            }
+            TooManyTerms { at, max } if ja => format!("{at}文字目: 項は{max}個までです。"),
+            TooManyTerms { at, max } => {
+                format!("At position {at}: an expression may have at most {max} terms.")
+            }
+            DuplicateModifier { at, modifier } if ja => {
+                format!("{at}文字目: 修飾子 `{modifier}` が2回指定されています。")
+            }
+            DuplicateModifier { at, modifier } => {
+                format!("At position {at}: the modifier `{modifier}` is given twice.")
+            }
+            ConflictingModifiers { at, modifier, other } if ja => {
+                format!("{at}文字目: `{modifier}` と `{other}` は同時に使えません。")
+            }
+            ConflictingModifiers { at, modifier, other } => {
+                format!("At position {at}: `{modifier}` cannot be combined with `{other}`.")
+            }
+            ThresholdOutOfRange {
+                at,
+                modifier,
+                value,
+                sides,
+            } if ja => {
+                format!("{at}文字目: `{modifier}{value}` はd{sides}には使えません（1〜{sides}）。")
+            }
+            ThresholdOutOfRange {
+                at,
+                modifier,
+                value,
+                sides,
+            } => format!("At position {at}: `{modifier}{value}` does not fit a d{sides}; use 1 to {sides}."),
+            KeepOutOfRange {
+                at,
+                modifier,
+                n,
+                dice,
+                max,
+            } if ja => format!("{at}文字目: `{modifier}{n}` は{dice}個のダイスには使えません（1〜{max}）。"),
+            KeepOutOfRange {
+                at,
+                modifier,
+                n,
+                dice,
+                max,
+            } => format!("At position {at}: `{modifier}{n}` does not fit {dice} dice; use 1 to {max}."),
+            EndlessChain { at, modifier } if ja => {
+                format!("{at}文字目: `{modifier}` はどの出目でも条件を満たすため、終わりません。")
+            }
+            EndlessChain { at, modifier } => {
+                format!("At position {at}: `{modifier}` would never stop, because every face meets it.")
+            }
+            DiceCountNotConstant { at } if ja => {
+                format!("{at}文字目: 括弧で書くダイスの個数にダイスは使えません。")
+            }
+            DiceCountNotConstant { at } => {
+                format!("At position {at}: a dice count in parentheses cannot contain dice.")
+            }
+            DivisionByZero { at } if ja => format!("{at}文字目: 0で割ることはできません。"),
+            DivisionByZero { at } => format!("At position {at}: division by zero."),
+            Overflow { at } if ja => format!("{at}文字目: 計算結果が大きすぎます。"),
+            Overflow { at } => format!("At position {at}: the result is too large to compute."),
+            Dice(e) => e.localized(lang),
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! The append-only record of rolls made during a session.
+
+use serde::{Deserialize, Serialize};
+
+use super::Session;
+
+/// One roll made in a channel with an active session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RollLogEntry {
+    pub session_id: i64,
+    pub user_id: u64,
+    /// The command as typed or rebuilt from its options, e.g. `/sr test pool:12 threshold:3`.
+    pub command: String,
+    /// The resolver's full outcome, serialized.
+    pub outcome: serde_json::Value,
+    /// Unix milliseconds.
+    pub at_ms: i64,
+}
+
+/// Bumped when the export's shape changes incompatibly.
+pub const EXPORT_FORMAT: u32 = 1;
+
+/// A session and its whole log: what `/session export` hands out as a JSON file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionExport {
+    pub format: u32,
+    pub session: Session,
+    pub log: Vec<RollLogEntry>,
+}
+
+impl SessionExport {
+    pub fn new(session: Session, log: Vec<RollLogEntry>) -> SessionExport {
+        SessionExport {
+            format: EXPORT_FORMAT,
+            session,
+            log,
+        }
+    }
+}

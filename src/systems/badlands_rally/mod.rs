@@ -1,0 +1,21 @@
+//! Heavy Gear: Badlands Rally (seed 000, decisions in shared/rules/badlands_rally.md).
+//!
+//! Dice live in [`roll`] (Roll and Check), attacks in [`attack`], damage in [`damage`], the
+//! per-gear state machine in [`state`] (on [`gear::Gear`]), special moves and actions in
+//! [`moves`], the race (initiative, laps, victory, the race-level attack) in [`race`], the
+//! seed's datacards in [`datacards`] and the scenario and upgrade tables in [`tables`].
+
+pub mod attack;
+pub mod damage;
+pub mod datacards;
+pub mod error;
+pub mod gear;
+pub mod moves;
+pub mod race;
+pub mod roll;
+pub mod sheet;
+pub mod state;
+pub mod tables;
+
+pub use error::RuleError;
+pub use gear::{Gear, GearSheet, GearStatus};

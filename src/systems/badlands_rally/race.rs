@@ -1,0 +1,1367 @@
+//! The race: its gears, rounds, initiative (rally dice, ties to the gear ahead), pole position,
+//! laps, victory (uncontested, contested, Derby), and the race-level attack that resolves the
+//! dice and updates both gears at once (seed ◆プレイの手順, ◆ゲームの勝敗, ◆シナリオ).
+
+use serde::{Deserialize, Serialize};
+
+use super::attack::{self, AttackOutcome, AttackRequest, AttackSetup, Side};
+use super::error::{RuleError, add, bounded};
+use super::gear::{Gear, GearSheet, GearStatus, Upgrade};
+use super::moves::{self, CollisionCause, CollisionOutcome, MovePlan, MoveRequest, SpinOutOutcome};
+use super::roll::{self, CheckOutcome, Pool, Source};
+use super::state::{Change, GearEvent, Hit, RecoveryOrder, SpinOutCause};
+use super::tables::Scenario;
+use crate::dice::Roller;
+
+/// How many times tied gears reroll before the engine gives up (ties that long are absurd).
+pub const MAX_TIE_REROLLS: u32 = 50;
+/// Most gears in one race.
+pub const MAX_GEARS: usize = 24;
+/// Spin-outs a Derby gear must cause to win (seed ダービー).
+pub const DERBY_SPIN_OUTS: u32 = 6;
+
+/// Table settings the seed or the note leave to the players.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RaceOptions {
+    /// Which boxes recovery refills first. Default: Structure, then Hull (damage reversed).
+    #[serde(default)]
+    pub recovery_order: RecoveryOrder,
+    /// Seed オプション・ルール 紳士のスポーツ: no attacks in the first round. Default off.
+    #[serde(default)]
+    pub gentlemens_sport: bool,
+}
+
+impl Default for RaceOptions {
+    fn default() -> Self {
+        RaceOptions {
+            recovery_order: RecoveryOrder::StructureFirst,
+            gentlemens_sport: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// The roster key the bot uses.
+    pub id: String,
+    pub gear: Gear,
+}
+
+/// One race: plain serde data, changed only by the pure methods below.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RaceState {
+    #[serde(default)]
+    pub options: RaceOptions,
+    pub scenario: Option<Scenario>,
+    pub laps: u32,
+    /// 0 before the first round.
+    pub round: u32,
+    pub entries: Vec<Entry>,
+    /// Who holds the pole position token.
+    pub pole: Option<String>,
+    /// Who won this round's initiative.
+    pub initiative: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum RaceEvent {
+    AddGear {
+        id: String,
+        sheet: GearSheet,
+    },
+    RemoveGear {
+        id: String,
+    },
+    SetScenario {
+        scenario: Option<Scenario>,
+        laps: u32,
+    },
+    SetOptions {
+        options: RaceOptions,
+    },
+    /// The next round: every gear may activate again.
+    StartRound,
+    Gear {
+        id: String,
+        event: GearEvent,
+    },
+}
+
+impl RaceState {
+    pub fn new(laps: u32, options: RaceOptions) -> Result<RaceState, RuleError> {
+        bounded("laps", i64::from(laps), 1, 99)?;
+        Ok(RaceState {
+            options,
+            scenario: None,
+            laps,
+            round: 0,
+            entries: Vec::new(),
+            pole: None,
+            initiative: None,
+        })
+    }
+
+    pub fn gear(&self, id: &str) -> Result<&Gear, RuleError> {
+        self.entries
+            .iter()
+            .find(|e| e.id == id)
+            .map(|e| &e.gear)
+            .ok_or_else(|| RuleError::UnknownGear { id: id.to_string() })
+    }
+
+    fn index(&self, id: &str) -> Result<usize, RuleError> {
+        self.entries
+            .iter()
+            .position(|e| e.id == id)
+            .ok_or_else(|| RuleError::UnknownGear { id: id.to_string() })
+    }
+
+    fn set(&mut self, id: &str, gear: Gear) -> Result<(), RuleError> {
+        let i = self.index(id)?;
+        self.entries[i].gear = gear;
+        Ok(())
+    }
+
+    /// Status lines for the race board, in roster order.
+    pub fn board(&self) -> Vec<(String, GearStatus)> {
+        self.entries
+            .iter()
+            .map(|e| (e.id.clone(), e.gear.status()))
+            .collect()
+    }
+
+    pub fn apply(&self, event: &RaceEvent) -> Result<RaceState, RuleError> {
+        self.step(event).map(|(r, _)| r)
+    }
+
+    /// Apply an event; gear events also return their changes.
+    pub fn step(&self, event: &RaceEvent) -> Result<(RaceState, Vec<Change>), RuleError> {
+        let mut r = self.clone();
+        let mut changes = Vec::new();
+        match event {
+            RaceEvent::AddGear { id, sheet } => {
+                bounded("gear id length", id.chars().count() as i64, 1, 100)?;
+                if self.index(id).is_ok() {
+                    return Err(RuleError::DuplicateGear { id: id.clone() });
+                }
+                if self.entries.len() >= MAX_GEARS {
+                    return Err(RuleError::OutOfBounds {
+                        field: "gears".into(),
+                        value: self.entries.len() as i64 + 1,
+                        min: 1,
+                        max: MAX_GEARS as i64,
+                    });
+                }
+                r.entries.push(Entry {
+                    id: id.clone(),
+                    gear: Gear::new(sheet.clone())?,
+                });
+            }
+            RaceEvent::RemoveGear { id } => {
+                let i = self.index(id)?;
+                r.entries.remove(i);
+            }
+            RaceEvent::SetScenario { scenario, laps } => {
+                bounded("laps", i64::from(*laps), 1, 99)?;
+                r.scenario = *scenario;
+                r.laps = *laps;
+            }
+            RaceEvent::SetOptions { options } => r.options = *options,
+            RaceEvent::StartRound => {
+                r.round = add(r.round, 1)?;
+                for e in &mut r.entries {
+                    e.gear = e.gear.apply(&GearEvent::NewRound)?;
+                }
+            }
+            RaceEvent::Gear { id, event } => {
+                let event = match event {
+                    // Laps are counted against this race's length and round.
+                    GearEvent::CompleteLap { .. } => GearEvent::CompleteLap {
+                        round: r.round,
+                        race_laps: r.laps,
+                    },
+                    other => other.clone(),
+                };
+                let (g, ch) = self.gear(id)?.step(&event)?;
+                r.set(id, g)?;
+                changes = ch;
+            }
+        }
+        Ok((r, changes))
+    }
+}
+
+/// What an initiative-style check is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InitiativeKind {
+    /// Seed 3. ポール・ポジション: 2D6, ties reroll.
+    Pole,
+    /// Seed 6. 新ラウンド: 2D6 + rally dice; ties to the gear ahead, else reroll.
+    Round,
+    /// Seed 僅差勝利: 2D6 (rattled −1D6) minus the rattle record, floor 0; ties to the leader.
+    Contested,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InitiativeEntry {
+    pub id: String,
+    /// The first check, then any rerolls, in order.
+    pub checks: Vec<CheckOutcome>,
+    /// Contested victory: the rattle record taken off.
+    pub penalty: u32,
+    /// The final score used for ordering (the last check, less the penalty, floor 0).
+    pub score: u32,
+}
+
+/// How a tie was settled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "by")]
+pub enum TieBreak {
+    /// The gear further ahead won (the ids in the final order).
+    Position {
+        ids: Vec<String>,
+    },
+    Reroll {
+        ids: Vec<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InitiativeOutcome {
+    pub kind: InitiativeKind,
+    /// Every gear, best first.
+    pub order: Vec<InitiativeEntry>,
+    pub tie_breaks: Vec<TieBreak>,
+}
+
+impl InitiativeOutcome {
+    pub fn winner(&self) -> Option<&str> {
+        self.order.first().map(|e| e.id.as_str())
+    }
+}
+
+fn initiative_pool(gear: &Gear, kind: InitiativeKind) -> Result<Pool, RuleError> {
+    let mut pool = Pool::standard();
+    pool.add(Source::Rattled, if gear.is_rattled() { -1 } else { 0 });
+    // Seed アップグレード 出目4: Sponsorship Paint, pole and contested victory included.
+    pool.add(
+        Source::SponsorshipPaint,
+        i32::from(gear.sheet.has_upgrade(Upgrade::SponsorshipPaint)),
+    );
+    if kind == InitiativeKind::Round {
+        // Seed ラリーザクラウド: +1 die per token; not for victory checks.
+        let tokens = i32::try_from(gear.state.rally_tokens).map_err(|_| RuleError::Overflow)?;
+        pool.add(Source::RallyDice, tokens);
+    }
+    pool.net()?;
+    Ok(pool)
+}
+
+fn score(check: &CheckOutcome, penalty: u32) -> u32 {
+    check.result.saturating_sub(penalty)
+}
+
+/// Roll an initiative-style check for `ids`, rank them, and settle ties. `ahead` lists gear ids
+/// by track position, leader first; a tie between gears not both in it is rerolled.
+pub fn rank(
+    race: &RaceState,
+    ids: &[String],
+    kind: InitiativeKind,
+    ahead: &[String],
+    roller: &mut impl Roller,
+) -> Result<InitiativeOutcome, RuleError> {
+    if ids.is_empty() {
+        return Err(RuleError::NoGears);
+    }
+    let mut entries = Vec::with_capacity(ids.len());
+    for id in ids {
+        let gear = race.gear(id)?;
+        let pool = initiative_pool(gear, kind)?;
+        let check = roll::check(&pool, gear.sheet.initiative, roller)?;
+        let penalty = if kind == InitiativeKind::Contested {
+            u32::from(gear.state.rattle_record)
+        } else {
+            0
+        };
+        entries.push(InitiativeEntry {
+            id: id.clone(),
+            score: score(&check, penalty),
+            checks: vec![check],
+            penalty,
+        });
+    }
+    let mut tie_breaks = Vec::new();
+    let mut rerolls = 0;
+    let order = settle_order(race, entries, kind, ahead, roller, &mut tie_breaks, &mut rerolls)?;
+    Ok(InitiativeOutcome {
+        kind,
+        order,
+        tie_breaks,
+    })
+}
+
+fn settle_order(
+    race: &RaceState,
+    mut entries: Vec<InitiativeEntry>,
+    kind: InitiativeKind,
+    ahead: &[String],
+    roller: &mut impl Roller,
+    tie_breaks: &mut Vec<TieBreak>,
+    rerolls: &mut u32,
+) -> Result<Vec<InitiativeEntry>, RuleError> {
+    entries.sort_by_key(|e| std::cmp::Reverse(e.score));
+    let mut out = Vec::with_capacity(entries.len());
+    let mut rest = entries.into_iter().peekable();
+    while let Some(first) = rest.next() {
+        let mut group = vec![first];
+        while rest.peek().is_some_and(|e| e.score == group[0].score) {
+            group.extend(rest.next());
+        }
+        if group.len() == 1 {
+            out.append(&mut group);
+            continue;
+        }
+        let pos = |id: &str| ahead.iter().position(|a| a == id);
+        let positions: Vec<Option<usize>> = group.iter().map(|e| pos(&e.id)).collect();
+        if kind != InitiativeKind::Pole && positions.iter().all(Option::is_some) {
+            // Seed 6. 新ラウンド / 僅差勝利: the gear ahead wins the tie.
+            group.sort_by_key(|e| pos(&e.id));
+            tie_breaks.push(TieBreak::Position {
+                ids: group.iter().map(|e| e.id.clone()).collect(),
+            });
+            out.append(&mut group);
+            continue;
+        }
+        // Unclear (or pole position): the tied gears reroll, rally dice and all.
+        *rerolls += 1;
+        if *rerolls > MAX_TIE_REROLLS {
+            return Err(RuleError::TieUnresolved {
+                rerolls: MAX_TIE_REROLLS,
+            });
+        }
+        tie_breaks.push(TieBreak::Reroll {
+            ids: group.iter().map(|e| e.id.clone()).collect(),
+        });
+        for e in &mut group {
+            let gear = race.gear(&e.id)?;
+            let pool = initiative_pool(gear, kind)?;
+            let check = roll::check(&pool, gear.sheet.initiative, roller)?;
+            e.score = score(&check, e.penalty);
+            e.checks.push(check);
+        }
+        let mut settled = settle_order(race, group, kind, ahead, roller, tie_breaks, rerolls)?;
+        out.append(&mut settled);
+    }
+    Ok(out)
+}
+
+impl RaceState {
+    fn racing_ids(&self) -> Vec<String> {
+        self.entries
+            .iter()
+            .filter(|e| !e.gear.state.knocked_out)
+            .map(|e| e.id.clone())
+            .collect()
+    }
+
+    /// Seed 3. ポール・ポジション: every gear checks initiative; the winner starts first.
+    pub fn pole_position(
+        &self,
+        roller: &mut impl Roller,
+    ) -> Result<(RaceState, InitiativeOutcome), RuleError> {
+        let out = rank(self, &self.racing_ids(), InitiativeKind::Pole, &[], roller)?;
+        let mut r = self.clone();
+        r.pole = out.winner().map(str::to_string);
+        r.initiative = r.pole.clone();
+        Ok((r, out))
+    }
+
+    /// Seed 6. 新ラウンド: initiative with rally dice; the tokens are spent.
+    pub fn initiative(
+        &self,
+        ahead: &[String],
+        roller: &mut impl Roller,
+    ) -> Result<(RaceState, InitiativeOutcome), RuleError> {
+        let out = rank(self, &self.racing_ids(), InitiativeKind::Round, ahead, roller)?;
+        let mut r = self.clone();
+        for e in &mut r.entries {
+            e.gear = e.gear.apply(&GearEvent::SpendRallyTokens)?;
+        }
+        r.initiative = out.winner().map(str::to_string);
+        Ok((r, out))
+    }
+
+    /// Seed 僅差勝利: the contenders check; the best score wins.
+    pub fn contested_victory(
+        &self,
+        ids: &[String],
+        ahead: &[String],
+        roller: &mut impl Roller,
+    ) -> Result<InitiativeOutcome, RuleError> {
+        rank(self, ids, InitiativeKind::Contested, ahead, roller)
+    }
+
+    /// Who has won at the end of this round, if anyone (seed ◆ゲームの勝敗, ダービー).
+    pub fn victory(&self) -> Victory {
+        if self.scenario == Some(Scenario::Derby) {
+            let derby: Vec<String> = self
+                .entries
+                .iter()
+                .filter(|e| e.gear.state.spin_outs_caused >= DERBY_SPIN_OUTS)
+                .map(|e| e.id.clone())
+                .collect();
+            match derby.len() {
+                0 => {}
+                1 => return Victory::Derby { id: derby[0].clone() },
+                _ => return Victory::Contested { ids: derby },
+            }
+        }
+        // The earliest round any gear finished in; knocked out after finishing still counts.
+        let Some(first) = self
+            .entries
+            .iter()
+            .filter_map(|e| e.gear.state.finished_round)
+            .min()
+        else {
+            return Victory::None;
+        };
+        let ids: Vec<String> = self
+            .entries
+            .iter()
+            .filter(|e| e.gear.state.finished_round == Some(first))
+            .map(|e| e.id.clone())
+            .collect();
+        if ids.len() == 1 {
+            Victory::Uncontested { id: ids[0].clone() }
+        } else {
+            Victory::Contested { ids }
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "victory")]
+pub enum Victory {
+    None,
+    Uncontested {
+        id: String,
+    },
+    /// Roll [`RaceState::contested_victory`] for these.
+    Contested {
+        ids: Vec<String>,
+    },
+    Derby {
+        id: String,
+    },
+}
+
+/// An attack between two gears of the race.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RaceAttack {
+    pub attacker: String,
+    pub defender: String,
+    pub setup: AttackSetup,
+    /// A passive gear's reaction attack (spends this round's action before it activates).
+    #[serde(default)]
+    pub reaction: bool,
+    /// Gears adjacent to the target, for Area Effect.
+    #[serde(default)]
+    pub adjacent: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RaceAttackReport {
+    pub attack: AttackOutcome,
+    pub defender_changes: Vec<Change>,
+    pub defender_spin_out: Option<SpinOutOutcome>,
+    pub attacker_changes: Vec<Change>,
+    pub attacker_spin_out: Option<SpinOutOutcome>,
+    /// Area Effect: each adjacent gear's changes and spin-out.
+    pub adjacent: Vec<(String, Vec<Change>, Option<SpinOutOutcome>)>,
+    pub attacker_status: GearStatus,
+    pub defender_status: GearStatus,
+}
+
+impl RaceState {
+    /// Resolve an attack and apply it: the action spent, damage to the target, spin-outs rolled,
+    /// Grudge Match, Pyrotechnics and Derby counts.
+    pub fn attack(
+        &self,
+        req: &RaceAttack,
+        roller: &mut impl Roller,
+    ) -> Result<(RaceState, RaceAttackReport), RuleError> {
+        self.attack_inner(req, None, roller)
+    }
+
+    /// Reliable: from the state before the attack, reroll one side's check (once per lap for
+    /// the gear whose check it is) and apply the new result instead.
+    pub fn attack_reroll(
+        &self,
+        req: &RaceAttack,
+        previous: &AttackOutcome,
+        side: Side,
+        roller: &mut impl Roller,
+    ) -> Result<(RaceState, RaceAttackReport), RuleError> {
+        let who = match side {
+            Side::Attacker => &req.attacker,
+            Side::Defender => &req.defender,
+        };
+        let r = self.apply(&RaceEvent::Gear {
+            id: who.clone(),
+            event: GearEvent::UseReliable,
+        })?;
+        r.attack_inner(req, Some((previous, side)), roller)
+    }
+
+    fn attack_inner(
+        &self,
+        req: &RaceAttack,
+        reroll: Option<(&AttackOutcome, Side)>,
+        roller: &mut impl Roller,
+    ) -> Result<(RaceState, RaceAttackReport), RuleError> {
+        if req.attacker == req.defender {
+            return Err(RuleError::SelfTarget);
+        }
+        if self.options.gentlemens_sport && self.round <= 1 {
+            return Err(RuleError::GentlemensSport);
+        }
+        let attacker = self.gear(&req.attacker)?;
+        let defender = self.gear(&req.defender)?;
+        let mut attacker_changes = Vec::new();
+        // The action first: an attack costs one (seed ◆攻撃), a reaction borrows this round's.
+        let spend = if req.reaction {
+            GearEvent::ReactionAttack
+        } else {
+            GearEvent::SpendAction
+        };
+        let (mut a, ch) = attacker.step(&spend)?;
+        attacker_changes.extend(ch);
+        let areq = AttackRequest {
+            attacker,
+            defender,
+            setup: &req.setup,
+        };
+        let outcome = match reroll {
+            None => attack::resolve(&areq, roller)?,
+            Some((prev, side)) => attack::reroll(&areq, prev, side, roller)?,
+        };
+        let (mut d, mut defender_changes) = defender.step(&GearEvent::Hit(outcome.target_hit()))?;
+        if outcome.attacker_fumble {
+            // Seed プッシュ: a fumbled push spins the pusher out.
+            a.queue_spin_out(SpinOutCause::PushFumble, &mut attacker_changes);
+        }
+        let defender_spin_out = moves::settle(&mut d, &mut defender_changes, roller)?;
+        let attacker_spin_out = moves::settle(&mut a, &mut attacker_changes, roller)?;
+        let mut r = self.clone();
+        // Area Effect: adjacent gears take their share and may spin out.
+        let mut adjacent = Vec::new();
+        if let Some(share) = outcome.area_damage {
+            for id in &req.adjacent {
+                if id == &req.attacker || id == &req.defender {
+                    continue;
+                }
+                let (mut g, mut ch) = self.gear(id)?.step(&GearEvent::Hit(Hit {
+                    damage: share,
+                    attack_hit: true,
+                    from_attack: true,
+                    ..Hit::default()
+                }))?;
+                let so = moves::settle(&mut g, &mut ch, roller)?;
+                adjacent.push((id.clone(), ch, so));
+                r.set(id, g)?;
+            }
+        }
+        // Scenario and trait hooks on the attacker.
+        let spun: u32 = u32::from(defender_spin_out.is_some())
+            + adjacent
+                .iter()
+                .map(|(_, _, s)| u32::from(s.is_some()))
+                .sum::<u32>();
+        for _ in 0..spun {
+            a = step_into(a, &GearEvent::CausedSpinOut, &mut attacker_changes)?;
+        }
+        let rattled = |ch: &[Change]| ch.iter().any(|c| matches!(c, Change::Rattled { .. }));
+        if self.scenario == Some(Scenario::GrudgeMatch) {
+            // Seed グラッジ マッチ: a free Rally token for each target rattled.
+            let n = u32::from(rattled(&defender_changes))
+                + adjacent
+                    .iter()
+                    .map(|(_, ch, _)| u32::from(rattled(ch)))
+                    .sum::<u32>();
+            a = step_into(
+                a,
+                &GearEvent::GainRallyTokens { tokens: n },
+                &mut attacker_changes,
+            )?;
+        }
+        if a.sheet.has(super::gear::Trait::Pyrotechnics) {
+            // Seed Grizzly: Pyrotechnics — it rallies when it gives another gear a Rally token.
+            let given = u32::from(defender_spin_out.as_ref().is_some_and(|s| s.recovered))
+                + adjacent
+                    .iter()
+                    .map(|(_, _, s)| u32::from(s.as_ref().is_some_and(|s| s.recovered)))
+                    .sum::<u32>();
+            a = step_into(
+                a,
+                &GearEvent::GainRallyTokens { tokens: given },
+                &mut attacker_changes,
+            )?;
+        }
+        let report = RaceAttackReport {
+            attack: outcome,
+            defender_changes,
+            defender_spin_out,
+            attacker_changes,
+            attacker_spin_out,
+            adjacent,
+            attacker_status: a.status(),
+            defender_status: d.status(),
+        };
+        r.set(&req.attacker, a)?;
+        r.set(&req.defender, d)?;
+        Ok((r, report))
+    }
+}
+
+fn step_into(g: Gear, event: &GearEvent, changes: &mut Vec<Change>) -> Result<Gear, RuleError> {
+    let (g, ch) = g.step(event)?;
+    changes.extend(ch);
+    Ok(g)
+}
+
+/// A gear's own action or move in the race.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "action")]
+pub enum Action {
+    BurnRubber(MoveRequest),
+    Jump(MoveRequest),
+    Recover,
+    RallyTheCrowd,
+    OffRoad,
+    Move(MovePlan),
+    /// Roll a spin-out left pending (e.g. after a hand-entered hit).
+    SpinOut,
+    /// Reliable on a test outside an attack: the bot rerolls from the earlier state.
+    UseReliable,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "outcome")]
+pub enum ActionOutcome {
+    BurnRubber(moves::BurnRubberOutcome),
+    Jump(moves::JumpOutcome),
+    Recover(moves::RecoveryOutcome),
+    RallyTheCrowd { tokens: u32 },
+    OffRoad(roll::RollOutcome),
+    Move(moves::MoveCost),
+    SpinOut(SpinOutOutcome),
+    UseReliable,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionReport {
+    pub outcome: ActionOutcome,
+    pub changes: Vec<Change>,
+    pub status: GearStatus,
+}
+
+impl RaceState {
+    /// One gear's action, rolled and applied.
+    pub fn act(
+        &self,
+        id: &str,
+        action: &Action,
+        roller: &mut impl Roller,
+    ) -> Result<(RaceState, ActionReport), RuleError> {
+        let gear = self.gear(id)?;
+        let (outcome, mut g, mut changes) = match action {
+            Action::BurnRubber(req) => {
+                let r = moves::burn_rubber(gear, req, roller)?;
+                (ActionOutcome::BurnRubber(r.outcome), r.gear, r.changes)
+            }
+            Action::Jump(req) => {
+                let r = moves::jump(gear, req, roller)?;
+                (ActionOutcome::Jump(r.outcome), r.gear, r.changes)
+            }
+            Action::Recover => {
+                let r = moves::recover(gear, self.options.recovery_order, roller)?;
+                (ActionOutcome::Recover(r.outcome), r.gear, r.changes)
+            }
+            Action::RallyTheCrowd => {
+                let r = moves::rally_the_crowd(gear)?;
+                (
+                    ActionOutcome::RallyTheCrowd { tokens: r.outcome },
+                    r.gear,
+                    r.changes,
+                )
+            }
+            Action::OffRoad => {
+                let r = moves::off_road(gear, roller)?;
+                (ActionOutcome::OffRoad(r.outcome), r.gear, r.changes)
+            }
+            Action::Move(plan) => {
+                let r = moves::travel(gear, plan)?;
+                (ActionOutcome::Move(r.outcome), r.gear, r.changes)
+            }
+            Action::SpinOut => {
+                let r = moves::spin_out(gear, roller)?;
+                (ActionOutcome::SpinOut(r.outcome), r.gear, r.changes)
+            }
+            Action::UseReliable => {
+                let (g, ch) = gear.step(&GearEvent::UseReliable)?;
+                (ActionOutcome::UseReliable, g, ch)
+            }
+        };
+        if let (Some(Scenario::ShowOffCentral), ActionOutcome::Jump(j), Action::Jump(req)) =
+            (self.scenario, &outcome, action)
+            && j.hexes_jumped > 0
+        {
+            // Seed ショー オフ セントラル: a free Rally token per gear jumped over.
+            let n = req.gears_jumped.min(j.hexes_jumped);
+            g = step_into(g, &GearEvent::GainRallyTokens { tokens: n }, &mut changes)?;
+        }
+        let mut r = self.clone();
+        let status = g.status();
+        r.set(id, g)?;
+        Ok((
+            r,
+            ActionReport {
+                outcome,
+                changes,
+                status,
+            },
+        ))
+    }
+
+    /// A collision: damage rolled for the forced gear (and the gear it hit), applied, and any
+    /// resulting spin-outs rolled (seed 地形やギアへの衝突, 衝突ダメージ).
+    pub fn collide(
+        &self,
+        moving: &str,
+        struck: Option<&str>,
+        cause: CollisionCause,
+        roller: &mut impl Roller,
+    ) -> Result<(RaceState, CollisionReport), RuleError> {
+        if struck == Some(moving) {
+            return Err(RuleError::SelfTarget);
+        }
+        let m = self.gear(moving)?;
+        let s = struck.map(|id| self.gear(id)).transpose()?;
+        let outcome = moves::collide(m, s, cause, roller)?;
+        let (mut mg, mut moving_changes) = m.step(&GearEvent::Hit(moves::collision_hit(&outcome.moving)))?;
+        let moving_spin_out = moves::settle(&mut mg, &mut moving_changes, roller)?;
+        let mut r = self.clone();
+        r.set(moving, mg)?;
+        let mut struck_changes = Vec::new();
+        let mut struck_spin_out = None;
+        if let (Some(id), Some(sg), Some(roll)) = (struck, s, &outcome.struck) {
+            let (mut g, ch) = sg.step(&GearEvent::Hit(moves::collision_hit(roll)))?;
+            struck_changes = ch;
+            struck_spin_out = moves::settle(&mut g, &mut struck_changes, roller)?;
+            r.set(id, g)?;
+        }
+        Ok((
+            r,
+            CollisionReport {
+                outcome,
+                moving_changes,
+                moving_spin_out,
+                struck_changes,
+                struck_spin_out,
+                caused_by: None,
+            },
+        ))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CollisionReport {
+    pub outcome: CollisionOutcome,
+    pub moving_changes: Vec<Change>,
+    pub moving_spin_out: Option<SpinOutOutcome>,
+    pub struck_changes: Vec<Change>,
+    pub struck_spin_out: Option<SpinOutOutcome>,
+    /// The gear credited with the spin-outs (the pusher, say) and how many it caused.
+    #[serde(default)]
+    pub caused_by: Option<(String, u32)>,
+}
+
+impl RaceState {
+    /// [`RaceState::collide`], crediting `by` (the gear that forced the collision, e.g. the
+    /// pusher) with every spin-out it caused in another gear (seed ダービー counts them).
+    pub fn collide_by(
+        &self,
+        moving: &str,
+        struck: Option<&str>,
+        cause: CollisionCause,
+        by: Option<&str>,
+        roller: &mut impl Roller,
+    ) -> Result<(RaceState, CollisionReport), RuleError> {
+        if let Some(b) = by {
+            self.gear(b)?;
+        }
+        let (mut r, mut report) = self.collide(moving, struck, cause, roller)?;
+        if let Some(b) = by {
+            let spun = [
+                (moving, report.moving_spin_out.is_some()),
+                (struck.unwrap_or_default(), report.struck_spin_out.is_some()),
+            ]
+            .iter()
+            .filter(|(id, spun)| *spun && *id != b)
+            .count() as u32;
+            let mut g = r.gear(b)?.clone();
+            for _ in 0..spun {
+                g = g.apply(&GearEvent::CausedSpinOut)?;
+            }
+            r.set(b, g)?;
+            report.caused_by = Some((b.to_string(), spun));
+        }
+        Ok((r, report))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::FixedRoller;
+    use crate::systems::badlands_rally::attack::{AttackKind, Cover, Facing};
+    use crate::systems::badlands_rally::gear::tests::sheet;
+    use crate::systems::badlands_rally::gear::{Speed, Trait, WeaponChoice};
+
+    fn race(ids: &[&str]) -> RaceState {
+        let mut r = RaceState::new(2, RaceOptions::default()).unwrap();
+        for id in ids {
+            r = r
+                .apply(&RaceEvent::AddGear {
+                    id: id.to_string(),
+                    sheet: sheet(id),
+                })
+                .unwrap();
+        }
+        r
+    }
+
+    fn ids(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn on(r: &RaceState, id: &str, event: GearEvent) -> RaceState {
+        r.apply(&RaceEvent::Gear { id: id.into(), event }).unwrap()
+    }
+
+    #[test]
+    fn roster_events() {
+        let r = race(&["a", "b"]);
+        assert!(matches!(
+            r.apply(&RaceEvent::AddGear {
+                id: "a".into(),
+                sheet: sheet("a")
+            }),
+            Err(RuleError::DuplicateGear { .. })
+        ));
+        let r2 = r.apply(&RaceEvent::RemoveGear { id: "a".into() }).unwrap();
+        assert_eq!(r2.entries.len(), 1);
+        assert!(matches!(r2.gear("a"), Err(RuleError::UnknownGear { .. })));
+        assert!(RaceState::new(0, RaceOptions::default()).is_err());
+        let r3 = r.apply(&RaceEvent::StartRound).unwrap();
+        assert_eq!(r3.round, 1);
+        assert_eq!(r.board().len(), 2);
+    }
+
+    #[test]
+    fn pole_position_ties_reroll() {
+        let r = race(&["a", "b"]);
+        // a: 5,3 → 5; b: 4,5 → 5+... at 4+: 5 + 1 (the 4) = 6. b wins.
+        let (r2, out) = r.pole_position(&mut FixedRoller::new([5, 3, 4, 5])).unwrap();
+        assert_eq!(out.winner(), Some("b"));
+        assert_eq!(r2.pole.as_deref(), Some("b"));
+        // Tie 6 and 6; even with positions known, pole rerolls: a 6,6 → 7, b 1,1 → 1.
+        let mut dice = FixedRoller::new([6, 4, 4, 6, 6, 6, 1, 1]);
+        let out = rank(
+            &r,
+            &ids(&["a", "b"]),
+            InitiativeKind::Pole,
+            &ids(&["b", "a"]),
+            &mut dice,
+        )
+        .unwrap();
+        assert_eq!(out.winner(), Some("a"));
+        assert_eq!(
+            out.tie_breaks,
+            vec![TieBreak::Reroll {
+                ids: ids(&["a", "b"])
+            }]
+        );
+        assert_eq!(out.order[0].checks.len(), 2);
+    }
+
+    #[test]
+    fn initiative_uses_rally_dice_and_ties_go_to_the_gear_ahead() {
+        let r = race(&["a", "b"]);
+        let r = on(&r, "a", GearEvent::GainRallyTokens { tokens: 2 });
+        // a rolls 4 dice: 1,1,1,3 → 3. b rolls 2: 3,1 → 3. Tie; b is ahead.
+        let (r2, out) = r
+            .initiative(&ids(&["b", "a"]), &mut FixedRoller::new([1, 1, 1, 3, 3, 1]))
+            .unwrap();
+        assert_eq!(out.order[1].id, "a");
+        assert_eq!(out.order[1].checks[0].dice.len(), 4);
+        assert_eq!(out.winner(), Some("b"));
+        assert_eq!(
+            out.tie_breaks,
+            vec![TieBreak::Position {
+                ids: ids(&["b", "a"])
+            }]
+        );
+        assert_eq!(r2.gear("a").unwrap().state.rally_tokens, 0, "tokens spent");
+        assert_eq!(r2.initiative.as_deref(), Some("b"));
+        // Unknown positions: reroll with the rally dice again.
+        let mut dice = FixedRoller::new([1, 1, 1, 3, 3, 1, 6, 6, 6, 6, 1, 1]);
+        let (_, out) = r.initiative(&[], &mut dice).unwrap();
+        assert_eq!(out.winner(), Some("a"));
+        assert_eq!(out.order[0].checks[1].dice.len(), 4);
+        assert_eq!(dice.remaining(), 0);
+    }
+
+    #[test]
+    fn sponsorship_paint_and_rattled_change_initiative_dice() {
+        let mut r = race(&["a", "b"]);
+        r.entries[0].gear.sheet.upgrades.push(Upgrade::SponsorshipPaint);
+        r.entries[1].gear.state.rattled = true;
+        let (_, out) = r.pole_position(&mut FixedRoller::new([1, 1, 1, 6])).unwrap();
+        let a = out.order.iter().find(|e| e.id == "a").unwrap();
+        let b = out.order.iter().find(|e| e.id == "b").unwrap();
+        assert_eq!(a.checks[0].dice.len(), 3);
+        assert_eq!(b.checks[0].dice.len(), 1);
+    }
+
+    #[test]
+    fn contested_victory_subtracts_the_rattle_record() {
+        let mut r = race(&["a", "b"]);
+        r.entries[0].gear.state.rattle_record = 3;
+        // a: 6,5 → 7 − 3 = 4; b: 5,1 → 5. b wins. Rally tokens are not used.
+        r.entries[0].gear.state.rally_tokens = 3;
+        let out = r
+            .contested_victory(&ids(&["a", "b"]), &[], &mut FixedRoller::new([6, 5, 5, 1]))
+            .unwrap();
+        assert_eq!(out.winner(), Some("b"));
+        assert_eq!(out.order[1].penalty, 3);
+        assert_eq!(out.order[1].score, 4);
+        // Floor 0, and the leader wins a tie: a 2,1 → 2 − 3 → 0; b 1,1 → 1... make both 0.
+        r.entries[1].gear.state.rattle_record = 2;
+        let out = r
+            .contested_victory(
+                &ids(&["a", "b"]),
+                &ids(&["a", "b"]),
+                &mut FixedRoller::new([2, 1, 2, 1]),
+            )
+            .unwrap();
+        assert_eq!(out.order[0].score, 0);
+        assert_eq!(out.winner(), Some("a"));
+    }
+
+    #[test]
+    fn laps_and_victory() {
+        let r = race(&["a", "b"]).apply(&RaceEvent::StartRound).unwrap();
+        assert_eq!(r.victory(), Victory::None);
+        let r = on(
+            &r,
+            "a",
+            GearEvent::CompleteLap {
+                round: 0,
+                race_laps: 0,
+            },
+        );
+        let r = on(
+            &r,
+            "a",
+            GearEvent::CompleteLap {
+                round: 0,
+                race_laps: 0,
+            },
+        );
+        assert_eq!(r.gear("a").unwrap().state.finished_round, Some(1));
+        assert_eq!(r.victory(), Victory::Uncontested { id: "a".into() });
+        let r = on(
+            &r,
+            "b",
+            GearEvent::CompleteLap {
+                round: 0,
+                race_laps: 0,
+            },
+        );
+        let r = on(
+            &r,
+            "b",
+            GearEvent::CompleteLap {
+                round: 0,
+                race_laps: 0,
+            },
+        );
+        assert_eq!(
+            r.victory(),
+            Victory::Contested {
+                ids: ids(&["a", "b"])
+            }
+        );
+    }
+
+    #[test]
+    fn derby_counts_spin_outs_caused() {
+        let mut r = race(&["a", "b", "c"]);
+        r.scenario = Some(Scenario::Derby);
+        r.entries[0].gear.state.spin_outs_caused = 6;
+        assert_eq!(r.victory(), Victory::Derby { id: "a".into() });
+        r.entries[1].gear.state.spin_outs_caused = 7;
+        assert_eq!(
+            r.victory(),
+            Victory::Contested {
+                ids: ids(&["a", "b"])
+            }
+        );
+    }
+
+    fn rifle_attack(attacker: &str, defender: &str) -> RaceAttack {
+        RaceAttack {
+            attacker: attacker.into(),
+            defender: defender.into(),
+            setup: AttackSetup {
+                kind: AttackKind::Weapon(WeaponChoice::Sheet(0)),
+                facing: Facing::Front,
+                distance: 4,
+                cover: Cover::default(),
+                attack_extra: 0,
+                defence_extra: 0,
+            },
+            reaction: false,
+            adjacent: vec![],
+        }
+    }
+
+    #[test]
+    fn race_attack_spends_the_action_and_applies_damage() {
+        let r = race(&["a", "b"]).apply(&RaceEvent::StartRound).unwrap();
+        let req = rifle_attack("a", "b");
+        assert!(matches!(
+            r.attack(&req, &mut FixedRoller::new([])),
+            Err(RuleError::NotActivating { .. })
+        ));
+        let r = on(
+            &r,
+            "a",
+            GearEvent::Activate {
+                speed: Speed::Cruising,
+            },
+        );
+        // MOS 4 → 5 damage dice: 4,4,1,6,2 → 3 damage on 2/1: 0/0, spin-out: turn 2, skid 3 (+0).
+        let mut dice = FixedRoller::new([6, 5, 3, 2, 4, 4, 1, 6, 2, 2, 3]);
+        let (r2, rep) = r.attack(&req, &mut dice).unwrap();
+        assert_eq!(dice.remaining(), 0);
+        let b = r2.gear("b").unwrap();
+        assert_eq!((b.state.hull, b.state.structure), (0, 0));
+        assert_eq!(rep.defender_status.rattle_record, 1);
+        let so = rep.defender_spin_out.unwrap();
+        assert_eq!(so.skid, 3);
+        assert_eq!(r2.gear("a").unwrap().state.spin_outs_caused, 1);
+        assert_eq!(
+            rep.attacker_status.spin_outs_caused, 1,
+            "the Derby count is on the status"
+        );
+        assert!(matches!(
+            r2.attack(&req, &mut FixedRoller::new([])),
+            Err(RuleError::NoActionLeft { .. })
+        ));
+    }
+
+    #[test]
+    fn grudge_match_and_pyrotechnics_tokens() {
+        let mut r = race(&["a", "b"]).apply(&RaceEvent::StartRound).unwrap();
+        r.scenario = Some(Scenario::GrudgeMatch);
+        r.entries[0].gear.sheet.traits.push(Trait::Pyrotechnics);
+        let r = on(
+            &r,
+            "a",
+            GearEvent::Activate {
+                speed: Speed::Cruising,
+            },
+        );
+        // MOS 0 → 1 die: 4 → 1 damage; b 2/1 → 1/1: no rattle.
+        let (r1, _) = r
+            .attack(&rifle_attack("a", "b"), &mut FixedRoller::new([5, 1, 5, 2, 4]))
+            .unwrap();
+        assert_eq!(r1.gear("a").unwrap().state.rally_tokens, 0);
+        // MOS 1 → 2 dice: 4,4 → 2 damage → Hull 0: rattled → a token; no spin-out.
+        let (r2, _) = r
+            .attack(&rifle_attack("a", "b"), &mut FixedRoller::new([6, 1, 5, 2, 4, 4]))
+            .unwrap();
+        assert_eq!(r2.gear("a").unwrap().state.rally_tokens, 1);
+        // 3 damage → 0/0 spin-out; b rolls a 6: b gets a token, Pyrotechnics gives a one too.
+        let (r3, rep) = r
+            .attack(
+                &rifle_attack("a", "b"),
+                &mut FixedRoller::new([6, 4, 5, 2, 4, 4, 4, 6]),
+            )
+            .unwrap();
+        assert!(rep.defender_spin_out.unwrap().recovered);
+        assert_eq!(r3.gear("b").unwrap().state.rally_tokens, 1);
+        assert_eq!(r3.gear("a").unwrap().state.rally_tokens, 2);
+    }
+
+    #[test]
+    fn reaction_attack_and_gentlemens_sport() {
+        let r = race(&["a", "b"]).apply(&RaceEvent::StartRound).unwrap();
+        let mut req = rifle_attack("b", "a");
+        req.reaction = true;
+        let (r2, _) = r.attack(&req, &mut FixedRoller::new([1, 1, 6, 6])).unwrap();
+        assert!(r2.gear("b").unwrap().state.action_borrowed);
+        assert!(matches!(
+            r2.attack(&req, &mut FixedRoller::new([])),
+            Err(RuleError::NoReactionLeft { .. })
+        ));
+        let mut g = r.clone();
+        g.options.gentlemens_sport = true;
+        assert_eq!(
+            g.attack(&req, &mut FixedRoller::new([])),
+            Err(RuleError::GentlemensSport)
+        );
+    }
+
+    #[test]
+    fn push_fumble_spins_the_pusher() {
+        let r = race(&["a", "b"]).apply(&RaceEvent::StartRound).unwrap();
+        let r = on(
+            &r,
+            "a",
+            GearEvent::Activate {
+                speed: Speed::Cruising,
+            },
+        );
+        let mut req = rifle_attack("a", "b");
+        req.setup.kind = AttackKind::Push;
+        req.setup.distance = 1;
+        // Attack 1,1; defence 3,2; attacker spin: turn 4, skid 5.
+        let (r2, rep) = r.attack(&req, &mut FixedRoller::new([1, 1, 3, 2, 4, 5])).unwrap();
+        assert!(rep.attack.attacker_fumble);
+        let so = rep.attacker_spin_out.unwrap();
+        assert_eq!(so.causes, vec![SpinOutCause::PushFumble]);
+        assert_eq!(so.skid, 5);
+        assert_eq!(
+            r2.gear("a").unwrap().state.activation,
+            super::super::state::Activation::Done
+        );
+    }
+
+    #[test]
+    fn area_effect_hits_adjacent_gears() {
+        let mut r = race(&["a", "b", "c"]).apply(&RaceEvent::StartRound).unwrap();
+        r.entries[0].gear.sheet.weapons[0].traits = vec![super::super::gear::WeaponTrait::AreaEffect];
+        let r = on(
+            &r,
+            "a",
+            GearEvent::Activate {
+                speed: Speed::Cruising,
+            },
+        );
+        let mut req = rifle_attack("a", "b");
+        req.adjacent = ids(&["c"]);
+        // MOS 1 → 2 dice: 4,4 → 2 damage; c takes 1.
+        let (r2, rep) = r.attack(&req, &mut FixedRoller::new([6, 1, 5, 2, 4, 4])).unwrap();
+        assert_eq!(rep.attack.area_damage, Some(1));
+        assert_eq!(r2.gear("c").unwrap().state.hull, 1);
+    }
+
+    #[test]
+    fn reliable_attack_reroll_once_per_lap() {
+        let mut r = race(&["a", "b"]).apply(&RaceEvent::StartRound).unwrap();
+        r.entries[0].gear.sheet.traits.push(Trait::Reliable);
+        let r = on(
+            &r,
+            "a",
+            GearEvent::Activate {
+                speed: Speed::Cruising,
+            },
+        );
+        let req = rifle_attack("a", "b");
+        let (_, first) = r.attack(&req, &mut FixedRoller::new([2, 1, 6, 5])).unwrap();
+        assert!(!first.attack.hit);
+        let (r2, again) = r
+            .attack_reroll(
+                &req,
+                &first.attack,
+                Side::Attacker,
+                &mut FixedRoller::new([6, 6, 4]),
+            )
+            .unwrap();
+        assert!(again.attack.hit);
+        assert_eq!(r2.gear("b").unwrap().state.hull, 1);
+        assert_eq!(r2.gear("a").unwrap().state.reliable_used_lap, Some(0));
+        assert!(matches!(
+            r.attack_reroll(&req, &first.attack, Side::Defender, &mut FixedRoller::new([])),
+            Err(RuleError::MissingTrait { .. })
+        ));
+    }
+
+    #[test]
+    fn both_sides_reroll_in_turn_from_the_state_before_the_attack() {
+        let mut r = race(&["a", "b"]).apply(&RaceEvent::StartRound).unwrap();
+        r.entries[0].gear.sheet.traits.push(Trait::Reliable);
+        r.entries[1].gear.sheet.traits.push(Trait::Reliable);
+        let r = on(
+            &r,
+            "a",
+            GearEvent::Activate {
+                speed: Speed::Cruising,
+            },
+        );
+        let req = rifle_attack("a", "b");
+        let (_, first) = r.attack(&req, &mut FixedRoller::new([2, 1, 6, 5])).unwrap();
+        // The attacker rerolls (6,6 → 7 against the kept 7: MOS 0, one damage die).
+        let (_, second) = r
+            .attack_reroll(
+                &req,
+                &first.attack,
+                Side::Attacker,
+                &mut FixedRoller::new([6, 6, 1]),
+            )
+            .unwrap();
+        assert_eq!(second.attack.margin, Some(0));
+        // Then the defender, from the state before the attack with the attacker's reroll spent.
+        let spent = on(&r, "a", GearEvent::UseReliable);
+        let (r3, third) = spent
+            .attack_reroll(
+                &req,
+                &second.attack,
+                Side::Defender,
+                &mut FixedRoller::new([2, 1, 1, 1, 1, 1, 1, 1]),
+            )
+            .unwrap();
+        assert_eq!(
+            third.attack.attack, second.attack.attack,
+            "the attacker's reroll is kept"
+        );
+        assert_eq!(third.attack.margin, Some(5));
+        assert_eq!(r3.gear("a").unwrap().state.reliable_used_lap, Some(0));
+        assert_eq!(r3.gear("b").unwrap().state.reliable_used_lap, Some(0));
+        assert!(!r3.gear("a").unwrap().reliable_available());
+        // The attacker cannot reroll again in this lap.
+        assert!(matches!(
+            spent.attack_reroll(&req, &third.attack, Side::Attacker, &mut FixedRoller::new([6, 6])),
+            Err(RuleError::AlreadyUsed { .. })
+        ));
+    }
+
+    #[test]
+    fn show_off_central_tokens_for_jumping_gears() {
+        let mut r = race(&["a", "b"]).apply(&RaceEvent::StartRound).unwrap();
+        r.scenario = Some(Scenario::ShowOffCentral);
+        let r = on(
+            &r,
+            "a",
+            GearEvent::Activate {
+                speed: Speed::Cruising,
+            },
+        );
+        let req = MoveRequest {
+            gears_jumped: 1,
+            ..MoveRequest::default()
+        };
+        let (r2, rep) = r
+            .act("a", &Action::Jump(req), &mut FixedRoller::new([5, 4]))
+            .unwrap();
+        assert_eq!(rep.status.rally_tokens, 1);
+        assert_eq!(r2.gear("a").unwrap().state.mr_left(), 9);
+    }
+
+    #[test]
+    fn collisions_apply_to_both_gears() {
+        let mut r = race(&["a", "b"]).apply(&RaceEvent::StartRound).unwrap();
+        r.entries[0].gear.sheet.ar = 4;
+        // Push MOS 2: a takes 3 dice (4,4,4 → 3 → 0/0, spin: 1, skid 1), b takes 1 die (5 → 1, spins: 2, skid 2).
+        let mut dice = FixedRoller::new([4, 4, 4, 5, 1, 1, 2, 2]);
+        let (r2, rep) = r
+            .collide("a", Some("b"), CollisionCause::Push { mos: 2 }, &mut dice)
+            .unwrap();
+        assert_eq!(dice.remaining(), 0);
+        assert_eq!(rep.outcome.moving.damage, 3);
+        assert!(rep.moving_spin_out.is_some() && rep.struck_spin_out.is_some());
+        assert_eq!(r2.gear("b").unwrap().state.hull, 1);
+        // Terrain: always 2D6.
+        let (_, rep) = r
+            .collide(
+                "b",
+                None,
+                CollisionCause::Skid { distance: 5 },
+                &mut FixedRoller::new([3, 2]),
+            )
+            .unwrap();
+        assert_eq!(rep.outcome.moving.dice_count, 2);
+        assert!(rep.moving_spin_out.is_none(), "no damage, no spin-out");
+    }
+
+    #[test]
+    fn a_pusher_is_credited_with_the_spin_outs_of_a_collision() {
+        let mut r = race(&["a", "b", "c"]).apply(&RaceEvent::StartRound).unwrap();
+        r.scenario = Some(Scenario::Derby);
+        r.entries[0].gear.sheet.ar = 4;
+        // c pushed a into b (MOS 2): both take damage and spin out, as in the test above.
+        let mut dice = FixedRoller::new([4, 4, 4, 5, 1, 1, 2, 2]);
+        let (r2, rep) = r
+            .collide_by(
+                "a",
+                Some("b"),
+                CollisionCause::Push { mos: 2 },
+                Some("c"),
+                &mut dice,
+            )
+            .unwrap();
+        assert_eq!(dice.remaining(), 0);
+        assert_eq!(rep.caused_by, Some(("c".to_string(), 2)));
+        assert_eq!(r2.gear("c").unwrap().state.spin_outs_caused, 2);
+        assert_eq!(r2.gear("c").unwrap().status().spin_outs_caused, 2);
+        // The pusher itself is not credited for its own spin-out.
+        let (r3, rep) = r
+            .collide_by(
+                "a",
+                Some("b"),
+                CollisionCause::Push { mos: 2 },
+                Some("a"),
+                &mut FixedRoller::new([4, 4, 4, 5, 1, 1, 2, 2]),
+            )
+            .unwrap();
+        assert_eq!(rep.caused_by, Some(("a".to_string(), 1)));
+        assert_eq!(r3.gear("a").unwrap().state.spin_outs_caused, 1);
+        // No damage, no spin-out, nothing credited; an unknown gear is refused.
+        let (_, rep) = r
+            .collide_by(
+                "b",
+                None,
+                CollisionCause::Skid { distance: 3 },
+                Some("c"),
+                &mut FixedRoller::new([3, 2]),
+            )
+            .unwrap();
+        assert_eq!(rep.caused_by, Some(("c".to_string(), 0)));
+        assert!(matches!(
+            r.collide_by(
+                "b",
+                None,
+                CollisionCause::Skid { distance: 3 },
+                Some("zz"),
+                &mut FixedRoller::new([3, 2])
+            ),
+            Err(RuleError::UnknownGear { .. })
+        ));
+        // Six spin-outs caused win the Derby.
+        let mut r4 = r2.clone();
+        r4.entries[2].gear.state.spin_outs_caused = 6;
+        assert_eq!(r4.victory(), Victory::Derby { id: "c".into() });
+    }
+
+    #[test]
+    fn race_round_trips_through_json() {
+        let r = race(&["a", "b"]).apply(&RaceEvent::StartRound).unwrap();
+        let json = serde_json::to_string(&r).unwrap();
+        assert_eq!(serde_json::from_str::<RaceState>(&json).unwrap(), r);
+    }
+}

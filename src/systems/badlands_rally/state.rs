@@ -1,0 +1,1078 @@
+//! The gear state machine: hits, the rattled token and record, off balance, spin-outs,
+//! activations, actions, MR, rally tokens and laps. Pure transitions on plain serde data.
+
+use serde::{Deserialize, Serialize};
+
+use super::error::{RuleError, add};
+use super::gear::{Gear, GearSheet, Speed, Trait};
+
+/// Whether this gear has activated in the current round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case", tag = "phase")]
+pub enum Activation {
+    #[default]
+    Waiting,
+    Active {
+        speed: Speed,
+        actions: u8,
+        mr_left: u32,
+    },
+    Done,
+}
+
+/// Why a gear must spin out (seed スピニングアウトの発生 A–D, traits, moves).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpinOutCause {
+    /// Hull and Structure both 0.
+    HitsZero,
+    /// Every defence die showed 1.
+    DefenceAllOnes,
+    /// Exposed Movement: a defence check of 1 or 2.
+    ExposedMovement,
+    /// Exposed Crew: an attack rattled it.
+    ExposedCrew,
+    /// Damaged by an Impact weapon.
+    Impact,
+    /// Hit while off balance.
+    OffBalance,
+    /// Damaged in a collision.
+    Collision,
+    /// Every die of a special-move test showed 1.
+    SpecialMoveAllOnes,
+    /// Every die of a push attack showed 1: the pusher spins out.
+    PushFumble,
+}
+
+/// A spin-out waiting for its dice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingSpinOut {
+    pub causes: Vec<SpinOutCause>,
+    /// Damage beyond the hits left, added to the skid (seed スキッド).
+    pub excess_skid: u32,
+    /// An attack caused it: the attacker chooses the turn direction.
+    pub from_attack: bool,
+}
+
+/// Which boxes recovery refills first. Not settled by the seed or the note; see the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoveryOrder {
+    /// The reverse of damage: Structure, then Hull.
+    #[default]
+    StructureFirst,
+    HullFirst,
+}
+
+/// What the bot keeps per gear between commands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GearState {
+    pub hull: u32,
+    pub structure: u32,
+    /// The rattled token (or permanently rattled from the record).
+    pub rattled: bool,
+    pub rattle_record: u8,
+    /// Rattled since its last activation began: no more rattle effects or record until then.
+    pub rattle_locked: bool,
+    pub off_balance: bool,
+    /// Dropped to 0 hits: the next activation can only recover.
+    pub must_recover: bool,
+    pub knocked_out: bool,
+    pub activation: Activation,
+    /// A reaction attack used this round's action before activating.
+    pub action_borrowed: bool,
+    /// Spun out (or was due to) this round: once per round.
+    pub spun_out_this_round: bool,
+    pub pending_spin_out: Option<PendingSpinOut>,
+    pub rally_tokens: u32,
+    pub laps: u32,
+    /// The round in which it completed the last lap.
+    pub finished_round: Option<u32>,
+    /// The lap count when Reliable was last used.
+    pub reliable_used_lap: Option<u32>,
+    /// Derby: spin-outs this gear caused.
+    pub spin_outs_caused: u32,
+    /// Off-Road Specialist used this activation.
+    pub off_road_used: bool,
+    /// Rough hexes Off-Road Specialist lets it ignore for the rest of this activation.
+    #[serde(default)]
+    pub rough_ignorable: u32,
+}
+
+impl GearState {
+    pub fn fresh(sheet: &GearSheet) -> GearState {
+        GearState {
+            hull: sheet.hull,
+            structure: sheet.structure,
+            rattled: false,
+            rattle_record: 0,
+            rattle_locked: false,
+            off_balance: false,
+            must_recover: false,
+            knocked_out: false,
+            activation: Activation::Waiting,
+            action_borrowed: false,
+            spun_out_this_round: false,
+            pending_spin_out: None,
+            rally_tokens: 0,
+            laps: 0,
+            finished_round: None,
+            reliable_used_lap: None,
+            spin_outs_caused: 0,
+            off_road_used: false,
+            rough_ignorable: 0,
+        }
+    }
+
+    pub fn is_active(&self) -> bool {
+        matches!(self.activation, Activation::Active { .. })
+    }
+
+    pub fn speed(&self) -> Speed {
+        match self.activation {
+            Activation::Active { speed, .. } => speed,
+            _ => Speed::Cruising,
+        }
+    }
+
+    pub fn mr_left(&self) -> u32 {
+        match self.activation {
+            Activation::Active { mr_left, .. } => mr_left,
+            _ => 0,
+        }
+    }
+}
+
+/// Damage arriving at a gear, with any spin-out the same event causes regardless of damage.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Hit {
+    pub damage: u32,
+    /// An attack hit it (MOS 0+): off balance and Exposed Crew care.
+    pub attack_hit: bool,
+    /// Came from an attack at all (the attacker picks the spin direction).
+    pub from_attack: bool,
+    /// Impact weapon: spins out when damaged.
+    pub impact: bool,
+    /// A collision: spins out when damaged.
+    pub collision: bool,
+    /// Spin-outs caused by the dice rather than the damage (defence all ones, Exposed Movement).
+    pub spin_out: Vec<SpinOutCause>,
+}
+
+/// A state change, as an input. Apply with [`Gear::apply`] or [`Gear::step`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "event")]
+pub enum GearEvent {
+    NewRound,
+    Activate {
+        speed: Speed,
+    },
+    EndActivation,
+    SpendAction,
+    /// A passive gear spends this round's action on a reaction attack (seed リアクション攻撃).
+    ReactionAttack,
+    SpendMr {
+        mr: u32,
+    },
+    GainMr {
+        mr: u32,
+    },
+    Hit(Hit),
+    /// The spin-out dice: `recovered` on a 6; else `skid` hexes (1D6 + excess).
+    SpinOutResolved {
+        recovered: bool,
+        skid: u32,
+    },
+    /// Recovery of `healed` hits; `action_regained` on a 6.
+    Recover {
+        healed: u32,
+        action_regained: bool,
+        order: RecoveryOrder,
+    },
+    /// "This is a race!": going the wrong way advances the record without the token.
+    WrongWay,
+    GainRallyTokens {
+        tokens: u32,
+    },
+    SpendRallyTokens,
+    CompleteLap {
+        round: u32,
+        race_laps: u32,
+    },
+    UseReliable,
+    /// Off-Road Specialist: ignore this many rough hexes this activation.
+    UseOffRoad {
+        hexes: u32,
+    },
+    /// Movement: spend MR, using up rough hexes Off-Road Specialist ignored.
+    Moved {
+        mr: u32,
+        rough_ignored: u32,
+    },
+    CausedSpinOut,
+}
+
+/// What a transition did, for the embed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "change")]
+pub enum Change {
+    HullLost {
+        hits: u32,
+    },
+    StructureLost {
+        hits: u32,
+    },
+    ExcessDamage {
+        hits: u32,
+    },
+    Rattled {
+        record: u8,
+    },
+    /// Hull hit 0 again while the rattle lock holds: no token, no record.
+    RattleIgnored,
+    PermanentlyRattled,
+    KnockedOut,
+    OffBalance,
+    SpinOutDue {
+        cause: SpinOutCause,
+    },
+    /// A second spin-out in one round is ignored.
+    SpinOutIgnored {
+        cause: SpinOutCause,
+    },
+    SpunOut {
+        skid: u32,
+    },
+    SpinOutRecovered,
+    ActivationEnded,
+    Recovered {
+        hits: u32,
+    },
+    RattledTokenRemoved,
+    OffBalanceCleared,
+    ActionRegained,
+    RallyTokens {
+        tokens: u32,
+    },
+    LapCompleted {
+        laps: u32,
+    },
+    Finished {
+        round: u32,
+    },
+}
+
+impl Gear {
+    /// Apply one event; the gear is unchanged on error.
+    pub fn apply(&self, event: &GearEvent) -> Result<Gear, RuleError> {
+        self.step(event).map(|(g, _)| g)
+    }
+
+    /// Apply one event and list what changed.
+    pub fn step(&self, event: &GearEvent) -> Result<(Gear, Vec<Change>), RuleError> {
+        let mut g = self.clone();
+        let mut changes = Vec::new();
+        g.transition(event, &mut changes)?;
+        Ok((g, changes))
+    }
+
+    fn name_owned(&self) -> String {
+        self.sheet.name.clone()
+    }
+
+    pub(crate) fn ensure_in_race(&self) -> Result<(), RuleError> {
+        if self.state.knocked_out {
+            return Err(RuleError::KnockedOut {
+                name: self.name_owned(),
+            });
+        }
+        Ok(())
+    }
+
+    fn ensure_no_pending(&self) -> Result<(), RuleError> {
+        if self.state.pending_spin_out.is_some() {
+            return Err(RuleError::SpinOutPending {
+                name: self.name_owned(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The active gear's actions left, or an error naming why it cannot act.
+    pub(crate) fn ensure_action(&self, recovering: bool) -> Result<(), RuleError> {
+        self.ensure_in_race()?;
+        self.ensure_no_pending()?;
+        match self.state.activation {
+            Activation::Active { actions, .. } => {
+                if self.state.must_recover && !recovering {
+                    Err(RuleError::MustRecover {
+                        name: self.name_owned(),
+                    })
+                } else if actions == 0 {
+                    Err(RuleError::NoActionLeft {
+                        name: self.name_owned(),
+                    })
+                } else {
+                    Ok(())
+                }
+            }
+            _ => Err(RuleError::NotActivating {
+                name: self.name_owned(),
+            }),
+        }
+    }
+
+    fn transition(&mut self, event: &GearEvent, ch: &mut Vec<Change>) -> Result<(), RuleError> {
+        match event {
+            GearEvent::NewRound => {
+                let s = &mut self.state;
+                s.activation = Activation::Waiting;
+                s.action_borrowed = false;
+                // Seed スピニングアウト: once per gear per round.
+                s.spun_out_this_round = false;
+            }
+            GearEvent::Activate { speed } => {
+                self.ensure_in_race()?;
+                self.ensure_no_pending()?;
+                if self.state.activation != Activation::Waiting {
+                    return Err(RuleError::AlreadyActivated {
+                        name: self.name_owned(),
+                    });
+                }
+                // Seed ラタルドの影響: cruising speed only; recovery too (seed リカバリー).
+                if *speed == Speed::Top && self.state.rattled {
+                    return Err(RuleError::RattledTopSpeed);
+                }
+                if *speed == Speed::Top && self.state.must_recover {
+                    return Err(RuleError::RecoveryTopSpeed);
+                }
+                let s = &mut self.state;
+                // Seed ラタルド: the lock lasts until the gear's next activation.
+                s.rattle_locked = false;
+                s.off_road_used = false;
+                s.rough_ignorable = 0;
+                s.activation = Activation::Active {
+                    speed: *speed,
+                    actions: if s.action_borrowed { 0 } else { 1 },
+                    mr_left: self.sheet.mr,
+                };
+            }
+            GearEvent::EndActivation => {
+                if !self.state.is_active() {
+                    return Err(RuleError::NotActivating {
+                        name: self.name_owned(),
+                    });
+                }
+                // Seed 4.3: back to cruising, unused actions lost.
+                self.state.activation = Activation::Done;
+                ch.push(Change::ActivationEnded);
+            }
+            GearEvent::SpendAction => {
+                self.ensure_action(false)?;
+                if let Activation::Active { actions, .. } = &mut self.state.activation {
+                    *actions -= 1;
+                }
+            }
+            GearEvent::ReactionAttack => {
+                self.ensure_in_race()?;
+                self.ensure_no_pending()?;
+                if self.state.activation != Activation::Waiting || self.state.action_borrowed {
+                    return Err(RuleError::NoReactionLeft {
+                        name: self.name_owned(),
+                    });
+                }
+                self.state.action_borrowed = true;
+            }
+            GearEvent::SpendMr { mr } => {
+                let name = self.name_owned();
+                match &mut self.state.activation {
+                    Activation::Active { mr_left, .. } => {
+                        if *mr > *mr_left {
+                            return Err(RuleError::NotEnoughMr {
+                                name,
+                                left: *mr_left,
+                                needed: *mr,
+                            });
+                        }
+                        *mr_left -= mr;
+                    }
+                    _ => return Err(RuleError::NotActivating { name }),
+                }
+            }
+            GearEvent::GainMr { mr } => {
+                let name = self.name_owned();
+                match &mut self.state.activation {
+                    Activation::Active { mr_left, .. } => *mr_left = add(*mr_left, *mr)?,
+                    _ => return Err(RuleError::NotActivating { name }),
+                }
+            }
+            GearEvent::Hit(hit) => self.take_hit(hit, ch)?,
+            GearEvent::SpinOutResolved { recovered, skid } => {
+                if self.state.pending_spin_out.is_none() {
+                    return Err(RuleError::NoSpinOutPending {
+                        name: self.name_owned(),
+                    });
+                }
+                self.state.pending_spin_out = None;
+                if *recovered {
+                    // Seed 出目6で立て直した場合: no skid, activation goes on, one Rally token.
+                    ch.push(Change::SpinOutRecovered);
+                    self.gain_tokens(1, ch)?;
+                } else {
+                    ch.push(Change::SpunOut { skid: *skid });
+                    // Seed スピニングアウト: an active gear's activation ends at once.
+                    if self.state.is_active() {
+                        self.state.activation = Activation::Done;
+                        ch.push(Change::ActivationEnded);
+                    }
+                }
+            }
+            GearEvent::Recover {
+                healed,
+                action_regained,
+                order,
+            } => {
+                self.ensure_in_race()?;
+                self.ensure_no_pending()?;
+                self.recover(*healed, *order, ch);
+                if *action_regained && let Activation::Active { actions, .. } = &mut self.state.activation {
+                    *actions = actions.saturating_add(1);
+                    ch.push(Change::ActionRegained);
+                }
+            }
+            GearEvent::WrongWay => {
+                self.ensure_in_race()?;
+                // Seed これはレースだ！: the record advances; no token, no rattled penalty.
+                self.advance_record(ch);
+            }
+            GearEvent::GainRallyTokens { tokens } => self.gain_tokens(*tokens, ch)?,
+            GearEvent::SpendRallyTokens => self.state.rally_tokens = 0,
+            GearEvent::CompleteLap { round, race_laps } => {
+                if self.state.finished_round.is_some() {
+                    return Err(RuleError::AlreadyFinished {
+                        name: self.name_owned(),
+                    });
+                }
+                self.ensure_in_race()?;
+                self.state.laps = add(self.state.laps, 1)?;
+                ch.push(Change::LapCompleted {
+                    laps: self.state.laps,
+                });
+                if self.state.laps >= *race_laps {
+                    self.state.finished_round = Some(*round);
+                    ch.push(Change::Finished { round: *round });
+                }
+            }
+            GearEvent::UseReliable => {
+                // Seed データカード Hunter: Reliable — one reroll per lap.
+                self.require(Trait::Reliable)?;
+                if self.state.reliable_used_lap == Some(self.state.laps) {
+                    return Err(RuleError::AlreadyUsed {
+                        name: self.name_owned(),
+                        what: "Reliable".into(),
+                        period: "lap".into(),
+                    });
+                }
+                self.state.reliable_used_lap = Some(self.state.laps);
+            }
+            GearEvent::UseOffRoad { hexes } => {
+                self.require(Trait::OffRoadSpecialist)?;
+                if self.state.off_road_used {
+                    return Err(RuleError::AlreadyUsed {
+                        name: self.name_owned(),
+                        what: "Off-Road Specialist".into(),
+                        period: "turn".into(),
+                    });
+                }
+                self.state.off_road_used = true;
+                self.state.rough_ignorable = *hexes;
+            }
+            GearEvent::Moved { mr, rough_ignored } => {
+                self.transition(&GearEvent::SpendMr { mr: *mr }, ch)?;
+                self.state.rough_ignorable = self.state.rough_ignorable.saturating_sub(*rough_ignored);
+            }
+            GearEvent::CausedSpinOut => {
+                self.state.spin_outs_caused = add(self.state.spin_outs_caused, 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn require(&self, t: Trait) -> Result<(), RuleError> {
+        if self.sheet.has(t) {
+            Ok(())
+        } else {
+            Err(RuleError::MissingTrait {
+                name: self.name_owned(),
+                what: t.name(crate::i18n::Lang::En).to_string(),
+            })
+        }
+    }
+
+    fn gain_tokens(&mut self, tokens: u32, ch: &mut Vec<Change>) -> Result<(), RuleError> {
+        if tokens > 0 {
+            self.state.rally_tokens = add(self.state.rally_tokens, tokens)?;
+            ch.push(Change::RallyTokens { tokens });
+        }
+        Ok(())
+    }
+
+    /// Seed ヒット / ラタルド / スピニングアウト: Hull first, then Structure, never below 0.
+    fn take_hit(&mut self, hit: &Hit, ch: &mut Vec<Change>) -> Result<(), RuleError> {
+        self.ensure_in_race()?;
+        let s = &mut self.state;
+        let hull_before = s.hull;
+        let from_hull = hit.damage.min(s.hull);
+        s.hull -= from_hull;
+        let rest = hit.damage - from_hull;
+        let from_structure = rest.min(s.structure);
+        s.structure -= from_structure;
+        let excess = rest - from_structure;
+        if from_hull > 0 {
+            ch.push(Change::HullLost { hits: from_hull });
+        }
+        if from_structure > 0 {
+            ch.push(Change::StructureLost { hits: from_structure });
+        }
+        if excess > 0 {
+            ch.push(Change::ExcessDamage { hits: excess });
+        }
+        let was_off_balance = s.off_balance;
+        let mut causes: Vec<SpinOutCause> = hit.spin_out.clone();
+        // Seed オフバランス: hit again while off balance, it spins out again.
+        if was_off_balance && hit.attack_hit {
+            causes.push(SpinOutCause::OffBalance);
+        }
+        if hull_before > 0 && s.hull == 0 {
+            let rattled_now = self.rattle(ch);
+            // Seed Sapeur: Exposed Crew — an attack that rattles it always spins it out.
+            if rattled_now && hit.from_attack && self.sheet.has(Trait::ExposedCrew) {
+                causes.push(SpinOutCause::ExposedCrew);
+            }
+        }
+        if self.state.knocked_out {
+            return Ok(());
+        }
+        let s = &mut self.state;
+        if hit.damage > 0 && s.hull == 0 && s.structure == 0 {
+            // Seed ヒット値0: spin out, and the next activation can only recover.
+            if from_hull > 0 || from_structure > 0 {
+                causes.push(SpinOutCause::HitsZero);
+            }
+            s.must_recover = true;
+            s.off_balance = true;
+        }
+        if hit.damage > 0 && hit.impact {
+            causes.push(SpinOutCause::Impact);
+        }
+        if hit.damage > 0 && hit.collision {
+            causes.push(SpinOutCause::Collision);
+        }
+        self.due_spin_out(&causes, excess, hit.from_attack, ch);
+        Ok(())
+    }
+
+    /// Queue a spin-out unless the gear already spun out this round (seed ※メモ).
+    fn due_spin_out(
+        &mut self,
+        causes: &[SpinOutCause],
+        excess: u32,
+        from_attack: bool,
+        ch: &mut Vec<Change>,
+    ) {
+        if causes.is_empty() {
+            return;
+        }
+        let s = &mut self.state;
+        if let Some(p) = &mut s.pending_spin_out {
+            // Same round, not yet rolled: one spin-out, the skid grows.
+            p.excess_skid = p.excess_skid.saturating_add(excess);
+            for c in causes {
+                if !p.causes.contains(c) {
+                    p.causes.push(*c);
+                }
+            }
+            return;
+        }
+        if s.spun_out_this_round {
+            for c in causes {
+                ch.push(Change::SpinOutIgnored { cause: *c });
+            }
+            return;
+        }
+        s.spun_out_this_round = true;
+        for c in causes {
+            ch.push(Change::SpinOutDue { cause: *c });
+        }
+        let mut uniq: Vec<SpinOutCause> = Vec::new();
+        for c in causes {
+            if !uniq.contains(c) {
+                uniq.push(*c);
+            }
+        }
+        s.pending_spin_out = Some(PendingSpinOut {
+            causes: uniq,
+            excess_skid: excess,
+            from_attack,
+        });
+    }
+
+    /// Queue a spin-out from a move or a push fumble.
+    pub(crate) fn queue_spin_out(&mut self, cause: SpinOutCause, ch: &mut Vec<Change>) {
+        self.due_spin_out(&[cause], 0, false, ch);
+    }
+
+    /// Hull reached 0. Returns whether the gear was rattled now (not blocked by the lock).
+    fn rattle(&mut self, ch: &mut Vec<Change>) -> bool {
+        let s = &mut self.state;
+        // Seed ラタルド: not again before its next activation; off balance adds no record.
+        if s.rattle_locked {
+            ch.push(Change::RattleIgnored);
+            return false;
+        }
+        s.rattled = true;
+        s.rattle_locked = true;
+        if !s.off_balance {
+            s.off_balance = true;
+            ch.push(Change::OffBalance);
+        }
+        self.advance_record(ch);
+        true
+    }
+
+    /// One more rattle on the record: permanent at 5 (Hi-Tech 4), out at 6 (Hi-Tech 5).
+    fn advance_record(&mut self, ch: &mut Vec<Change>) {
+        let limits = self.sheet.rattle_limits();
+        let s = &mut self.state;
+        s.rattle_record = s.rattle_record.saturating_add(1);
+        ch.push(Change::Rattled {
+            record: s.rattle_record,
+        });
+        if s.rattle_record == limits.permanent {
+            s.rattled = true;
+            ch.push(Change::PermanentlyRattled);
+        }
+        if s.rattle_record >= limits.knocked_out && !s.knocked_out {
+            s.knocked_out = true;
+            s.rattled = true;
+            s.pending_spin_out = None;
+            if s.is_active() {
+                s.activation = Activation::Done;
+            }
+            ch.push(Change::KnockedOut);
+        }
+    }
+
+    /// Seed リカバリー: add hits up to the maximum; the token goes once Hull is 1+.
+    fn recover(&mut self, healed: u32, order: RecoveryOrder, ch: &mut Vec<Change>) {
+        let (hull_max, structure_max) = (self.sheet.hull, self.sheet.structure);
+        let s = &mut self.state;
+        let mut left = healed;
+        let mut fill = |cur: &mut u32, max: u32| {
+            let room = max.saturating_sub(*cur);
+            let n = left.min(room);
+            *cur += n;
+            left -= n;
+            n
+        };
+        let gained = match order {
+            RecoveryOrder::StructureFirst => {
+                fill(&mut s.structure, structure_max) + fill(&mut s.hull, hull_max)
+            }
+            RecoveryOrder::HullFirst => fill(&mut s.hull, hull_max) + fill(&mut s.structure, structure_max),
+        };
+        ch.push(Change::Recovered { hits: gained });
+        s.must_recover = false;
+        if s.off_balance {
+            s.off_balance = false;
+            ch.push(Change::OffBalanceCleared);
+        }
+        let permanent = s.rattle_record >= self.sheet.rattle_limits().permanent;
+        if s.rattled && s.hull >= 1 && !permanent {
+            s.rattled = false;
+            ch.push(Change::RattledTokenRemoved);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::badlands_rally::gear::tests::sheet;
+
+    fn gear() -> Gear {
+        Gear::new(sheet("Pitbull")).unwrap()
+    }
+
+    fn hit(damage: u32) -> GearEvent {
+        GearEvent::Hit(Hit {
+            damage,
+            attack_hit: true,
+            from_attack: true,
+            ..Hit::default()
+        })
+    }
+
+    fn activate(g: &Gear) -> Gear {
+        g.apply(&GearEvent::NewRound)
+            .unwrap()
+            .apply(&GearEvent::Activate {
+                speed: Speed::Cruising,
+            })
+            .unwrap()
+    }
+
+    #[test]
+    fn damage_takes_hull_then_structure_and_excess_skids() {
+        let g = gear(); // 2/1
+        let (g, ch) = g.step(&hit(1)).unwrap();
+        assert_eq!((g.state.hull, g.state.structure), (1, 1));
+        assert_eq!(ch, vec![Change::HullLost { hits: 1 }]);
+        assert!(!g.state.rattled);
+        let (g, ch) = g.step(&hit(4)).unwrap();
+        assert_eq!((g.state.hull, g.state.structure), (0, 0));
+        assert!(ch.contains(&Change::ExcessDamage { hits: 2 }));
+        assert!(g.state.rattled && g.state.off_balance && g.state.must_recover);
+        assert_eq!(g.state.rattle_record, 1);
+        let p = g.state.pending_spin_out.clone().unwrap();
+        assert_eq!(p.excess_skid, 2);
+        assert_eq!(p.causes, vec![SpinOutCause::HitsZero]);
+    }
+
+    #[test]
+    fn hull_zero_rattles_without_spinning_out() {
+        let (g, ch) = gear().step(&hit(2)).unwrap();
+        assert_eq!((g.state.hull, g.state.structure), (0, 1));
+        assert!(g.state.rattled && g.state.off_balance);
+        assert!(ch.contains(&Change::Rattled { record: 1 }));
+        assert!(g.state.pending_spin_out.is_none());
+        assert!(!g.state.must_recover);
+    }
+
+    #[test]
+    fn off_balance_gear_hit_again_spins_out_but_adds_no_record() {
+        let g = gear().apply(&hit(2)).unwrap();
+        let (g, ch) = g.step(&hit(0)).unwrap();
+        assert_eq!(g.state.rattle_record, 1);
+        assert!(ch.contains(&Change::SpinOutDue {
+            cause: SpinOutCause::OffBalance
+        }));
+    }
+
+    #[test]
+    fn rattle_lock_holds_until_next_activation() {
+        // Rattled, recovered by someone's rules quirk to Hull 1 without activating: locked.
+        let mut g = gear().apply(&hit(2)).unwrap();
+        g.state.hull = 1;
+        let (g2, ch) = g.step(&hit(1)).unwrap();
+        assert_eq!(g2.state.rattle_record, 1);
+        assert!(ch.contains(&Change::RattleIgnored));
+        // After activating, the lock is gone.
+        let g3 = activate(&g).apply(&hit(1)).unwrap();
+        assert_eq!(g3.state.rattle_record, 2);
+    }
+
+    #[test]
+    fn fifth_rattle_is_permanent_and_sixth_knocks_out() {
+        let mut g = gear();
+        for n in 1..=6u8 {
+            g.state.pending_spin_out = None;
+            g = activate(&g);
+            g.state.hull = 1;
+            let (next, ch) = g.step(&hit(1)).unwrap();
+            g = next;
+            assert_eq!(g.state.rattle_record, n);
+            assert_eq!(ch.contains(&Change::PermanentlyRattled), n == 5, "rattle {n}");
+            assert_eq!(g.state.knocked_out, n == 6, "rattle {n}");
+            if n < 6 {
+                g = g.apply(&GearEvent::EndActivation).unwrap();
+            }
+        }
+        assert!(matches!(g.apply(&hit(1)), Err(RuleError::KnockedOut { .. })));
+    }
+
+    #[test]
+    fn hi_tech_is_permanent_at_four_and_out_at_five() {
+        let mut s = sheet("Mamba");
+        s.traits.push(Trait::HiTech);
+        let mut g = Gear::new(s).unwrap();
+        for n in 1..=5u8 {
+            g.state.pending_spin_out = None;
+            g = activate(&g);
+            g.state.hull = 1;
+            let (next, ch) = g.step(&hit(1)).unwrap();
+            g = next;
+            assert_eq!(ch.contains(&Change::PermanentlyRattled), n == 4);
+            assert_eq!(g.state.knocked_out, n == 5);
+            if n < 5 {
+                g = g.apply(&GearEvent::EndActivation).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn permanent_rattle_survives_recovery() {
+        let mut g = activate(&gear());
+        g.state.rattle_record = 4;
+        g.state.hull = 1;
+        let g = g.apply(&hit(1)).unwrap();
+        assert_eq!(g.state.rattle_record, 5);
+        let g = g
+            .apply(&GearEvent::Recover {
+                healed: 6,
+                action_regained: false,
+                order: RecoveryOrder::StructureFirst,
+            })
+            .unwrap();
+        assert_eq!(g.state.hull, 2);
+        assert!(g.state.rattled, "5th rattle stays");
+        assert!(!g.state.off_balance);
+    }
+
+    #[test]
+    fn recovery_removes_token_once_hull_is_back() {
+        let g = activate(&gear()).apply(&hit(3)).unwrap(); // 0/0
+        let g = g
+            .apply(&GearEvent::SpinOutResolved {
+                recovered: false,
+                skid: 3,
+            })
+            .unwrap();
+        let g = activate(&g);
+        let (g1, ch) = g
+            .step(&GearEvent::Recover {
+                healed: 1,
+                action_regained: false,
+                order: RecoveryOrder::StructureFirst,
+            })
+            .unwrap();
+        assert_eq!((g1.state.hull, g1.state.structure), (0, 1));
+        assert!(g1.state.rattled, "Hull still 0");
+        assert!(!ch.contains(&Change::RattledTokenRemoved));
+        let (g2, ch) = g
+            .step(&GearEvent::Recover {
+                healed: 1,
+                action_regained: true,
+                order: RecoveryOrder::HullFirst,
+            })
+            .unwrap();
+        assert_eq!((g2.state.hull, g2.state.structure), (1, 0));
+        assert!(!g2.state.rattled && !g2.state.must_recover);
+        assert!(ch.contains(&Change::RattledTokenRemoved));
+        assert!(ch.contains(&Change::ActionRegained));
+    }
+
+    #[test]
+    fn spin_out_once_per_round() {
+        let g = gear();
+        let impact = GearEvent::Hit(Hit {
+            damage: 1,
+            impact: true,
+            from_attack: true,
+            attack_hit: true,
+            ..Hit::default()
+        });
+        let g = g.apply(&impact).unwrap();
+        assert!(g.state.pending_spin_out.is_some());
+        let g = g
+            .apply(&GearEvent::SpinOutResolved {
+                recovered: false,
+                skid: 2,
+            })
+            .unwrap();
+        let mut big = g.clone();
+        big.state.hull = 2;
+        let (g2, ch) = big.step(&impact).unwrap();
+        assert!(g2.state.pending_spin_out.is_none());
+        assert!(ch.contains(&Change::SpinOutIgnored {
+            cause: SpinOutCause::Impact
+        }));
+        // Next round it can spin out again.
+        let g3 = big.apply(&GearEvent::NewRound).unwrap().apply(&impact).unwrap();
+        assert!(g3.state.pending_spin_out.is_some());
+    }
+
+    #[test]
+    fn exposed_crew_spins_out_when_rattled_by_an_attack() {
+        let mut s = sheet("Sapeur");
+        s.traits.push(Trait::ExposedCrew);
+        let g = Gear::new(s).unwrap().apply(&hit(2)).unwrap();
+        let p = g.state.pending_spin_out.unwrap();
+        assert_eq!(p.causes, vec![SpinOutCause::ExposedCrew]);
+        // Not an attack (a collision counts separately): no Exposed Crew.
+        let g = Gear::new(sheet("Other")).unwrap().apply(&hit(2)).unwrap();
+        assert!(g.state.pending_spin_out.is_none());
+    }
+
+    #[test]
+    fn spin_out_ends_activation_unless_recovered() {
+        let mut g = activate(&gear());
+        g.state.pending_spin_out = Some(PendingSpinOut {
+            causes: vec![SpinOutCause::SpecialMoveAllOnes],
+            excess_skid: 0,
+            from_attack: false,
+        });
+        let (done, ch) = g
+            .step(&GearEvent::SpinOutResolved {
+                recovered: false,
+                skid: 4,
+            })
+            .unwrap();
+        assert_eq!(done.state.activation, Activation::Done);
+        assert!(ch.contains(&Change::ActivationEnded));
+        let (on, ch) = g
+            .step(&GearEvent::SpinOutResolved {
+                recovered: true,
+                skid: 0,
+            })
+            .unwrap();
+        assert!(on.state.is_active());
+        assert_eq!(on.state.rally_tokens, 1);
+        assert!(ch.contains(&Change::SpinOutRecovered));
+        assert!(matches!(
+            gear().apply(&GearEvent::SpinOutResolved {
+                recovered: true,
+                skid: 0
+            }),
+            Err(RuleError::NoSpinOutPending { .. })
+        ));
+    }
+
+    #[test]
+    fn activation_rules() {
+        let g = gear().apply(&hit(2)).unwrap(); // rattled
+        assert_eq!(
+            g.apply(&GearEvent::Activate { speed: Speed::Top }),
+            Err(RuleError::RattledTopSpeed)
+        );
+        let a = activate(&gear());
+        assert!(matches!(
+            a.apply(&GearEvent::Activate {
+                speed: Speed::Cruising
+            }),
+            Err(RuleError::AlreadyActivated { .. })
+        ));
+        let a = a.apply(&GearEvent::SpendAction).unwrap();
+        assert!(matches!(
+            a.apply(&GearEvent::SpendAction),
+            Err(RuleError::NoActionLeft { .. })
+        ));
+        assert!(matches!(
+            a.apply(&GearEvent::SpendMr { mr: 13 }),
+            Err(RuleError::NotEnoughMr { left: 12, .. })
+        ));
+        let a = a.apply(&GearEvent::GainMr { mr: 2 }).unwrap();
+        assert_eq!(a.state.mr_left(), 14);
+        let a = a.apply(&GearEvent::EndActivation).unwrap();
+        assert_eq!(a.state.speed(), Speed::Cruising);
+        assert!(matches!(
+            a.apply(&GearEvent::EndActivation),
+            Err(RuleError::NotActivating { .. })
+        ));
+    }
+
+    #[test]
+    fn reaction_attack_borrows_the_action() {
+        let g = gear().apply(&GearEvent::ReactionAttack).unwrap();
+        assert!(matches!(
+            g.apply(&GearEvent::ReactionAttack),
+            Err(RuleError::NoReactionLeft { .. })
+        ));
+        let g = g
+            .apply(&GearEvent::Activate {
+                speed: Speed::Cruising,
+            })
+            .unwrap();
+        assert!(matches!(
+            g.apply(&GearEvent::SpendAction),
+            Err(RuleError::NoActionLeft { .. })
+        ));
+    }
+
+    #[test]
+    fn must_recover_blocks_other_actions_and_top_speed() {
+        let g = gear().apply(&hit(3)).unwrap();
+        let g = g
+            .apply(&GearEvent::SpinOutResolved {
+                recovered: false,
+                skid: 1,
+            })
+            .unwrap()
+            .apply(&GearEvent::NewRound)
+            .unwrap();
+        assert_eq!(
+            g.apply(&GearEvent::Activate { speed: Speed::Top }),
+            Err(RuleError::RattledTopSpeed)
+        );
+        let g = g
+            .apply(&GearEvent::Activate {
+                speed: Speed::Cruising,
+            })
+            .unwrap();
+        assert!(matches!(
+            g.apply(&GearEvent::SpendAction),
+            Err(RuleError::MustRecover { .. })
+        ));
+    }
+
+    #[test]
+    fn wrong_way_advances_the_record_without_a_token() {
+        let (g, ch) = gear().step(&GearEvent::WrongWay).unwrap();
+        assert_eq!(g.state.rattle_record, 1);
+        assert!(!g.state.rattled);
+        assert_eq!(ch, vec![Change::Rattled { record: 1 }]);
+    }
+
+    #[test]
+    fn laps_reliable_and_off_road_limits() {
+        let mut s = sheet("Hunter");
+        s.traits.extend([Trait::Reliable, Trait::OffRoadSpecialist]);
+        let g = Gear::new(s).unwrap();
+        assert!(g.reliable_available());
+        let g = g.apply(&GearEvent::UseReliable).unwrap();
+        assert!(!g.reliable_available(), "used on this lap");
+        assert!(matches!(
+            g.apply(&GearEvent::UseReliable),
+            Err(RuleError::AlreadyUsed { .. })
+        ));
+        let (g, ch) = g
+            .step(&GearEvent::CompleteLap {
+                round: 3,
+                race_laps: 2,
+            })
+            .unwrap();
+        assert_eq!(ch, vec![Change::LapCompleted { laps: 1 }]);
+        assert!(g.reliable_available(), "a new lap, a new reroll");
+        let g = g.apply(&GearEvent::UseReliable).unwrap();
+        let (g, ch) = g
+            .step(&GearEvent::CompleteLap {
+                round: 7,
+                race_laps: 2,
+            })
+            .unwrap();
+        assert!(ch.contains(&Change::Finished { round: 7 }));
+        assert!(matches!(
+            g.apply(&GearEvent::CompleteLap {
+                round: 8,
+                race_laps: 2
+            }),
+            Err(RuleError::AlreadyFinished { .. })
+        ));
+        let g = activate(&g).apply(&GearEvent::UseOffRoad { hexes: 2 }).unwrap();
+        assert_eq!(g.state.rough_ignorable, 2);
+        assert!(g.apply(&GearEvent::UseOffRoad { hexes: 1 }).is_err());
+        assert!(matches!(
+            gear().apply(&GearEvent::UseReliable),
+            Err(RuleError::MissingTrait { .. })
+        ));
+        assert!(!gear().reliable_available());
+    }
+
+    #[test]
+    fn state_round_trips_through_json() {
+        let g = activate(&gear()).apply(&hit(3)).unwrap();
+        let json = serde_json::to_string(&g).unwrap();
+        let back: Gear = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, g);
+    }
+}

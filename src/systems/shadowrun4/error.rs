@@ -1,0 +1,253 @@
+//! Every way a Shadowrun 4 request can be refused, in English and Japanese.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::dice::DiceError;
+use crate::i18n::{Lang, Localized};
+
+/// What a number in a request stands for, so range errors can name it in both languages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Quantity {
+    Attribute,
+    Skill,
+    Modifier,
+    Threshold,
+    Force,
+    Magic,
+    Resonance,
+    Rating,
+    DamageValue,
+    Armour,
+    ArmourPenetration,
+    Edge,
+    Passes,
+    Intervals,
+    Count,
+    Damage,
+    SustainedEffects,
+    Retries,
+}
+
+impl Quantity {
+    fn name(self, lang: Lang) -> &'static str {
+        use Quantity::*;
+        match self {
+            Attribute => lang.pick("attribute", "能力値"),
+            Skill => lang.pick("skill", "技能値"),
+            Modifier => lang.pick("modifier", "修正"),
+            Threshold => lang.pick("threshold", "目標値"),
+            Force => lang.pick("Force", "フォース"),
+            Magic => lang.pick("Magic", "魔力"),
+            Resonance => lang.pick("Resonance", "共振力"),
+            Rating => lang.pick("rating", "レーティング"),
+            DamageValue => lang.pick("damage value", "ダメージ値"),
+            Armour => lang.pick("armour", "装甲値"),
+            ArmourPenetration => lang.pick("AP", "AP"),
+            Edge => lang.pick("Edge", "エッジ"),
+            Passes => lang.pick("initiative passes", "イニシアティブ・パス"),
+            Intervals => lang.pick("intervals", "試行回数"),
+            Count => lang.pick("count", "回数"),
+            Damage => lang.pick("damage", "ダメージ"),
+            SustainedEffects => lang.pick("sustained spells and threads", "維持中の呪文・スレッド"),
+            Retries => lang.pick("earlier tries", "再挑戦の回数"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]
+pub enum RuleError {
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+    #[error("the dice pool is {pool}: nothing to roll (a long shot with Edge is possible)")]
+    PoolEmpty { pool: i64 },
+    #[error("a dice pool of {pool} is more than the {max} dice allowed")]
+    PoolTooLarge { pool: i64, max: u32 },
+    #[error("{what:?} must be between {min} and {max}, not {value}")]
+    OutOfRange {
+        what: Quantity,
+        value: i64,
+        min: i64,
+        max: i64,
+    },
+    #[error("a long shot is only for a pool of 0 or less, and this pool is {pool}")]
+    LongShotNotNeeded { pool: i64 },
+    #[error("no Edge point left")]
+    NoEdgeLeft,
+    #[error("Edge is 0: nothing to roll or burn")]
+    NoEdgeAttribute,
+    #[error("Edge was already used on this roll")]
+    EdgeAlreadyUsed,
+    #[error("there is no glitch to negate")]
+    NoGlitchToNegate,
+    #[error("every die already hit: nothing to reroll")]
+    NothingToReroll,
+    #[error("bought hits cannot be combined with rolling or Edge")]
+    BoughtHitsNoEdge,
+    #[error("unknown modifier preset {key:?}")]
+    UnknownPreset { key: String },
+    #[error("the modifier preset {key:?} needs a count")]
+    PresetNeedsCount { key: String },
+    #[error("{name} is dead")]
+    Dead { name: String },
+    #[error("unknown combatant {name:?}")]
+    UnknownCombatant { name: String },
+    #[error("{name} is listed twice")]
+    DuplicateCombatant { name: String },
+    #[error("{name} already took an extra pass this turn")]
+    ExtraPassAlreadyUsed { name: String },
+    #[error("every initiative pass of this turn is over")]
+    NoPassLeft,
+}
+
+impl Localized for RuleError {
+    fn localized(&self, lang: Lang) -> String {
+        use RuleError::*;
+        match (self, lang) {
+            (Dice(e), _) => e.localized(lang),
+            (PoolEmpty { pool }, Lang::En) => format!(
+                "The dice pool is {pool}: there is nothing to roll. Spend Edge for a long shot instead."
+            ),
+            (PoolEmpty { pool }, Lang::Ja) => format!(
+                "ダイスプールが{pool}なので振れません。エッジを使えばロングショット・テストができます。"
+            ),
+            (PoolTooLarge { pool, max }, Lang::En) => {
+                format!("A dice pool of {pool} is too large: at most {max} dice.")
+            }
+            (PoolTooLarge { pool, max }, Lang::Ja) => {
+                format!("ダイスプール{pool}は大きすぎます（最大{max}個）。")
+            }
+            (
+                OutOfRange {
+                    what,
+                    value,
+                    min,
+                    max,
+                },
+                Lang::En,
+            ) => format!(
+                "The {} must be between {min} and {max}, not {value}.",
+                what.name(lang)
+            ),
+            (
+                OutOfRange {
+                    what,
+                    value,
+                    min,
+                    max,
+                },
+                Lang::Ja,
+            ) => format!(
+                "{}は{min}〜{max}の範囲で指定してください（{value}は使えません）。",
+                what.name(lang)
+            ),
+            (LongShotNotNeeded { pool }, Lang::En) => format!(
+                "A long shot is only for a dice pool of 0 or less; this pool is {pool}, so roll it normally."
+            ),
+            (LongShotNotNeeded { pool }, Lang::Ja) => {
+                format!("ロングショット・テストはダイスプールが0以下のときだけです（このプールは{pool}）。")
+            }
+            (NoEdgeLeft, Lang::En) => "No Edge point is left.".to_string(),
+            (NoEdgeLeft, Lang::Ja) => "エッジ・ポイントが残っていません。".to_string(),
+            (NoEdgeAttribute, Lang::En) => "Edge is 0: there is nothing to roll or burn.".to_string(),
+            (NoEdgeAttribute, Lang::Ja) => {
+                "【エッジ】が0なので、振ることも燃やすこともできません。".to_string()
+            }
+            (EdgeAlreadyUsed, Lang::En) => "Edge was already used on this roll.".to_string(),
+            (EdgeAlreadyUsed, Lang::Ja) => "このロールではすでにエッジを使っています。".to_string(),
+            (NoGlitchToNegate, Lang::En) => "There is no glitch to negate.".to_string(),
+            (NoGlitchToNegate, Lang::Ja) => "回避するグリッチがありません。".to_string(),
+            (NothingToReroll, Lang::En) => "Every die already hit: there is nothing to reroll.".to_string(),
+            (NothingToReroll, Lang::Ja) => {
+                "すべてのダイスがヒットしているので、振りなおすダイスがありません。".to_string()
+            }
+            (BoughtHitsNoEdge, Lang::En) => {
+                "Bought hits cannot be combined with rolling or with Edge.".to_string()
+            }
+            (BoughtHitsNoEdge, Lang::Ja) => {
+                "ヒットの購入はサイコロを振る行為やエッジとは同時に行えません。".to_string()
+            }
+            (UnknownPreset { key }, Lang::En) => format!("There is no modifier preset called “{key}”."),
+            (UnknownPreset { key }, Lang::Ja) => format!("「{key}」という修正はありません。"),
+            (PresetNeedsCount { key }, Lang::En) => {
+                format!("The modifier “{key}” needs a number (how many, or the rating).")
+            }
+            (PresetNeedsCount { key }, Lang::Ja) => {
+                format!("修正「{key}」には数値（回数やレーティング）が必要です。")
+            }
+            (Dead { name }, Lang::En) => format!("{name} is dead."),
+            (Dead { name }, Lang::Ja) => format!("{name}は死亡しています。"),
+            (UnknownCombatant { name }, Lang::En) => format!("“{name}” is not in the initiative order."),
+            (UnknownCombatant { name }, Lang::Ja) => format!("「{name}」はイニシアティブ順にいません。"),
+            (DuplicateCombatant { name }, Lang::En) => format!("“{name}” is listed twice."),
+            (DuplicateCombatant { name }, Lang::Ja) => format!("「{name}」が二重に登録されています。"),
+            (ExtraPassAlreadyUsed { name }, Lang::En) => {
+                format!("{name} already took an extra pass with Edge this combat turn.")
+            }
+            (ExtraPassAlreadyUsed { name }, Lang::Ja) => {
+                format!("{name}はこの戦闘ターンですでにエッジで追加のパスを得ています。")
+            }
+            (NoPassLeft, Lang::En) => "Every initiative pass of this turn is over.".to_string(),
+            (NoPassLeft, Lang::Ja) => {
+                "この戦闘ターンのイニシアティブ・パスはすべて終わりました。".to_string()
+            }
+        }
+    }
+}
+
+/// Range check for a user number, as an error rather than a panic.
+pub(crate) fn check_range(what: Quantity, value: i64, min: i64, max: i64) -> Result<(), RuleError> {
+    if value < min || value > max {
+        Err(RuleError::OutOfRange {
+            what,
+            value,
+            min,
+            max,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod unit {
+    use super::*;
+
+    #[test]
+    fn every_error_reads_in_both_languages() {
+        let errors = [
+            RuleError::PoolEmpty { pool: -1 },
+            RuleError::OutOfRange {
+                what: Quantity::Force,
+                value: 13,
+                min: 1,
+                max: 12,
+            },
+            RuleError::NoEdgeLeft,
+            RuleError::UnknownPreset { key: "x".into() },
+        ];
+        for e in errors {
+            let en = e.localized(Lang::En);
+            let ja = e.localized(Lang::Ja);
+            assert!(!en.is_empty() && !ja.is_empty());
+            assert_ne!(en, ja);
+        }
+        let force = RuleError::OutOfRange {
+            what: Quantity::Force,
+            value: 13,
+            min: 1,
+            max: 12,
+        };
+        assert!(force.localized(Lang::En).contains("Force"));
+        assert!(force.localized(Lang::Ja).contains("フォース"));
+    }
+
+    #[test]
+    fn range_check_is_inclusive() {
+        assert!(check_range(Quantity::Force, 1, 1, 12).is_ok());
+        assert!(check_range(Quantity::Force, 12, 1, 12).is_ok());
+        assert!(check_range(Quantity::Force, 0, 1, 12).is_err());
+        assert!(check_range(Quantity::Force, 13, 1, 12).is_err());
+    }
+}

@@ -1,0 +1,535 @@
+//! A Shadowrun 4 character as players type it into `/char`: `key=value` fields → a validated
+//! [`Character`] (attributes, skills, Edge, armour, monitors, passes) stored as the roster
+//! entry's JSON, plus the drain tradition.
+//!
+//! Fields (names are case-insensitive; `-` and spaces read as `_`):
+//!
+//! | field | value | example |
+//! |---|---|---|
+//! | `body` `agility` `reaction` `strength` `charisma` `intuition` `logic` `willpower` `magic` `resonance` (also `bod` `agi` `rea` `str` `cha` `int` `log` `wil` `mag` `res`, or the Japanese names) | 0–30 | `body=4 agility=5` |
+//! | `edge` (`edg`) | the Edge attribute 0–20; points follow it when they were full | `edge=3` |
+//! | `edge_points` (`edge_left`) | Edge points left, 0–Edge | `edge_points=1` |
+//! | `edge_burnt` | points of Edge burnt so far | `edge_burnt=1` |
+//! | `initiative` (`ini`, `init`) | Initiative when it differs from Reaction + Intuition; empty: back to the sum | `initiative=9` |
+//! | `passes` (`ip`) | initiative passes 1–4 | `passes=2` |
+//! | `armour` (`armor`) | `ballistic/impact`, or one number for both | `armour=6/4` |
+//! | `ballistic`, `impact` | one armour value | `ballistic=6` |
+//! | `physical` (`physical_damage`), `stun` (`stun_damage`) | boxes filled | `stun=3` |
+//! | `sustained` | spells/threads sustained (−2 dice each) | `sustained=1` |
+//! | `tradition` | `hermetic` (drain: Willpower + Logic), `shaman` (+ Charisma), or an attribute | `tradition=shaman` |
+//! | `refresh` | `yes`: Edge points back to the Edge attribute | `refresh=yes` |
+//! | any other name | a skill rating 0–30 (`0` or empty removes it) | `pistols=5 dodge=3 unarmed_combat=2` |
+//!
+//! The commands read these skills by name: weapon skills as typed in `/sr attack skill:`,
+//! `dodge`, `gymnastics`, `unarmed_combat`, `blades` (parry), `spellcasting`, `summoning`,
+//! `software` (threading), `compiling`. A name a letter away from a field (two for long
+//! names: `agillity`) is refused as a likely typo.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::character::{Attribute, Attributes, Character, Condition, MAX_ATTRIBUTE, normalise_skill};
+use super::dice::MAX_EDGE;
+use super::error::RuleError;
+use crate::i18n::Lang;
+use crate::systems::sheet::SheetError;
+
+/// The stored sheet: the engine's character plus what only the bot layer reads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sheet {
+    #[serde(flatten)]
+    pub character: Character,
+    /// The attribute that joins Willpower to resist drain (Logic when not given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tradition: Option<Attribute>,
+}
+
+impl Sheet {
+    /// The attribute resisting drain with Willpower.
+    pub fn drain_attribute(&self) -> Attribute {
+        self.tradition.unwrap_or(Attribute::Logic)
+    }
+}
+
+fn err(en: impl Into<String>, ja: impl Into<String>) -> SheetError {
+    SheetError::new(en, ja)
+}
+
+fn rule(e: RuleError) -> SheetError {
+    SheetError::from_localized(&e)
+}
+
+fn number(key: &str, v: &str, max: u32) -> Result<u32, SheetError> {
+    let n: u32 = v.trim().parse().map_err(|_| {
+        err(
+            format!("`{key}` needs a whole number, not `{v}`."),
+            format!("`{key}` には整数を指定してください（`{v}` は使えません）。"),
+        )
+    })?;
+    if n > max {
+        return Err(err(
+            format!("`{key}` must be between 0 and {max}, not {n}."),
+            format!("`{key}` は0〜{max}の範囲で指定してください（{n}は使えません）。"),
+        ));
+    }
+    Ok(n)
+}
+
+fn attribute_key(key: &str) -> Option<Attribute> {
+    let short = match key {
+        "bod" => Some(Attribute::Body),
+        "agi" => Some(Attribute::Agility),
+        "rea" => Some(Attribute::Reaction),
+        "str" => Some(Attribute::Strength),
+        "cha" => Some(Attribute::Charisma),
+        "int" => Some(Attribute::Intuition),
+        "log" => Some(Attribute::Logic),
+        "wil" => Some(Attribute::Willpower),
+        "edg" => Some(Attribute::Edge),
+        "mag" => Some(Attribute::Magic),
+        "res" => Some(Attribute::Resonance),
+        "ini" | "init" => Some(Attribute::Initiative),
+        _ => None,
+    };
+    short
+        .or_else(|| Attribute::from_key(key))
+        .or_else(|| Attribute::ALL.into_iter().find(|a| a.name(Lang::Ja) == key))
+}
+
+/// Keys that are not skills.
+const RESERVED: &[&str] = &[
+    "edge_points",
+    "edge_left",
+    "edge_burnt",
+    "passes",
+    "ip",
+    "armour",
+    "armor",
+    "ballistic",
+    "impact",
+    "physical",
+    "physical_damage",
+    "stun",
+    "stun_damage",
+    "sustained",
+    "tradition",
+    "refresh",
+];
+
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// A skill name that looks like a mistyped field.
+fn near_miss(key: &str) -> Option<&'static str> {
+    let len = key.chars().count();
+    if len < 5 {
+        return None;
+    }
+    let max = if len >= 8 { 2 } else { 1 };
+    Attribute::ALL
+        .iter()
+        .map(|a| a.key())
+        .chain(RESERVED.iter().copied())
+        .find(|k| distance(key, k) <= max)
+}
+
+fn tradition(v: &str) -> Result<Option<Attribute>, SheetError> {
+    let v = v.trim().to_lowercase();
+    match v.as_str() {
+        "" => Ok(None),
+        "hermetic" | "hermetics" | "mage" | "ハーメティック" | "魔道士" => {
+            Ok(Some(Attribute::Logic))
+        }
+        "shaman" | "shamanic" | "シャーマン" => Ok(Some(Attribute::Charisma)),
+        other => match attribute_key(other) {
+            Some(a) if !matches!(a, Attribute::Edge | Attribute::Initiative) => Ok(Some(a)),
+            _ => Err(err(
+                format!("`tradition` is hermetic, shaman or an attribute, not `{v}`."),
+                format!("`tradition` は hermetic、shaman または能力値名です（`{v}` は使えません）。"),
+            )),
+        },
+    }
+}
+
+fn yes(v: &str) -> bool {
+    matches!(
+        v.trim().to_lowercase().as_str(),
+        "yes" | "true" | "1" | "on" | "はい"
+    )
+}
+
+/// Read a stored sheet. A sheet written before Shadowrun had typed fields (plain numbers) is
+/// read as fields.
+pub fn read(sheet: &Value) -> Result<Sheet, SheetError> {
+    if let Ok(s) = serde_json::from_value::<Sheet>(sheet.clone()) {
+        return Ok(s);
+    }
+    let fields: Vec<(String, String)> = sheet
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        v.as_str().map_or_else(|| v.to_string(), str::to_string),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    apply(blank()?, &fields)
+}
+
+fn blank() -> Result<Sheet, SheetError> {
+    Ok(Sheet {
+        character: Character::new("", Attributes::default()).map_err(rule)?,
+        tradition: None,
+    })
+}
+
+/// The character on a stored sheet, named after its roster entry.
+pub fn character(sheet: &Value, name: &str) -> Result<(Sheet, Character), SheetError> {
+    let s = read(sheet)?;
+    let mut c = s.character.clone();
+    c.name = name.to_string();
+    Ok((s, c))
+}
+
+/// `sheet` with `character`'s tracked state written back (name left out: the entry has it).
+pub fn write(sheet: &Sheet, character: &Character) -> Value {
+    let mut s = sheet.clone();
+    s.character = character.clone();
+    s.character.name = String::new();
+    serde_json::to_value(&s).unwrap_or(Value::Object(serde_json::Map::new()))
+}
+
+fn apply(mut s: Sheet, fields: &[(String, String)]) -> Result<Sheet, SheetError> {
+    let c = &mut s.character;
+    let was_full = c.edge_points == c.attributes.edge;
+    let mut points: Option<u32> = None;
+    let mut refresh = false;
+    for (key, v) in fields {
+        let key = key.as_str();
+        if let Some(a) = attribute_key(key) {
+            let at = &mut c.attributes;
+            if a == Attribute::Initiative {
+                at.initiative = if v.trim().is_empty() {
+                    None
+                } else {
+                    Some(number(key, v, 2 * MAX_ATTRIBUTE)?)
+                };
+                continue;
+            }
+            let max = if a == Attribute::Edge {
+                MAX_EDGE
+            } else {
+                MAX_ATTRIBUTE
+            };
+            let n = if v.trim().is_empty() {
+                0
+            } else {
+                number(key, v, max)?
+            };
+            match a {
+                Attribute::Body => at.body = n,
+                Attribute::Agility => at.agility = n,
+                Attribute::Reaction => at.reaction = n,
+                Attribute::Strength => at.strength = n,
+                Attribute::Charisma => at.charisma = n,
+                Attribute::Intuition => at.intuition = n,
+                Attribute::Logic => at.logic = n,
+                Attribute::Willpower => at.willpower = n,
+                Attribute::Edge => at.edge = n,
+                Attribute::Magic => at.magic = n,
+                Attribute::Resonance => at.resonance = n,
+                Attribute::Initiative => {}
+            }
+            continue;
+        }
+        match key {
+            "edge_points" | "edge_left" => points = Some(number(key, v, MAX_EDGE)?),
+            "edge_burnt" => c.edge_burnt = number(key, v, MAX_EDGE)?,
+            "passes" | "ip" => c.passes = number(key, v, 4)?,
+            "armour" | "armor" => {
+                let (b, i) = match v.split_once('/') {
+                    Some((b, i)) => (number(key, b, MAX_ATTRIBUTE)?, number(key, i, MAX_ATTRIBUTE)?),
+                    None => {
+                        let n = number(key, v, MAX_ATTRIBUTE)?;
+                        (n, n)
+                    }
+                };
+                c.armour.ballistic = b;
+                c.armour.impact = i;
+            }
+            "ballistic" => c.armour.ballistic = number(key, v, MAX_ATTRIBUTE)?,
+            "impact" => c.armour.impact = number(key, v, MAX_ATTRIBUTE)?,
+            "physical" | "physical_damage" => c.physical = number(key, v, 100)?,
+            "stun" | "stun_damage" => c.stun = number(key, v, 100)?,
+            "sustained" => c.sustained = number(key, v, 20)?,
+            "tradition" => s.tradition = tradition(v)?,
+            "refresh" => refresh = yes(v),
+            skill => {
+                if let Some(meant) = near_miss(skill) {
+                    return Err(err(
+                        format!(
+                            "`{skill}` looks like a typo for `{meant}`; skills may not be named so close to a field."
+                        ),
+                        format!(
+                            "`{skill}` は `{meant}` の打ち間違いではありませんか（項目名に近すぎる技能名は使えません）。"
+                        ),
+                    ));
+                }
+                let rating = if v.trim().is_empty() {
+                    0
+                } else {
+                    number(skill, v, MAX_ATTRIBUTE)?
+                };
+                let name = normalise_skill(skill);
+                if rating == 0 {
+                    c.skills.remove(&name);
+                } else {
+                    c.skills.insert(name, rating);
+                }
+            }
+        }
+    }
+    let edge = c.attributes.edge;
+    c.edge_points = match points {
+        Some(p) => p,
+        None if was_full || refresh => edge,
+        None => c.edge_points.min(edge),
+    };
+    if refresh {
+        c.edge_points = edge;
+    }
+    if c.passes == 0 {
+        c.passes = 1;
+    }
+    c.validate().map_err(rule)?;
+    Ok(s)
+}
+
+/// `current` with `fields` applied and validated.
+pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, SheetError> {
+    let empty = current.as_object().is_none_or(|m| m.is_empty());
+    let base = if empty { blank()? } else { read(current)? };
+    let s = apply(base, fields)?;
+    Ok(write(&s, &s.character))
+}
+
+/// A condition monitor as boxes: `■■■□□□□□□□ 3/10`, overflow as `+2`.
+pub fn monitor_bar(filled: u32, track: u32) -> String {
+    let shown = filled.min(track) as usize;
+    let mut s = "■".repeat(shown);
+    s.push_str(&"□".repeat(track.saturating_sub(filled) as usize));
+    s.push_str(&format!(" {filled}/{track}"));
+    if filled > track {
+        s.push_str(&format!(" (+{})", filled - track));
+    }
+    s
+}
+
+/// The condition in words.
+pub fn condition_text(c: Condition, lang: Lang) -> &'static str {
+    match c {
+        Condition::Conscious => lang.pick("Conscious", "意識あり"),
+        Condition::Unconscious => lang.pick("Unconscious", "意識不明"),
+        Condition::Dead => lang.pick("Dead", "死亡"),
+    }
+}
+
+/// The sheet as `name: value` lines for an embed.
+pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
+    let Ok(s) = read(sheet) else {
+        return vec![(
+            lang.pick("Sheet", "シート").to_string(),
+            lang.pick(
+                "This sheet does not read as Shadowrun 4; fix it with /char edit.",
+                "シャドウラン4のシートとして読めません。/char edit で直してください。",
+            )
+            .to_string(),
+        )];
+    };
+    let c = &s.character;
+    let mut out = Vec::new();
+    let attrs: Vec<String> = Attribute::ALL
+        .into_iter()
+        .filter(|a| !matches!(a, Attribute::Edge | Attribute::Initiative))
+        .filter(|a| !matches!(a, Attribute::Magic | Attribute::Resonance) || c.attribute(*a) > 0)
+        .map(|a| format!("{} {}", a.name(lang), c.attribute(a)))
+        .collect();
+    out.push((lang.pick("Attributes", "能力値").to_string(), attrs.join(" · ")));
+    let mut edge = format!("{}/{}", c.edge_points, c.attributes.edge);
+    if c.edge_burnt > 0 {
+        edge.push_str(&format!(" ({} {})", lang.pick("burnt", "燃焼"), c.edge_burnt));
+    }
+    out.push((Attribute::Edge.name(lang).to_string(), edge));
+    out.push((
+        Attribute::Initiative.name(lang).to_string(),
+        format!(
+            "{} · {} {}",
+            c.attribute(Attribute::Initiative),
+            c.passes,
+            lang.pick("pass(es)", "パス")
+        ),
+    ));
+    let skills: Vec<String> = c.skills.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    out.push((
+        lang.pick("Skills", "技能").to_string(),
+        if skills.is_empty() {
+            "—".to_string()
+        } else {
+            skills.join(", ")
+        },
+    ));
+    out.push((
+        lang.pick("Armour (B/I)", "装甲値(弾/衝)").to_string(),
+        format!("{}/{}", c.armour.ballistic, c.armour.impact),
+    ));
+    out.push((
+        lang.pick("Physical", "肉体ダメージ").to_string(),
+        monitor_bar(c.physical, c.physical_track()),
+    ));
+    out.push((
+        lang.pick("Stun", "朦朧ダメージ").to_string(),
+        monitor_bar(c.stun, c.stun_track()),
+    ));
+    let mut state = format!(
+        "{} · {} {}",
+        condition_text(c.condition(), lang),
+        lang.pick("wounds", "負傷修正"),
+        c.wound_modifier()
+    );
+    if c.sustained > 0 {
+        state.push_str(&format!(
+            " · {} {}",
+            lang.pick("sustaining", "維持中"),
+            c.sustained
+        ));
+    }
+    out.push((lang.pick("Condition", "状態").to_string(), state));
+    if c.attributes.magic > 0 || s.tradition.is_some() {
+        out.push((
+            lang.pick("Drain", "ドレイン抵抗").to_string(),
+            format!(
+                "{} + {}",
+                Attribute::Willpower.name(lang),
+                s.drain_attribute().name(lang)
+            ),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod unit {
+    use super::*;
+    use crate::systems::sheet::parse_fields;
+
+    fn sheet(line: &str) -> Result<Value, SheetError> {
+        edit(&Value::Object(Default::default()), &parse_fields(line).unwrap())
+    }
+
+    #[test]
+    fn fields_build_a_valid_character() {
+        let v = sheet("body=4 agility=5 reaction=4 intuition=3 willpower=3 edge=3 pistols=5 dodge=2 armour=6/4 passes=2 tradition=shaman")
+            .unwrap();
+        let (s, c) = character(&v, "Ana").unwrap();
+        assert_eq!(c.name, "Ana");
+        assert_eq!(
+            (c.attributes.body, c.attributes.agility, c.attributes.edge),
+            (4, 5, 3)
+        );
+        assert_eq!(c.edge_points, 3);
+        assert_eq!(c.skill("pistols"), Some(5));
+        assert_eq!((c.armour.ballistic, c.armour.impact), (6, 4));
+        assert_eq!(c.passes, 2);
+        assert_eq!(s.drain_attribute(), Attribute::Charisma);
+        assert_eq!(c.attribute(Attribute::Initiative), 7);
+    }
+
+    #[test]
+    fn edits_keep_state_and_edge_points_follow_a_full_pool() {
+        let v = sheet("body=4 willpower=4 edge=3").unwrap();
+        let v = edit(&v, &parse_fields("edge_points=1 stun=2").unwrap()).unwrap();
+        let (_, c) = character(&v, "x").unwrap();
+        assert_eq!((c.edge_points, c.stun), (1, 2));
+        // Not full: raising Edge leaves the points.
+        let v = edit(&v, &parse_fields("edge=4").unwrap()).unwrap();
+        assert_eq!(character(&v, "x").unwrap().1.edge_points, 1);
+        let v = edit(&v, &parse_fields("refresh=yes pistols=3").unwrap()).unwrap();
+        let (_, c) = character(&v, "x").unwrap();
+        assert_eq!(c.edge_points, 4);
+        let v = edit(&v, &parse_fields("pistols=0").unwrap()).unwrap();
+        assert_eq!(character(&v, "x").unwrap().1.skill("pistols"), None);
+    }
+
+    #[test]
+    fn bad_fields_are_refused_in_both_languages() {
+        for bad in [
+            "body=x",
+            "body=31",
+            "edge=2 edge_points=3",
+            "passes=5",
+            "agillity=5",
+            "stun=50 willpower=2",
+            "tradition=wizardry",
+            "armour=6/x",
+        ] {
+            let e = sheet(bad).unwrap_err();
+            assert!(!e.en.is_empty() && !e.ja.is_empty() && e.en != e.ja, "{bad}");
+        }
+    }
+
+    #[test]
+    fn japanese_and_short_names_work() {
+        let v = sheet("強靭力=5 agi=4 wil=2").unwrap();
+        let (_, c) = character(&v, "x").unwrap();
+        assert_eq!(
+            (c.attributes.body, c.attributes.agility, c.attributes.willpower),
+            (5, 4, 2)
+        );
+    }
+
+    #[test]
+    fn a_generic_sheet_reads_as_fields() {
+        let old = serde_json::json!({ "body": 3, "pistols": 4, "edge": 2 });
+        let (_, c) = character(&old, "x").unwrap();
+        assert_eq!(
+            (c.attributes.body, c.skill("pistols"), c.edge_points),
+            (3, Some(4), 2)
+        );
+    }
+
+    #[test]
+    fn description_shows_monitors_and_edge() {
+        let v = sheet("body=4 willpower=3 edge=3 physical=3 pistols=5").unwrap();
+        let lines = describe(&v, Lang::En);
+        let get = |k: &str| {
+            lines
+                .iter()
+                .find(|(n, _)| n == k)
+                .map(|(_, v)| v.clone())
+                .unwrap()
+        };
+        assert_eq!(get("Physical"), "■■■□□□□□□□ 3/10");
+        assert_eq!(get("Edge"), "3/3");
+        assert!(get("Skills").contains("pistols 5"));
+        assert!(get("Condition").contains("-1"));
+        let ja = describe(&v, Lang::Ja);
+        assert!(ja.iter().any(|(n, _)| n == "肉体ダメージ"));
+        assert_eq!(monitor_bar(12, 10), "■■■■■■■■■■ 12/10 (+2)");
+    }
+}
