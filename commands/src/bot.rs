@@ -1,0 +1,362 @@
+//! Building and running the bot: the poise framework on a serenity client, pointed at Discord or
+//! at any Discord-compatible base URL (a ratelimit proxy, or the fake Discord).
+//!
+//! Every interaction is counted (see [`crate::metrics`]) and logged at info with its id,
+//! command, guild/channel, outcome and latency; what the user typed is logged at debug only.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serenity::all::{FullEvent, GatewayIntents, GuildId, HttpBuilder, Interaction, Ready, ShardManager};
+use serenity::prelude::TypeMapKey;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use crate::config::Sharding;
+use crate::dice_source::DiceSource;
+use crate::metrics::{Metrics, Outcome};
+use crate::store::Store;
+use crate::{BotError, Context, Data, TappedOutcome, buttons, commands, error, registration};
+
+pub struct BotOptions {
+    pub token: String,
+    /// REST base URL; `None` is Discord itself. With a proxy serenity's local ratelimiter is
+    /// switched off (the proxy owns ratelimits) and the gateway URL is asked of the proxy.
+    pub proxy_url: Option<String>,
+    /// Register commands in this guild (instant) instead of globally.
+    pub dev_guild: Option<u64>,
+    pub dice: DiceSource,
+    pub outcome_tap: Option<mpsc::UnboundedSender<TappedOutcome>>,
+    pub store: Arc<dyn Store>,
+}
+
+/// How a bot runs at scale; the default is one process with automatic sharding and no metrics.
+#[derive(Clone, Default)]
+pub struct ScaleOptions {
+    pub sharding: Sharding,
+    /// Count commands, errors and latency here (served by [`crate::metrics::serve`]).
+    pub metrics: Option<Arc<Metrics>>,
+}
+
+/// A started bot: its shards run in the background until [`RunningBot::shutdown`].
+pub struct RunningBot {
+    shard_manager: Arc<ShardManager>,
+    task: JoinHandle<Result<(), serenity::Error>>,
+}
+
+impl RunningBot {
+    /// The gateway shards (their stages feed `/readyz` and the shard metrics).
+    pub fn shard_manager(&self) -> Arc<ShardManager> {
+        self.shard_manager.clone()
+    }
+
+    /// Close every shard's gateway connection and wait for the client to stop.
+    pub async fn shutdown(self) {
+        self.shard_manager.shutdown_all().await;
+        let _ = tokio::time::timeout(Duration::from_secs(10), self.task).await;
+    }
+
+    /// Run until the client stops by itself (a fatal gateway error) or a shutdown signal.
+    pub async fn run_until_signal(self) -> Result<(), BotError> {
+        let manager = self.shard_manager.clone();
+        let mut task = self.task;
+        tokio::select! {
+            res = &mut task => return res.map_err(BotError::internal)?.map_err(BotError::from),
+            _ = shutdown_signal() => tracing::info!("shutdown signal received; closing shards"),
+        }
+        manager.shutdown_all().await;
+        let _ = tokio::time::timeout(Duration::from_secs(10), task).await;
+        Ok(())
+    }
+}
+
+/// SIGINT (Ctrl-C) or SIGTERM (docker stop).
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// What the framework's hooks (plain `fn`s) reach through serenity's per-client type map.
+struct Shared {
+    metrics: Option<Arc<Metrics>>,
+    dev_guild: Option<u64>,
+    /// Shards whose guilds' commands were registered (each shard's READY lists its guilds).
+    registered_shards: Mutex<HashSet<u32>>,
+}
+
+impl TypeMapKey for Shared {
+    type Value = Arc<Shared>;
+}
+
+async fn shared(ctx: &serenity::all::Context) -> Option<Arc<Shared>> {
+    ctx.data.read().await.get::<Shared>().cloned()
+}
+
+/// When the command started, kept in poise's per-invocation data.
+struct Started(Instant);
+
+/// Connect and start serving with automatic sharding and no metrics.
+pub async fn start(opts: BotOptions) -> Result<RunningBot, BotError> {
+    start_with(opts, ScaleOptions::default()).await
+}
+
+/// Registers the system commands of the guilds in one shard's READY (each shard's READY lists
+/// only its own guilds), once per shard.
+async fn register_ready_guilds(
+    ctx: &serenity::all::Context,
+    cmds: &[registration::Command],
+    store: &dyn Store,
+    shared: &Shared,
+    ready: &Ready,
+) {
+    let shard = ready.shard.map_or(0, |s| s.id.0);
+    let first = shared
+        .registered_shards
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(shard);
+    if !first || shared.dev_guild.is_some() {
+        return;
+    }
+    for guild in &ready.guilds {
+        let g = guild.id.get();
+        // An outage must not keep the bot from starting: defaults until the admins' choice
+        // can be read again.
+        let settings = store.server_settings(g).await.ok().flatten().unwrap_or_default();
+        if let Err(e) = registration::register_guild(&ctx.http, cmds, g, &settings).await {
+            tracing::warn!(guild = g, "guild commands not registered: {e}");
+        }
+    }
+}
+
+/// Connect and start serving. Returns once the client is built; shards connect in the background.
+pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<RunningBot, BotError> {
+    let BotOptions {
+        token,
+        proxy_url,
+        dev_guild,
+        dice,
+        outcome_tap,
+        store,
+    } = opts;
+    let shared = Arc::new(Shared {
+        metrics: scale.metrics.clone(),
+        dev_guild,
+        registered_shards: Mutex::new(HashSet::new()),
+    });
+    let setup_shared = shared.clone();
+    let mut http = HttpBuilder::new(&token);
+    if let Some(url) = proxy_url {
+        http = http.proxy(url).ratelimiter_disabled(true);
+    }
+    let framework = poise::Framework::builder()
+        .options(poise::FrameworkOptions {
+            commands: commands::all(),
+            on_error: |e| Box::pin(on_error(e)),
+            pre_command: |ctx| Box::pin(pre_command(ctx)),
+            post_command: |ctx| Box::pin(post_command(ctx)),
+            event_handler: |fw, event| Box::pin(on_event(fw, event)),
+            // Owners are never consulted; skipping the lookup saves a request at start-up.
+            initialize_owners: false,
+            ..Default::default()
+        })
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                let cmds = &framework.options().commands;
+                match dev_guild {
+                    // Development: everything in one server, instantly.
+                    Some(g) => poise::builtins::register_in_guild(ctx, cmds, GuildId::new(g)).await?,
+                    None => {
+                        registration::register_global(&ctx.http, cmds).await?;
+                        register_ready_guilds(ctx, cmds, store.as_ref(), &setup_shared, ready).await;
+                    }
+                }
+                tracing::info!(user = %ready.user.name, shards = ?ready.shard, "ready; commands registered");
+                Ok(Data {
+                    dice,
+                    outcome_tap,
+                    store,
+                })
+            })
+        })
+        .build();
+    // Slash commands need no privileged intent; GUILDS keeps the cache's guild list.
+    let mut client = serenity::all::ClientBuilder::new_with_http(http.build(), GatewayIntents::GUILDS)
+        .framework(framework)
+        .type_map_insert::<Shared>(shared)
+        .await
+        .map_err(BotError::from)?;
+    let shard_manager = client.shard_manager.clone();
+    let sharding = scale.sharding;
+    let task = tokio::spawn(async move {
+        match sharding {
+            Sharding::Auto => client.start_autosharded().await,
+            Sharding::All { total } => client.start_shards(total).await,
+            // serenity 0.12 treats the range's end as inclusive (it starts `end - start + 1`
+            // shards), so `first..last` runs shards first..=last.
+            Sharding::Range { first, last, total } => client.start_shard_range(first..last, total).await,
+        }
+    });
+    Ok(RunningBot { shard_manager, task })
+}
+
+async fn pre_command(ctx: Context<'_>) {
+    ctx.set_invocation_data(Started(Instant::now())).await;
+    if let Some(m) = shared(ctx.serenity_context())
+        .await
+        .and_then(|s| s.metrics.clone())
+    {
+        m.started();
+    }
+    if let poise::Context::Application(app) = ctx {
+        // The options are what the user typed (a /roll expression, a stat line): debug only.
+        tracing::debug!(interaction = ctx.id(), command = %ctx.command().qualified_name, options = ?app.interaction.data.options, "interaction received");
+    }
+}
+
+async fn post_command(ctx: Context<'_>) {
+    finished(ctx, Outcome::Ok).await;
+    ctx.data().tap_done(ctx.id());
+}
+
+/// Count, time and log a finished command.
+async fn finished(ctx: Context<'_>, outcome: Outcome) {
+    let elapsed = ctx.invocation_data::<Started>().await.map(|s| s.0.elapsed());
+    let command = &ctx.command().qualified_name;
+    if let Some(m) = shared(ctx.serenity_context())
+        .await
+        .and_then(|s| s.metrics.clone())
+    {
+        match elapsed {
+            Some(e) => m.command(command, outcome, e),
+            // Refused before it started (a permission check): counted, not timed.
+            None => {
+                m.started();
+                m.command(command, outcome, Duration::ZERO);
+            }
+        }
+    }
+    tracing::info!(
+        interaction = ctx.id(),
+        command = %command,
+        guild = ctx.guild_id().map(|g| g.get()),
+        channel = ctx.channel_id().get(),
+        user = ctx.author().id.get(),
+        outcome = outcome.as_str(),
+        latency_ms = elapsed.map(|e| e.as_secs_f64() * 1000.0),
+        "interaction"
+    );
+}
+
+/// Count the error by kind, answer it (`error::on_error`), then count and log the command.
+async fn on_error(e: poise::FrameworkError<'_, Data, BotError>) {
+    use poise::FrameworkError as F;
+    let (outcome, kind) = match &e {
+        F::Command {
+            error: BotError::User(_),
+            ..
+        } => (Outcome::UserError, "user"),
+        F::Command {
+            error: BotError::Internal(_),
+            ..
+        } => (Outcome::InternalError, "internal"),
+        F::ArgumentParse { .. } => (Outcome::UserError, "argument_parse"),
+        F::MissingUserPermissions { .. } | F::NotAnOwner { .. } | F::CommandCheckFailed { .. } => {
+            (Outcome::UserError, "permission")
+        }
+        F::MissingBotPermissions { .. } => (Outcome::UserError, "bot_permission"),
+        F::GuildOnly { .. } | F::DmOnly { .. } | F::NsfwOnly { .. } => (Outcome::UserError, "wrong_place"),
+        F::CooldownHit { .. } => (Outcome::UserError, "cooldown"),
+        F::CommandPanic { .. } => (Outcome::InternalError, "panic"),
+        F::EventHandler { .. } => (Outcome::InternalError, "event_handler"),
+        F::Setup { .. } => (Outcome::InternalError, "setup"),
+        _ => (Outcome::InternalError, "framework"),
+    };
+    let ctx = e.ctx();
+    let serenity_ctx = match &e {
+        F::EventHandler { framework, .. } => Some(framework.serenity_context.clone()),
+        _ => ctx.map(|c| c.serenity_context().clone()),
+    };
+    if let Some(m) = match &serenity_ctx {
+        Some(c) => shared(c).await.and_then(|s| s.metrics.clone()),
+        None => None,
+    } {
+        m.error(kind);
+    }
+    error::on_error(e).await;
+    if let Some(ctx) = ctx {
+        finished(ctx, outcome).await;
+    }
+}
+
+/// Buttons (timed and counted like commands), and the READY of every shard after the first.
+async fn on_event(
+    fw: poise::FrameworkContext<'_, Data, BotError>,
+    event: &FullEvent,
+) -> Result<(), BotError> {
+    match event {
+        FullEvent::Ready { data_about_bot } => {
+            if let Some(s) = shared(fw.serenity_context).await {
+                let cmds = &fw.options().commands;
+                register_ready_guilds(
+                    fw.serenity_context,
+                    cmds,
+                    fw.user_data.store.as_ref(),
+                    &s,
+                    data_about_bot,
+                )
+                .await;
+            }
+            Ok(())
+        }
+        FullEvent::InteractionCreate {
+            interaction: Interaction::Component(press),
+        } => {
+            let start = Instant::now();
+            let metrics = shared(fw.serenity_context).await.and_then(|s| s.metrics.clone());
+            if let Some(m) = &metrics {
+                m.started();
+            }
+            let result = buttons::on_event(fw.serenity_context, event, fw.user_data).await;
+            let outcome = if result.is_ok() {
+                Outcome::Ok
+            } else {
+                Outcome::InternalError
+            };
+            let elapsed = start.elapsed();
+            if let Some(m) = &metrics {
+                m.command("button", outcome, elapsed);
+            }
+            tracing::info!(
+                interaction = press.id.get(),
+                command = "button",
+                guild = press.guild_id.map(|g| g.get()),
+                channel = press.channel_id.get(),
+                user = press.user.id.get(),
+                outcome = outcome.as_str(),
+                latency_ms = elapsed.as_secs_f64() * 1000.0,
+                "interaction"
+            );
+            result
+        }
+        _ => buttons::on_event(fw.serenity_context, event, fw.user_data).await,
+    }
+}

@@ -1,0 +1,177 @@
+//! Button presses. A button's `custom_id` is `act:<id>`; the state behind it is an action row in
+//! the store, so buttons keep working after a restart and a second press is refused. Each
+//! action kind is routed to the module that made it.
+
+use engine::i18n::{Lang, Localized};
+use engine::session::Session;
+use serenity::all::{
+    ButtonStyle, ComponentInteraction, Context as SerenityContext, CreateActionRow, CreateButton,
+    CreateInteractionResponse, CreateInteractionResponseMessage, FullEvent, Interaction, Permissions,
+};
+
+use crate::store::{Action, StoreError};
+use crate::{BotError, Data};
+
+const PREFIX: &str = "act:";
+
+/// A button that triggers action `id`.
+pub fn button(id: i64, label: &str, style: ButtonStyle) -> CreateButton {
+    CreateButton::new(format!("{PREFIX}{id}"))
+        // Discord caps button labels at 80 characters.
+        .label(crate::embeds::truncate(label, 80))
+        .style(style)
+}
+
+pub fn row(buttons: Vec<CreateButton>) -> CreateActionRow {
+    CreateActionRow::Buttons(buttons)
+}
+
+/// Everything a handler needs about one press.
+pub struct Press<'a> {
+    pub ctx: &'a SerenityContext,
+    pub data: &'a Data,
+    pub interaction: &'a ComponentInteraction,
+    pub action: Action,
+    pub lang: Lang,
+    /// The channel's active session, if any.
+    pub session: Option<Session>,
+    /// The presser is the session's GM, manages the server, or has the GM role.
+    pub is_gm: bool,
+}
+
+/// What the press shows.
+pub enum PressReply {
+    /// Replace the message the button is on.
+    Update(CreateInteractionResponseMessage),
+    /// A new message in the channel.
+    Message(CreateInteractionResponseMessage),
+}
+
+/// Whether the GM may press an action of this kind on the owner's behalf.
+fn gm_may_press(kind: &str) -> bool {
+    // A secret roll is the roller's to reveal; game actions (Edge, damage) the GM may run.
+    kind != "reveal"
+}
+
+pub async fn on_event(ctx: &SerenityContext, event: &FullEvent, data: &Data) -> Result<(), BotError> {
+    if let FullEvent::InteractionCreate {
+        interaction: Interaction::Component(press),
+    } = event
+        && press.data.custom_id.starts_with(PREFIX)
+    {
+        handle(ctx, data, press).await;
+    }
+    Ok(())
+}
+
+async fn respond(ctx: &SerenityContext, press: &ComponentInteraction, reply: CreateInteractionResponse) {
+    if let Err(e) = press.create_response(&ctx.http, reply).await {
+        tracing::warn!(custom_id = %press.data.custom_id, "button response failed: {e}");
+    }
+}
+
+async fn refuse(ctx: &SerenityContext, press: &ComponentInteraction, text: String) {
+    let msg = CreateInteractionResponseMessage::new()
+        .content(text)
+        .ephemeral(true);
+    respond(ctx, press, CreateInteractionResponse::Message(msg)).await;
+}
+
+async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction) {
+    let locale_lang = Lang::from_locale(&press.locale);
+    let settings = match press.guild_id {
+        Some(g) => data
+            .store
+            .server_settings(g.get())
+            .await
+            .ok()
+            .flatten()
+            .unwrap_or_default(),
+        None => Default::default(),
+    };
+    let lang = settings.language.unwrap_or(locale_lang);
+    let Ok(id) = press.data.custom_id[PREFIX.len()..].parse::<i64>() else {
+        return refuse(
+            ctx,
+            press,
+            lang.pick("This button is not ours.", "このボタンは使えません。")
+                .into(),
+        )
+        .await;
+    };
+    let action = match data.store.action(id).await {
+        Ok(Some(a)) => a,
+        Ok(None) => return refuse(ctx, press, StoreError::NotFound.localized(lang)).await,
+        Err(e) => return refuse(ctx, press, e.localized(lang)).await,
+    };
+    let user = press.user.id.get();
+    let session = data
+        .store
+        .active_session(press.channel_id.get())
+        .await
+        .ok()
+        .flatten();
+    let member = press.member.as_ref();
+    let manages = member
+        .and_then(|m| m.permissions)
+        .is_some_and(|p| p.contains(Permissions::MANAGE_GUILD) || p.administrator());
+    let has_gm_role = settings
+        .gm_role
+        .is_some_and(|r| member.is_some_and(|m| m.roles.iter().any(|x| x.get() == r)));
+    let is_gm = manages || has_gm_role || session.as_ref().is_some_and(|s| s.gm == user);
+    if user != action.owner && !(is_gm && gm_may_press(&action.kind)) {
+        let text = match lang {
+            Lang::En => format!("Only <@{}> can use this button.", action.owner),
+            Lang::Ja => format!("このボタンは <@{}> だけが使えます。", action.owner),
+        };
+        return refuse(ctx, press, text).await;
+    }
+    let action = match data.store.use_action(id).await {
+        Ok(a) => a,
+        Err(e) => return refuse(ctx, press, e.localized(lang)).await,
+    };
+    let p = Press {
+        ctx,
+        data,
+        interaction: press,
+        action,
+        lang,
+        session,
+        is_gm,
+    };
+    let result = route(&p).await;
+    match result {
+        Ok(PressReply::Update(m)) => respond(ctx, press, CreateInteractionResponse::UpdateMessage(m)).await,
+        Ok(PressReply::Message(m)) => respond(ctx, press, CreateInteractionResponse::Message(m)).await,
+        Err(e) => {
+            // Nothing happened, so the button stays usable.
+            if let Err(r) = data.store.release_action(id).await {
+                tracing::warn!(action = id, "could not release the action: {r}");
+            }
+            let text = match e {
+                BotError::User(t) => t,
+                BotError::Internal(detail) => {
+                    let eid = crate::error::new_error_id();
+                    tracing::error!(error_id = %eid, action = id, kind = %p.action.kind, "{detail}");
+                    lang.pick(
+                        "Something went wrong on our side.",
+                        "ボット側でエラーが起きました。",
+                    )
+                    .to_string()
+                        + &format!(" (`{eid}`)")
+                }
+            };
+            refuse(ctx, press, text).await;
+        }
+    }
+}
+
+/// Action kinds to the modules that handle them.
+async fn route(p: &Press<'_>) -> Result<PressReply, BotError> {
+    match p.action.kind.as_str() {
+        "reveal" => crate::commands::roll::reveal(p).await,
+        k if k.starts_with("sr.") => crate::commands::sr::press(p).await,
+        k if k.starts_with("rally.") => crate::commands::rally::press(p).await,
+        other => Err(BotError::internal(format!("unknown action kind {other}"))),
+    }
+}

@@ -1,0 +1,365 @@
+//! `/char`: the session's roster — characters or gear with typed stats that the session's
+//! system validates (`stats:"body=4 agility=5 …"`), and their effects.
+
+use engine::i18n::Lang;
+use engine::session::{Effect, EntryEdit, RosterEntry, SessionError};
+use engine::systems::sheet::{SheetError, describe_sheet, edit_sheet, new_sheet, parse_fields};
+use poise::CreateReply;
+use serenity::all::User;
+
+use crate::embeds::{EmbedView, colour};
+use crate::invocation::Invocation;
+use crate::{BotError, Context};
+
+/// Characters and gear in this session
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "キャラ"),
+    description_localized("ja", "このセッションのキャラクター・機体"),
+    subcommands("add", "edit", "show", "remove", "effect")
+)]
+pub async fn char(_ctx: Context<'_>) -> Result<(), BotError> {
+    Ok(())
+}
+
+/// The names in this channel's session roster containing `partial` (at most 25, Discord's cap).
+pub async fn entry_names(ctx: Context<'_>, partial: &str) -> Vec<String> {
+    let Ok(Some(session)) = ctx.data().store.active_session(ctx.channel_id().get()).await else {
+        return Vec::new();
+    };
+    let partial = partial.to_lowercase();
+    session
+        .roster
+        .iter()
+        .map(|e| e.name.clone())
+        .filter(|n| n.to_lowercase().contains(&partial))
+        .take(25)
+        .collect()
+}
+
+/// Autocomplete of roster names (for any command's character option).
+pub async fn autocomplete_entry(
+    ctx: Context<'_>,
+    partial: &str,
+) -> serenity::all::CreateAutocompleteResponse {
+    let choices = entry_names(ctx, partial)
+        .await
+        .into_iter()
+        .map(|n| serenity::all::AutocompleteChoice::new(n.clone(), n))
+        .collect();
+    serenity::all::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// Autocomplete of the session system's models (the rally's datacards).
+pub async fn autocomplete_model(
+    ctx: Context<'_>,
+    partial: &str,
+) -> serenity::all::CreateAutocompleteResponse {
+    let lang = ctx.locale().map_or(Lang::En, Lang::from_locale);
+    let system = ctx
+        .data()
+        .store
+        .active_session(ctx.channel_id().get())
+        .await
+        .ok()
+        .flatten()
+        .map(|s| s.system);
+    let choices = match system {
+        Some(engine::session::SystemId::BadlandsRally) => {
+            crate::commands::rally::model_choices(partial, lang)
+        }
+        _ => Vec::new(),
+    };
+    let choices = choices
+        .into_iter()
+        .take(25)
+        .map(|(label, key)| serenity::all::AutocompleteChoice::new(label, key))
+        .collect();
+    serenity::all::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+fn sheet_error(e: SheetError) -> SessionError {
+    SessionError::Rule { en: e.en, ja: e.ja }
+}
+
+fn entry_view(system: engine::session::SystemId, e: &RosterEntry, lang: Lang) -> EmbedView {
+    let mut fields: Vec<(String, String, bool)> = describe_sheet(system, &e.sheet, lang)
+        .into_iter()
+        .map(|(k, v)| (k, v, true))
+        .collect();
+    if !e.effects.is_empty() {
+        let fx: Vec<String> = e
+            .effects
+            .iter()
+            .map(|f| {
+                let mut s = f.name.clone();
+                if let Some(r) = f.rounds {
+                    s.push_str(&format!(" ({r})"));
+                }
+                if !f.note.is_empty() {
+                    s.push_str(&format!(": {}", f.note));
+                }
+                s
+            })
+            .collect();
+        fields.push((lang.pick("Effects", "効果").into(), fx.join("\n"), false));
+    }
+    EmbedView {
+        title: e.name.clone(),
+        description: format!(
+            "{} <@{}> · {}",
+            lang.pick("Owner", "所有者"),
+            e.owner,
+            system.display_name(lang)
+        ),
+        colour: colour::NEUTRAL,
+        fields,
+        footer: None,
+    }
+}
+
+async fn show_entry(
+    ctx: Context<'_>,
+    inv: &Invocation,
+    session: &engine::session::Session,
+    name: &str,
+) -> Result<(), BotError> {
+    let entry = session.entry(name).ok_or_else(|| {
+        inv.user_error(&SessionError::UnknownEntry {
+            name: name.to_string(),
+        })
+    })?;
+    ctx.send(CreateReply::default().embed(entry_view(session.system, entry, inv.lang).to_embed()))
+        .await?;
+    Ok(())
+}
+
+/// Add a character or gear (its stats as name=value)
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "追加"),
+    description_localized("ja", "キャラクター・機体を追加（能力値は 名前=値）")
+)]
+pub async fn add(
+    ctx: Context<'_>,
+    #[description = "Name"]
+    #[name_localized("ja", "名前")]
+    #[description_localized("ja", "名前")]
+    #[max_length = 64]
+    name: String,
+    #[description = "Stats, e.g. body=4 agility=5 firearms=5"]
+    #[name_localized("ja", "能力値")]
+    #[description_localized("ja", "能力値（例: body=4 agility=5）")]
+    #[max_length = 1500]
+    stats: Option<String>,
+    #[description = "Model or datacard, where the system has them (autocompletes)"]
+    #[name_localized("ja", "機種")]
+    #[description_localized("ja", "機種・データカード（システムにある場合、候補表示）")]
+    #[max_length = 64]
+    #[autocomplete = "autocomplete_model"]
+    model: Option<String>,
+    #[description = "Who plays it (default: you; the GM may choose anyone)"]
+    #[name_localized("ja", "所有者")]
+    #[description_localized("ja", "操作するプレイヤー（既定: あなた）")]
+    owner: Option<User>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    let session = inv.session(ctx).await?;
+    let mut fields = parse_fields(stats.as_deref().unwrap_or("")).map_err(|e| inv.user_error(&e))?;
+    if let Some(m) = model.filter(|m| !m.trim().is_empty())
+        && !fields.iter().any(|(k, _)| k == "model")
+    {
+        fields.insert(0, ("model".into(), m.trim().to_string()));
+    }
+    let sheet = new_sheet(session.system, &fields).map_err(|e| inv.user_error(&e))?;
+    let entry = RosterEntry::new(name.trim(), owner.map_or(inv.user, |u| u.id.get())).with_sheet(sheet);
+    let actor = inv.actor;
+    let saved = inv.update(ctx, |s| s.add_entry(actor, entry.clone())).await?;
+    show_entry(ctx, &inv, &saved, name.trim()).await
+}
+
+/// Change a character's stats (name=value; an empty value removes a field) or name
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "編集"),
+    description_localized("ja", "能力値（名前=値、空で削除）や名前を変更")
+)]
+pub async fn edit(
+    ctx: Context<'_>,
+    #[description = "Character"]
+    #[name_localized("ja", "名前")]
+    #[description_localized("ja", "キャラクター")]
+    #[autocomplete = "autocomplete_entry"]
+    name: String,
+    #[description = "Stats to change, e.g. edge=2 armor=8"]
+    #[name_localized("ja", "能力値")]
+    #[description_localized("ja", "変更する能力値（例: edge=2）")]
+    #[max_length = 1500]
+    stats: Option<String>,
+    #[description = "New name"]
+    #[name_localized("ja", "新しい名前")]
+    #[description_localized("ja", "新しい名前")]
+    #[max_length = 64]
+    rename: Option<String>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    let fields = parse_fields(stats.as_deref().unwrap_or("")).map_err(|e| inv.user_error(&e))?;
+    if fields.is_empty() && rename.is_none() {
+        return Err(inv.text(
+            "Nothing to change: give stats or rename.",
+            "変更内容がありません（能力値か新しい名前を指定してください）。",
+        ));
+    }
+    let actor = inv.actor;
+    let rename = rename.map(|r| r.trim().to_string());
+    // The sheet edit runs inside the transaction, on the sheet as stored now, so two
+    // concurrent edits of different fields both land.
+    let saved = inv
+        .update(ctx, |s| {
+            let system = s.system;
+            let current = s
+                .entry(&name)
+                .ok_or_else(|| SessionError::UnknownEntry { name: name.clone() })?;
+            let sheet = if fields.is_empty() {
+                None
+            } else {
+                Some(edit_sheet(system, &current.sheet, &fields).map_err(sheet_error)?)
+            };
+            s.edit_entry(
+                actor,
+                &name,
+                EntryEdit {
+                    rename: rename.clone(),
+                    sheet,
+                    ..Default::default()
+                },
+            )
+        })
+        .await?;
+    show_entry(ctx, &inv, &saved, rename.as_deref().unwrap_or(&name)).await
+}
+
+/// Show a character's sheet and state
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "表示"),
+    description_localized("ja", "キャラクターのシートと状態を表示")
+)]
+pub async fn show(
+    ctx: Context<'_>,
+    #[description = "Character"]
+    #[name_localized("ja", "名前")]
+    #[description_localized("ja", "キャラクター")]
+    #[autocomplete = "autocomplete_entry"]
+    name: String,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    let session = inv.session(ctx).await?;
+    show_entry(ctx, &inv, &session, &name).await
+}
+
+/// Remove a character from the roster
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "削除"),
+    description_localized("ja", "キャラクターをロスターから削除")
+)]
+pub async fn remove(
+    ctx: Context<'_>,
+    #[description = "Character"]
+    #[name_localized("ja", "名前")]
+    #[description_localized("ja", "キャラクター")]
+    #[autocomplete = "autocomplete_entry"]
+    name: String,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    let actor = inv.actor;
+    let mut removed = None;
+    inv.update(ctx, |s| {
+        removed = Some(s.remove_entry(actor, &name)?);
+        Ok(())
+    })
+    .await?;
+    let name = removed.map_or(name, |e| e.name);
+    let text = match inv.lang {
+        Lang::En => format!("Removed {name}."),
+        Lang::Ja => format!("{name} を削除しました。"),
+    };
+    ctx.send(CreateReply::default().content(text)).await?;
+    Ok(())
+}
+
+/// Add or clear an effect on a character (e.g. Stunned for 2 rounds)
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "効果"),
+    description_localized("ja", "キャラクターの効果を付ける・外す")
+)]
+pub async fn effect(
+    ctx: Context<'_>,
+    #[description = "Character"]
+    #[name_localized("ja", "名前")]
+    #[description_localized("ja", "キャラクター")]
+    #[autocomplete = "autocomplete_entry"]
+    name: String,
+    #[description = "Effect"]
+    #[name_localized("ja", "効果")]
+    #[description_localized("ja", "効果名")]
+    #[max_length = 64]
+    effect: String,
+    #[description = "Rounds it lasts"]
+    #[name_localized("ja", "ラウンド")]
+    #[description_localized("ja", "持続ラウンド数")]
+    #[min = 1]
+    #[max = 99]
+    rounds: Option<u32>,
+    #[description = "A note"]
+    #[name_localized("ja", "メモ")]
+    #[description_localized("ja", "メモ")]
+    #[max_length = 200]
+    note: Option<String>,
+    #[description = "Remove this effect instead"]
+    #[name_localized("ja", "外す")]
+    #[description_localized("ja", "この効果を外す")]
+    clear: Option<bool>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    let actor = inv.actor;
+    let effect = effect.trim().to_string();
+    let clear = clear.unwrap_or(false);
+    let saved = inv
+        .update(ctx, |s| {
+            let current = s
+                .entry(&name)
+                .ok_or_else(|| SessionError::UnknownEntry { name: name.clone() })?;
+            let mut effects: Vec<Effect> = current
+                .effects
+                .iter()
+                .filter(|f| !f.name.eq_ignore_ascii_case(&effect))
+                .cloned()
+                .collect();
+            if !clear {
+                effects.push(Effect {
+                    name: effect.clone(),
+                    note: note.clone().unwrap_or_default(),
+                    rounds,
+                });
+            }
+            s.edit_entry(
+                actor,
+                &name,
+                EntryEdit {
+                    effects: Some(effects),
+                    ..Default::default()
+                },
+            )
+        })
+        .await?;
+    show_entry(ctx, &inv, &saved, &name).await
+}

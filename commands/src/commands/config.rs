@@ -1,0 +1,375 @@
+//! `/config`: what server admins decide — language, enabled systems, a channel's system and
+//! visibility, the GM role, where secret rolls go. Manage Server only (and hidden from others
+//! through `default_member_permissions`).
+
+use engine::i18n::Lang;
+use engine::session::{ChannelSettings, SecretRolls, ServerSettings, SystemId, Visibility};
+use poise::CreateReply;
+use serenity::all::{ChannelId, Permissions, RoleId};
+
+use super::system_choice::SystemChoice;
+use crate::embeds::{EmbedView, colour};
+use crate::invocation::{Invocation, store_error};
+use crate::{BotError, Context, registration};
+
+/// Server settings (Manage Server)
+#[poise::command(
+    slash_command,
+    guild_only,
+    default_member_permissions = "MANAGE_GUILD",
+    name_localized("ja", "設定"),
+    description_localized("ja", "サーバー設定（サーバー管理権限）"),
+    subcommands("show", "language", "systems", "channel", "gm_role", "secret_rolls")
+)]
+pub async fn config(_ctx: Context<'_>) -> Result<(), BotError> {
+    Ok(())
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum LanguageChoice {
+    #[name = "Each user's Discord language"]
+    #[name_localized("ja", "各ユーザーのDiscordの言語")]
+    Auto,
+    #[name = "日本語"]
+    Japanese,
+    #[name = "English"]
+    English,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum VisibilityChoice {
+    #[name = "Public"]
+    #[name_localized("ja", "公開")]
+    Public,
+    #[name = "Secret (results to the roller and the GM)"]
+    #[name_localized("ja", "シークレット（本人とGMのみ）")]
+    Secret,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum SecretRouting {
+    #[name = "DM to the GM"]
+    #[name_localized("ja", "GMへのDM")]
+    Dm,
+    #[name = "A GM channel"]
+    #[name_localized("ja", "GMチャンネル")]
+    GmChannel,
+}
+
+/// Manage Server (or Administrator), from the interaction's resolved member permissions.
+fn require_manager(ctx: Context<'_>, inv: &Invocation) -> Result<u64, BotError> {
+    let guild = inv.require_guild()?;
+    let poise::Context::Application(app) = ctx else {
+        return Err(denied(inv));
+    };
+    let ok = app
+        .interaction
+        .member
+        .as_ref()
+        .and_then(|m| m.permissions)
+        .is_some_and(|p| p.contains(Permissions::MANAGE_GUILD) || p.administrator());
+    if ok { Ok(guild) } else { Err(denied(inv)) }
+}
+
+fn denied(inv: &Invocation) -> BotError {
+    inv.text(
+        "Only members with Manage Server can change settings.",
+        "設定を変更できるのはサーバー管理権限を持つメンバーだけです。",
+    )
+}
+
+/// Settings need to be readable before they are changed: an outage must not reset them.
+fn loaded(inv: &Invocation) -> Result<ServerSettings, BotError> {
+    if inv.settings_loaded {
+        Ok(inv.settings.clone())
+    } else {
+        Err(store_error(
+            crate::store::StoreError::Unavailable("settings not loaded".into()),
+            inv.lang,
+        ))
+    }
+}
+
+/// Change the server's settings in one store transaction (concurrent admins never clobber).
+async fn update(
+    ctx: Context<'_>,
+    inv: &Invocation,
+    guild: u64,
+    mut edit: impl FnMut(&mut ServerSettings) + Send,
+) -> Result<ServerSettings, BotError> {
+    let mut apply = |s: &mut ServerSettings| {
+        edit(s);
+        Ok(())
+    };
+    ctx.data()
+        .store
+        .update_server_settings(guild, &mut apply)
+        .await
+        .map_err(|e| store_error(e, inv.lang))
+}
+
+fn settings_view(settings: &ServerSettings, channel: Option<&ChannelSettings>, lang: Lang) -> EmbedView {
+    let language = match settings.language {
+        None => lang.pick("each user's own", "各ユーザーの言語"),
+        Some(Lang::Ja) => "日本語",
+        Some(Lang::En) => "English",
+    };
+    let systems: Vec<&str> = SystemId::ALL
+        .iter()
+        .map(|s| {
+            if settings.is_enabled(*s) {
+                s.display_name(lang)
+            } else {
+                ""
+            }
+        })
+        .filter(|s| !s.is_empty())
+        .collect();
+    let gm_role = settings
+        .gm_role
+        .map_or_else(|| lang.pick("none", "なし").to_string(), |r| format!("<@&{r}>"));
+    let secret = match settings.secret_rolls {
+        SecretRolls::Dm => lang
+            .pick("DM to the session's GM", "セッションのGMへDM")
+            .to_string(),
+        SecretRolls::GmChannel { channel } => format!("<#{channel}>"),
+    };
+    let mut fields = vec![
+        (
+            lang.pick("Language", "言語").to_string(),
+            language.to_string(),
+            true,
+        ),
+        (lang.pick("GM role", "GMロール").to_string(), gm_role, true),
+        (
+            lang.pick("Secret rolls", "シークレットダイス").to_string(),
+            secret,
+            true,
+        ),
+        (
+            lang.pick("Enabled systems", "有効なシステム").to_string(),
+            if systems.is_empty() {
+                lang.pick("none", "なし").to_string()
+            } else {
+                systems.join(", ")
+            },
+            false,
+        ),
+    ];
+    if let Some(c) = channel {
+        let sys = c.system.map_or_else(
+            || lang.pick("none", "なし").to_string(),
+            |s| s.display_name(lang).to_string(),
+        );
+        let vis = match c.visibility {
+            Visibility::Public => lang.pick("public", "公開"),
+            Visibility::Secret => lang.pick("secret", "シークレット"),
+        };
+        fields.push((
+            lang.pick("This channel", "このチャンネル").to_string(),
+            format!("{sys} · {vis}"),
+            false,
+        ));
+    }
+    EmbedView {
+        title: lang.pick("⚙️ Server settings", "⚙️ サーバー設定").into(),
+        colour: colour::NEUTRAL,
+        fields,
+        ..Default::default()
+    }
+}
+
+async fn show_settings(
+    ctx: Context<'_>,
+    inv: &Invocation,
+    settings: &ServerSettings,
+) -> Result<(), BotError> {
+    let channel = ctx
+        .data()
+        .store
+        .channel_settings(inv.channel)
+        .await
+        .map_err(|e| store_error(e, inv.lang))?;
+    let view = settings_view(settings, channel.as_ref(), inv.lang);
+    ctx.send(CreateReply::default().embed(view.to_embed()).ephemeral(true))
+        .await?;
+    Ok(())
+}
+
+/// Show the settings
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "表示"),
+    description_localized("ja", "設定を表示")
+)]
+pub async fn show(ctx: Context<'_>) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    require_manager(ctx, &inv)?;
+    let settings = loaded(&inv)?;
+    show_settings(ctx, &inv, &settings).await
+}
+
+/// The language the bot answers in
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "言語"),
+    description_localized("ja", "ボットが答える言語")
+)]
+pub async fn language(
+    ctx: Context<'_>,
+    #[description = "Language"]
+    #[name_localized("ja", "言語")]
+    #[description_localized("ja", "言語")]
+    language: LanguageChoice,
+) -> Result<(), BotError> {
+    let mut inv = Invocation::load(ctx).await;
+    let guild = require_manager(ctx, &inv)?;
+    let language = match language {
+        LanguageChoice::Auto => None,
+        LanguageChoice::Japanese => Some(Lang::Ja),
+        LanguageChoice::English => Some(Lang::En),
+    };
+    let settings = update(ctx, &inv, guild, |s| s.language = language).await?;
+    if let Some(l) = settings.language {
+        inv.lang = l;
+    }
+    show_settings(ctx, &inv, &settings).await
+}
+
+/// Turn a system's commands on or off on this server
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "システム"),
+    description_localized("ja", "システムのコマンドを有効・無効にする")
+)]
+pub async fn systems(
+    ctx: Context<'_>,
+    #[description = "System"]
+    #[name_localized("ja", "システム")]
+    #[description_localized("ja", "システム")]
+    system: SystemChoice,
+    #[description = "Enabled"]
+    #[name_localized("ja", "有効")]
+    #[description_localized("ja", "有効にする")]
+    enabled: bool,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    let guild = require_manager(ctx, &inv)?;
+    let system = SystemId::from(system);
+    let settings = update(ctx, &inv, guild, |s| {
+        if enabled {
+            s.enabled_systems.insert(system);
+        } else {
+            s.enabled_systems.remove(&system);
+        }
+    })
+    .await?;
+    // The server's command list follows, so disabled systems disappear from it.
+    registration::register_guild(ctx.http(), &ctx.framework().options().commands, guild, &settings).await?;
+    show_settings(ctx, &inv, &settings).await
+}
+
+/// This channel's system and default visibility
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "チャンネル"),
+    description_localized("ja", "このチャンネルのシステムと既定の公開範囲")
+)]
+pub async fn channel(
+    ctx: Context<'_>,
+    #[description = "System played here"]
+    #[name_localized("ja", "システム")]
+    #[description_localized("ja", "このチャンネルのシステム")]
+    system: Option<SystemChoice>,
+    #[description = "Who sees /roll results by default"]
+    #[name_localized("ja", "公開範囲")]
+    #[description_localized("ja", "/roll の結果を誰が見るか")]
+    visibility: Option<VisibilityChoice>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    let guild = require_manager(ctx, &inv)?;
+    let settings = loaded(&inv)?;
+    let store = &ctx.data().store;
+    let mut ch = store
+        .channel_settings(inv.channel)
+        .await
+        .map_err(|e| store_error(e, inv.lang))?
+        .unwrap_or_default();
+    if let Some(s) = system {
+        let s = SystemId::from(s);
+        inv.require_system(s)?;
+        ch.system = Some(s);
+    }
+    if let Some(v) = visibility {
+        ch.visibility = match v {
+            VisibilityChoice::Public => Visibility::Public,
+            VisibilityChoice::Secret => Visibility::Secret,
+        };
+    }
+    store
+        .put_channel_settings(guild, inv.channel, &ch)
+        .await
+        .map_err(|e| store_error(e, inv.lang))?;
+    show_settings(ctx, &inv, &settings).await
+}
+
+/// Members with this role act as GM in every session (omit to clear)
+#[poise::command(
+    slash_command,
+    guild_only,
+    rename = "gm-role",
+    name_localized("ja", "gmロール"),
+    description_localized(
+        "ja",
+        "このロールのメンバーはすべてのセッションでGMとして扱われます（省略で解除）"
+    )
+)]
+pub async fn gm_role(
+    ctx: Context<'_>,
+    #[description = "Role"]
+    #[name_localized("ja", "ロール")]
+    #[description_localized("ja", "ロール")]
+    role: Option<RoleId>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    let guild = require_manager(ctx, &inv)?;
+    let role = role.map(|r| r.get());
+    let settings = update(ctx, &inv, guild, |s| s.gm_role = role).await?;
+    show_settings(ctx, &inv, &settings).await
+}
+
+/// Where secret rolls are sent: the GM's DMs or a GM channel
+#[poise::command(
+    slash_command,
+    guild_only,
+    rename = "secret-rolls",
+    name_localized("ja", "シークレット送信先"),
+    description_localized("ja", "シークレットダイスの送り先（GMのDMかGMチャンネル）")
+)]
+pub async fn secret_rolls(
+    ctx: Context<'_>,
+    #[description = "Where"]
+    #[name_localized("ja", "送信先")]
+    #[description_localized("ja", "送信先")]
+    to: SecretRouting,
+    #[description = "The GM channel (for 'A GM channel')"]
+    #[name_localized("ja", "チャンネル")]
+    #[description_localized("ja", "GMチャンネル")]
+    channel: Option<ChannelId>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    let guild = require_manager(ctx, &inv)?;
+    let routing = match (to, channel) {
+        (SecretRouting::Dm, _) => SecretRolls::Dm,
+        (SecretRouting::GmChannel, Some(c)) => SecretRolls::GmChannel { channel: c.get() },
+        (SecretRouting::GmChannel, None) => {
+            return Err(inv.text("Choose the GM channel too.", "GMチャンネルも指定してください。"));
+        }
+    };
+    let settings = update(ctx, &inv, guild, |s| s.secret_rolls = routing).await?;
+    show_settings(ctx, &inv, &settings).await
+}

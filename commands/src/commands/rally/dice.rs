@@ -1,0 +1,99 @@
+//! `/rally roll` (target test) and `/rally check` (opposed test): dice against a rating.
+
+use engine::systems::badlands_rally::roll::{self, TestRequest};
+
+use super::{record, reply, who};
+use crate::embeds::rally::{check_view, roll_view};
+use crate::invocation::Invocation;
+use crate::{BotError, Context};
+
+fn request(rating: i64, dice: Option<i64>, rattled: Option<bool>, extra: Option<i64>) -> TestRequest {
+    let clamp = |v: i64| v.clamp(-1000, 1000) as i32;
+    TestRequest {
+        // Out-of-range ratings become 0 and are refused by the engine with its own sentence.
+        rating: u8::try_from(rating).unwrap_or(0),
+        dice: clamp(dice.unwrap_or(i64::from(roll::BASE_DICE))),
+        rattled: rattled.unwrap_or(false),
+        extra_dice: clamp(extra.unwrap_or(0)),
+    }
+}
+
+/// Roll dice against a rating and count the successes
+#[poise::command(
+    slash_command,
+    rename = "roll",
+    name_localized("ja", "ロール"),
+    description_localized("ja", "能力値に対してダイスを振り、成功数を数えます")
+)]
+pub async fn rally_roll(
+    ctx: Context<'_>,
+    #[description = "Rating: 2 to 6 (4 means 4+)"]
+    #[name_localized("ja", "能力値")]
+    #[description_localized("ja", "能力値：2〜6（4なら4+）")]
+    rating: i64,
+    #[description = "Dice (default 2)"]
+    #[name_localized("ja", "ダイス")]
+    #[description_localized("ja", "ダイス数（既定は2）")]
+    dice: Option<i64>,
+    #[description = "Rattled: −1D6"]
+    #[name_localized("ja", "ラタルド")]
+    #[description_localized("ja", "ラタルド：−1D6")]
+    rattled: Option<bool>,
+    #[description = "Extra dice (negative to remove)"]
+    #[name_localized("ja", "追加ダイス")]
+    #[description_localized("ja", "追加ダイス（負で減らす）")]
+    extra: Option<i64>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    inv.require_system(engine::session::SystemId::BadlandsRally)?;
+    let req = request(rating, dice, rattled, extra);
+    let out = ctx
+        .data()
+        .dice
+        .with(|mut r| roll::resolve_roll(&req, &mut r))
+        .map_err(|e| inv.user_error(&e))?;
+    reply(ctx, &roll_view(&out, &who(ctx), inv.lang)).await?;
+    let session = inv.session_if_any(ctx).await;
+    record(ctx, &inv, session.as_ref(), "/rally roll", &out).await;
+    Ok(())
+}
+
+/// A check: the highest die plus one for each other die meeting the rating
+#[poise::command(
+    slash_command,
+    rename = "check",
+    name_localized("ja", "チェック"),
+    description_localized("ja", "チェック：最大の出目＋能力値以上の他のダイス1個につき+1")
+)]
+pub async fn rally_check(
+    ctx: Context<'_>,
+    #[description = "Rating: 2 to 6 (4 means 4+)"]
+    #[name_localized("ja", "能力値")]
+    #[description_localized("ja", "能力値：2〜6（4なら4+）")]
+    rating: i64,
+    #[description = "Dice (default 2)"]
+    #[name_localized("ja", "ダイス")]
+    #[description_localized("ja", "ダイス数（既定は2）")]
+    dice: Option<i64>,
+    #[description = "Rattled: −1D6"]
+    #[name_localized("ja", "ラタルド")]
+    #[description_localized("ja", "ラタルド：−1D6")]
+    rattled: Option<bool>,
+    #[description = "Extra dice (negative to remove)"]
+    #[name_localized("ja", "追加ダイス")]
+    #[description_localized("ja", "追加ダイス（負で減らす）")]
+    extra: Option<i64>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    inv.require_system(engine::session::SystemId::BadlandsRally)?;
+    let req = request(rating, dice, rattled, extra);
+    let out = ctx
+        .data()
+        .dice
+        .with(|mut r| roll::resolve_check(&req, &mut r))
+        .map_err(|e| inv.user_error(&e))?;
+    reply(ctx, &check_view(&out, &who(ctx), inv.lang)).await?;
+    let session = inv.session_if_any(ctx).await;
+    record(ctx, &inv, session.as_ref(), "/rally check", &out).await;
+    Ok(())
+}

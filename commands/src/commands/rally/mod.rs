@@ -1,0 +1,157 @@
+//! `/rally`: Heavy Gear: Badlands Rally. Rolls and checks, attacks between the session's gears,
+//! damage, special moves and actions, spin-outs, initiative, the scenario and upgrade tables and
+//! the race board. Each command maps its options to an engine request, runs it on the race kept
+//! in the session (see [`store`]), and renders the outcome ([`crate::embeds::rally`]).
+
+pub mod combat;
+pub mod dice;
+pub mod moves;
+pub mod race;
+pub mod reliable;
+pub mod store;
+pub mod track;
+
+use engine::i18n::Lang;
+use engine::systems::badlands_rally::datacards;
+use poise::CreateReply;
+use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse};
+
+use crate::embeds::EmbedView;
+use crate::invocation::Invocation;
+use crate::{BotError, Context};
+
+use combat::{rally_attack, rally_damage, rally_push};
+use dice::{rally_check, rally_roll};
+use moves::{
+    rally_activate, rally_burn, rally_crowd, rally_end, rally_jump, rally_lap, rally_offroad, rally_recover,
+    rally_spinout, rally_wrongway,
+};
+use race::{rally_initiative, rally_scenario, rally_status, rally_upgrade};
+use track::{rally_collide, rally_move, rally_victory};
+
+/// Heavy Gear: Badlands Rally
+#[poise::command(
+    slash_command,
+    name_localized("ja", "ラリー"),
+    description_localized("ja", "Heavy Gear: バッドランズ・ラリー"),
+    subcommands(
+        "rally_roll",
+        "rally_check",
+        "rally_attack",
+        "rally_push",
+        "rally_damage",
+        "rally_activate",
+        "rally_end",
+        "rally_burn",
+        "rally_jump",
+        "rally_crowd",
+        "rally_offroad",
+        "rally_recover",
+        "rally_spinout",
+        "rally_lap",
+        "rally_move",
+        "rally_collide",
+        "rally_wrongway",
+        "rally_victory",
+        "rally_initiative",
+        "rally_scenario",
+        "rally_upgrade",
+        "rally_status"
+    ),
+    subcommand_required
+)]
+pub async fn rally(_ctx: Context<'_>) -> Result<(), BotError> {
+    Ok(())
+}
+
+/// Autocomplete: the gears in this channel's race.
+pub async fn gear_autocomplete(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let needle = partial.trim().to_lowercase();
+    let names: Vec<String> = match ctx.data().store.active_session(ctx.channel_id().get()).await {
+        Ok(Some(s)) => store::race_of(&s, Default::default())
+            .entries
+            .into_iter()
+            .map(|e| e.id)
+            .filter(|n| n.to_lowercase().contains(&needle))
+            .take(25)
+            .collect(),
+        _ => Vec::new(),
+    };
+    CreateAutocompleteResponse::new().set_choices(
+        names
+            .into_iter()
+            .map(|n| AutocompleteChoice::new(n.clone(), n))
+            .collect(),
+    )
+}
+
+/// Autocomplete for `/char stats:model=…`: `(label, key)` pairs, at most 25, in `lang`.
+pub fn model_choices(query: &str, lang: Lang) -> Vec<(String, String)> {
+    let q = query.trim();
+    let q = q.strip_prefix("model=").unwrap_or(q);
+    datacards::search(q, 25)
+        .into_iter()
+        .map(|m| {
+            let traits: Vec<&str> = m.traits.iter().map(|t| t.name(lang)).collect();
+            let label = format!("{} — {}", m.name(lang), traits.join(", "));
+            (label.chars().take(100).collect(), m.key.to_string())
+        })
+        .collect()
+}
+
+/// Send one embed to the channel.
+pub async fn reply(ctx: Context<'_>, view: &EmbedView) -> Result<(), BotError> {
+    ctx.send(CreateReply::default().embed(view.to_embed())).await?;
+    Ok(())
+}
+
+/// Send one embed with a row of buttons (none: just the embed).
+pub async fn reply_with(
+    ctx: Context<'_>,
+    view: &EmbedView,
+    buttons: Vec<serenity::all::CreateButton>,
+) -> Result<(), BotError> {
+    let mut r = CreateReply::default().embed(view.to_embed());
+    if !buttons.is_empty() {
+        r = r.components(vec![crate::buttons::row(buttons)]);
+    }
+    ctx.send(r).await?;
+    Ok(())
+}
+
+/// A button press on a `/rally` result.
+pub async fn press(p: &crate::buttons::Press<'_>) -> Result<crate::buttons::PressReply, BotError> {
+    reliable::press(p).await
+}
+
+/// The display name of whoever typed the command (embed footers).
+pub fn who(ctx: Context<'_>) -> String {
+    ctx.author().display_name().to_string()
+}
+
+/// Log a race roll in the session (best effort) and hand it to the console.
+pub async fn record(
+    ctx: Context<'_>,
+    inv: &Invocation,
+    session: Option<&engine::session::Session>,
+    command: &str,
+    outcome: &impl serde::Serialize,
+) {
+    ctx.data().tap(ctx.id(), outcome);
+    inv.log_roll(ctx, session, command, outcome).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_choices_speak_both_languages() {
+        let en = model_choices("jerboa", Lang::En);
+        assert_eq!(en[0].1, "jerboa");
+        assert!(en[0].0.contains("Jump Jets"));
+        let ja = model_choices("model=ジャーボア", Lang::Ja);
+        assert!(ja[0].0.contains("ジャーボア"));
+        assert!(model_choices("", Lang::En).len() <= 25);
+    }
+}

@@ -1,0 +1,193 @@
+//! The race as a whole: initiative (every gear, in order, stored as the turn order), the
+//! scenario and upgrade tables, and the race board.
+
+use engine::session::SessionError;
+use engine::systems::badlands_rally::race::RaceEvent;
+use engine::systems::badlands_rally::tables;
+
+use super::store::{self, rule};
+use super::{gear_autocomplete, record, reply};
+use crate::embeds::rally::{board_fields, initiative_view, scenario_view, upgrade_view};
+use crate::embeds::{EmbedView, colour};
+use crate::invocation::Invocation;
+use crate::{BotError, Context};
+
+/// Start the next round: every gear checks initiative (2D6 + Rally dice); the order is stored
+#[poise::command(
+    slash_command,
+    rename = "initiative",
+    name_localized("ja", "イニシアチブ"),
+    description_localized(
+        "ja",
+        "次のラウンドを開始：全ギアがイニシアチブ・チェック（2D6＋ラリーダイス）"
+    )
+)]
+pub async fn rally_initiative(
+    ctx: Context<'_>,
+    #[description = "Track positions for ties, leader first: \"A, B, C\""]
+    #[name_localized("ja", "順位")]
+    #[description_localized("ja", "同値のときの位置（先頭から）：\"A, B, C\"")]
+    #[max_length = 1000]
+    ahead: Option<String>,
+    #[description = "Pole position (before the first round; ties reroll, no Rally dice)"]
+    #[name_localized("ja", "ポール")]
+    #[description_localized("ja", "ポール・ポジション（最初のラウンド前。同値は振り直し）")]
+    pole: Option<bool>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    inv.require_system(engine::session::SystemId::BadlandsRally)?;
+    let actor = inv.actor;
+    let typed_ahead: Vec<String> = ahead
+        .as_deref()
+        .unwrap_or("")
+        .split([',', '、'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
+    let pole = pole.unwrap_or(false);
+    let (session, out) = store::run(ctx, &inv, &[], &mut |s, race, roller| {
+        if !s.may_manage(actor) {
+            return Err(SessionError::NotGm);
+        }
+        let ahead = typed_ahead
+            .iter()
+            .map(|n| store::gear_name(s, n))
+            .collect::<Result<Vec<_>, SessionError>>()?;
+        let started = race.apply(&RaceEvent::StartRound).map_err(rule)?;
+        let (after, out) = if pole {
+            started.pole_position(&mut &mut *roller)
+        } else {
+            started.initiative(&ahead, &mut &mut *roller)
+        }
+        .map_err(rule)?;
+        let names: Vec<&str> = out.order.iter().map(|e| e.id.as_str()).collect();
+        s.set_turn_order(actor, &names)?;
+        Ok((after, out))
+    })
+    .await?;
+    reply(ctx, &initiative_view(&out, session.turn.round, inv.lang)).await?;
+    record(ctx, &inv, Some(&session), "/rally initiative", &out).await;
+    Ok(())
+}
+
+/// Roll the scenario (and Race Day's laps)
+#[poise::command(
+    slash_command,
+    rename = "scenario",
+    name_localized("ja", "シナリオ"),
+    description_localized("ja", "シナリオ表を振る（レース・デイならラップ数も）")
+)]
+pub async fn rally_scenario(ctx: Context<'_>) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    inv.require_system(engine::session::SystemId::BadlandsRally)?;
+    let out = ctx
+        .data()
+        .dice
+        .with(|mut r| tables::roll_scenario(&mut r))
+        .map_err(|e| inv.user_error(&e))?;
+    // In a race, the GM's roll sets the race's scenario and laps.
+    let mut session = inv.session_if_any(ctx).await;
+    if let Some(s) = session
+        .as_ref()
+        .filter(|s| s.system == engine::session::SystemId::BadlandsRally && s.may_manage(inv.actor))
+    {
+        let opts = crate::commands::rally::store::options(&inv.settings);
+        let (scenario, laps) = (out.scenario, out.laps);
+        let saved = inv
+            .update(ctx, |s| {
+                let mut race = crate::commands::rally::store::race_of(s, opts);
+                race.scenario = Some(scenario);
+                race.laps = laps;
+                crate::commands::rally::store::save(s, &race)
+            })
+            .await;
+        match saved {
+            Ok(s) => session = Some(s),
+            Err(e) => tracing::warn!(session = s.id, "scenario not stored: {e}"),
+        }
+    }
+    reply(ctx, &scenario_view(&out, inv.lang)).await?;
+    record(ctx, &inv, session.as_ref(), "/rally scenario", &out).await;
+    Ok(())
+}
+
+/// Roll the upgrade table; with a gear, the upgrade goes on its sheet
+#[poise::command(
+    slash_command,
+    rename = "upgrade",
+    name_localized("ja", "アップグレード"),
+    description_localized("ja", "アップグレード表を振る。ギアを指定するとシートに追加")
+)]
+pub async fn rally_upgrade(
+    ctx: Context<'_>,
+    #[description = "The gear that gets the upgrade"]
+    #[name_localized("ja", "ギア")]
+    #[description_localized("ja", "アップグレードを得るギア")]
+    #[autocomplete = "gear_autocomplete"]
+    #[max_length = 64]
+    gear: Option<String>,
+    #[description = "Twins: the weapon number it pairs"]
+    #[name_localized("ja", "武器")]
+    #[description_localized("ja", "ツインズ：対にする武器の番号")]
+    #[min = 1]
+    #[max = 6]
+    weapon: Option<i64>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    inv.require_system(engine::session::SystemId::BadlandsRally)?;
+    let weapon = weapon.and_then(|w| usize::try_from(w - 1).ok());
+    let Some(gear) = gear else {
+        let out = ctx
+            .data()
+            .dice
+            .with(|mut r| tables::roll_upgrade(&mut r))
+            .map_err(|e| inv.user_error(&e))?;
+        reply(ctx, &upgrade_view(&out, None, inv.lang)).await?;
+        let session = inv.session_if_any(ctx).await;
+        record(ctx, &inv, session.as_ref(), "/rally upgrade", &out).await;
+        return Ok(());
+    };
+    let (session, (id, out)) = store::run(ctx, &inv, &[&gear], &mut |s, race, roller| {
+        let id = store::gear_name(s, &gear)?;
+        let out = tables::roll_upgrade(&mut &mut *roller).map_err(rule)?;
+        let upgrade = out.upgrade.upgrade(weapon).map_err(rule)?;
+        let mut after = race.clone();
+        if let Some(e) = after.entries.iter_mut().find(|e| e.id == id) {
+            if !e.gear.sheet.upgrades.contains(&upgrade) {
+                e.gear.sheet.upgrades.push(upgrade);
+            }
+            e.gear.sheet.validate().map_err(rule)?;
+        }
+        Ok((after, (id, out)))
+    })
+    .await?;
+    let note = match inv.lang {
+        engine::i18n::Lang::En => format!("Added to {id}."),
+        engine::i18n::Lang::Ja => format!("{id} に追加しました。"),
+    };
+    reply(ctx, &upgrade_view(&out, Some(&note), inv.lang)).await?;
+    record(ctx, &inv, Some(&session), "/rally upgrade", &out).await;
+    Ok(())
+}
+
+/// The race board: order, round, laps and every gear's status
+#[poise::command(
+    slash_command,
+    rename = "status",
+    name_localized("ja", "状況"),
+    description_localized("ja", "レースの状況：順番、ラウンド、ラップ、各ギアの状態")
+)]
+pub async fn rally_status(ctx: Context<'_>) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    inv.require_system(engine::session::SystemId::BadlandsRally)?;
+    let (session, race) = store::read(ctx, &inv).await?;
+    let view = EmbedView {
+        title: format!("🏁 {}", session.name),
+        description: String::new(),
+        colour: colour::NEUTRAL,
+        fields: board_fields(&session.turn.order, session.turn.round, &race, inv.lang),
+        footer: None,
+    };
+    reply(ctx, &view).await
+}

@@ -1,0 +1,373 @@
+//! Reliable (seed データカード Hunter): one reroll of a test per lap, offered as a button on an
+//! attack's result for each side whose gear has the trait and has not used it on this lap.
+//!
+//! `rally.reliable` payload: `session`, `request` (the [`RaceAttack`]), `outcome` (the result
+//! being rerolled), `side`, `before` (the gears as they were before the attack) and `after`
+//! (as the attack left them). Pressing rerolls from `before` through the engine's
+//! `attack_reroll` (which spends the lap's Reliable and refuses when it is spent), provided the
+//! gears are still as the attack left them; the message shows the new result, and the other
+//! side's button comes back if its gear can still use Reliable.
+//!
+//! `rally.reliable_move`: the same for a gear's own test (burn rubber, jump, Off-Road
+//! Specialist). Payload: `session`, `gear`, `action`, `title`, `before`, `after`; pressing
+//! spends the lap's Reliable on the state before the test and runs the action again.
+
+use engine::session::{RollLogEntry, Session};
+use engine::systems::badlands_rally::attack::{AttackOutcome, Side};
+use engine::systems::badlands_rally::race::{
+    Action, Entry, RaceAttack, RaceAttackReport, RaceEvent, RaceState,
+};
+use engine::systems::badlands_rally::state::GearEvent;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use serenity::all::{ButtonStyle, CreateButton, CreateInteractionResponseMessage};
+
+use super::store::{self, rule};
+use crate::buttons::{self, Press, PressReply};
+use crate::embeds::rally::{action_view, attack_view};
+use crate::store::NewAction;
+use crate::{BotError, Data};
+
+pub const KIND: &str = "rally.reliable";
+pub const MOVE_KIND: &str = "rally.reliable_move";
+
+/// The gears an attack touches: attacker, defender, adjacent.
+fn involved(req: &RaceAttack) -> Vec<String> {
+    let mut ids = vec![req.attacker.clone(), req.defender.clone()];
+    for id in &req.adjacent {
+        if !ids.contains(id) {
+            ids.push(id.clone());
+        }
+    }
+    ids
+}
+
+fn snapshot(race: &RaceState, ids: &[String]) -> Vec<Entry> {
+    race.entries
+        .iter()
+        .filter(|e| ids.contains(&e.id))
+        .cloned()
+        .collect()
+}
+
+/// What an attack needs to offer Reliable afterwards.
+#[derive(Debug, Clone)]
+pub struct Offer {
+    pub request: RaceAttack,
+    pub outcome: AttackOutcome,
+    pub before: Vec<Entry>,
+    pub after: Vec<Entry>,
+}
+
+impl Offer {
+    pub fn new(
+        request: &RaceAttack,
+        before: &RaceState,
+        after: &RaceState,
+        outcome: &AttackOutcome,
+    ) -> Offer {
+        let ids = involved(request);
+        Offer {
+            request: request.clone(),
+            outcome: outcome.clone(),
+            before: snapshot(before, &ids),
+            after: snapshot(after, &ids),
+        }
+    }
+
+    /// The sides whose gear may still reroll (before the attack), with the check there to reroll.
+    fn sides(&self) -> Vec<(Side, String)> {
+        let mut out = Vec::new();
+        for (side, id, rolled) in [
+            (
+                Side::Attacker,
+                &self.request.attacker,
+                self.outcome.attack.is_some(),
+            ),
+            (
+                Side::Defender,
+                &self.request.defender,
+                self.outcome.defence.is_some(),
+            ),
+        ] {
+            let open = self
+                .before
+                .iter()
+                .find(|e| &e.id == id)
+                .is_some_and(|e| e.gear.reliable_available());
+            if rolled && open {
+                out.push((side, id.clone()));
+            }
+        }
+        out
+    }
+}
+
+fn label(side: Side, id: &str, lang: engine::i18n::Lang) -> String {
+    match (side, lang) {
+        (Side::Attacker, engine::i18n::Lang::En) => format!("Reliable: reroll {id}'s attack"),
+        (Side::Attacker, engine::i18n::Lang::Ja) => format!("リライアブル：{id}の攻撃を振り直す"),
+        (Side::Defender, engine::i18n::Lang::En) => format!("Reliable: reroll {id}'s defence"),
+        (Side::Defender, engine::i18n::Lang::Ja) => format!("リライアブル：{id}の防御を振り直す"),
+    }
+}
+
+/// The Reliable buttons for `offer`, each pressable by its gear's owner (or the GM). Buttons the
+/// store refuses are left off (logged).
+pub async fn buttons(
+    data: &Data,
+    guild: Option<u64>,
+    channel: u64,
+    session: &Session,
+    offer: &Offer,
+    lang: engine::i18n::Lang,
+) -> Vec<CreateButton> {
+    let mut out = Vec::new();
+    for (side, id) in offer.sides() {
+        let owner = session.entry(&id).map_or(session.gm, |e| e.owner);
+        let action = NewAction {
+            kind: KIND.into(),
+            guild,
+            channel,
+            owner,
+            payload: json!({
+                "session": session.id,
+                "request": offer.request,
+                "outcome": offer.outcome,
+                "side": side,
+                "before": offer.before,
+                "after": offer.after,
+            }),
+        };
+        match data.store.create_action(&action).await {
+            Ok(aid) => out.push(buttons::button(
+                aid,
+                &label(side, &id, lang),
+                ButtonStyle::Secondary,
+            )),
+            Err(e) => tracing::warn!(kind = KIND, "button not offered: {e}"),
+        }
+    }
+    out
+}
+
+fn field<T: DeserializeOwned>(payload: &Value, key: &str) -> Result<T, BotError> {
+    serde_json::from_value(payload[key].clone())
+        .map_err(|e| BotError::internal(format!("rally payload {key}: {e}")))
+}
+
+pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
+    match p.action.kind.as_str() {
+        KIND => reroll(p).await,
+        MOVE_KIND => reroll_move(p).await,
+        other => Err(BotError::internal(format!("unknown action kind {other}"))),
+    }
+}
+
+async fn reroll(p: &Press<'_>) -> Result<PressReply, BotError> {
+    let payload = &p.action.payload;
+    let session_id: i64 = field(payload, "session")?;
+    let request: RaceAttack = field(payload, "request")?;
+    let outcome: AttackOutcome = field(payload, "outcome")?;
+    let side: Side = field(payload, "side")?;
+    let before: Vec<Entry> = field(payload, "before")?;
+    let after: Vec<Entry> = field(payload, "after")?;
+    let (session, (report, offer)) = store::run_press(p, session_id, &mut |_, race, roller| {
+        // The gears must be as the attack left them; otherwise the race has moved on.
+        for e in &after {
+            if race.gear(&e.id).ok() != Some(&e.gear) {
+                return Err(store::refusal(
+                    "The race has moved on since this attack; Reliable can no longer reroll it.",
+                    "この攻撃の後にレースが進んだため、リライアブルで振り直せません。",
+                ));
+            }
+        }
+        let mut pre = race.clone();
+        for e in &before {
+            if let Some(slot) = pre.entries.iter_mut().find(|x| x.id == e.id) {
+                slot.gear = e.gear.clone();
+            }
+        }
+        let (next, report) = pre
+            .attack_reroll(&request, &outcome, side, &mut &mut *roller)
+            .map_err(rule)?;
+        // For the other side's reroll: the state before the attack, this Reliable spent.
+        let who = match side {
+            Side::Attacker => &request.attacker,
+            Side::Defender => &request.defender,
+        };
+        let spent = pre
+            .apply(&RaceEvent::Gear {
+                id: who.clone(),
+                event: GearEvent::UseReliable,
+            })
+            .map_err(rule)?;
+        let offer = Offer::new(&request, &spent, &next, &report.attack);
+        Ok((next, (report, offer)))
+    })
+    .await?;
+    log(p, &session, &report).await;
+    let lang = p.lang;
+    let mut view = attack_view(&report, &request.attacker, &request.defender, lang);
+    let who = match side {
+        Side::Attacker => &request.attacker,
+        Side::Defender => &request.defender,
+    };
+    view.footer = Some(match lang {
+        engine::i18n::Lang::En => format!("Reliable: {who} rerolled (once per lap)"),
+        engine::i18n::Lang::Ja => format!("リライアブル：{who}が振り直し（1ラップに1回）"),
+    });
+    let more = buttons(
+        p.data,
+        p.interaction.guild_id.map(|g| g.get()),
+        p.interaction.channel_id.get(),
+        &session,
+        &offer,
+        lang,
+    )
+    .await;
+    let components = if more.is_empty() {
+        vec![]
+    } else {
+        vec![buttons::row(more)]
+    };
+    Ok(PressReply::Update(
+        CreateInteractionResponseMessage::new()
+            .embed(view.to_embed())
+            .components(components),
+    ))
+}
+
+async fn log(p: &Press<'_>, session: &Session, report: &RaceAttackReport) {
+    p.data.tap(p.interaction.id.get(), report);
+    let Ok(outcome) = serde_json::to_value(report) else {
+        return;
+    };
+    let entry = RollLogEntry {
+        session_id: session.id,
+        user_id: p.interaction.user.id.get(),
+        command: "/rally reliable".to_string(),
+        outcome,
+        at_ms: crate::invocation::now_ms(),
+    };
+    if let Err(e) = p.data.store.append_roll(&entry).await {
+        tracing::warn!(session = session.id, "roll not logged: {e}");
+    }
+}
+
+/// Whether Reliable may reroll this action's test: a roll, not recovery or a spin-out.
+pub fn move_is_a_test(action: &Action) -> bool {
+    matches!(action, Action::BurnRubber(_) | Action::Jump(_) | Action::OffRoad)
+}
+
+/// The Reliable button for a gear's own test, when its gear could still use it before the test.
+#[allow(clippy::too_many_arguments)]
+pub async fn move_button(
+    data: &Data,
+    guild: Option<u64>,
+    channel: u64,
+    session: &Session,
+    id: &str,
+    action: &Action,
+    title: &str,
+    before: &RaceState,
+    after: &RaceState,
+    lang: engine::i18n::Lang,
+) -> Option<CreateButton> {
+    let ids = [id.to_string()];
+    let (pre, post) = (snapshot(before, &ids), snapshot(after, &ids));
+    let open = pre.first().is_some_and(|e| e.gear.reliable_available());
+    if !move_is_a_test(action) || !open {
+        return None;
+    }
+    let owner = session.entry(id).map_or(session.gm, |e| e.owner);
+    let new = NewAction {
+        kind: MOVE_KIND.into(),
+        guild,
+        channel,
+        owner,
+        payload: json!({
+            "session": session.id,
+            "gear": id,
+            "action": action,
+            "title": title,
+            "before": pre,
+            "after": post,
+        }),
+    };
+    match data.store.create_action(&new).await {
+        Ok(aid) => {
+            let label = match lang {
+                engine::i18n::Lang::En => format!("Reliable: reroll {id}'s test"),
+                engine::i18n::Lang::Ja => format!("リライアブル：{id}のテストを振り直す"),
+            };
+            Some(buttons::button(aid, &label, ButtonStyle::Secondary))
+        }
+        Err(e) => {
+            tracing::warn!(kind = MOVE_KIND, "button not offered: {e}");
+            None
+        }
+    }
+}
+
+async fn reroll_move(p: &Press<'_>) -> Result<PressReply, BotError> {
+    let payload = &p.action.payload;
+    let session_id: i64 = field(payload, "session")?;
+    let id: String = field(payload, "gear")?;
+    let action: Action = field(payload, "action")?;
+    let title: String = field(payload, "title")?;
+    let before: Vec<Entry> = field(payload, "before")?;
+    let after: Vec<Entry> = field(payload, "after")?;
+    if !move_is_a_test(&action) {
+        return Err(BotError::internal("Reliable offered on an action without a test"));
+    }
+    let (session, report) = store::run_press(p, session_id, &mut |_, race, roller| {
+        for e in &after {
+            if race.gear(&e.id).ok() != Some(&e.gear) {
+                return Err(store::refusal(
+                    "The race has moved on since this test; Reliable can no longer reroll it.",
+                    "このテストの後にレースが進んだため、リライアブルで振り直せません。",
+                ));
+            }
+        }
+        let mut pre = race.clone();
+        for e in &before {
+            if let Some(slot) = pre.entries.iter_mut().find(|x| x.id == e.id) {
+                slot.gear = e.gear.clone();
+            }
+        }
+        // The lap's Reliable is spent first; the engine refuses when it already is.
+        let pre = pre
+            .apply(&RaceEvent::Gear {
+                id: id.clone(),
+                event: GearEvent::UseReliable,
+            })
+            .map_err(rule)?;
+        let (next, report) = pre.act(&id, &action, &mut &mut *roller).map_err(rule)?;
+        Ok((next, report))
+    })
+    .await?;
+    p.data.tap(p.interaction.id.get(), &report);
+    if let Ok(outcome) = serde_json::to_value(&report) {
+        let entry = RollLogEntry {
+            session_id: session.id,
+            user_id: p.interaction.user.id.get(),
+            command: format!("/rally reliable {id}"),
+            outcome,
+            at_ms: crate::invocation::now_ms(),
+        };
+        if let Err(e) = p.data.store.append_roll(&entry).await {
+            tracing::warn!(session = session.id, "roll not logged: {e}");
+        }
+    }
+    let mut view = action_view(&title, &report, p.lang);
+    view.footer = Some(match p.lang {
+        engine::i18n::Lang::En => format!("Reliable: {id} rerolled (once per lap)"),
+        engine::i18n::Lang::Ja => format!("リライアブル：{id}が振り直し（1ラップに1回）"),
+    });
+    Ok(PressReply::Update(
+        CreateInteractionResponseMessage::new()
+            .embed(view.to_embed())
+            .components(vec![]),
+    ))
+}

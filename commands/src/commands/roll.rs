@@ -1,0 +1,204 @@
+//! `/roll`: standard dice notation (Dice Maiden and BCDice), with private and secret results.
+
+use engine::i18n::Lang;
+use engine::notation::{self, RollOutcome};
+use engine::session::{SecretRolls, Session, SystemId, Visibility};
+use poise::CreateReply;
+use serde_json::json;
+use serenity::all::{ButtonStyle, ChannelId, CreateInteractionResponseMessage, CreateMessage, UserId};
+
+use crate::buttons::{self, Press, PressReply};
+use crate::embeds::roll::roll_view;
+use crate::invocation::{Invocation, optional};
+use crate::store::NewAction;
+use crate::{BotError, Context};
+
+/// Longest expression accepted (the engine's own cap is 500; Discord's is 6000).
+pub const MAX_EXPRESSION: usize = 200;
+
+/// Roll dice: 2d6+3, 4d6 k3, 3B6>=5, S2D6 …
+#[poise::command(
+    slash_command,
+    name_localized("ja", "ダイス"),
+    description_localized("ja", "ダイスを振ります（例: 2d6+3、4d6 k3、3B6>=5）")
+)]
+pub async fn roll(
+    ctx: Context<'_>,
+    #[description = "Dice to roll, e.g. 2d6+3"]
+    #[name_localized("ja", "式")]
+    #[description_localized("ja", "振るダイス（例: 2d6+3）")]
+    #[max_length = 200]
+    dice: String,
+    #[description = "A label shown as the title"]
+    #[name_localized("ja", "ラベル")]
+    #[description_localized("ja", "タイトルに表示するラベル")]
+    #[max_length = 100]
+    label: Option<String>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    let lang = inv.lang;
+    if dice.chars().count() > MAX_EXPRESSION {
+        return Err(inv.text("The expression is too long.", "式が長すぎます。"));
+    }
+    // Each optional read happens once and is bounded (see `optional`): channel settings always,
+    // the session only when something needs it.
+    let channel_settings = match inv.guild {
+        Some(_) => optional("channel settings", ctx.data().store.channel_settings(inv.channel))
+            .await
+            .flatten(),
+        None => None,
+    };
+    let mut session_read: Option<Option<Session>> = None;
+    // Shadowrun: BCDice's ShadowRun4 defaults (`nB6` hits on 5+, `nR6` rerolls sixes).
+    let sr_form = crate::embeds::roll::shadowrun_form(&dice);
+    let shadowrun = match &sr_form {
+        Some(_) => {
+            let session = inv.session_if_any(ctx).await;
+            let is_sr = match &session {
+                Some(s) => s.system == SystemId::Shadowrun4,
+                None => channel_settings.is_some_and(|c| c.system == Some(SystemId::Shadowrun4)),
+            };
+            session_read = Some(session);
+            is_sr
+        }
+        None => false,
+    };
+    let expression = sr_form.filter(|_| shadowrun).unwrap_or_else(|| dice.clone());
+    let mut outcome = ctx
+        .data()
+        .dice
+        .with(|r| notation::evaluate(&expression, r))
+        .map_err(|e| inv.user_error(&e))?;
+    outcome.input = dice.trim().to_string();
+    if let Some(label) = label.filter(|l| !l.trim().is_empty()) {
+        outcome.label = Some(label.trim().to_string());
+    }
+    ctx.data().tap(ctx.id(), &outcome);
+    let roller = ctx.author().display_name().to_string();
+    let mut view = roll_view(&outcome, &roller, lang);
+    if shadowrun {
+        crate::embeds::roll::add_shadowrun(&mut view, &outcome, lang);
+    }
+    let channel_secret = channel_settings.is_some_and(|c| c.visibility == Visibility::Secret);
+    let secret = outcome.flags.secret || channel_secret;
+    if !secret && !outcome.flags.private {
+        ctx.send(CreateReply::default().embed(view.to_embed())).await?;
+    } else {
+        // The roller sees the result; the channel sees that a roll was made.
+        ctx.send(CreateReply::default().embed(view.to_embed()).ephemeral(true))
+            .await?;
+        let mut notice = CreateReply::default().content(notice_text(lang, &roller, secret));
+        if secret {
+            if session_read.is_none() {
+                session_read = Some(inv.session_if_any(ctx).await);
+            }
+            let gm = session_read.as_ref().and_then(|s| s.as_ref()).map(|s| s.gm);
+            send_to_gm(ctx, &inv, gm, &roller, &view).await;
+            let action = NewAction {
+                kind: "reveal".into(),
+                guild: inv.guild,
+                channel: inv.channel,
+                owner: inv.user,
+                payload: json!({ "outcome": outcome, "roller": roller }),
+            };
+            match ctx.data().store.create_action(&action).await {
+                Ok(id) => {
+                    let label = lang.pick("Reveal", "公開する");
+                    notice = notice.components(vec![buttons::row(vec![buttons::button(
+                        id,
+                        label,
+                        ButtonStyle::Secondary,
+                    )])]);
+                }
+                // The roll still stands; only the later reveal is lost.
+                Err(e) => tracing::warn!("secret roll not revealable: {e}"),
+            }
+        }
+        ctx.send(notice).await?;
+    }
+    let session = match session_read {
+        Some(s) => s,
+        None => inv.session_if_any(ctx).await,
+    };
+    inv.log_roll(ctx, session.as_ref(), &format!("/roll {dice}"), &outcome)
+        .await;
+    Ok(())
+}
+
+fn notice_text(lang: Lang, roller: &str, secret: bool) -> String {
+    match (lang, secret) {
+        (Lang::En, true) => format!("🎲 {roller} made a secret roll."),
+        (Lang::En, false) => format!("🎲 {roller} made a private roll."),
+        (Lang::Ja, true) => format!("🎲 {roller} がシークレットダイスを振りました。"),
+        (Lang::Ja, false) => format!("🎲 {roller} が非公開でダイスを振りました。"),
+    }
+}
+
+/// Secret results also go where the server's admins route them: a GM channel, or the active
+/// session's GM by direct message. Best effort: the roller already has the result.
+async fn send_to_gm(
+    ctx: Context<'_>,
+    inv: &Invocation,
+    gm: Option<u64>,
+    roller: &str,
+    view: &crate::embeds::EmbedView,
+) {
+    let title = match inv.lang {
+        Lang::En => format!("Secret roll by {roller}"),
+        Lang::Ja => format!("{roller} のシークレットダイス"),
+    };
+    let message = CreateMessage::new().content(title).embed(view.to_embed());
+    let sent = match inv.settings.secret_rolls {
+        SecretRolls::GmChannel { channel } => ChannelId::new(channel)
+            .send_message(ctx.http(), message)
+            .await
+            .map(|_| ()),
+        SecretRolls::Dm => match gm.filter(|&g| g != inv.user) {
+            Some(gm) => UserId::new(gm)
+                .direct_message(ctx.http(), message)
+                .await
+                .map(|_| ()),
+            None => Ok(()),
+        },
+    };
+    if let Err(e) = sent {
+        tracing::warn!("secret roll not delivered to the GM: {e}");
+    }
+}
+
+/// The roller pressed "Reveal": the notice becomes the result.
+pub async fn reveal(p: &Press<'_>) -> Result<PressReply, BotError> {
+    let outcome: RollOutcome =
+        serde_json::from_value(p.action.payload["outcome"].clone()).map_err(BotError::internal)?;
+    let roller = p.action.payload["roller"].as_str().unwrap_or_default();
+    let view = roll_view(&outcome, roller, p.lang);
+    let content = match p.lang {
+        Lang::En => format!("🎲 {roller} revealed a secret roll."),
+        Lang::Ja => format!("🎲 {roller} がシークレットダイスを公開しました。"),
+    };
+    Ok(PressReply::Update(
+        CreateInteractionResponseMessage::new()
+            .content(content)
+            .embed(view.to_embed())
+            .components(vec![]),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use engine::i18n::Localized;
+
+    use super::*;
+
+    #[test]
+    fn notices_are_localized() {
+        assert!(notice_text(Lang::En, "alice", true).contains("secret"));
+        assert!(notice_text(Lang::Ja, "alice", false).contains("非公開"));
+    }
+
+    #[test]
+    fn errors_keep_their_localization() {
+        let e = engine::notation::evaluate("2d", &mut engine::dice::FixedRoller::new([])).unwrap_err();
+        assert_ne!(e.localized(Lang::En), e.localized(Lang::Ja));
+    }
+}

@@ -1,0 +1,399 @@
+//! The `/sr` buttons. Their state is the action payload plus the session, so they work after a
+//! restart; the dispatcher lets only the roller or the GM press, once.
+//!
+//! - `sr.second_chance`: spend one Edge point of the roller's character and reroll the misses
+//!   (payload: `roll` = test | opposed | attack, `session`, `character`, `outcome`, and for an
+//!   attack `request`, `target`, `weapon` and `apply`, the Apply damage action it replaces).
+//! - `sr.negate_glitch` / `sr.edge_dice` / `sr.burn_edge`: the same payload; spend a point to
+//!   cancel the glitch or to add Edge dice (only they explode), or burn one for a critical
+//!   success (tests). Every Edge button of one roll shares
+//!   `roll_id`, recorded in the session with the Edge spent: one Edge use per roll.
+//!   `roll` may also be `extended` (with `request`) or `spell` (with `target`).
+//! - `sr.cheat_death`: after damage killed a character with Edge left, its owner or the GM
+//!   burns a point of Edge to live, unconscious (payload: `session`, `target`).
+//! - `sr.apply_damage`: mark the boxes on the target's monitor (payload: `session`, `target`,
+//!   `damage_type`, `boxes`).
+
+use engine::i18n::Lang;
+use engine::session::{RollLogEntry, Session};
+use engine::systems::shadowrun4::DamageType;
+use engine::systems::shadowrun4::character::EdgeAfterKind;
+use engine::systems::shadowrun4::combat::{AttackOutcome, AttackRequest, AttackRoll};
+use engine::systems::shadowrun4::magic::SpellOutcome;
+use engine::systems::shadowrun4::test_kinds::{
+    ExtendedOutcome, ExtendedRequest, OpposedOutcome, Side, SuccessOutcome,
+};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use serenity::all::{CreateActionRow, CreateEmbed, CreateInteractionResponseMessage};
+
+use super::common::{self, Op, save_ops, save_ops_with};
+use crate::BotError;
+use crate::buttons::{Press, PressReply};
+use crate::embeds::{EmbedView, sr as view};
+use crate::store::StoreError;
+
+pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
+    match p.action.kind.as_str() {
+        "sr.second_chance" => second_chance(p, EdgeAfterKind::SecondChance).await,
+        "sr.negate_glitch" => second_chance(p, EdgeAfterKind::NegateGlitch).await,
+        "sr.edge_dice" => second_chance(p, EdgeAfterKind::AddDice).await,
+        "sr.burn_edge" => second_chance(p, EdgeAfterKind::BurnForCriticalSuccess).await,
+        "sr.apply_damage" => apply_damage(p).await,
+        "sr.cheat_death" => cheat_death(p).await,
+        other => Err(BotError::internal(format!("unknown action kind {other}"))),
+    }
+}
+
+fn field<T: DeserializeOwned>(payload: &Value, key: &str) -> Result<T, BotError> {
+    serde_json::from_value(payload[key].clone())
+        .map_err(|e| BotError::internal(format!("sr payload {key}: {e}")))
+}
+
+fn user(lang: Lang, en: &str, ja: &str) -> BotError {
+    BotError::User(lang.pick(en, ja).to_string())
+}
+
+/// The press's session, if it is still the roll's.
+fn session<'a>(p: &'a Press<'_>, id: i64) -> Result<&'a Session, BotError> {
+    p.session.as_ref().filter(|s| s.id == id).ok_or_else(|| {
+        user(
+            p.lang,
+            "The session of this roll has ended.",
+            "このロールのセッションは終了しています。",
+        )
+    })
+}
+
+fn rule(p: &Press<'_>, e: &impl engine::i18n::Localized) -> BotError {
+    BotError::User(e.localized(p.lang))
+}
+
+async fn log(p: &Press<'_>, session: i64, command: &str, outcome: &impl serde::Serialize) {
+    p.data.tap(p.interaction.id.get(), outcome);
+    let Ok(outcome) = serde_json::to_value(outcome) else {
+        return;
+    };
+    let entry = RollLogEntry {
+        session_id: session,
+        user_id: p.interaction.user.id.get(),
+        command: command.to_string(),
+        outcome,
+        at_ms: crate::invocation::now_ms(),
+    };
+    if let Err(e) = p.data.store.append_roll(&entry).await {
+        tracing::warn!(session, "roll not logged: {e}");
+    }
+}
+
+async fn second_chance(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, BotError> {
+    // The old Apply damage button goes away with this reroll; if it was pressed, too late.
+    let old_apply: Option<i64> = field(&p.action.payload, "apply").unwrap_or(None);
+    if let Some(id) = old_apply {
+        match p.data.store.use_action(id).await {
+            Ok(_) => {}
+            Err(StoreError::AlreadyUsed) => {
+                return Err(user(
+                    p.lang,
+                    "The damage of this attack was already applied: too late for a second chance.",
+                    "この攻撃のダメージはすでに適用済みです。セカンド・チャンスは使えません。",
+                ));
+            }
+            Err(e) => return Err(crate::invocation::store_error(e, p.lang)),
+        }
+    }
+    let result = edge_after(p, kind).await;
+    if result.is_err()
+        && let Some(id) = old_apply
+        && let Err(r) = p.data.store.release_action(id).await
+    {
+        tracing::warn!(action = id, "could not release the action: {r}");
+    }
+    result
+}
+
+/// An Apply damage (or drain, when the flag is set) button to offer again: target, type, boxes.
+type Apply = (String, DamageType, u32, bool);
+
+async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, BotError> {
+    let payload = &p.action.payload;
+    let session_id: i64 = field(payload, "session")?;
+    let name: String = field(payload, "character")?;
+    let s = session(p, session_id)?;
+    let entry = s.entry(&name).ok_or_else(|| {
+        rule(
+            p,
+            &engine::session::SessionError::UnknownEntry { name: name.clone() },
+        )
+    })?;
+    let (_, c) =
+        engine::systems::shadowrun4::sheet::character(&entry.sheet, &entry.name).map_err(|e| rule(p, &e))?;
+    // The point (or the attribute) must be there now; it is paid in the session transaction below.
+    let (_, action) = c.edge_after(kind).map_err(|e| rule(p, &e))?;
+    let lang = p.lang;
+    let roll_kind: String = field(payload, "roll")?;
+    // Apply first (pure): nothing is written when the rules refuse.
+    let (v, outcome, apply): (EmbedView, Value, Option<Apply>) = match roll_kind.as_str() {
+        "test" => {
+            let o: SuccessOutcome = field(payload, "outcome")?;
+            let next = p
+                .data
+                .dice
+                .with(|r| o.with_edge_after(action, &mut &mut *r))
+                .map_err(|e| rule(p, &e))?;
+            (view::test_view(&next, Some(&name), lang), json!(next), None)
+        }
+        "opposed" => {
+            let o: OpposedOutcome = field(payload, "outcome")?;
+            let opponent: Option<String> = field(payload, "opponent").unwrap_or(None);
+            let next = p
+                .data
+                .dice
+                .with(|r| o.with_edge_after(Side::Actor, action, None, &mut &mut *r))
+                .map_err(|e| rule(p, &e))?;
+            (
+                view::opposed_view(&next, Some(&name), opponent.as_deref(), lang),
+                json!(next),
+                None,
+            )
+        }
+        "extended" => {
+            let o: ExtendedOutcome = field(payload, "outcome")?;
+            let req: ExtendedRequest = field(payload, "request")?;
+            if kind != EdgeAfterKind::SecondChance {
+                return Err(BotError::internal("extended tests take Second chance only"));
+            }
+            let next = p
+                .data
+                .dice
+                .with(|r| o.with_second_chance(&req, &mut &mut *r))
+                .map_err(|e| rule(p, &e))?;
+            (view::extended_view(&next, Some(&name), lang), json!(next), None)
+        }
+        "spell" => {
+            let o: SpellOutcome = field(payload, "outcome")?;
+            let target: Option<String> = field(payload, "target").unwrap_or(None);
+            let next = p
+                .data
+                .dice
+                .with(|r| o.with_edge_after(action, &mut &mut *r))
+                .map_err(|e| rule(p, &e))?;
+            let v = view::spell_view(&next, &name, target.as_deref(), lang);
+            let apply = (next.drain.boxes > 0)
+                .then(|| (name.clone(), next.drain.damage_type, next.drain.boxes, true));
+            (v, json!(next), apply)
+        }
+        "attack" => {
+            let o: AttackOutcome = field(payload, "outcome")?;
+            let req: AttackRequest = field(payload, "request")?;
+            let target: String = field(payload, "target")?;
+            let weapon: Option<String> = field(payload, "weapon").unwrap_or(None);
+            let next = p
+                .data
+                .dice
+                .with(|r| o.with_edge_after(&req, AttackRoll::Attack, action, &mut &mut *r))
+                .map_err(|e| rule(p, &e))?;
+            let target_now = s
+                .entry(&target)
+                .and_then(|e| engine::systems::shadowrun4::sheet::character(&e.sheet, &e.name).ok())
+                .map(|(_, c)| c);
+            let v = view::attack_view(
+                &next,
+                &name,
+                &target,
+                weapon.as_deref(),
+                target_now.as_ref(),
+                lang,
+            );
+            let apply = next
+                .damage
+                .as_ref()
+                .filter(|d| d.boxes > 0)
+                .map(|d| (target.clone(), d.damage_type, d.boxes, false));
+            (v, json!(next), apply)
+        }
+        other => return Err(BotError::internal(format!("unknown Edge roll {other}"))),
+    };
+    let op = if action.burns() {
+        Op::BurnEdge
+    } else {
+        Op::SpendEdge
+    };
+    let token: Option<String> = field(payload, "roll_id").unwrap_or(None);
+    // Whoever rolled may press, but only the character's owner or the GM spends its Edge.
+    let presser = engine::session::Actor {
+        user: p.interaction.user.id.get(),
+        manage_server: p.is_gm,
+    };
+    save_ops_with(
+        &*p.data.store,
+        p.interaction.channel_id.get(),
+        lang,
+        Some(presser),
+        session_id,
+        &[(name.clone(), op)],
+        &mut |s| match &token {
+            Some(t) => common::mark_edge_roll(s, t),
+            None => Ok(()),
+        },
+    )
+    .await?;
+    let (command, footer) = match kind {
+        EdgeAfterKind::NegateGlitch => (
+            "/sr negate glitch",
+            lang.pick("Glitch negated: Edge spent", "グリッチ回避：エッジ使用"),
+        ),
+        EdgeAfterKind::AddDice => (
+            "/sr edge dice",
+            lang.pick("Edge dice added: Edge spent", "エッジのダイス追加：エッジ使用"),
+        ),
+        EdgeAfterKind::BurnForCriticalSuccess => (
+            "/sr burn edge",
+            lang.pick(
+                "Critical success: a point of Edge burnt",
+                "クリティカル・サクセス：エッジを1点燃やした",
+            ),
+        ),
+        _ => (
+            "/sr second chance",
+            lang.pick("Second chance: Edge spent", "セカンド・チャンス：エッジ使用"),
+        ),
+    };
+    log(p, session_id, command, &outcome).await;
+    let mut buttons = Vec::new();
+    if let Some((target, t, boxes, drain)) = apply {
+        let payload = common::damage_payload(session_id, &target, t, boxes);
+        if let Some(id) = common::action(
+            p.data,
+            p.interaction.guild_id.map(|g| g.get()),
+            p.interaction.channel_id.get(),
+            p.action.owner,
+            "sr.apply_damage",
+            payload,
+        )
+        .await
+        {
+            buttons.push(common::apply_button(id, drain, lang));
+        }
+    }
+    let mut v = v;
+    v.footer = Some(footer.to_string());
+    let components = if buttons.is_empty() {
+        vec![]
+    } else {
+        vec![CreateActionRow::Buttons(buttons)]
+    };
+    Ok(PressReply::Update(
+        CreateInteractionResponseMessage::new()
+            .embed(v.to_embed())
+            .components(components),
+    ))
+}
+
+async fn apply_damage(p: &Press<'_>) -> Result<PressReply, BotError> {
+    let payload = &p.action.payload;
+    let session_id: i64 = field(payload, "session")?;
+    let target: String = field(payload, "target")?;
+    let t: DamageType = field(payload, "damage_type")?;
+    let boxes: u32 = field(payload, "boxes")?;
+    session(p, session_id)?;
+    let (_, reports) = save_ops(
+        &*p.data.store,
+        p.interaction.channel_id.get(),
+        p.lang,
+        None,
+        session_id,
+        &[(target.clone(), Op::Damage(t, boxes))],
+    )
+    .await?;
+    let Some((name, report, c)) = reports.first() else {
+        return Err(BotError::internal("damage applied without a report"));
+    };
+    log(p, session_id, "/sr apply damage", report).await;
+    let text = view::damage_report_text(name, report, c, p.lang);
+    let title = p.lang.pick("✅ Damage applied", "✅ ダメージ適用");
+    let embed = match p.interaction.message.embeds.first() {
+        Some(e) => CreateEmbed::from(e.clone()).field(title, crate::embeds::truncate(&text, 1024), false),
+        None => CreateEmbed::new().title(title).description(text),
+    };
+    // Seed 2: a character killed with Edge left may burn a point to live. The button is the
+    // dead character's owner's (or the GM's).
+    let mut components = vec![];
+    if report.condition == engine::systems::shadowrun4::Condition::Dead && c.attributes.edge > 0 {
+        let owner = saved_owner(p, session_id, name).unwrap_or(p.action.owner);
+        let payload = json!({ "session": session_id, "target": name });
+        if let Some(id) = common::action(
+            p.data,
+            p.interaction.guild_id.map(|g| g.get()),
+            p.interaction.channel_id.get(),
+            owner,
+            "sr.cheat_death",
+            payload,
+        )
+        .await
+        {
+            components.push(CreateActionRow::Buttons(vec![common::cheat_death_button(
+                id, p.lang,
+            )]));
+        }
+    }
+    Ok(PressReply::Update(
+        CreateInteractionResponseMessage::new()
+            .embed(embed)
+            .components(components),
+    ))
+}
+
+/// The owner of a session character, from the press's session.
+fn saved_owner(p: &Press<'_>, session_id: i64, name: &str) -> Option<u64> {
+    p.session
+        .as_ref()
+        .filter(|s| s.id == session_id)
+        .and_then(|s| s.entry(name))
+        .map(|e| e.owner)
+}
+
+async fn cheat_death(p: &Press<'_>) -> Result<PressReply, BotError> {
+    let payload = &p.action.payload;
+    let session_id: i64 = field(payload, "session")?;
+    let target: String = field(payload, "target")?;
+    session(p, session_id)?;
+    let presser = engine::session::Actor {
+        user: p.interaction.user.id.get(),
+        manage_server: p.is_gm,
+    };
+    let (saved, _) = save_ops(
+        &*p.data.store,
+        p.interaction.channel_id.get(),
+        p.lang,
+        Some(presser),
+        session_id,
+        &[(target.clone(), Op::CheatDeath)],
+    )
+    .await?;
+    let c = saved
+        .entry(&target)
+        .and_then(|e| engine::systems::shadowrun4::sheet::character(&e.sheet, &e.name).ok())
+        .map(|(_, c)| c)
+        .ok_or_else(|| BotError::internal("cheat death without the character"))?;
+    log(p, session_id, "/sr cheat death", &c).await;
+    let title = p.lang.pick("🔥 Death cheated", "🔥 死を免れた");
+    let text = format!(
+        "{} {}\n{}",
+        target,
+        p.lang.pick(
+            "burns a point of Edge and lives, unconscious.",
+            "はエッジを1点燃やして生き延びた（意識不明）。"
+        ),
+        view::monitors_text(&c, p.lang)
+    );
+    let embed = match p.interaction.message.embeds.first() {
+        Some(e) => CreateEmbed::from(e.clone()).field(title, crate::embeds::truncate(&text, 1024), false),
+        None => CreateEmbed::new().title(title).description(text),
+    };
+    Ok(PressReply::Update(
+        CreateInteractionResponseMessage::new()
+            .embed(embed)
+            .components(vec![]),
+    ))
+}

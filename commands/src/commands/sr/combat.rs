@@ -1,0 +1,274 @@
+//! Ranged and melee attacks between session characters, and surprise.
+
+use engine::systems::shadowrun4::combat::{
+    AttackKind, AttackRequest, MeleeDefence, SheetAttack, Weapon, resolve_attack,
+};
+use engine::systems::shadowrun4::initiative::{
+    SurpriseParticipant, surprise as surprise_test, surprise_pool,
+};
+use serde_json::json;
+
+use super::common::{
+    self, EdgeChoice, autocomplete_character, autocomplete_presets, find_char, parse_presets, rule,
+    sr_session, start,
+};
+use crate::embeds::sr as view;
+use crate::invocation::Invocation;
+use crate::{BotError, Context};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum KindChoice {
+    #[name = "ranged"]
+    #[name_localized("ja", "射撃")]
+    Ranged,
+    #[name = "melee"]
+    #[name_localized("ja", "近接")]
+    Melee,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum MeleeChoice {
+    #[name = "dodge"]
+    #[name_localized("ja", "回避")]
+    Dodge,
+    #[name = "parry"]
+    #[name_localized("ja", "受け流し")]
+    Parry,
+    #[name = "block"]
+    #[name_localized("ja", "ブロック")]
+    Block,
+}
+
+/// Attack a session character: attack, defence, soak; Apply damage writes the monitor
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "攻撃"),
+    description_localized("ja", "攻撃：攻撃・防御・ダメージ抵抗。「ダメージを適用」で状態モニターへ")
+)]
+#[allow(clippy::too_many_arguments)]
+pub async fn attack(
+    ctx: Context<'_>,
+    #[description = "Attacker (session character)"]
+    #[name_localized("ja", "攻撃者")]
+    #[description_localized("ja", "攻撃するキャラクター")]
+    #[autocomplete = "autocomplete_character"]
+    attacker: String,
+    #[description = "Target (session character)"]
+    #[name_localized("ja", "目標")]
+    #[description_localized("ja", "目標のキャラクター")]
+    #[autocomplete = "autocomplete_character"]
+    target: String,
+    #[description = "Weapon skill on the attacker's sheet (pistols, blades…)"]
+    #[name_localized("ja", "技能")]
+    #[description_localized("ja", "攻撃者の武器技能（pistols、blades…）")]
+    #[max_length = 40]
+    skill: String,
+    #[description = "Weapon damage value"]
+    #[name_localized("ja", "dv")]
+    #[description_localized("ja", "武器のダメージ値")]
+    #[min = 0]
+    #[max = 50]
+    dv: i64,
+    #[description = "Armour penetration (e.g. -1)"]
+    #[name_localized("ja", "ap")]
+    #[description_localized("ja", "装甲貫通（例: -1）")]
+    #[min = -20]
+    #[max = 20]
+    ap: Option<i64>,
+    #[description = "Ranged (default) or melee"]
+    #[name_localized("ja", "種別")]
+    #[description_localized("ja", "射撃（既定）か近接")]
+    kind: Option<KindChoice>,
+    #[description = "The weapon does Stun damage"]
+    #[name_localized("ja", "朦朧武器")]
+    #[description_localized("ja", "朦朧ダメージの武器")]
+    stun: Option<bool>,
+    #[description = "Weapon name shown"]
+    #[name_localized("ja", "武器")]
+    #[description_localized("ja", "表示する武器名")]
+    #[max_length = 60]
+    weapon: Option<String>,
+    #[description = "Attack modifier presets (ranged.smartlink, …)"]
+    #[name_localized("ja", "攻撃修正")]
+    #[description_localized("ja", "攻撃側の修正")]
+    #[autocomplete = "autocomplete_presets"]
+    #[max_length = 300]
+    modifiers: Option<String>,
+    #[description = "Defence modifier presets (defence.prone, …)"]
+    #[name_localized("ja", "防御修正")]
+    #[description_localized("ja", "防御側の修正")]
+    #[autocomplete = "autocomplete_presets"]
+    #[max_length = 300]
+    defence_modifiers: Option<String>,
+    #[description = "Target takes full defence"]
+    #[name_localized("ja", "全力防御")]
+    #[description_localized("ja", "目標が全力防御")]
+    full_defence: Option<bool>,
+    #[description = "Melee defence: dodge (default), parry or block"]
+    #[name_localized("ja", "近接防御")]
+    #[description_localized("ja", "近接の防御：回避（既定）、受け流し、ブロック")]
+    melee_defence: Option<MeleeChoice>,
+    #[description = "Target's parry skill (default blades)"]
+    #[name_localized("ja", "受け流し技能")]
+    #[description_localized("ja", "目標の受け流し技能（既定 blades）")]
+    #[max_length = 40]
+    parry_skill: Option<String>,
+    #[description = "Attacker's Edge before the roll"]
+    #[name_localized("ja", "エッジ")]
+    #[description_localized("ja", "攻撃者のロール前のエッジ")]
+    edge: Option<EdgeChoice>,
+    #[description = "Target pushes the limit on defence (spends Edge)"]
+    #[name_localized("ja", "防御エッジ")]
+    #[description_localized("ja", "目標が防御でエッジを使う")]
+    defence_edge: Option<bool>,
+    #[description = "Target pushes the limit on soak (spends Edge)"]
+    #[name_localized("ja", "抵抗エッジ")]
+    #[description_localized("ja", "目標がダメージ抵抗でエッジを使う")]
+    soak_edge: Option<bool>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    start(&inv)?;
+    let session = sr_session(ctx, &inv).await?;
+    let a = find_char(&inv, &session, &attacker)?;
+    let t = find_char(&inv, &session, &target)?;
+    if a.name == t.name {
+        return Err(inv.text("A character cannot attack itself.", "自分自身は攻撃できません。"));
+    }
+    let kind = match kind.unwrap_or(KindChoice::Ranged) {
+        KindChoice::Ranged => AttackKind::Ranged,
+        KindChoice::Melee => AttackKind::Melee,
+    };
+    let attack_edge = common::edge_before(&inv, edge, Some(&a), None)?;
+    let mut spent = Vec::new();
+    if attack_edge.is_some() {
+        spent.push(a.name.clone());
+    }
+    let push = |on: Option<bool>| -> Result<_, BotError> {
+        if on.unwrap_or(false) {
+            common::edge_before(&inv, Some(EdgeChoice::Push), Some(&t), None)
+        } else {
+            Ok(None)
+        }
+    };
+    let defence_edge = push(defence_edge)?;
+    let soak_edge = push(soak_edge)?;
+    let target_spends = usize::from(defence_edge.is_some()) + usize::from(soak_edge.is_some());
+    if target_spends as u32 > t.character.edge_points {
+        return Err(rule(&inv, &engine::systems::shadowrun4::RuleError::NoEdgeLeft));
+    }
+    spent.extend(std::iter::repeat_n(t.name.clone(), target_spends));
+    let how = SheetAttack {
+        attack_skill: skill.clone(),
+        attack_presets: parse_presets(&inv, modifiers.as_deref())?,
+        attack_edge,
+        full_defence: full_defence.unwrap_or(false),
+        melee_defence: match melee_defence.unwrap_or(MeleeChoice::Dodge) {
+            MeleeChoice::Dodge => MeleeDefence::Dodge,
+            MeleeChoice::Parry => MeleeDefence::Parry,
+            MeleeChoice::Block => MeleeDefence::Block,
+        },
+        parry_skill: parry_skill.clone(),
+        defence_presets: parse_presets(&inv, defence_modifiers.as_deref())?,
+        defence_edge,
+        soak_edge,
+    };
+    let w = Weapon {
+        dv: u32::try_from(dv).unwrap_or(u32::MAX),
+        stun: stun.unwrap_or(false),
+        ap: i32::try_from(ap.unwrap_or(0)).unwrap_or(i32::MAX),
+    };
+    let req =
+        AttackRequest::from_sheets(kind, &a.character, &t.character, w, &how).map_err(|e| rule(&inv, &e))?;
+    let outcome = common::roll(ctx, |r| resolve_attack(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    common::spend_edge(ctx, &inv, Some(&session), &spent).await?;
+    let lang = inv.lang;
+    let v = view::attack_view(
+        &outcome,
+        &a.name,
+        &t.name,
+        weapon.as_deref(),
+        Some(&t.character),
+        lang,
+    );
+    let mut buttons = Vec::new();
+    let mut apply_id = None;
+    if let Some(d) = outcome.damage.as_ref().filter(|d| d.boxes > 0) {
+        let payload = common::damage_payload(session.id, &t.name, d.damage_type, d.boxes);
+        apply_id = common::action(
+            ctx.data(),
+            inv.guild,
+            inv.channel,
+            inv.user,
+            "sr.apply_damage",
+            payload,
+        )
+        .await;
+    }
+    if attack_edge.is_none() {
+        let payload = json!({
+            "roll": "attack", "session": session.id, "character": a.name, "target": t.name,
+            "weapon": weapon, "request": req, "outcome": outcome, "apply": apply_id,
+        });
+        let offer = common::EdgeOffer {
+            who: &a,
+            roll: &outcome.attack.roll,
+            burn: false,
+            second_chance: true,
+            negate: true,
+            payload,
+        };
+        buttons.extend(common::edge_buttons(ctx, &inv, offer).await);
+    }
+    if let Some(id) = apply_id {
+        buttons.push(common::apply_button(id, false, lang));
+    }
+    common::reply(ctx, &inv, Some(&session), v, buttons, &outcome).await
+}
+
+/// Surprise: Intuition + Reaction for each (+3 aware, +6 ambush)
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "不意討ち"),
+    description_localized("ja", "不意討ち：各自 直観力＋反応力（気づいていれば+3、待ち伏せ+6）")
+)]
+pub async fn surprise(
+    ctx: Context<'_>,
+    #[description = "Characters, comma separated (default: everyone in the session)"]
+    #[name_localized("ja", "参加者")]
+    #[description_localized("ja", "キャラクター（カンマ区切り、既定は全員）")]
+    #[max_length = 500]
+    characters: Option<String>,
+    #[description = "Who is aware of the danger (+3)"]
+    #[name_localized("ja", "警戒")]
+    #[description_localized("ja", "危険に気づいている者（+3）")]
+    #[max_length = 500]
+    aware: Option<String>,
+    #[description = "Who lies in ambush (+6)"]
+    #[name_localized("ja", "待ち伏せ")]
+    #[description_localized("ja", "待ち伏せしている者（+6）")]
+    #[max_length = 500]
+    ambush: Option<String>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    start(&inv)?;
+    let session = sr_session(ctx, &inv).await?;
+    let mut names = common::name_list(characters.as_deref());
+    if names.is_empty() {
+        names = session.roster.iter().map(|e| e.name.clone()).collect();
+    }
+    let aware = common::name_list(aware.as_deref());
+    let ambush = common::name_list(ambush.as_deref());
+    let has = |list: &[String], n: &str| list.iter().any(|x| x.trim().eq_ignore_ascii_case(n));
+    let mut parts = Vec::new();
+    for n in &names {
+        let c = find_char(&inv, &session, n)?;
+        let pool = surprise_pool(&c.character, has(&aware, &c.name), has(&ambush, &c.name))
+            .map_err(|e| rule(&inv, &e))?;
+        parts.push(SurpriseParticipant { name: c.name, pool });
+    }
+    let outcome = common::roll(ctx, |r| surprise_test(&parts, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let v = view::surprise_view(&outcome, inv.lang);
+    common::reply(ctx, &inv, Some(&session), v, Vec::new(), &outcome).await
+}

@@ -1,0 +1,707 @@
+//! What every `/sr` subcommand shares: option choices, pools from numbers or sheets, modifier
+//! presets typed as a list, Edge before the roll, saving sheet changes, and the reply with
+//! its buttons.
+
+use engine::i18n::{Lang, Localized};
+use engine::session::{Actor, Session, SessionError, SystemId};
+use engine::systems::shadowrun4::character::{Attribute, Character, DamageReport, DamageType};
+use engine::systems::shadowrun4::modifiers::{self, PresetChoice};
+use engine::systems::shadowrun4::sheet::{self, Sheet};
+use engine::systems::shadowrun4::{DicePool, EdgeBefore, RuleError};
+use poise::CreateReply;
+use serde_json::Value;
+use serenity::all::{
+    AutocompleteChoice, ButtonStyle, CreateActionRow, CreateAutocompleteResponse, CreateButton,
+};
+
+use crate::buttons;
+use crate::embeds::EmbedView;
+use crate::invocation::Invocation;
+use crate::store::NewAction;
+use crate::{BotError, Context};
+
+/// Most presets one option may list.
+pub const MAX_PRESETS: usize = 12;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum AttrChoice {
+    #[name = "body"]
+    #[name_localized("ja", "強靭力")]
+    Body,
+    #[name = "agility"]
+    #[name_localized("ja", "敏捷力")]
+    Agility,
+    #[name = "reaction"]
+    #[name_localized("ja", "反応力")]
+    Reaction,
+    #[name = "strength"]
+    #[name_localized("ja", "筋力")]
+    Strength,
+    #[name = "charisma"]
+    #[name_localized("ja", "魅力")]
+    Charisma,
+    #[name = "intuition"]
+    #[name_localized("ja", "直観力")]
+    Intuition,
+    #[name = "logic"]
+    #[name_localized("ja", "論理力")]
+    Logic,
+    #[name = "willpower"]
+    #[name_localized("ja", "意志力")]
+    Willpower,
+    #[name = "edge"]
+    #[name_localized("ja", "エッジ")]
+    Edge,
+    #[name = "magic"]
+    #[name_localized("ja", "魔力")]
+    Magic,
+    #[name = "resonance"]
+    #[name_localized("ja", "共振力")]
+    Resonance,
+}
+
+impl AttrChoice {
+    pub fn attribute(self) -> Attribute {
+        match self {
+            AttrChoice::Body => Attribute::Body,
+            AttrChoice::Agility => Attribute::Agility,
+            AttrChoice::Reaction => Attribute::Reaction,
+            AttrChoice::Strength => Attribute::Strength,
+            AttrChoice::Charisma => Attribute::Charisma,
+            AttrChoice::Intuition => Attribute::Intuition,
+            AttrChoice::Logic => Attribute::Logic,
+            AttrChoice::Willpower => Attribute::Willpower,
+            AttrChoice::Edge => Attribute::Edge,
+            AttrChoice::Magic => Attribute::Magic,
+            AttrChoice::Resonance => Attribute::Resonance,
+        }
+    }
+}
+
+/// Edge before the roll (seed 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum EdgeChoice {
+    #[name = "push the limit (+Edge dice, sixes explode)"]
+    #[name_localized("ja", "限界突破（エッジ分ダイス追加・6で振り足し）")]
+    Push,
+    #[name = "long shot (pool 0 or less: roll Edge)"]
+    #[name_localized("ja", "ロングショット（プール0以下：エッジで振る）")]
+    LongShot,
+}
+
+/// A session character as the commands use it.
+#[derive(Debug, Clone)]
+pub struct Sr4Char {
+    pub name: String,
+    pub owner: u64,
+    pub sheet: Sheet,
+    pub character: Character,
+}
+
+pub fn rule(inv: &Invocation, e: &RuleError) -> BotError {
+    inv.user_error(e)
+}
+
+/// The `/sr` preamble: Shadowrun enabled here.
+pub fn start(inv: &Invocation) -> Result<(), BotError> {
+    inv.require_system(SystemId::Shadowrun4)
+}
+
+/// The channel's session, which must be a Shadowrun 4 one.
+pub async fn sr_session(ctx: Context<'_>, inv: &Invocation) -> Result<Session, BotError> {
+    let s = inv.session(ctx).await?;
+    if s.system != SystemId::Shadowrun4 {
+        return Err(inv.text(
+            "This channel's session is not a Shadowrun 4 game.",
+            "このチャンネルのセッションはシャドウラン4ではありません。",
+        ));
+    }
+    Ok(s)
+}
+
+/// A character of the session by name.
+pub fn find_char(inv: &Invocation, session: &Session, name: &str) -> Result<Sr4Char, BotError> {
+    let entry = session.entry(name).ok_or_else(|| {
+        inv.user_error(&SessionError::UnknownEntry {
+            name: name.trim().chars().take(64).collect(),
+        })
+    })?;
+    let (sheet, character) = sheet::character(&entry.sheet, &entry.name).map_err(|e| inv.user_error(&e))?;
+    Ok(Sr4Char {
+        name: entry.name.clone(),
+        owner: entry.owner,
+        sheet,
+        character,
+    })
+}
+
+/// `ranged.smartlink, ranged.aim=2` → choices. `=`, `:` or `*` before a count.
+pub fn parse_presets(inv: &Invocation, text: Option<&str>) -> Result<Vec<PresetChoice>, BotError> {
+    let Some(text) = text else { return Ok(Vec::new()) };
+    let mut out = Vec::new();
+    for token in text
+        .split([',', ' ', '、', ';'])
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+    {
+        let (key, count) = match token.split_once(['=', ':', '*']) {
+            Some((k, c)) => {
+                let n: i32 = c.trim().parse().map_err(|_| {
+                    inv.text(
+                        &format!("The count after `{k}` must be a whole number."),
+                        &format!("`{k}` の後の数値は整数にしてください。"),
+                    )
+                })?;
+                (k.trim(), Some(n))
+            }
+            None => (token, None),
+        };
+        let key = key.to_lowercase();
+        let preset = modifiers::preset(&key).map_err(|e| rule(inv, &e))?;
+        out.push(PresetChoice {
+            key: preset.key.to_string(),
+            count,
+        });
+        if out.len() > MAX_PRESETS {
+            return Err(inv.text(
+                &format!("At most {MAX_PRESETS} modifiers at once."),
+                &format!("修正は一度に{MAX_PRESETS}個までです。"),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Autocomplete of modifier presets for a comma-separated list: the last item is completed.
+pub async fn autocomplete_presets(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let lang = ctx.locale().map_or(Lang::En, Lang::from_locale);
+    CreateAutocompleteResponse::new().set_choices(preset_choices(partial, lang))
+}
+
+/// The choices for [`autocomplete_presets`] (pure, for tests).
+pub fn preset_choices(partial: &str, lang: Lang) -> Vec<AutocompleteChoice> {
+    let (head, last) = match partial.rfind(',') {
+        Some(i) => (format!("{}, ", partial[..i].trim_end()), partial[i + 1..].trim()),
+        None => (String::new(), partial.trim()),
+    };
+    let (query, count) = match last.split_once(['=', ':', '*']) {
+        Some((q, c)) => (q.trim(), Some(c.trim())),
+        None => (last, None),
+    };
+    modifiers::search(query, None, 25)
+        .into_iter()
+        .filter_map(|p| {
+            let mut value = format!("{head}{}", p.key);
+            if let Some(c) = count.filter(|c| !c.is_empty()) {
+                value.push_str(&format!("={c}"));
+            }
+            if value.chars().count() > 100 {
+                return None;
+            }
+            let mut name = format!("{} — {}", p.key, p.name(lang));
+            if p.needs_count() && count.is_none() {
+                name.push_str(lang.pick(" (add =N)", "（=数値 を付ける）"));
+            }
+            Some(AutocompleteChoice::new(
+                crate::embeds::truncate(&name, 100),
+                value,
+            ))
+        })
+        .collect()
+}
+
+/// Session character names for autocomplete (shared with `/char`).
+pub async fn autocomplete_character(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    crate::commands::char::autocomplete_entry(ctx, partial).await
+}
+
+/// Where a roll's dice come from: a number, or a character's attribute + skill (or two attributes).
+#[derive(Debug, Clone, Default)]
+pub struct PoolArgs<'a> {
+    pub pool: Option<i64>,
+    pub character: Option<&'a str>,
+    pub attribute: Option<AttrChoice>,
+    pub skill: Option<&'a str>,
+    pub attribute2: Option<AttrChoice>,
+    pub modifiers: Option<&'a str>,
+    /// Extra dice (±) the user adds.
+    pub dice: Option<i64>,
+}
+
+/// The pool and, when it came from a sheet, the character.
+pub fn build_pool(
+    inv: &Invocation,
+    session: Option<&Session>,
+    args: &PoolArgs<'_>,
+) -> Result<(DicePool, Option<Sr4Char>), BotError> {
+    let presets = parse_presets(inv, args.modifiers)?;
+    let (pool, who) = match (args.pool, args.character) {
+        (Some(_), Some(_)) => {
+            return Err(inv.text(
+                "Give either a pool or a character, not both.",
+                "ダイスプールかキャラクターのどちらか一方を指定してください。",
+            ));
+        }
+        (None, None) => {
+            return Err(inv.text(
+                "Give a pool (number of dice) or a session character.",
+                "ダイスプール（ダイス数）かセッションのキャラクターを指定してください。",
+            ));
+        }
+        (Some(n), None) => {
+            let n = i32::try_from(n).unwrap_or(i32::MAX);
+            let pool = DicePool::dice(n)
+                .with_presets(&presets, false)
+                .map_err(|e| rule(inv, &e))?;
+            (pool, None)
+        }
+        (None, Some(name)) => {
+            let session = session.ok_or_else(|| inv.no_session())?;
+            let c = find_char(inv, session, name)?;
+            let a = args.attribute.ok_or_else(|| {
+                inv.text(
+                    "With a character, name the attribute (and a skill or a second attribute).",
+                    "キャラクターを使うときは能力値（と技能か2つ目の能力値）を指定してください。",
+                )
+            })?;
+            let pool = match (args.skill, args.attribute2) {
+                (Some(_), Some(_)) => {
+                    return Err(inv.text(
+                        "Give a skill or a second attribute, not both.",
+                        "技能か2つ目の能力値のどちらか一方を指定してください。",
+                    ));
+                }
+                (Some(skill), None) => c.character.pool(a.attribute(), skill, &presets),
+                (None, Some(b)) => c.character.attribute_pool(a.attribute(), b.attribute(), &presets),
+                (None, None) => {
+                    return Err(inv.text(
+                        "Name a skill (or a second attribute for an attribute-only test).",
+                        "技能（能力値のみのテストなら2つ目の能力値）を指定してください。",
+                    ));
+                }
+            }
+            .map_err(|e| rule(inv, &e))?;
+            (pool, Some(c))
+        }
+    };
+    let pool = match args.dice.filter(|&d| d != 0) {
+        Some(d) => pool.with_custom(
+            inv.lang.pick("Modifier", "修正"),
+            i32::try_from(d).unwrap_or(i32::MAX),
+        ),
+        None => pool,
+    };
+    Ok((pool, who))
+}
+
+/// A change to a character's sheet, applied inside the session transaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    SpendEdge,
+    /// Burn a point of the Edge attribute (seed 2: critical success).
+    BurnEdge,
+    /// Seed 2: burn a point of Edge to live through a killing blow (the character must be dead).
+    CheatDeath,
+    Damage(DamageType, u32),
+}
+
+/// Edge before the roll: from the character's sheet (a point is spent when the roll is saved)
+/// or from `edge_rating` for a bare pool.
+pub fn edge_before(
+    inv: &Invocation,
+    choice: Option<EdgeChoice>,
+    who: Option<&Sr4Char>,
+    edge_rating: Option<i64>,
+) -> Result<Option<EdgeBefore>, BotError> {
+    let Some(choice) = choice else { return Ok(None) };
+    let long = choice == EdgeChoice::LongShot;
+    match who {
+        Some(c) => c
+            .character
+            .edge_before(long)
+            .map(|(_, e)| Some(e))
+            .map_err(|e| rule(inv, &e)),
+        None => {
+            let edge = edge_rating.ok_or_else(|| {
+                inv.text(
+                    "Edge with a bare pool needs edge_rating (the Edge attribute).",
+                    "キャラクターなしでエッジを使うには edge_rating（【エッジ】）が必要です。",
+                )
+            })?;
+            let edge = u32::try_from(edge).unwrap_or(0);
+            Ok(Some(if long {
+                EdgeBefore::LongShot { edge }
+            } else {
+                EdgeBefore::PushTheLimit { edge }
+            }))
+        }
+    }
+}
+
+fn rule_session(e: &impl Localized) -> SessionError {
+    SessionError::Rule {
+        en: e.localized(Lang::En),
+        ja: e.localized(Lang::Ja),
+    }
+}
+
+/// Apply `ops` to the named characters in one session transaction. Spending Edge needs the
+/// character's owner or the GM. Returns the saved session and the damage reports in order.
+pub async fn save_ops(
+    store: &dyn crate::store::Store,
+    channel: u64,
+    lang: Lang,
+    actor: Option<Actor>,
+    session_id: i64,
+    ops: &[(String, Op)],
+) -> Result<(Session, Vec<(String, DamageReport, Character)>), BotError> {
+    save_ops_with(store, channel, lang, actor, session_id, ops, &mut |_| Ok(())).await
+}
+
+/// [`save_ops`] plus `extra`, run in the same session transaction after the ops (the turn
+/// order, the record of a roll's Edge use).
+pub async fn save_ops_with(
+    store: &dyn crate::store::Store,
+    channel: u64,
+    lang: Lang,
+    actor: Option<Actor>,
+    session_id: i64,
+    ops: &[(String, Op)],
+    extra: &mut (dyn FnMut(&mut Session) -> Result<(), SessionError> + Send),
+) -> Result<(Session, Vec<(String, DamageReport, Character)>), BotError> {
+    let mut reports = Vec::new();
+    let saved = store
+        .update_session(channel, &mut |s: &mut Session| {
+            reports.clear();
+            if s.id != session_id {
+                return Err(SessionError::Rule {
+                    en: "The session of this roll has ended.".into(),
+                    ja: "このロールのセッションは終了しています。".into(),
+                });
+            }
+            for (name, op) in ops {
+                let Some(index) = s.roster.iter().position(|e| e.name == *name) else {
+                    return Err(SessionError::UnknownEntry { name: name.clone() });
+                };
+                let entry = &s.roster[index];
+                let (sh, c) = sheet::character(&entry.sheet, &entry.name).map_err(|e| rule_session(&e))?;
+                if matches!(op, Op::SpendEdge | Op::BurnEdge | Op::CheatDeath)
+                    && let Some(a) = actor
+                    && entry.owner != a.user
+                    && !s.may_manage(a)
+                {
+                    return Err(SessionError::NotOwner { name: name.clone() });
+                }
+                let next = match op {
+                    Op::SpendEdge => c.spend_edge().map_err(|e| rule_session(&e))?,
+                    Op::BurnEdge => c.burn_edge().map_err(|e| rule_session(&e))?,
+                    Op::CheatDeath => {
+                        if c.condition() != engine::systems::shadowrun4::Condition::Dead {
+                            return Err(SessionError::Rule {
+                                en: format!("{name} is not dead: there is no death to cheat."),
+                                ja: format!("{name}は死亡していません。"),
+                            });
+                        }
+                        c.cheat_death().map_err(|e| rule_session(&e))?
+                    }
+                    Op::Damage(t, boxes) => {
+                        let (next, report) = c.apply_damage(*t, *boxes).map_err(|e| rule_session(&e))?;
+                        reports.push((name.clone(), report, next.clone()));
+                        next
+                    }
+                };
+                s.roster[index].sheet = sheet::write(&sh, &next);
+            }
+            extra(s)
+        })
+        .await
+        .map_err(|e| match e {
+            crate::store::StoreError::NotFound => BotError::User(
+                lang.pick(
+                    "No session is running in this channel.",
+                    "このチャンネルには進行中のセッションがありません。",
+                )
+                .to_string(),
+            ),
+            other => crate::invocation::store_error(other, lang),
+        })?;
+    Ok((saved, reports))
+}
+
+/// Spend the Edge points a command used (nothing when `names` is empty).
+pub async fn spend_edge(
+    ctx: Context<'_>,
+    inv: &Invocation,
+    session: Option<&Session>,
+    names: &[String],
+) -> Result<(), BotError> {
+    if names.is_empty() {
+        return Ok(());
+    }
+    let session = session.ok_or_else(|| inv.no_session())?;
+    let ops: Vec<(String, Op)> = names.iter().map(|n| (n.clone(), Op::SpendEdge)).collect();
+    save_ops(
+        &*ctx.data().store,
+        inv.channel,
+        inv.lang,
+        Some(inv.actor),
+        session.id,
+        &ops,
+    )
+    .await?;
+    Ok(())
+}
+
+/// Roll with the bot's dice.
+pub fn roll<T>(
+    ctx: Context<'_>,
+    f: impl FnOnce(&mut dyn engine::dice::Roller) -> Result<T, RuleError>,
+) -> Result<T, RuleError> {
+    ctx.data().dice.with(f)
+}
+
+/// A stored action behind a button; `None` (logged) when the store refused.
+pub async fn action(
+    data: &crate::Data,
+    inv_guild: Option<u64>,
+    channel: u64,
+    owner: u64,
+    kind: &str,
+    payload: Value,
+) -> Option<i64> {
+    let a = NewAction {
+        kind: kind.into(),
+        guild: inv_guild,
+        channel,
+        owner,
+        payload,
+    };
+    match data.store.create_action(&a).await {
+        Ok(id) => Some(id),
+        Err(e) => {
+            tracing::warn!(kind, "button not offered: {e}");
+            None
+        }
+    }
+}
+
+pub fn second_chance_button(id: i64, lang: Lang) -> CreateButton {
+    buttons::button(
+        id,
+        lang.pick("Second chance (Edge)", "セカンド・チャンス（エッジ）"),
+        ButtonStyle::Primary,
+    )
+}
+
+pub fn edge_dice_button(id: i64, edge: u32, lang: Lang) -> CreateButton {
+    let label = match lang {
+        Lang::Ja => format!("エッジ{edge}個追加（エッジ）"),
+        _ => format!("+{edge} Edge dice (Edge)"),
+    };
+    buttons::button(id, &label, ButtonStyle::Secondary)
+}
+
+pub fn negate_glitch_button(id: i64, lang: Lang) -> CreateButton {
+    buttons::button(
+        id,
+        lang.pick("Negate glitch (Edge)", "グリッチ回避（エッジ）"),
+        ButtonStyle::Primary,
+    )
+}
+
+pub fn cheat_death_button(id: i64, lang: Lang) -> CreateButton {
+    buttons::button(
+        id,
+        lang.pick("Cheat death (burn Edge)", "死を免れる（エッジを燃やす）"),
+        ButtonStyle::Danger,
+    )
+}
+
+pub fn burn_edge_button(id: i64, lang: Lang) -> CreateButton {
+    buttons::button(
+        id,
+        lang.pick(
+            "Burn Edge: critical success",
+            "エッジを燃やす：クリティカル・サクセス",
+        ),
+        ButtonStyle::Danger,
+    )
+}
+
+/// Key of the session's Shadowrun state in `Session::system_state`.
+pub const STATE_KEY: &str = "shadowrun4";
+/// Rolls whose Edge use is remembered (older ones fall off; their buttons are long gone).
+pub const MAX_EDGE_ROLLS: usize = 200;
+
+/// Record that Edge was used on roll `token`: refused if it already was (one use per roll,
+/// whichever of its buttons was pressed first). Runs inside the session transaction.
+pub fn mark_edge_roll(s: &mut Session, token: &str) -> Result<(), SessionError> {
+    if !s.system_state.is_object() {
+        s.system_state = serde_json::json!({});
+    }
+    let state = &mut s.system_state[STATE_KEY];
+    if !state.is_object() {
+        *state = serde_json::json!({});
+    }
+    let list = &mut state["edge_rolls"];
+    if !list.is_array() {
+        *list = serde_json::json!([]);
+    }
+    let Some(a) = list.as_array_mut() else {
+        return Ok(());
+    };
+    if a.iter().any(|v| v.as_str() == Some(token)) {
+        return Err(SessionError::Rule {
+            en: RuleError::EdgeAlreadyUsed.localized(Lang::En),
+            ja: RuleError::EdgeAlreadyUsed.localized(Lang::Ja),
+        });
+    }
+    a.push(Value::String(token.to_string()));
+    let extra = a.len().saturating_sub(MAX_EDGE_ROLLS);
+    a.drain(..extra);
+    Ok(())
+}
+
+/// Which Edge-after buttons a roll gets, and the payload they share (`roll_id` ties them
+/// together: the first pressed uses the roll's Edge, the others are then refused).
+pub struct EdgeOffer<'a> {
+    pub who: &'a Sr4Char,
+    pub roll: &'a engine::systems::shadowrun4::PoolRoll,
+    /// Offer "Burn Edge: critical success" (tests only).
+    pub burn: bool,
+    /// Offer "Second chance" (every roll with a miss).
+    pub second_chance: bool,
+    /// Offer "Negate glitch" (a roll showing a glitch) and "+Edge dice" (Edge after the roll).
+    pub negate: bool,
+    pub payload: Value,
+}
+
+/// Create the Edge-after buttons the rules allow on this roll: Second chance (a miss to
+/// reroll), Negate glitch (a glitch or critical glitch, decisions "Edge"), Burn Edge for a
+/// critical success. Spending needs a point left; burning needs the attribute.
+pub async fn edge_buttons(ctx: Context<'_>, inv: &Invocation, offer: EdgeOffer<'_>) -> Vec<CreateButton> {
+    let c = &offer.who.character;
+    let mut out = Vec::new();
+    if offer.roll.edge_used {
+        return out;
+    }
+    let points = c.edge_points > 0;
+    let mut kinds = Vec::new();
+    if offer.second_chance && points && offer.roll.standing().any(|d| !d.is_hit()) {
+        kinds.push("sr.second_chance");
+    }
+    if offer.negate && points {
+        // After the roll: add Edge dice, only they follow the rule of six (decisions "Edge").
+        kinds.push("sr.edge_dice");
+    }
+    if offer.negate && points && offer.roll.glitch != engine::systems::shadowrun4::Glitch::None {
+        kinds.push("sr.negate_glitch");
+    }
+    if offer.burn && c.attributes.edge > 0 {
+        kinds.push("sr.burn_edge");
+    }
+    let mut payload = offer.payload;
+    payload["roll_id"] = Value::String(ctx.id().to_string());
+    for kind in kinds {
+        if let Some(id) = action(
+            ctx.data(),
+            inv.guild,
+            inv.channel,
+            inv.user,
+            kind,
+            payload.clone(),
+        )
+        .await
+        {
+            out.push(match kind {
+                "sr.second_chance" => second_chance_button(id, inv.lang),
+                "sr.negate_glitch" => negate_glitch_button(id, inv.lang),
+                "sr.edge_dice" => edge_dice_button(id, c.attributes.edge, inv.lang),
+                _ => burn_edge_button(id, inv.lang),
+            });
+        }
+    }
+    out
+}
+
+pub fn apply_button(id: i64, drain: bool, lang: Lang) -> CreateButton {
+    let label = if drain {
+        lang.pick("Apply drain", "ドレインを適用")
+    } else {
+        lang.pick("Apply damage", "ダメージを適用")
+    };
+    buttons::button(id, label, ButtonStyle::Danger)
+}
+
+/// Show the result, tap and log it.
+pub async fn reply(
+    ctx: Context<'_>,
+    inv: &Invocation,
+    session: Option<&Session>,
+    view: EmbedView,
+    buttons: Vec<CreateButton>,
+    outcome: &impl serde::Serialize,
+) -> Result<(), BotError> {
+    ctx.data().tap(ctx.id(), outcome);
+    let mut r = CreateReply::default().embed(view.to_embed());
+    if !buttons.is_empty() {
+        r = r.components(vec![CreateActionRow::Buttons(buttons)]);
+    }
+    ctx.send(r).await?;
+    inv.log_roll(ctx, session, &ctx.invocation_string(), outcome)
+        .await;
+    Ok(())
+}
+
+/// Apply-damage payload for a button.
+pub fn damage_payload(session: i64, target: &str, t: DamageType, boxes: u32) -> Value {
+    serde_json::json!({ "session": session, "target": target, "damage_type": t, "boxes": boxes })
+}
+
+/// Names in a comma-separated option.
+pub fn name_list(text: Option<&str>) -> Vec<String> {
+    text.map(|t| {
+        t.split([',', '、'])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rolls_edge_use_is_remembered_once_and_the_list_stays_bounded() {
+        let mut s = Session::start(1, 2, "Run", SystemId::Shadowrun4, 3, 0).unwrap();
+        mark_edge_roll(&mut s, "r1").unwrap();
+        assert!(mark_edge_roll(&mut s, "r1").is_err());
+        for i in 0..MAX_EDGE_ROLLS + 5 {
+            mark_edge_roll(&mut s, &format!("x{i}")).unwrap();
+        }
+        let list = s.system_state[STATE_KEY]["edge_rolls"].as_array().unwrap();
+        assert_eq!(list.len(), MAX_EDGE_ROLLS);
+        // The oldest fell off; the session still validates (size limit).
+        mark_edge_roll(&mut s, "r1").unwrap();
+        assert!(s.validate().is_ok());
+    }
+
+    #[test]
+    fn preset_completion_keeps_earlier_items_and_counts() {
+        let c = preset_choices("ranged.smartlink, aim=3", Lang::En);
+        let v = serde_json::to_value(&c).unwrap();
+        assert!(
+            v.as_array()
+                .unwrap()
+                .iter()
+                .any(|x| x["value"] == "ranged.smartlink, ranged.aim=3"),
+            "{v}"
+        );
+        let ja = preset_choices("スマート", Lang::Ja);
+        assert!(!ja.is_empty());
+        assert!(preset_choices("", Lang::En).len() <= 25);
+    }
+}

@@ -1,0 +1,497 @@
+//! Spellcasting, summoning, threading and compiling, with drain or fading on the caster.
+
+use engine::systems::shadowrun4::character::Attribute;
+use engine::systems::shadowrun4::magic::{
+    DispelRequest, SpellRequest, SummonRequest, cast_spell, dispel as dispel_spell, summon_spirit,
+    with_counterspelling,
+};
+use engine::systems::shadowrun4::resonance::{
+    CompileRequest, ThreadRequest, compile as compile_sprite, thread as thread_rating,
+};
+use engine::systems::shadowrun4::test_kinds::RollSpec;
+use engine::systems::shadowrun4::{DamageType, EdgeBefore};
+
+use super::common::{
+    self, AttrChoice, EdgeChoice, Sr4Char, autocomplete_character, autocomplete_presets, find_char,
+    parse_presets, rule, sr_session, start,
+};
+use crate::embeds::sr as view;
+use crate::invocation::Invocation;
+use crate::{BotError, Context};
+
+fn u(v: i64) -> u32 {
+    u32::try_from(v).unwrap_or(u32::MAX)
+}
+
+/// The caster's roll: attribute + skill ± wounds ± sustaining ± presets, with Edge.
+fn cast_spec(
+    inv: &Invocation,
+    c: &Sr4Char,
+    attribute: Attribute,
+    skill: &str,
+    modifiers: Option<&str>,
+    edge: Option<EdgeChoice>,
+) -> Result<(RollSpec, Option<EdgeBefore>), BotError> {
+    let presets = parse_presets(inv, modifiers)?;
+    let pool = c
+        .character
+        .pool(attribute, skill, &presets)
+        .map_err(|e| rule(inv, &e))?;
+    let edge = common::edge_before(inv, edge, Some(c), None)?;
+    Ok((RollSpec { pool, edge, retry: 0 }, edge))
+}
+
+/// Drain or fading buttons and the reply.
+#[allow(clippy::too_many_arguments)]
+async fn finish(
+    ctx: Context<'_>,
+    inv: &Invocation,
+    session: &engine::session::Session,
+    c: &Sr4Char,
+    edge: Option<EdgeBefore>,
+    drain: (DamageType, u32),
+    v: crate::embeds::EmbedView,
+    outcome: &impl serde::Serialize,
+    edge_after: Option<(&engine::systems::shadowrun4::PoolRoll, serde_json::Value)>,
+) -> Result<(), BotError> {
+    let spent = if edge.is_some() {
+        vec![c.name.clone()]
+    } else {
+        Vec::new()
+    };
+    common::spend_edge(ctx, inv, Some(session), &spent).await?;
+    let mut buttons = Vec::new();
+    let mut apply = None;
+    if drain.1 > 0 {
+        let payload = common::damage_payload(session.id, &c.name, drain.0, drain.1);
+        if let Some(id) = common::action(
+            ctx.data(),
+            inv.guild,
+            inv.channel,
+            inv.user,
+            "sr.apply_damage",
+            payload,
+        )
+        .await
+        {
+            apply = Some(id);
+        }
+    }
+    if let (Some((roll, mut payload)), None) = (edge_after, edge) {
+        payload["apply"] = serde_json::json!(apply);
+        let offer = common::EdgeOffer {
+            who: c,
+            roll,
+            burn: false,
+            second_chance: true,
+            negate: true,
+            payload,
+        };
+        buttons.extend(common::edge_buttons(ctx, inv, offer).await);
+    }
+    if let Some(id) = apply {
+        buttons.push(common::apply_button(id, true, inv.lang));
+    }
+    common::reply(ctx, inv, Some(session), v, buttons, outcome).await
+}
+
+/// Cast a spell: Magic + Spellcasting (hits capped at Force), resistance, drain
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "呪文"),
+    description_localized("ja", "呪文発動：魔力＋呪文発動（ヒットはフォースまで）、抵抗、ドレイン")
+)]
+#[allow(clippy::too_many_arguments)]
+pub async fn spell(
+    ctx: Context<'_>,
+    #[description = "Caster (session character)"]
+    #[name_localized("ja", "術者")]
+    #[description_localized("ja", "術者のキャラクター")]
+    #[autocomplete = "autocomplete_character"]
+    caster: String,
+    #[description = "Force"]
+    #[name_localized("ja", "フォース")]
+    #[description_localized("ja", "フォース")]
+    #[min = 1]
+    #[max = 40]
+    force: i64,
+    #[description = "Drain value"]
+    #[name_localized("ja", "ドレイン値")]
+    #[description_localized("ja", "ドレイン値")]
+    #[min = 0]
+    #[max = 50]
+    drain: i64,
+    #[description = "Target resisting (session character)"]
+    #[name_localized("ja", "目標")]
+    #[description_localized("ja", "抵抗する目標のキャラクター")]
+    #[autocomplete = "autocomplete_character"]
+    target: Option<String>,
+    #[description = "Target's resisting attribute (default willpower)"]
+    #[name_localized("ja", "抵抗能力値")]
+    #[description_localized("ja", "目標の抵抗能力値（既定 意志力）")]
+    resist: Option<AttrChoice>,
+    #[description = "Who protects the target with Counterspelling"]
+    #[name_localized("ja", "呪文防御")]
+    #[description_localized("ja", "呪文防御で目標を守るキャラクター")]
+    #[autocomplete = "autocomplete_character"]
+    counterspell: Option<String>,
+    #[description = "Resistance dice instead of a target"]
+    #[name_localized("ja", "抵抗ダイス")]
+    #[description_localized("ja", "目標の代わりの抵抗ダイス数")]
+    #[min = 0]
+    #[max = 100]
+    resist_pool: Option<i64>,
+    #[description = "Threshold (spells with no resistance)"]
+    #[name_localized("ja", "目標値")]
+    #[description_localized("ja", "目標値（抵抗のない呪文）")]
+    #[min = 0]
+    #[max = 100]
+    threshold: Option<i64>,
+    #[description = "Skill (default spellcasting)"]
+    #[name_localized("ja", "技能")]
+    #[description_localized("ja", "技能（既定 spellcasting）")]
+    #[max_length = 40]
+    skill: Option<String>,
+    #[description = "Modifier presets"]
+    #[name_localized("ja", "修正")]
+    #[description_localized("ja", "修正")]
+    #[autocomplete = "autocomplete_presets"]
+    #[max_length = 300]
+    modifiers: Option<String>,
+    #[description = "Caster's Edge before the roll"]
+    #[name_localized("ja", "エッジ")]
+    #[description_localized("ja", "術者のロール前のエッジ")]
+    edge: Option<EdgeChoice>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    start(&inv)?;
+    let session = sr_session(ctx, &inv).await?;
+    let c = find_char(&inv, &session, &caster)?;
+    let skill = skill.unwrap_or_else(|| "spellcasting".into());
+    let (cast, edge) = cast_spec(&inv, &c, Attribute::Magic, &skill, modifiers.as_deref(), edge)?;
+    let (resistance, target_name) = match (&target, resist_pool) {
+        (Some(_), Some(_)) => {
+            return Err(inv.text(
+                "Give a target or resist_pool, not both.",
+                "目標か抵抗ダイスのどちらか一方を指定してください。",
+            ));
+        }
+        (Some(t), None) => {
+            let t = find_char(&inv, &session, t)?;
+            let a = resist.map_or(Attribute::Willpower, AttrChoice::attribute);
+            let pool = t
+                .character
+                .attribute_pool(a, a, &[])
+                .map_err(|e| rule(&inv, &e))?;
+            // One attribute: keep the first part and the sheet's modifiers.
+            let mut pool = pool;
+            if pool.parts.len() >= 2 {
+                pool.parts.remove(1);
+            }
+            (Some(RollSpec::new(pool)), Some(t.name))
+        }
+        (None, Some(n)) => (Some(RollSpec::dice(i32::try_from(n).unwrap_or(0))), None),
+        (None, None) => (None, None),
+    };
+    // Seed 4.2 spell defence: the protector's Counterspelling joins the resistance pool.
+    let resistance = match (resistance, &counterspell) {
+        (Some(r), Some(name)) => {
+            let p = find_char(&inv, &session, name)?;
+            let dice = p.character.skill("counterspelling").unwrap_or(0);
+            Some(with_counterspelling(r, dice).map_err(|e| rule(&inv, &e))?)
+        }
+        (None, Some(_)) => {
+            return Err(inv.text(
+                "Counterspelling protects a target: name the target or resist_pool.",
+                "呪文防御には目標か抵抗ダイスが必要です。",
+            ));
+        }
+        (r, None) => r,
+    };
+    let drain_pool = c
+        .character
+        .resistance_pool(Attribute::Willpower, c.sheet.drain_attribute())
+        .map_err(|e| rule(&inv, &e))?;
+    let req = SpellRequest {
+        cast,
+        force: u(force),
+        magic: c.character.attributes.magic,
+        resistance,
+        threshold: threshold.map(u),
+        drain_value: u(drain),
+        drain: RollSpec::new(drain_pool),
+    };
+    let outcome = common::roll(ctx, |r| cast_spell(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let v = view::spell_view(&outcome, &c.name, target_name.as_deref(), inv.lang);
+    let d = (outcome.drain.damage_type, outcome.drain.boxes);
+    let payload = serde_json::json!({
+        "roll": "spell", "session": session.id, "character": c.name, "target": target_name, "outcome": outcome,
+    });
+    let offer = Some((&outcome.cast.roll, payload));
+    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, offer).await
+}
+
+/// Summon a spirit: Magic + Summoning against Force; services; drain
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "召喚"),
+    description_localized("ja", "精霊召喚：魔力＋召喚 対 フォース、奉仕回数、ドレイン")
+)]
+pub async fn summon(
+    ctx: Context<'_>,
+    #[description = "Summoner (session character)"]
+    #[name_localized("ja", "術者")]
+    #[description_localized("ja", "召喚者のキャラクター")]
+    #[autocomplete = "autocomplete_character"]
+    caster: String,
+    #[description = "Spirit's Force"]
+    #[name_localized("ja", "フォース")]
+    #[description_localized("ja", "精霊のフォース")]
+    #[min = 1]
+    #[max = 40]
+    force: i64,
+    #[description = "Modifier presets"]
+    #[name_localized("ja", "修正")]
+    #[description_localized("ja", "修正")]
+    #[autocomplete = "autocomplete_presets"]
+    #[max_length = 300]
+    modifiers: Option<String>,
+    #[description = "Edge before the roll"]
+    #[name_localized("ja", "エッジ")]
+    #[description_localized("ja", "ロール前のエッジ")]
+    edge: Option<EdgeChoice>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    start(&inv)?;
+    let session = sr_session(ctx, &inv).await?;
+    let c = find_char(&inv, &session, &caster)?;
+    let (spec, edge) = cast_spec(
+        &inv,
+        &c,
+        Attribute::Magic,
+        "summoning",
+        modifiers.as_deref(),
+        edge,
+    )?;
+    let drain_pool = c
+        .character
+        .resistance_pool(Attribute::Willpower, c.sheet.drain_attribute())
+        .map_err(|e| rule(&inv, &e))?;
+    let req = SummonRequest {
+        summon: spec,
+        force: u(force),
+        magic: c.character.attributes.magic,
+        drain: RollSpec::new(drain_pool),
+    };
+    let outcome = common::roll(ctx, |r| summon_spirit(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let v = view::summon_view(&outcome, &c.name, req.force, inv.lang);
+    let d = (outcome.drain.damage_type, outcome.drain.boxes);
+    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, None).await
+}
+
+/// Thread a complex form: Resonance + Software, +1 rating per hit; fading
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "スレッディング"),
+    description_localized("ja", "スレッディング：共振力＋ソフトウェア、ヒットごとに+1、フェーディング")
+)]
+pub async fn thread(
+    ctx: Context<'_>,
+    #[description = "Technomancer (session character)"]
+    #[name_localized("ja", "キャラ")]
+    #[description_localized("ja", "テクノマンサーのキャラクター")]
+    #[autocomplete = "autocomplete_character"]
+    character: String,
+    #[description = "Complex form's rating before threading"]
+    #[name_localized("ja", "レーティング")]
+    #[description_localized("ja", "スレッディング前のレーティング")]
+    #[min = 0]
+    #[max = 40]
+    rating: i64,
+    #[description = "Modifier presets"]
+    #[name_localized("ja", "修正")]
+    #[description_localized("ja", "修正")]
+    #[autocomplete = "autocomplete_presets"]
+    #[max_length = 300]
+    modifiers: Option<String>,
+    #[description = "Edge before the roll"]
+    #[name_localized("ja", "エッジ")]
+    #[description_localized("ja", "ロール前のエッジ")]
+    edge: Option<EdgeChoice>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    start(&inv)?;
+    let session = sr_session(ctx, &inv).await?;
+    let c = find_char(&inv, &session, &character)?;
+    let (spec, edge) = cast_spec(
+        &inv,
+        &c,
+        Attribute::Resonance,
+        "software",
+        modifiers.as_deref(),
+        edge,
+    )?;
+    let fading = c
+        .character
+        .resistance_pool(Attribute::Willpower, Attribute::Resonance)
+        .map_err(|e| rule(&inv, &e))?;
+    let req = ThreadRequest {
+        thread: spec,
+        base_rating: u(rating),
+        resonance: c.character.attributes.resonance,
+        fading: RollSpec::new(fading),
+    };
+    let outcome = common::roll(ctx, |r| thread_rating(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let v = view::thread_view(&outcome, &c.name, inv.lang);
+    let d = (outcome.fading.damage_type, outcome.fading.boxes);
+    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, None).await
+}
+
+/// Compile a sprite: Resonance + Compiling against its rating; tasks; fading
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "コンパイル"),
+    description_localized(
+        "ja",
+        "スプライトのコンパイル：共振力＋コンパイル 対 レーティング、タスク、フェーディング"
+    )
+)]
+pub async fn compile(
+    ctx: Context<'_>,
+    #[description = "Technomancer (session character)"]
+    #[name_localized("ja", "キャラ")]
+    #[description_localized("ja", "テクノマンサーのキャラクター")]
+    #[autocomplete = "autocomplete_character"]
+    character: String,
+    #[description = "Sprite's rating"]
+    #[name_localized("ja", "レーティング")]
+    #[description_localized("ja", "スプライトのレーティング")]
+    #[min = 1]
+    #[max = 40]
+    rating: i64,
+    #[description = "Modifier presets"]
+    #[name_localized("ja", "修正")]
+    #[description_localized("ja", "修正")]
+    #[autocomplete = "autocomplete_presets"]
+    #[max_length = 300]
+    modifiers: Option<String>,
+    #[description = "Edge before the roll"]
+    #[name_localized("ja", "エッジ")]
+    #[description_localized("ja", "ロール前のエッジ")]
+    edge: Option<EdgeChoice>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    start(&inv)?;
+    let session = sr_session(ctx, &inv).await?;
+    let c = find_char(&inv, &session, &character)?;
+    let (spec, edge) = cast_spec(
+        &inv,
+        &c,
+        Attribute::Resonance,
+        "compiling",
+        modifiers.as_deref(),
+        edge,
+    )?;
+    let fading = c
+        .character
+        .resistance_pool(Attribute::Willpower, Attribute::Resonance)
+        .map_err(|e| rule(&inv, &e))?;
+    let req = CompileRequest {
+        compile: spec,
+        rating: u(rating),
+        resonance: c.character.attributes.resonance,
+        fading: RollSpec::new(fading),
+    };
+    let outcome = common::roll(ctx, |r| compile_sprite(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let v = view::compile_view(&outcome, &c.name, req.rating, inv.lang);
+    let d = (outcome.fading.damage_type, outcome.fading.boxes);
+    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, None).await
+}
+
+/// Dispel a sustained spell: Counterspelling + Magic against Force + caster's Magic; drain
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "呪文解除"),
+    description_localized("ja", "呪文解除：呪文対抗＋魔力 対 フォース＋術者の魔力、ドレイン")
+)]
+#[allow(clippy::too_many_arguments)]
+pub async fn dispel(
+    ctx: Context<'_>,
+    #[description = "Dispeller (session character)"]
+    #[name_localized("ja", "術者")]
+    #[description_localized("ja", "解除する術者")]
+    #[autocomplete = "autocomplete_character"]
+    caster: String,
+    #[description = "The spell's Force"]
+    #[name_localized("ja", "フォース")]
+    #[description_localized("ja", "呪文のフォース")]
+    #[min = 1]
+    #[max = 40]
+    force: i64,
+    #[description = "The spell's caster's Magic"]
+    #[name_localized("ja", "相手の魔力")]
+    #[description_localized("ja", "呪文の術者の魔力")]
+    #[min = 1]
+    #[max = 20]
+    magic: i64,
+    #[description = "Drain value"]
+    #[name_localized("ja", "ドレイン値")]
+    #[description_localized("ja", "ドレイン値")]
+    #[min = 0]
+    #[max = 50]
+    drain: i64,
+    #[description = "The spell's hits"]
+    #[name_localized("ja", "呪文のヒット")]
+    #[description_localized("ja", "呪文のヒット数")]
+    #[min = 0]
+    #[max = 100]
+    hits: Option<i64>,
+    #[description = "Karma in the spell"]
+    #[name_localized("ja", "カルマ")]
+    #[description_localized("ja", "呪文のカルマ")]
+    #[min = 0]
+    #[max = 50]
+    karma: Option<i64>,
+    #[description = "Modifier presets"]
+    #[name_localized("ja", "修正")]
+    #[description_localized("ja", "修正")]
+    #[autocomplete = "autocomplete_presets"]
+    #[max_length = 300]
+    modifiers: Option<String>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    start(&inv)?;
+    let session = sr_session(ctx, &inv).await?;
+    let c = find_char(&inv, &session, &caster)?;
+    let (spec, _) = cast_spec(
+        &inv,
+        &c,
+        Attribute::Magic,
+        "counterspelling",
+        modifiers.as_deref(),
+        None,
+    )?;
+    let drain_pool = c
+        .character
+        .resistance_pool(Attribute::Willpower, c.sheet.drain_attribute())
+        .map_err(|e| rule(&inv, &e))?;
+    let req = DispelRequest {
+        dispel: spec,
+        magic: c.character.attributes.magic,
+        force: u(force),
+        caster_magic: u(magic),
+        karma: karma.map_or(0, u),
+        spell_hits: hits.map(u),
+        drain_value: u(drain),
+        drain: RollSpec::new(drain_pool),
+    };
+    let outcome = common::roll(ctx, |r| dispel_spell(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let v = view::dispel_view(&outcome, &c.name, req.force, inv.lang);
+    let d = (outcome.drain.damage_type, outcome.drain.boxes);
+    finish(ctx, &inv, &session, &c, None, d, v, &outcome, None).await
+}

@@ -1,0 +1,370 @@
+//! A typed line such as `/roll dice:2d6+3 label:Attack` → the option tree Discord would send,
+//! checked against the command schema the bot registered (names, subcommands, option types,
+//! choices, limits). Japanese (localized) names are accepted too.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    #[error("a line starts with a slash command, like `/roll dice:2d6`")]
+    NoSlash,
+    #[error("unknown command `/{0}`; known: {1}")]
+    UnknownCommand(String, String),
+    #[error("`/{0}` needs a subcommand: {1}")]
+    MissingSubcommand(String, String),
+    #[error("`{0}` is not a subcommand of `/{1}`; known: {2}")]
+    UnknownSubcommand(String, String, String),
+    #[error("unknown option `{0}` for `/{1}`; options: {2}")]
+    UnknownOption(String, String, String),
+    #[error("unexpected text `{0}`: write options as name:value")]
+    Stray(String),
+    #[error("option `{0}` is given twice")]
+    Duplicate(String),
+    #[error("missing required option `{0}`")]
+    Missing(String),
+    #[error("option `{0}` expects {1}, got `{2}`")]
+    WrongType(String, &'static str, String),
+    #[error("option `{0}` must be one of: {1}")]
+    NotAChoice(String, String),
+    #[error("option `{0}` is out of range ({1})")]
+    OutOfRange(String, String),
+    #[error("option `{0}` has a type the console cannot build yet")]
+    Unsupported(String),
+}
+
+/// The command chosen, the options as Discord nests them, and the users they name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuiltLine {
+    pub command: Value,
+    pub options: Value,
+    pub resolved: Value,
+    /// The path typed, e.g. `roll` or `sr test`.
+    pub path: String,
+}
+
+/// A user named in an option: `@name` or a numeric id.
+pub type UserLookup<'a> = &'a dyn Fn(&str) -> Value;
+
+fn names(v: &Value) -> impl Iterator<Item = &str> {
+    let base = v["name"].as_str().into_iter();
+    let localized = v["name_localizations"]
+        .as_object()
+        .into_iter()
+        .flat_map(|m| m.values().filter_map(Value::as_str));
+    base.chain(localized)
+}
+
+fn matches(v: &Value, word: &str) -> bool {
+    names(v).any(|n| n == word)
+}
+
+fn loose(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn list(vs: &[Value]) -> String {
+    vs.iter()
+        .filter_map(|v| v["name"].as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn options_of(v: &Value) -> Vec<Value> {
+    v["options"].as_array().cloned().unwrap_or_default()
+}
+
+/// Split `rest` at every ` name:` where `name` is a known option (canonical or localized).
+fn split_pairs<'a>(rest: &'a str, known: &[Value]) -> Result<Vec<(&'a str, &'a str)>, LineError> {
+    let mut starts: Vec<(usize, usize)> = Vec::new(); // (start of name, start of value)
+    for opt in known {
+        for name in names(opt) {
+            let pat = format!("{name}:");
+            let mut from = 0;
+            while let Some(i) = rest[from..].find(&pat) {
+                let at = from + i;
+                let boundary = at == 0 || rest[..at].ends_with(char::is_whitespace);
+                if boundary {
+                    starts.push((at, at + pat.len()));
+                }
+                from = at + pat.len();
+            }
+        }
+    }
+    starts.sort();
+    starts.dedup_by_key(|s| s.0);
+    let lead = starts.first().map_or(rest, |s| &rest[..s.0]).trim();
+    if !lead.is_empty() {
+        let word = lead.split_whitespace().next().unwrap_or(lead);
+        return Err(match word.split_once(':') {
+            Some((name, _)) => LineError::UnknownOption(name.to_string(), String::new(), list(known)),
+            None => LineError::Stray(lead.to_string()),
+        });
+    }
+    let mut pairs = Vec::new();
+    for (k, &(name_at, value_at)) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).map_or(rest.len(), |n| n.0);
+        let value = rest[value_at..end].trim();
+        let value = value
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap_or(value);
+        pairs.push((&rest[name_at..value_at - 1], value));
+    }
+    Ok(pairs)
+}
+
+fn convert(
+    opt: &Value,
+    raw: &str,
+    users: UserLookup<'_>,
+    resolved: &mut BTreeMap<String, Value>,
+) -> Result<Value, LineError> {
+    let name = opt["name"].as_str().unwrap_or_default().to_string();
+    let wrong = |what| LineError::WrongType(name.clone(), what, raw.to_string());
+    if let Some(choices) = opt["choices"].as_array().filter(|c| !c.is_empty()) {
+        let chosen = choices
+            .iter()
+            .find(|c| matches(c, raw) || c["value"].as_str() == Some(raw))
+            .or_else(|| {
+                // Typed loosely: `shadowrun4` for "Shadowrun 4", `badlands_rally` for "Badlands Rally".
+                let want = loose(raw);
+                choices.iter().find(|c| names(c).any(|n| loose(n) == want))
+            });
+        return chosen
+            .map(|c| c["value"].clone())
+            .ok_or_else(|| LineError::NotAChoice(name.clone(), list(choices)));
+    }
+    let range = |v: f64| -> Result<(), LineError> {
+        let min = opt["min_value"].as_f64();
+        let max = opt["max_value"].as_f64();
+        if min.is_some_and(|m| v < m) || max.is_some_and(|m| v > m) {
+            let show = |b: Option<f64>| b.map_or("…".to_string(), |b| b.to_string());
+            return Err(LineError::OutOfRange(
+                name.clone(),
+                format!("{} to {}", show(min), show(max)),
+            ));
+        }
+        Ok(())
+    };
+    match opt["type"].as_u64() {
+        Some(3) => {
+            let len = raw.chars().count() as u64;
+            let min = opt["min_length"].as_u64().unwrap_or(0);
+            let max = opt["max_length"].as_u64().unwrap_or(6000);
+            if len < min.max(1) || len > max {
+                return Err(LineError::OutOfRange(
+                    name,
+                    format!("{} to {max} characters", min.max(1)),
+                ));
+            }
+            Ok(json!(raw))
+        }
+        Some(4) => {
+            let n: i64 = raw.parse().map_err(|_| wrong("a whole number"))?;
+            range(n as f64)?;
+            Ok(json!(n))
+        }
+        Some(10) => {
+            let n: f64 = raw.parse().map_err(|_| wrong("a number"))?;
+            if !n.is_finite() {
+                return Err(wrong("a number"));
+            }
+            range(n)?;
+            Ok(json!(n))
+        }
+        Some(5) => match raw.to_ascii_lowercase().as_str() {
+            "true" | "yes" | "on" | "1" => Ok(json!(true)),
+            "false" | "no" | "off" | "0" => Ok(json!(false)),
+            _ => Err(wrong("true or false")),
+        },
+        Some(6) => {
+            let user = users(raw.trim_start_matches('@'));
+            let id = user["id"].as_str().unwrap_or_default().to_string();
+            resolved.entry("users".into()).or_insert_with(|| json!({}))[&id] = user;
+            Ok(json!(id))
+        }
+        Some(7) => {
+            let name = raw.trim_start_matches('#');
+            let id = name.parse::<u64>().unwrap_or_else(|_| named_id(name));
+            resolved.entry("channels".into()).or_insert_with(|| json!({}))[id.to_string()] =
+                crate::fake_discord::payloads::resolved_channel(id, name);
+            Ok(json!(id.to_string()))
+        }
+        Some(8) => {
+            let name = raw.trim_start_matches("@&").trim_start_matches('@');
+            let id = name.parse::<u64>().unwrap_or_else(|_| named_id(name));
+            resolved.entry("roles".into()).or_insert_with(|| json!({}))[id.to_string()] =
+                crate::fake_discord::payloads::role(id, name);
+            Ok(json!(id.to_string()))
+        }
+        _ => Err(LineError::Unsupported(name)),
+    }
+}
+
+/// A stable snowflake-sized id for a channel or role typed by name (`#gm`, `@&GM`).
+pub fn named_id(name: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    name.hash(&mut h);
+    200_000_000_000_000_000 + h.finish() % 700_000_000_000_000_000
+}
+
+/// Build the interaction data for `line` from the registered `commands`.
+pub fn build(line: &str, commands: &[Value], users: UserLookup<'_>) -> Result<BuiltLine, LineError> {
+    let line = line.trim();
+    let rest = line.strip_prefix('/').ok_or(LineError::NoSlash)?;
+    let (word, mut rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let command = commands
+        .iter()
+        .find(|c| matches(c, word))
+        .ok_or_else(|| LineError::UnknownCommand(word.to_string(), list(commands)))?;
+    let mut path = vec![command["name"].as_str().unwrap_or_default().to_string()];
+    // Walk subcommand groups (type 2) and subcommands (type 1).
+    let mut node = command.clone();
+    let mut wrappers: Vec<Value> = Vec::new();
+    loop {
+        let subs: Vec<Value> = options_of(&node)
+            .into_iter()
+            .filter(|o| matches!(o["type"].as_u64(), Some(1 | 2)))
+            .collect();
+        if subs.is_empty() {
+            break;
+        }
+        let trimmed = rest.trim_start();
+        let (sub_word, after) = trimmed.split_once(char::is_whitespace).unwrap_or((trimmed, ""));
+        if sub_word.is_empty() {
+            return Err(LineError::MissingSubcommand(path.join(" "), list(&subs)));
+        }
+        let sub = subs
+            .iter()
+            .find(|s| matches(s, sub_word))
+            .ok_or_else(|| LineError::UnknownSubcommand(sub_word.to_string(), path.join(" "), list(&subs)))?;
+        path.push(sub["name"].as_str().unwrap_or_default().to_string());
+        wrappers.push(json!({ "name": sub["name"], "type": sub["type"] }));
+        node = sub.clone();
+        rest = after;
+    }
+    let known = options_of(&node);
+    let pairs = split_pairs(rest, &known).map_err(|e| match e {
+        LineError::UnknownOption(n, _, l) => LineError::UnknownOption(n, path.join(" "), l),
+        other => other,
+    })?;
+    let mut given: BTreeMap<String, Value> = BTreeMap::new();
+    let mut resolved_data = BTreeMap::new();
+    for (name, raw) in pairs {
+        let opt = known
+            .iter()
+            .find(|o| matches(o, name))
+            .ok_or_else(|| LineError::UnknownOption(name.to_string(), path.join(" "), list(&known)))?;
+        let canonical = opt["name"].as_str().unwrap_or_default().to_string();
+        let value = convert(opt, raw, users, &mut resolved_data)?;
+        let entry = json!({ "name": canonical, "type": opt["type"], "value": value });
+        if given.insert(canonical.clone(), entry).is_some() {
+            return Err(LineError::Duplicate(canonical));
+        }
+    }
+    for opt in &known {
+        let name = opt["name"].as_str().unwrap_or_default();
+        if opt["required"].as_bool() == Some(true) && !given.contains_key(name) {
+            return Err(LineError::Missing(name.to_string()));
+        }
+    }
+    // Discord sends options in the order the command declares them.
+    let leaf: Vec<Value> = known
+        .iter()
+        .filter_map(|o| given.remove(o["name"].as_str().unwrap_or_default()))
+        .collect();
+    let mut options = Value::Array(leaf);
+    for mut w in wrappers.into_iter().rev() {
+        w["options"] = options;
+        options = json!([w]);
+    }
+    let resolved = Value::Object(resolved_data.into_iter().collect());
+    Ok(BuiltLine {
+        command: command.clone(),
+        options,
+        resolved,
+        path: path.join(" "),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schema() -> Vec<Value> {
+        vec![
+            json!({ "id": "1", "name": "roll", "name_localizations": { "ja": "ダイス" }, "options": [
+                { "type": 3, "name": "dice", "name_localizations": { "ja": "式" }, "required": true, "max_length": 200 },
+                { "type": 3, "name": "label", "required": false },
+            ]}),
+            json!({ "id": "2", "name": "sr", "options": [
+                { "type": 1, "name": "test", "options": [
+                    { "type": 4, "name": "pool", "required": true, "min_value": 0, "max_value": 60 },
+                    { "type": 5, "name": "edge" },
+                    { "type": 3, "name": "mode", "choices": [{ "name": "Normal", "value": "normal" }, { "name": "Hard", "value": "hard" }] },
+                    { "type": 6, "name": "target" },
+                ]},
+            ]}),
+        ]
+    }
+
+    fn users(name: &str) -> Value {
+        json!({ "id": "77", "username": name })
+    }
+
+    fn b(line: &str) -> Result<BuiltLine, LineError> {
+        build(line, &schema(), &users)
+    }
+
+    #[test]
+    fn builds_options_with_spaces_and_localized_names() {
+        let l = b("/roll dice:6 4d6 label:Big hit").unwrap();
+        assert_eq!(
+            l.options,
+            json!([{ "name": "dice", "type": 3, "value": "6 4d6" }, { "name": "label", "type": 3, "value": "Big hit" }])
+        );
+        let l = b("/ダイス 式:2d6").unwrap();
+        assert_eq!(l.path, "roll");
+        assert_eq!(l.options[0]["value"], "2d6");
+    }
+
+    #[test]
+    fn subcommands_types_and_choices() {
+        let l = b("/sr test pool:12 edge:yes mode:Hard target:@bob").unwrap();
+        let opts = &l.options[0]["options"];
+        assert_eq!(l.options[0]["name"], "test");
+        assert_eq!(opts[0]["value"], 12);
+        assert_eq!(opts[1]["value"], true);
+        assert_eq!(opts[2]["value"], "hard");
+        assert_eq!(opts[3]["value"], "77");
+        assert_eq!(l.resolved["users"]["77"]["username"], "bob");
+    }
+
+    #[test]
+    fn bad_lines_are_clear_errors() {
+        assert_eq!(b("roll dice:2d6"), Err(LineError::NoSlash));
+        assert!(matches!(b("/nope"), Err(LineError::UnknownCommand(..))));
+        assert!(matches!(b("/sr"), Err(LineError::MissingSubcommand(..))));
+        assert!(matches!(b("/sr fly"), Err(LineError::UnknownSubcommand(..))));
+        assert!(matches!(b("/roll dize:2d6"), Err(LineError::UnknownOption(..))));
+        assert!(matches!(b("/roll 2d6"), Err(LineError::Stray(..))));
+        assert_eq!(b("/roll label:x"), Err(LineError::Missing("dice".into())));
+        assert_eq!(b("/roll dice:1 dice:2"), Err(LineError::Duplicate("dice".into())));
+        assert!(matches!(b("/sr test pool:many"), Err(LineError::WrongType(..))));
+        assert!(matches!(b("/sr test pool:61"), Err(LineError::OutOfRange(..))));
+        assert!(matches!(
+            b("/sr test pool:1 mode:Easy"),
+            Err(LineError::NotAChoice(..))
+        ));
+        assert!(matches!(
+            b(&format!("/roll dice:{}", "1".repeat(201))),
+            Err(LineError::OutOfRange(..))
+        ));
+    }
+}

@@ -1,0 +1,255 @@
+//! `/roll` results: one line per roll or set, every die shown (dropped and rerolled dice struck
+//! through, exploded ones marked, successes bold), the total or successes prominent, and
+//! failures, botches and the verdict where present.
+
+use engine::i18n::Lang;
+use engine::notation::{Die, Kind, RollLine, RollOutcome, Status, Verdict};
+
+use super::{EmbedView, colour};
+
+/// Most dice printed per group; the rest are counted ("… +N more"), so 100 dice stay readable.
+const DICE_SHOWN: usize = 60;
+
+fn die_text(d: &Die) -> String {
+    let mut s = d.face.to_string();
+    if d.success > 0 {
+        s = format!("**{s}**");
+    }
+    if d.botch {
+        s.push('✗');
+    }
+    if d.exploded {
+        s.push('!');
+    }
+    match d.status {
+        Status::Dropped | Status::Rerolled => format!("~~{s}~~"),
+        Status::Subtracted => format!("−{s}"),
+        Status::Kept => s,
+    }
+}
+
+fn dice_list(dice: &[Die], sorted: bool) -> String {
+    let mut shown: Vec<&Die> = dice.iter().collect();
+    if sorted {
+        // Stable, so equal faces keep roll order; struck dice sort among the rest.
+        shown.sort_by_key(|d| std::cmp::Reverse(d.face));
+    }
+    let mut parts: Vec<String> = shown.iter().take(DICE_SHOWN).map(|d| die_text(d)).collect();
+    if shown.len() > DICE_SHOWN {
+        parts.push(format!("… +{}", shown.len() - DICE_SHOWN));
+    }
+    format!("[{}]", parts.join(", "))
+}
+
+fn verdict_text(v: Verdict, lang: Lang) -> &'static str {
+    match v {
+        Verdict::Success => lang.pick("Success", "成功"),
+        Verdict::Failure => lang.pick("Failure", "失敗"),
+    }
+}
+
+/// The result part of a line: total, successes, picks or tally.
+fn result_text(line: &RollLine, lang: Lang) -> String {
+    let mut parts = Vec::new();
+    match line.kind {
+        Kind::Choice => parts.push(format!("**{}**", line.chosen.join(", "))),
+        Kind::Tally => {
+            let t: Vec<String> = line
+                .tally
+                .iter()
+                .map(|c| format!("{}:{}", c.face, c.count))
+                .collect();
+            parts.push(t.join(" "));
+        }
+        _ => {}
+    }
+    if let Some(s) = line.successes {
+        parts.push(format!("{} **{s}**", lang.pick("Successes", "成功数")));
+    } else if let Some(max) = line.max {
+        parts.push(format!("{} **{max}**", lang.pick("Max", "最大")));
+        if let Some(t) = line.total {
+            parts.push(format!("{} {t}", lang.pick("Total", "合計")));
+        }
+    } else if let Some(t) = line.total {
+        parts.push(format!("**{t}**"));
+    }
+    if let Some(f) = line.failures.filter(|&f| f > 0) {
+        parts.push(format!("{} {f}", lang.pick("Failures", "失敗")));
+    }
+    if let Some(b) = line.botches.filter(|&b| b > 0) {
+        parts.push(format!("{} {b}", lang.pick("Botches", "ファンブル")));
+    }
+    if let (Some(t), Some(v)) = (line.target, line.verdict) {
+        parts.push(format!(
+            "({}{}) → **{}**",
+            t.op.symbol(),
+            t.value,
+            verdict_text(v, lang)
+        ));
+    }
+    if line.capped {
+        parts.push(lang.pick("(chain capped)", "（連鎖上限）").to_string());
+    }
+    parts.join(" · ")
+}
+
+fn line_text(line: &RollLine, outcome: &RollOutcome, lang: Lang) -> String {
+    let mut head = String::new();
+    if let Some(set) = line.set {
+        head.push_str(&format!("#{set} "));
+    }
+    if let Some(l) = &line.label {
+        head.push_str(&format!("{l}: "));
+    }
+    head.push_str(&format!("`{}`", line.expression));
+    let sorted = line.kind == Kind::Dice && !outcome.flags.unsorted;
+    // A choice's "die" is only the index drawn; the picks say it better.
+    let dice: Vec<String> = if outcome.flags.simple || line.kind == Kind::Choice {
+        Vec::new()
+    } else {
+        line.groups
+            .iter()
+            .filter(|g| !g.dice.is_empty())
+            .map(|g| format!("{}{}", g.text, dice_list(&g.dice, sorted)))
+            .collect()
+    };
+    let mut s = head;
+    if !dice.is_empty() {
+        s.push(' ');
+        s.push_str(&dice.join(" "));
+    }
+    if !outcome.flags.no_result {
+        let r = result_text(line, lang);
+        if !r.is_empty() {
+            s.push_str(" → ");
+            s.push_str(&r);
+        }
+    }
+    s
+}
+
+/// The whole roll. A single line also gets its result as a prominent field.
+pub fn roll_view(outcome: &RollOutcome, roller_name: &str, lang: Lang) -> EmbedView {
+    let title = match &outcome.label {
+        Some(l) if !l.is_empty() => format!("🎲 {l}"),
+        _ => format!("🎲 {}", outcome.input),
+    };
+    let lines: Vec<String> = outcome
+        .lines
+        .iter()
+        .map(|l| line_text(l, outcome, lang))
+        .collect();
+    let mut fields = Vec::new();
+    let mut colour = colour::NEUTRAL;
+    if let [only] = outcome.lines.as_slice() {
+        if let Some(s) = only.successes {
+            fields.push((
+                lang.pick("Successes", "成功数").to_string(),
+                format!("**{s}**"),
+                true,
+            ));
+        } else if let Some(t) = only.total.filter(|_| !outcome.flags.no_result) {
+            fields.push((lang.pick("Total", "合計").to_string(), format!("**{t}**"), true));
+        }
+        colour = match only.verdict {
+            Some(Verdict::Success) => colour::SUCCESS,
+            Some(Verdict::Failure) => colour::FAILURE,
+            None => colour::NEUTRAL,
+        };
+    }
+    let mut footer = roller_name.to_string();
+    if let Some(c) = &outcome.comment {
+        footer = format!("{footer} · {c}");
+    }
+    EmbedView {
+        title,
+        description: lines.join("\n"),
+        colour,
+        fields,
+        footer: Some(footer),
+    }
+}
+
+/// A BCDice Shadowrun line (`6B6`, `6B6>=4`, `6R6`, `6R6>=4`, with an optional `S`) in the form
+/// our notation reads with BCDice's ShadowRun4 defaults: target 5+, sixes rerolled.
+pub fn shadowrun_form(input: &str) -> Option<String> {
+    let t = input.trim();
+    let (secret, rest) = match t.strip_prefix(['S', 's']) {
+        Some(r) => ("S", r),
+        None => ("", t),
+    };
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let (n, rest) = rest.split_at(digits);
+    let mut chars = rest.chars();
+    let kind = chars.next()?.to_ascii_uppercase();
+    if chars.next() != Some('6') || !matches!(kind, 'B' | 'R') {
+        return None;
+    }
+    let target = chars.as_str().trim();
+    let target = match target.strip_prefix(">=") {
+        None if target.is_empty() => "5".to_string(),
+        Some(v) if !v.trim().is_empty() && v.trim().chars().all(|c| c.is_ascii_digit()) => {
+            v.trim().to_string()
+        }
+        _ => return None,
+    };
+    Some(match kind {
+        'B' => format!("{secret}{n}B6>={target}"),
+        _ => format!("{secret}{n}R6[6]>={target}"),
+    })
+}
+
+/// Shadowrun hits and glitches (BCDice's ShadowRun4 reading) for each `nB6` / `nR6` line.
+pub fn add_shadowrun(view: &mut EmbedView, outcome: &RollOutcome, lang: Lang) {
+    use engine::systems::shadowrun4::{Glitch, read_faces};
+    let mut worst = Glitch::None;
+    for line in &outcome.lines {
+        if !matches!(line.kind, Kind::Barabara | Kind::Reroll) || line.groups.iter().any(|g| g.sides != 6) {
+            continue;
+        }
+        let faces: Vec<u32> = line
+            .groups
+            .iter()
+            .flat_map(|g| g.dice.iter().map(|d| d.face))
+            .collect();
+        let original = if line.kind == Kind::Reroll {
+            line.groups.iter().map(|g| g.count as usize).sum()
+        } else {
+            faces.len()
+        };
+        let hit_on = line
+            .target
+            .filter(|t| t.op == engine::notation::CmpOp::Ge)
+            .and_then(|t| u32::try_from(t.value).ok())
+            .unwrap_or(5);
+        let Ok(r) = read_faces(&faces, original, hit_on) else {
+            continue;
+        };
+        let mut v = format!(
+            "{} **{}** · 1: {}/{}",
+            lang.pick("Hits", "ヒット"),
+            r.hits,
+            r.ones,
+            r.dice
+        );
+        let g = crate::embeds::sr::glitch_text(r.glitch, lang);
+        if let Some(g) = g {
+            v.push_str(&format!(" · **{g}**"));
+        }
+        if r.glitch == Glitch::Critical || (r.glitch == Glitch::Glitch && worst == Glitch::None) {
+            worst = r.glitch;
+        }
+        view.fields.push(("Shadowrun".to_string(), v, false));
+    }
+    if let Some(g) = crate::embeds::sr::glitch_text(worst, lang) {
+        view.title = format!("{g} · {}", view.title);
+        view.colour = if worst == Glitch::Critical {
+            crate::embeds::sr::CRITICAL_GLITCH
+        } else {
+            crate::embeds::sr::GLITCH
+        };
+    }
+}

@@ -1,0 +1,260 @@
+//! The REST routes serenity and poise call, under `/api/v10`.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, State as AxState};
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, put};
+use serde_json::{Value, json};
+
+use super::{ReplyEvent, State, lock, payloads};
+
+type St = AxState<Arc<State>>;
+
+pub(super) fn router(state: Arc<State>) -> Router {
+    Router::new()
+        .route("/api/v10/gateway", get(gateway))
+        .route("/api/v10/gateway/bot", get(gateway_bot))
+        .route("/api/v10/oauth2/applications/@me", get(application))
+        .route("/api/v10/applications/@me", get(application))
+        .route("/api/v10/users/@me", get(current_user))
+        .route("/api/v10/users/@me/channels", post(open_dm))
+        .route("/api/v10/channels/{channel}/messages", post(channel_message))
+        .route(
+            "/api/v10/applications/{app}/commands",
+            put(put_global).get(get_global),
+        )
+        .route(
+            "/api/v10/applications/{app}/guilds/{guild}/commands",
+            put(put_guild).get(get_guild),
+        )
+        .route("/api/v10/interactions/{id}/{token}/callback", post(callback))
+        .route("/api/v10/webhooks/{app}/{token}", post(followup))
+        .route(
+            "/api/v10/webhooks/{app}/{token}/messages/@original",
+            get(get_original).patch(edit_original).delete(delete_original),
+        )
+        .fallback(fallback)
+        .with_state(state)
+}
+
+fn ws_url(state: &State) -> String {
+    lock(&state.base_url).replace("http://", "ws://")
+}
+
+async fn gateway(AxState(s): St) -> Response {
+    axum::Json(json!({ "url": ws_url(&s) })).into_response()
+}
+
+async fn gateway_bot(AxState(s): St) -> Response {
+    axum::Json(json!({
+        "url": ws_url(&s),
+        "shards": s.shard_count,
+        "session_start_limit": { "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1 },
+    }))
+    .into_response()
+}
+
+async fn application(AxState(s): St) -> Response {
+    axum::Json(payloads::application(&s.bot, s.app_id)).into_response()
+}
+
+async fn current_user(AxState(s): St) -> Response {
+    axum::Json(payloads::user(&s.bot)).into_response()
+}
+
+/// A body that must be JSON; serenity sends multipart only with attachments.
+/// The error is the response to send back as is, so its size is of no concern.
+#[allow(clippy::result_large_err)]
+fn json_body(headers: &HeaderMap, body: &Bytes) -> Result<Value, Response> {
+    let ctype = headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if ctype.starts_with("multipart/") {
+        return multipart_payload(ctype, body).ok_or_else(|| bad_request("unreadable multipart body"));
+    }
+    serde_json::from_slice(body).map_err(|e| bad_request(&format!("invalid JSON: {e}")))
+}
+
+/// The `payload_json` part of a multipart body, with the files' names and sizes under
+/// `"files"` so a test can see what was attached.
+fn multipart_payload(ctype: &str, body: &Bytes) -> Option<Value> {
+    let boundary = ctype.split("boundary=").nth(1)?.trim_matches('"');
+    let delimiter = format!("--{boundary}");
+    let text = String::from_utf8_lossy(body);
+    let mut payload = None;
+    let mut files = Vec::new();
+    for part in text.split(delimiter.as_str()).skip(1) {
+        // The closing delimiter is followed by `--`.
+        let Some((head, content)) = part.split_once("\r\n\r\n") else {
+            continue;
+        };
+        let content = content.strip_suffix("\r\n").unwrap_or(content);
+        if head.contains("name=\"payload_json\"") {
+            payload = serde_json::from_str::<Value>(content).ok();
+        } else if let Some(name) = head.split("filename=\"").nth(1).and_then(|r| r.split('"').next()) {
+            files.push(json!({ "filename": name, "content": content }));
+        }
+    }
+    let mut payload = payload?;
+    payload["files"] = Value::Array(files);
+    Some(payload)
+}
+
+fn bad_request(msg: &str) -> Response {
+    (
+        StatusCode::BAD_REQUEST,
+        axum::Json(json!({ "message": msg, "code": 50035 })),
+    )
+        .into_response()
+}
+
+async fn put_global(AxState(s): St, headers: HeaderMap, body: Bytes) -> Response {
+    match json_body(&headers, &body) {
+        Ok(Value::Array(cmds)) => axum::Json(s.set_commands(None, cmds)).into_response(),
+        Ok(_) => bad_request("expected an array of commands"),
+        Err(r) => r,
+    }
+}
+
+async fn get_global(AxState(s): St) -> Response {
+    axum::Json(s.commands(None)).into_response()
+}
+
+async fn put_guild(
+    AxState(s): St,
+    Path((_app, guild)): Path<(String, u64)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    match json_body(&headers, &body) {
+        Ok(Value::Array(cmds)) => axum::Json(s.set_commands(Some(guild), cmds)).into_response(),
+        Ok(_) => bad_request("expected an array of commands"),
+        Err(r) => r,
+    }
+}
+
+async fn get_guild(AxState(s): St, Path((_app, guild)): Path<(String, u64)>) -> Response {
+    axum::Json(s.commands(Some(guild))).into_response()
+}
+
+async fn callback(
+    AxState(s): St,
+    Path((id, _token)): Path<(u64, String)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    match json_body(&headers, &body) {
+        Ok(v) => {
+            s.record(Some(id), None, ReplyEvent::Callback(v));
+            StatusCode::NO_CONTENT.into_response()
+        }
+        Err(r) => r,
+    }
+}
+
+async fn followup(
+    AxState(s): St,
+    Path((_app, token)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    match json_body(&headers, &body) {
+        Ok(v) => match s.record(None, Some(&token), ReplyEvent::Followup(v)) {
+            Some(msg) => axum::Json(msg).into_response(),
+            None => unknown_webhook(),
+        },
+        Err(r) => r,
+    }
+}
+
+async fn edit_original(
+    AxState(s): St,
+    Path((_app, token)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    match json_body(&headers, &body) {
+        Ok(v) => match s.record(None, Some(&token), ReplyEvent::EditOriginal(v)) {
+            Some(msg) => axum::Json(msg).into_response(),
+            None => unknown_webhook(),
+        },
+        Err(r) => r,
+    }
+}
+
+async fn get_original(AxState(s): St, Path((_app, token)): Path<(String, String)>) -> Response {
+    match s.original(&token) {
+        Some(msg) => axum::Json(msg).into_response(),
+        None => unknown_webhook(),
+    }
+}
+
+async fn delete_original(AxState(s): St, Path((_app, token)): Path<(String, String)>) -> Response {
+    s.record(None, Some(&token), ReplyEvent::DeleteOriginal);
+    StatusCode::NO_CONTENT.into_response()
+}
+
+/// `POST /users/@me/channels`: a DM channel with the recipient; its id is derived from theirs
+/// so the same person always gets the same channel.
+async fn open_dm(headers: HeaderMap, body: Bytes) -> Response {
+    match json_body(&headers, &body) {
+        Ok(v) => {
+            let recipient: u64 = v["recipient_id"]
+                .as_str()
+                .and_then(|r| r.parse().ok())
+                .unwrap_or_default();
+            let channel = super::dm_channel_id(recipient);
+            let user = payloads::user(&payloads::FakeUser {
+                id: recipient,
+                name: format!("user{recipient}"),
+                bot: false,
+            });
+            axum::Json(json!({ "id": channel.to_string(), "type": 1, "recipients": [user], "last_message_id": null }))
+                .into_response()
+        }
+        Err(r) => r,
+    }
+}
+
+/// `POST /channels/{id}/messages`: kept for the driver to read.
+async fn channel_message(
+    AxState(s): St,
+    Path(channel): Path<u64>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    match json_body(&headers, &body) {
+        Ok(v) => {
+            let msg = payloads::message(s.next_id(), channel, &s.bot, &v, s.app_id);
+            lock(&s.channel_messages)
+                .entry(channel)
+                .or_default()
+                .push(msg.clone());
+            s.notify();
+            axum::Json(msg).into_response()
+        }
+        Err(r) => r,
+    }
+}
+
+fn unknown_webhook() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        axum::Json(json!({ "message": "Unknown Webhook", "code": 10015 })),
+    )
+        .into_response()
+}
+
+async fn fallback(AxState(s): St, method: Method, uri: Uri) -> Response {
+    s.unhandled(format!("{method} {uri}"));
+    (
+        StatusCode::NOT_FOUND,
+        axum::Json(json!({ "message": "404: Not Found", "code": 0 })),
+    )
+        .into_response()
+}

@@ -1,0 +1,206 @@
+//! Who is asking, where, in which language, with which server settings — and the session
+//! helpers every stateful command shares (load, transactional update, roll log).
+
+use std::future::Future;
+use std::time::Duration;
+
+use engine::i18n::{Lang, Localized};
+use engine::session::{Actor, RollLogEntry, ServerSettings, Session, SessionError, SystemId};
+use serde::Serialize;
+use serenity::all::Permissions;
+
+use crate::store::StoreError;
+use crate::{BotError, Context};
+
+/// How long an optional read (settings, the session to log into) may take before a command
+/// goes on without it: during an outage a stateless roll must still answer within Discord's
+/// 3 s deadline.
+pub const OPTIONAL_READ: Duration = Duration::from_millis(700);
+
+/// An optional read: `None` when it fails or is slow (logged).
+pub async fn optional<T>(what: &str, read: impl Future<Output = Result<T, StoreError>>) -> Option<T> {
+    match tokio::time::timeout(OPTIONAL_READ, read).await {
+        Ok(Ok(v)) => Some(v),
+        Ok(Err(e)) => {
+            tracing::warn!("{what} unavailable: {e}");
+            None
+        }
+        Err(_) => {
+            tracing::warn!("{what} timed out");
+            None
+        }
+    }
+}
+
+pub struct Invocation {
+    pub guild: Option<u64>,
+    pub channel: u64,
+    pub user: u64,
+    pub lang: Lang,
+    /// `manage_server` is true for Manage Server and for the server's GM role.
+    pub actor: Actor,
+    pub settings: ServerSettings,
+    /// False when the settings could not be read (storage outage) and defaults stand in.
+    pub settings_loaded: bool,
+}
+
+/// A store failure as the user should see it: outages and conflicts are explained; a bug is
+/// logged under an error id by `on_error`.
+pub fn store_error(e: StoreError, lang: Lang) -> BotError {
+    match e {
+        StoreError::Internal(detail) => BotError::Internal(detail),
+        other => {
+            if let StoreError::Unavailable(detail) = &other {
+                tracing::warn!("storage unavailable: {detail}");
+            }
+            BotError::User(other.localized(lang))
+        }
+    }
+}
+
+fn member_facts(ctx: Context<'_>) -> (bool, Vec<u64>) {
+    let poise::Context::Application(app) = ctx else {
+        return (false, Vec::new());
+    };
+    let Some(member) = app.interaction.member.as_ref() else {
+        return (false, Vec::new());
+    };
+    let manage = member
+        .permissions
+        .is_some_and(|p| p.contains(Permissions::MANAGE_GUILD) || p.administrator());
+    (manage, member.roles.iter().map(|r| r.get()).collect())
+}
+
+impl Invocation {
+    /// Reads the server settings; during an outage falls back to defaults so stateless
+    /// commands keep working.
+    pub async fn load(ctx: Context<'_>) -> Invocation {
+        let guild = ctx.guild_id().map(|g| g.get());
+        let (settings, loaded) = match guild {
+            None => (ServerSettings::default(), true),
+            Some(g) => match optional("server settings", ctx.data().store.server_settings(g)).await {
+                Some(s) => (s.unwrap_or_default(), true),
+                None => (ServerSettings::default(), false),
+            },
+        };
+        let locale_lang = ctx.locale().map_or(Lang::En, Lang::from_locale);
+        let (manage, roles) = member_facts(ctx);
+        let gm_role = settings.gm_role.is_some_and(|r| roles.contains(&r));
+        let user = ctx.author().id.get();
+        Invocation {
+            guild,
+            channel: ctx.channel_id().get(),
+            user,
+            lang: settings.language.unwrap_or(locale_lang),
+            actor: Actor {
+                user,
+                manage_server: manage || gm_role,
+            },
+            settings,
+            settings_loaded: loaded,
+        }
+    }
+
+    pub fn user_error(&self, e: &impl Localized) -> BotError {
+        BotError::User(e.localized(self.lang))
+    }
+
+    pub fn text(&self, en: &str, ja: &str) -> BotError {
+        BotError::User(self.lang.pick(en, ja).to_string())
+    }
+
+    /// State commands need a server and readable settings.
+    pub fn require_guild(&self) -> Result<u64, BotError> {
+        self.guild.ok_or_else(|| {
+            self.text(
+                "This command works only in a server.",
+                "このコマンドはサーバー内でのみ使えます。",
+            )
+        })
+    }
+
+    pub fn no_session(&self) -> BotError {
+        self.text(
+            "No session is running in this channel; start one with /session start.",
+            "このチャンネルには進行中のセッションがありません。/session start で始めてください。",
+        )
+    }
+
+    /// Refuses a system the server's admins turned off.
+    pub fn require_system(&self, system: SystemId) -> Result<(), BotError> {
+        if self.settings.is_enabled(system) {
+            return Ok(());
+        }
+        let name = system.display_name(self.lang);
+        Err(BotError::User(match self.lang {
+            Lang::En => format!("{name} is turned off on this server (/config systems)."),
+            Lang::Ja => format!("このサーバーでは{name}は無効になっています（/config systems）。"),
+        }))
+    }
+
+    /// The channel's active session, or a clear "start one" error.
+    pub async fn session(&self, ctx: Context<'_>) -> Result<Session, BotError> {
+        match ctx.data().store.active_session(self.channel).await {
+            Ok(Some(s)) => Ok(s),
+            Ok(None) => Err(self.no_session()),
+            Err(e) => Err(store_error(e, self.lang)),
+        }
+    }
+
+    /// The active session if there is one; an outage reads as "none" (for optional logging).
+    pub async fn session_if_any(&self, ctx: Context<'_>) -> Option<Session> {
+        optional(
+            "the active session",
+            ctx.data().store.active_session(self.channel),
+        )
+        .await
+        .flatten()
+    }
+
+    /// Change the channel's active session in one transaction (retried on conflicts).
+    pub async fn update(
+        &self,
+        ctx: Context<'_>,
+        edit: impl FnMut(&mut Session) -> Result<(), SessionError> + Send,
+    ) -> Result<Session, BotError> {
+        ctx.data()
+            .store
+            .update(self.channel, edit)
+            .await
+            .map_err(|e| match e {
+                StoreError::NotFound => self.no_session(),
+                other => store_error(other, self.lang),
+            })
+    }
+
+    /// Append a roll to the session's log. Best effort: a roll that was shown is never undone
+    /// because the log could not be written, but the failure is logged.
+    pub async fn log_roll(
+        &self,
+        ctx: Context<'_>,
+        session: Option<&Session>,
+        command: &str,
+        outcome: &impl Serialize,
+    ) {
+        let Some(session) = session else { return };
+        let Ok(outcome) = serde_json::to_value(outcome) else {
+            return;
+        };
+        let entry = RollLogEntry {
+            session_id: session.id,
+            user_id: self.user,
+            command: command.to_string(),
+            outcome,
+            at_ms: now_ms(),
+        };
+        if let Err(e) = ctx.data().store.append_roll(&entry).await {
+            tracing::warn!(session = session.id, "roll not logged: {e}");
+        }
+    }
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}

@@ -1,0 +1,64 @@
+//! The Saikoro bot: poise slash commands over the rules engine, embeds, store, config, the fake
+//! Discord it is tested against, and the offline console built on that fake.
+
+pub mod bot;
+pub mod buttons;
+pub mod commands;
+pub mod config;
+pub mod console;
+pub mod dice_source;
+pub mod embeds;
+pub mod error;
+pub mod fake_discord;
+pub mod invocation;
+pub mod loadtest;
+pub mod logging;
+pub mod metrics;
+pub mod registration;
+pub mod store;
+
+pub use error::BotError;
+
+use serde::Serialize;
+use tokio::sync::mpsc;
+
+/// An engine outcome as a command produced it (for `saikoro console --json` and tests), or the
+/// mark that a command finished (`outcome` is `None`), so a driver knows every message is out.
+#[derive(Debug, Clone)]
+pub struct TappedOutcome {
+    pub interaction_id: u64,
+    pub outcome: Option<serde_json::Value>,
+}
+
+/// Shared by every command.
+pub struct Data {
+    pub dice: dice_source::DiceSource,
+    pub store: std::sync::Arc<dyn store::Store>,
+    pub outcome_tap: Option<mpsc::UnboundedSender<TappedOutcome>>,
+}
+
+impl Data {
+    /// Mark a command finished (after its last message).
+    pub fn tap_done(&self, interaction_id: u64) {
+        if let Some(tx) = &self.outcome_tap {
+            let _ = tx.send(TappedOutcome {
+                interaction_id,
+                outcome: None,
+            });
+        }
+    }
+
+    /// Hand an outcome to whoever listens (the console); a no-op in production.
+    pub fn tap(&self, interaction_id: u64, outcome: &impl Serialize) {
+        if let Some(tx) = &self.outcome_tap
+            && let Ok(outcome) = serde_json::to_value(outcome)
+        {
+            let _ = tx.send(TappedOutcome {
+                interaction_id,
+                outcome: Some(outcome),
+            });
+        }
+    }
+}
+
+pub type Context<'a> = poise::Context<'a, Data, BotError>;

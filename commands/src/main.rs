@@ -1,0 +1,234 @@
+//! `saikoro`: run the bot (default), or `saikoro console` to try every command offline.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use saikoro_bot::bot::{self, BotOptions, ScaleOptions};
+use saikoro_bot::config::{self, Config, LogFormat};
+use saikoro_bot::console::{self, ConsoleOptions};
+use saikoro_bot::dice_source::DiceSource;
+use saikoro_bot::loadtest::{self, LoadOptions};
+use saikoro_bot::logging;
+use saikoro_bot::metrics::{self, Metrics, Probe};
+use saikoro_bot::store::{self, Store, StoreError};
+
+#[derive(Parser)]
+#[command(
+    name = "saikoro",
+    version,
+    about = "Saikoro: a Discord dice roller that knows your game's rules"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Connect to Discord and serve (the default).
+    Run,
+    /// Run the real bot against a built-in fake Discord and type commands, e.g. `/roll dice:2d6`.
+    Console {
+        /// Run this one line and exit (otherwise lines are read from standard input).
+        #[arg(short = 'c', long = "command")]
+        line: Option<String>,
+        /// Print each reply exactly as Discord receives it, plus the engine outcome.
+        #[arg(long)]
+        json: bool,
+        /// Reproducible dice from this seed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Fixed faces, in the order rolled: `--dice 6,5,1`.
+        #[arg(long, value_delimiter = ',')]
+        dice: Option<Vec<u32>>,
+        /// Who is typing.
+        #[arg(long, default_value = "player")]
+        user: String,
+        /// The client's language.
+        #[arg(long, default_value = "en", value_parser = ["en", "ja"])]
+        locale: String,
+        /// Keep the session store (SQLite) in this directory across runs; by default each
+        /// console starts empty. `DATABASE_URL` is not used: pass `--database-url` for PostgreSQL.
+        #[arg(long)]
+        data_dir: Option<std::path::PathBuf>,
+        /// PostgreSQL for the session store instead of SQLite.
+        #[arg(long)]
+        database_url: Option<String>,
+    },
+    /// Measure: the real bot against the built-in fake Discord on loopback, N interactions over
+    /// the gateway; reports throughput, latency percentiles and peak memory.
+    Loadtest(LoadOptions),
+}
+
+/// Logs in `LOG_FORMAT` (text when unset or invalid: the run's config check reports it).
+fn init_logging(default: &str) {
+    logging::init(default, config::log_format_from_env().unwrap_or(LogFormat::Text));
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    // A missing .env is normal; a broken one is reported by the config check below.
+    let _ = dotenvy::dotenv();
+    let cli = Cli::parse();
+    match cli.command.unwrap_or(Command::Run) {
+        Command::Run => run().await,
+        Command::Loadtest(opts) => {
+            // Per-interaction logs would measure the terminal; RUST_LOG=info turns them on.
+            init_logging("warn,serenity=error");
+            let json = opts.json;
+            match loadtest::run(opts).await {
+                Ok(report) => {
+                    if json {
+                        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+                    } else {
+                        print!("{}", report.text());
+                    }
+                    if report.lost_updates.unwrap_or(0) > 0 || report.answered == 0 {
+                        ExitCode::from(1)
+                    } else {
+                        ExitCode::SUCCESS
+                    }
+                }
+                Err(e) => {
+                    eprintln!("saikoro loadtest: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Command::Console {
+            line,
+            json,
+            seed,
+            dice,
+            user,
+            locale,
+            data_dir,
+            database_url,
+        } => {
+            // The console's output is the replies; keep the bot's logs to warnings.
+            init_logging("warn,serenity=error");
+            let locale = if locale == "ja" {
+                "ja".to_string()
+            } else {
+                "en-US".to_string()
+            };
+            let opts = ConsoleOptions {
+                json,
+                seed,
+                dice,
+                user,
+                locale,
+                database_url,
+                data_dir,
+            };
+            let mut out = tokio::io::stdout();
+            let result = match line {
+                Some(l) => console::run_once(opts, &l, &mut out).await,
+                None => {
+                    console::run_session(opts, tokio::io::BufReader::new(tokio::io::stdin()), &mut out).await
+                }
+            };
+            match result {
+                Ok(code) => ExitCode::from(code as u8),
+                Err(e) => {
+                    eprintln!("saikoro console: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+    }
+}
+
+async fn run() -> ExitCode {
+    let config = match Config::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("saikoro: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    logging::init("info,serenity=warn,tracing::span=warn", config.log_format);
+    tracing::info!(sharding = ?config.sharding, proxy = config.proxy_url.is_some(), "starting");
+    let dice = match DiceSource::os() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("saikoro: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let store = match connect_store(&config).await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("saikoro: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let metrics = config.metrics_addr.map(|_| Metrics::new());
+    let started = bot::start_with(
+        BotOptions {
+            token: config.token.expose().to_string(),
+            proxy_url: config.proxy_url.clone(),
+            dev_guild: config.dev_guild,
+            dice,
+            outcome_tap: None,
+            store: store.clone(),
+        },
+        ScaleOptions {
+            sharding: config.sharding,
+            metrics: metrics.clone(),
+        },
+    )
+    .await;
+    let result = match started {
+        Ok(bot) => {
+            if let (Some(addr), Some(metrics)) = (config.metrics_addr, metrics) {
+                let probe = Probe {
+                    metrics,
+                    shards: bot.shard_manager(),
+                    store: store.clone(),
+                };
+                match metrics::serve(addr, probe).await {
+                    Ok((bound, _)) => {
+                        tracing::info!(%bound, "metrics on /metrics, probes on /healthz and /readyz")
+                    }
+                    Err(e) => {
+                        eprintln!("saikoro: METRICS_ADDR {addr} cannot be served: {e}");
+                        bot.shutdown().await;
+                        store.close().await;
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            bot.run_until_signal().await
+        }
+        Err(e) => Err(e),
+    };
+    store.close().await;
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("stopped: {e}");
+            eprintln!("saikoro: stopped: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The database may still be starting (docker compose): retry for a while before giving up.
+async fn connect_store(config: &Config) -> Result<std::sync::Arc<dyn Store>, String> {
+    let mut last = String::new();
+    for attempt in 0..15 {
+        match store::connect(config.database_url.as_deref(), &config.data_dir).await {
+            Ok(s) => return Ok(s),
+            Err(StoreError::Unavailable(detail)) => {
+                tracing::warn!(attempt, "database not reachable yet: {detail}");
+                last = detail;
+                tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+            }
+            Err(e) => return Err(format!("the database cannot be used: {e}")),
+        }
+    }
+    Err(format!(
+        "the database is unreachable (check DATABASE_URL): {last}"
+    ))
+}

@@ -1,0 +1,110 @@
+//! Which commands Discord shows where. The generic commands are registered globally; each
+//! system's command tree is registered per server, only where the server's admins enabled that
+//! system, and re-registered whenever they change it — so disabled systems disappear.
+
+use engine::session::{ServerSettings, SystemId};
+use serde_json::Value;
+use serenity::all::{CreateCommand, GuildId, Http};
+
+use crate::{BotError, Data};
+
+pub type Command = poise::Command<Data, BotError>;
+
+/// Discord's cap on the characters of one command (see [`command_chars`]).
+pub const MAX_COMMAND_CHARS: usize = 8000;
+
+/// Characters Discord counts toward a command's 8000: names, descriptions and values of the
+/// command, its options and choices; with localizations, the longest of each field counts.
+pub fn command_chars(v: &Value) -> usize {
+    let mut n = 0;
+    for key in ["name", "description"] {
+        let base = v[key].as_str().map_or(0, |s| s.chars().count());
+        let loc = format!("{key}_localizations");
+        let longest = v[loc.as_str()].as_object().map_or(0, |m| {
+            m.values()
+                .filter_map(Value::as_str)
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        });
+        n += base.max(longest);
+    }
+    if let Some(s) = v["value"].as_str() {
+        n += s.chars().count();
+    }
+    for list in ["options", "choices"] {
+        if let Some(a) = v[list].as_array() {
+            n += a.iter().map(command_chars).sum::<usize>();
+        }
+    }
+    n
+}
+
+/// The system a top-level command belongs to (`None`: generic, registered globally).
+pub fn system_of(command_name: &str) -> Option<SystemId> {
+    match command_name {
+        "sr" => Some(SystemId::Shadowrun4),
+        "rally" => Some(SystemId::BadlandsRally),
+        _ => None,
+    }
+}
+
+fn slash(commands: &[Command], keep: impl Fn(&Command) -> bool) -> Vec<CreateCommand> {
+    commands
+        .iter()
+        .filter(|c| keep(c))
+        .filter_map(|c| c.create_as_slash_command())
+        .collect()
+}
+
+/// The commands every server sees.
+pub fn global_commands(commands: &[Command]) -> Vec<CreateCommand> {
+    slash(commands, |c| system_of(&c.name).is_none())
+}
+
+/// The system commands a server with `settings` sees.
+pub fn guild_commands(commands: &[Command], settings: &ServerSettings) -> Vec<CreateCommand> {
+    slash(commands, |c| {
+        system_of(&c.name).is_some_and(|s| settings.is_enabled(s))
+    })
+}
+
+pub async fn register_global(http: &Http, commands: &[Command]) -> Result<(), BotError> {
+    serenity::all::Command::set_global_commands(http, global_commands(commands)).await?;
+    Ok(())
+}
+
+pub async fn register_guild(
+    http: &Http,
+    commands: &[Command],
+    guild: u64,
+    settings: &ServerSettings,
+) -> Result<(), BotError> {
+    GuildId::new(guild)
+        .set_commands(http, guild_commands(commands, settings))
+        .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Discord refuses a whole registration if one command is too large: check every command
+    /// the bot registers, as Discord receives it.
+    #[test]
+    fn every_command_fits_discords_limits() {
+        for command in crate::commands::all() {
+            let json =
+                serde_json::to_value(command.create_as_slash_command().expect("slash command")).unwrap();
+            let chars = command_chars(&json);
+            assert!(
+                chars <= MAX_COMMAND_CHARS,
+                "/{} has {chars} characters",
+                command.name
+            );
+            let options = json["options"].as_array().map_or(0, Vec::len);
+            assert!(options <= 25, "/{} has {options} options", command.name);
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! Persistence: server and channel settings, sessions and the roll log, on PostgreSQL
+//! (production) or SQLite (the embedded default). Both implement [`Store`] and pass one contract
+//! test suite (`commands/tests/store_contract_*.rs`).
+//!
+//! Every session change goes through [`Store::update_session`]: load, apply a pure engine
+//! transition, save, in one transaction whose `UPDATE … WHERE id = ? AND version = ?` refuses
+//! to overwrite a change made meanwhile; such conflicts are retried a few times, then reported
+//! as [`StoreError::Conflict`].
+
+mod postgres;
+mod sql;
+mod sqlite;
+
+use std::future::Future;
+use std::path::Path;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use engine::i18n::{Lang, Localized};
+use engine::session::{
+    Actor, ChannelSettings, RollLogEntry, ServerSettings, Session, SessionError, SessionExport,
+};
+use thiserror::Error;
+
+pub use postgres::PgStore;
+pub use sqlite::SqliteStore;
+
+/// What every store method returns: boxed so `Store` works as `Arc<dyn Store>`.
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+/// A change to a session, given to [`Store::update_session`]. It may run more than once (once
+/// per attempt, each time on a freshly loaded session), so it must not have side effects
+/// beyond the session it is handed.
+/// A change to settings, applied inside the store's transaction.
+pub type SettingsEdit<'a, T> = dyn FnMut(&mut T) -> Result<(), SessionError> + Send + 'a;
+
+pub type Edit<'a> = dyn FnMut(&mut Session) -> Result<(), SessionError> + Send + 'a;
+
+/// How often an update is tried before it reports [`StoreError::Conflict`].
+pub const UPDATE_ATTEMPTS: u32 = 5;
+/// How long an operation waits for a database connection before answering
+/// [`StoreError::Unavailable`]: short, so during an outage a command still gets its "storage
+/// unavailable" reply inside Discord's 3 s interaction deadline instead of hanging.
+pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(2);
+/// Most roll log entries [`Store::recent_rolls`] returns.
+pub const MAX_RECENT_ROLLS: u32 = 1000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Postgres,
+    Sqlite,
+}
+
+/// Why a store operation failed. [`Localized`] gives the sentence for users; `Display` adds the
+/// database's own words for the log and must not be shown to users.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// The database cannot be reached (connection refused, pool timed out, server shutting
+    /// down, disk full…). Nothing was written.
+    #[error("storage unavailable: {0}")]
+    Unavailable(String),
+    /// The session kept changing under us for [`UPDATE_ATTEMPTS`] attempts.
+    #[error("the session changed meanwhile")]
+    Conflict,
+    /// No such session (or no active one in that channel).
+    #[error("no such session")]
+    NotFound,
+    /// A session is already active in that channel or thread.
+    #[error("a session is already active in this channel")]
+    AlreadyActive,
+    /// The button was already pressed.
+    #[error("that action was already taken")]
+    AlreadyUsed,
+    /// The engine refused the change; nothing was written.
+    #[error(transparent)]
+    Invalid(#[from] SessionError),
+    /// A bug or damaged data: logged with its detail, shown to users as a generic failure.
+    #[error("storage error: {0}")]
+    Internal(String),
+}
+
+impl Localized for StoreError {
+    fn localized(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (StoreError::Unavailable(_), Lang::En) => {
+                "Storage is unavailable right now, so nothing was saved. Rolls without a session \
+                 still work; please try again in a moment."
+                    .into()
+            }
+            (StoreError::Unavailable(_), Lang::Ja) => {
+                "現在データを保存できないため、何も変更していません。セッションを使わないダイスは\
+                 振れます。しばらくしてからもう一度お試しください。"
+                    .into()
+            }
+            (StoreError::Conflict, Lang::En) => "The session changed meanwhile; please try again.".into(),
+            (StoreError::Conflict, Lang::Ja) => {
+                "セッションが同時に変更されました。もう一度お試しください。".into()
+            }
+            (StoreError::NotFound, Lang::En) => "There is no such session here.".into(),
+            (StoreError::NotFound, Lang::Ja) => "該当するセッションがありません。".into(),
+            (StoreError::AlreadyActive, Lang::En) => {
+                "A session is already running in this channel; end it first.".into()
+            }
+            (StoreError::AlreadyActive, Lang::Ja) => {
+                "このチャンネルではすでにセッションが進行中です。先に終了してください。".into()
+            }
+            (StoreError::AlreadyUsed, Lang::En) => "That button was already used.".into(),
+            (StoreError::AlreadyUsed, Lang::Ja) => "このボタンはすでに使われています。".into(),
+            (StoreError::Invalid(e), lang) => e.localized(lang),
+            (StoreError::Internal(_), Lang::En) => {
+                "Something went wrong with storage; nothing was changed.".into()
+            }
+            (StoreError::Internal(_), Lang::Ja) => {
+                "保存中に問題が発生しました。何も変更していません。".into()
+            }
+        }
+    }
+}
+
+/// A new one-shot action behind a button.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewAction {
+    /// What pressing does, e.g. `reveal`, `sr.second_chance`; the handler's routing key.
+    pub kind: String,
+    pub guild: Option<u64>,
+    pub channel: u64,
+    /// Who may press it (besides the GM, where the handler allows).
+    pub owner: u64,
+    pub payload: serde_json::Value,
+}
+
+/// A stored action.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Action {
+    pub id: i64,
+    pub kind: String,
+    pub guild: Option<u64>,
+    pub channel: u64,
+    pub owner: u64,
+    pub payload: serde_json::Value,
+    pub created_at_ms: i64,
+    pub used_at_ms: Option<i64>,
+}
+
+/// The persistence the bot needs. Discord ids are `u64`; times are unix milliseconds.
+pub trait Store: Send + Sync {
+    fn backend(&self) -> Backend;
+
+    /// `None` when the server never saved settings (use `ServerSettings::default()`).
+    fn server_settings(&self, guild: u64) -> StoreFuture<'_, Option<ServerSettings>>;
+    fn put_server_settings<'a>(&'a self, guild: u64, settings: &'a ServerSettings) -> StoreFuture<'a, ()>;
+
+    /// Read, change and save a server's settings in one transaction (the row locked), so two
+    /// admins changing different settings at once both land. A refused edit writes nothing.
+    fn update_server_settings<'a>(
+        &'a self,
+        guild: u64,
+        edit: &'a mut SettingsEdit<'_, ServerSettings>,
+    ) -> StoreFuture<'a, ServerSettings>;
+    /// The same for a channel's settings.
+    fn update_channel_settings<'a>(
+        &'a self,
+        guild: u64,
+        channel: u64,
+        edit: &'a mut SettingsEdit<'_, ChannelSettings>,
+    ) -> StoreFuture<'a, ChannelSettings>;
+    fn channel_settings(&self, channel: u64) -> StoreFuture<'_, Option<ChannelSettings>>;
+    fn put_channel_settings<'a>(
+        &'a self,
+        guild: u64,
+        channel: u64,
+        settings: &'a ChannelSettings,
+    ) -> StoreFuture<'a, ()>;
+
+    /// Stores a new session (from `Session::start`) and returns it with its id and version 1.
+    /// [`StoreError::AlreadyActive`] if one is active in that channel, decided by a unique
+    /// index so racing starts cannot both win.
+    fn create_session<'a>(&'a self, session: &'a Session) -> StoreFuture<'a, Session>;
+
+    /// The active session in a channel or thread.
+    fn active_session(&self, channel: u64) -> StoreFuture<'_, Option<Session>>;
+
+    /// Any session, active or ended, by id.
+    fn session(&self, id: i64) -> StoreFuture<'_, Option<Session>>;
+
+    /// Loads the channel's active session, applies `edit`, and saves it with its version bumped
+    /// and `updated_at_ms` set, all in one transaction with an optimistic version check.
+    /// A refused edit returns [`StoreError::Invalid`] and writes nothing; an edit that changes
+    /// nothing is not written either. Returns the session as saved.
+    fn update_session<'a>(&'a self, channel: u64, edit: &'a mut Edit<'_>) -> StoreFuture<'a, Session>;
+
+    /// Ends (archives) the channel's active session; it stays readable with its log.
+    fn end_session(&self, channel: u64, actor: Actor, now_ms: i64) -> StoreFuture<'_, Session> {
+        Box::pin(async move {
+            let mut end = move |s: &mut Session| s.end(actor, now_ms);
+            self.update_session(channel, &mut end).await
+        })
+    }
+
+    /// A guild's ended sessions, most recently ended first.
+    fn ended_sessions(&self, guild: u64, limit: u32) -> StoreFuture<'_, Vec<Session>>;
+
+    /// Appends a roll to an active session's log ([`StoreError::NotFound`] if that session is
+    /// missing or ended). The log is append-only; the database refuses updates and deletes.
+    fn append_roll<'a>(&'a self, entry: &'a RollLogEntry) -> StoreFuture<'a, ()>;
+
+    /// The last `count` rolls of a session (at most [`MAX_RECENT_ROLLS`]), oldest first.
+    fn recent_rolls(&self, session_id: i64, count: u32) -> StoreFuture<'_, Vec<RollLogEntry>>;
+
+    /// A session with its whole log, read as one consistent snapshot.
+    fn export_session(&self, session_id: i64) -> StoreFuture<'_, SessionExport>;
+
+    /// Records the state behind a button; the id goes into its `custom_id`.
+    fn create_action<'a>(&'a self, action: &'a NewAction) -> StoreFuture<'a, i64>;
+    /// An action, used or not (to check who may press before using it).
+    fn action(&self, id: i64) -> StoreFuture<'_, Option<Action>>;
+    /// Marks an action used, atomically: [`StoreError::AlreadyUsed`] on a second press.
+    fn use_action(&self, id: i64) -> StoreFuture<'_, Action>;
+    /// Undoes [`Store::use_action`] when what the button does could not be saved.
+    fn release_action(&self, id: i64) -> StoreFuture<'_, ()>;
+
+    /// Closes the pool: waits for operations in flight, then refuses new ones.
+    fn close(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+
+    /// The connection pool's (open connections, idle connections), for metrics; `None` when
+    /// the store has no pool.
+    fn pool_status(&self) -> Option<(u32, usize)> {
+        None
+    }
+}
+
+impl dyn Store + '_ {
+    /// [`Store::update_session`] with any closure, without spelling out `&mut`.
+    pub async fn update(
+        &self,
+        channel: u64,
+        mut edit: impl FnMut(&mut Session) -> Result<(), SessionError> + Send,
+    ) -> Result<Session, StoreError> {
+        self.update_session(channel, &mut edit).await
+    }
+}
+
+/// PostgreSQL when `database_url` is given; otherwise SQLite in `data_dir/saikoro.db` (the
+/// directory is created). Runs the migrations before returning.
+pub async fn connect(database_url: Option<&str>, data_dir: &Path) -> Result<Arc<dyn Store>, StoreError> {
+    match database_url {
+        Some(url) => Ok(Arc::new(PgStore::connect(url).await?)),
+        None => {
+            std::fs::create_dir_all(data_dir).map_err(|e| {
+                StoreError::Unavailable(format!(
+                    "cannot create data directory {}: {e}",
+                    data_dir.display()
+                ))
+            })?;
+            Ok(Arc::new(SqliteStore::open(&data_dir.join("saikoro.db")).await?))
+        }
+    }
+}
+
+/// The store's clock.
+pub(crate) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// How long to wait before retry `attempt` (1-based) after a conflict: random ("full jitter")
+/// up to an exponentially growing cap, so colliding writers spread out instead of colliding
+/// again in lockstep.
+pub(crate) fn conflict_backoff(attempt: u32) -> Duration {
+    let cap_ms = 5u64.saturating_mul(1u64 << attempt.min(6));
+    Duration::from_millis(rand::random_range(0..=cap_ms))
+}
+
+/// Discord snowflakes are `u64`; both databases store them bit-for-bit in a signed 64-bit
+/// column. The casts are exact inverses of each other.
+pub(crate) fn to_db(id: u64) -> i64 {
+    id as i64
+}
+
+pub(crate) fn from_db(id: i64) -> u64 {
+    id as u64
+}
+
+/// Errors every driver reports the same way.
+pub(crate) fn classify_common(e: &sqlx::Error) -> Option<StoreError> {
+    use sqlx::Error as E;
+    match e {
+        E::Io(_) | E::Tls(_) | E::PoolTimedOut | E::PoolClosed | E::WorkerCrashed | E::Protocol(_) => {
+            Some(StoreError::Unavailable(e.to_string()))
+        }
+        E::RowNotFound => Some(StoreError::NotFound),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snowflakes_survive_the_signed_column() {
+        for id in [0, 1, 1_234_567_890_123_456_789, u64::MAX, 1 << 63] {
+            assert_eq!(from_db(to_db(id)), id);
+        }
+    }
+
+    #[test]
+    fn backoff_grows_and_stays_bounded() {
+        for attempt in 0..40 {
+            assert!(conflict_backoff(attempt) <= Duration::from_millis(320));
+        }
+    }
+
+    #[test]
+    fn users_never_see_database_text() {
+        let secret = "relation \"sessions\" does not exist at 10.0.0.5";
+        for e in [
+            StoreError::Unavailable(secret.into()),
+            StoreError::Internal(secret.into()),
+        ] {
+            for lang in [Lang::En, Lang::Ja] {
+                let text = e.localized(lang);
+                assert!(!text.contains("sessions") && !text.contains("10.0.0.5"), "{text}");
+            }
+        }
+        let invalid = StoreError::Invalid(SessionError::Ended);
+        assert_eq!(
+            invalid.localized(Lang::Ja),
+            SessionError::Ended.localized(Lang::Ja)
+        );
+        for e in [
+            StoreError::Conflict,
+            StoreError::NotFound,
+            StoreError::AlreadyActive,
+        ] {
+            assert_ne!(e.localized(Lang::En), e.localized(Lang::Ja));
+        }
+    }
+}

@@ -1,0 +1,535 @@
+//! The SQL both backends share, and the one implementation of [`Store`] over it.
+//!
+//! PostgreSQL and SQLite accept the same statements here (SQLite understands `$1`, `RETURNING`
+//! and `ON CONFLICT … DO UPDATE`), and sqlx's query API is the same for both pools, so the
+//! implementation is written once, as a macro instantiated per backend. Each backend supplies
+//! only what truly differs: how a write transaction begins, how the active session is locked,
+//! and how driver errors are classified.
+
+pub(super) const SELECT_SETTINGS: &str = "SELECT settings FROM server_settings WHERE guild_id = $1";
+pub(super) const UPSERT_SETTINGS: &str = "INSERT INTO server_settings (guild_id, settings, updated_at_ms) \
+     VALUES ($1, $2, $3) \
+     ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, updated_at_ms = excluded.updated_at_ms";
+
+/// Creates the default row if there is none, so a first edit can lock a row too.
+pub(super) const ENSURE_SETTINGS: &str = "INSERT INTO server_settings (guild_id, settings, updated_at_ms) \
+     VALUES ($1, $2, $3) ON CONFLICT (guild_id) DO NOTHING";
+pub(super) const SELECT_SETTINGS_FOR_UPDATE: &str =
+    "SELECT settings FROM server_settings WHERE guild_id = $1 FOR UPDATE";
+pub(super) const ENSURE_CHANNEL: &str = "INSERT INTO channel_settings (channel_id, guild_id, settings, updated_at_ms) \
+     VALUES ($1, $2, $3, $4) ON CONFLICT (channel_id) DO NOTHING";
+pub(super) const SELECT_CHANNEL_FOR_UPDATE: &str =
+    "SELECT settings FROM channel_settings WHERE channel_id = $1 FOR UPDATE";
+
+pub(super) const SELECT_CHANNEL: &str = "SELECT settings FROM channel_settings WHERE channel_id = $1";
+pub(super) const UPSERT_CHANNEL: &str = "INSERT INTO channel_settings (channel_id, guild_id, settings, updated_at_ms) \
+     VALUES ($1, $2, $3, $4) \
+     ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, settings = excluded.settings, \
+     updated_at_ms = excluded.updated_at_ms";
+
+pub(super) const INSERT_SESSION: &str = "INSERT INTO sessions \
+     (guild_id, channel_id, name, system, gm_id, state, version, created_at_ms, updated_at_ms, ended_at_ms) \
+     VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, NULL) RETURNING id";
+
+/// The columns `session_from_row` reads.
+pub(super) const SELECT_ACTIVE: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \
+     FROM sessions WHERE channel_id = $1 AND ended_at_ms IS NULL";
+/// Same as [`SELECT_ACTIVE`], row-locked until the transaction ends (PostgreSQL).
+pub(super) const SELECT_ACTIVE_FOR_UPDATE: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \
+     FROM sessions WHERE channel_id = $1 AND ended_at_ms IS NULL FOR UPDATE";
+pub(super) const SELECT_BY_ID: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \
+     FROM sessions WHERE id = $1";
+pub(super) const SELECT_ENDED: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \
+     FROM sessions WHERE guild_id = $1 AND ended_at_ms IS NOT NULL \
+     ORDER BY ended_at_ms DESC, id DESC LIMIT $2";
+
+/// The optimistic check: writes only if nobody saved this session since we read it.
+pub(super) const UPDATE_SESSION: &str = "UPDATE sessions SET name = $1, system = $2, gm_id = $3, state = $4, \
+     version = version + 1, updated_at_ms = $5, ended_at_ms = $6 WHERE id = $7 AND version = $8";
+
+/// Appends only to an active session, in one statement.
+pub(super) const APPEND_ROLL: &str = "INSERT INTO roll_log (session_id, user_id, command, outcome, at_ms) \
+     SELECT id, $2, $3, $4, $5 FROM sessions WHERE id = $1 AND ended_at_ms IS NULL";
+pub(super) const SELECT_RECENT_ROLLS: &str = "SELECT session_id, user_id, command, outcome, at_ms \
+     FROM roll_log WHERE session_id = $1 ORDER BY id DESC LIMIT $2";
+pub(super) const SELECT_ALL_ROLLS: &str = "SELECT session_id, user_id, command, outcome, at_ms \
+     FROM roll_log WHERE session_id = $1 ORDER BY id";
+
+pub(super) const INSERT_ACTION: &str = "INSERT INTO actions \
+     (kind, guild_id, channel_id, owner_id, payload, created_at_ms) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id";
+pub(super) const SELECT_ACTION: &str = "SELECT id, kind, guild_id, channel_id, owner_id, payload, \
+     created_at_ms, used_at_ms FROM actions WHERE id = $1";
+/// Marks an action used only if nobody did yet: the second press of a button finds no row.
+pub(super) const USE_ACTION: &str = "UPDATE actions SET used_at_ms = $2 WHERE id = $1 AND used_at_ms IS NULL \
+     RETURNING id, kind, guild_id, channel_id, owner_id, payload, created_at_ms, used_at_ms";
+pub(super) const RELEASE_ACTION: &str = "UPDATE actions SET used_at_ms = NULL WHERE id = $1";
+
+/// Implements [`Store`](super::Store) for a backend type with a `pool` field and these
+/// associated items: `BACKEND`, `BEGIN_WRITE` (starts a transaction that may write),
+/// `BEGIN_SNAPSHOT` (a consistent read), `SELECT_ACTIVE_LOCKED` and
+/// `fn classify(sqlx::Error) -> StoreError`.
+macro_rules! sql_store {
+    ($store:ty, $row:ty) => {
+        // An anonymous const scopes these imports to the expansion.
+        const _: () = {
+            use std::future::Future;
+            use std::pin::Pin;
+
+            use engine::session::{
+                ChannelSettings, RollLogEntry, ServerSettings, Session, SessionError, SessionExport,
+            };
+            use sqlx::Row;
+            use sqlx::types::Json;
+
+            use $crate::store::sql::*;
+            use $crate::store::{
+                Action, Backend, Edit, MAX_RECENT_ROLLS, NewAction, SettingsEdit, Store, StoreError,
+                StoreFuture, UPDATE_ATTEMPTS, conflict_backoff, from_db, now_ms, to_db,
+            };
+
+            impl $store {
+                fn session_from_row(row: &$row) -> Result<Session, StoreError> {
+                    let Json(mut session): Json<Session> = row.try_get("state").map_err(Self::classify)?;
+                    // The columns are authoritative; the JSON copy of these may be stale.
+                    session.id = row.try_get("id").map_err(Self::classify)?;
+                    session.version = row.try_get("version").map_err(Self::classify)?;
+                    session.updated_at_ms = row.try_get("updated_at_ms").map_err(Self::classify)?;
+                    session.ended_at_ms = row.try_get("ended_at_ms").map_err(Self::classify)?;
+                    Ok(session)
+                }
+
+                fn roll_from_row(row: &$row) -> Result<RollLogEntry, StoreError> {
+                    let Json(outcome): Json<serde_json::Value> =
+                        row.try_get("outcome").map_err(Self::classify)?;
+                    Ok(RollLogEntry {
+                        session_id: row.try_get("session_id").map_err(Self::classify)?,
+                        user_id: from_db(row.try_get("user_id").map_err(Self::classify)?),
+                        command: row.try_get("command").map_err(Self::classify)?,
+                        outcome,
+                        at_ms: row.try_get("at_ms").map_err(Self::classify)?,
+                    })
+                }
+
+                fn action_from_row(row: &$row) -> Result<Action, StoreError> {
+                    let Json(payload): Json<serde_json::Value> =
+                        row.try_get("payload").map_err(Self::classify)?;
+                    let guild: Option<i64> = row.try_get("guild_id").map_err(Self::classify)?;
+                    Ok(Action {
+                        id: row.try_get("id").map_err(Self::classify)?,
+                        kind: row.try_get("kind").map_err(Self::classify)?,
+                        guild: guild.map(from_db),
+                        channel: from_db(row.try_get("channel_id").map_err(Self::classify)?),
+                        owner: from_db(row.try_get("owner_id").map_err(Self::classify)?),
+                        payload,
+                        created_at_ms: row.try_get("created_at_ms").map_err(Self::classify)?,
+                        used_at_ms: row.try_get("used_at_ms").map_err(Self::classify)?,
+                    })
+                }
+
+                /// One attempt: load (locked where the backend can), apply, check, save, commit.
+                /// Every early return drops the transaction, which rolls it back.
+                async fn try_update(&self, channel: u64, edit: &mut Edit<'_>) -> Result<Session, StoreError> {
+                    let mut tx = self
+                        .pool
+                        .begin_with(Self::BEGIN_WRITE)
+                        .await
+                        .map_err(Self::classify)?;
+                    let row = sqlx::query(Self::SELECT_ACTIVE_LOCKED)
+                        .bind(to_db(channel))
+                        .fetch_optional(&mut *tx)
+                        .await
+                        .map_err(Self::classify)?
+                        .ok_or(StoreError::NotFound)?;
+                    let before = Self::session_from_row(&row)?;
+                    let mut after = before.clone();
+                    edit(&mut after)?;
+                    // Identity and version belong to the store, whatever the edit did.
+                    after.id = before.id;
+                    after.guild_id = before.guild_id;
+                    after.channel_id = before.channel_id;
+                    after.created_at_ms = before.created_at_ms;
+                    after.version = before.version;
+                    if after == before {
+                        tx.rollback().await.map_err(Self::classify)?;
+                        return Ok(after);
+                    }
+                    after.validate()?;
+                    after.updated_at_ms = now_ms().max(before.updated_at_ms);
+                    let written = sqlx::query(UPDATE_SESSION)
+                        .bind(&after.name)
+                        .bind(after.system.key())
+                        .bind(to_db(after.gm))
+                        .bind(Json(&after))
+                        .bind(after.updated_at_ms)
+                        .bind(after.ended_at_ms)
+                        .bind(after.id)
+                        .bind(before.version)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(Self::classify)?
+                        .rows_affected();
+                    if written != 1 {
+                        return Err(StoreError::Conflict);
+                    }
+                    tx.commit().await.map_err(Self::classify)?;
+                    after.version = before.version.saturating_add(1);
+                    Ok(after)
+                }
+            }
+
+            impl Store for $store {
+                fn backend(&self) -> Backend {
+                    Self::BACKEND
+                }
+
+                fn server_settings(&self, guild: u64) -> StoreFuture<'_, Option<ServerSettings>> {
+                    Box::pin(async move {
+                        let row: Option<(Json<ServerSettings>,)> = sqlx::query_as(SELECT_SETTINGS)
+                            .bind(to_db(guild))
+                            .fetch_optional(&self.pool)
+                            .await
+                            .map_err(Self::classify)?;
+                        Ok(row.map(|(Json(s),)| s))
+                    })
+                }
+
+                fn put_server_settings<'a>(
+                    &'a self,
+                    guild: u64,
+                    settings: &'a ServerSettings,
+                ) -> StoreFuture<'a, ()> {
+                    Box::pin(async move {
+                        settings.validate()?;
+                        sqlx::query(UPSERT_SETTINGS)
+                            .bind(to_db(guild))
+                            .bind(Json(settings))
+                            .bind(now_ms())
+                            .execute(&self.pool)
+                            .await
+                            .map_err(Self::classify)?;
+                        Ok(())
+                    })
+                }
+
+                fn update_server_settings<'a>(
+                    &'a self,
+                    guild: u64,
+                    edit: &'a mut SettingsEdit<'_, ServerSettings>,
+                ) -> StoreFuture<'a, ServerSettings> {
+                    Box::pin(async move {
+                        let mut tx = self
+                            .pool
+                            .begin_with(Self::BEGIN_WRITE)
+                            .await
+                            .map_err(Self::classify)?;
+                        sqlx::query(ENSURE_SETTINGS)
+                            .bind(to_db(guild))
+                            .bind(Json(ServerSettings::default()))
+                            .bind(now_ms())
+                            .execute(&mut *tx)
+                            .await
+                            .map_err(Self::classify)?;
+                        let (Json(mut settings),): (Json<ServerSettings>,) =
+                            sqlx::query_as(Self::SELECT_SETTINGS_LOCKED)
+                                .bind(to_db(guild))
+                                .fetch_one(&mut *tx)
+                                .await
+                                .map_err(Self::classify)?;
+                        // A refused edit returns here: the transaction rolls back, nothing written.
+                        edit(&mut settings)?;
+                        settings.validate()?;
+                        sqlx::query(UPSERT_SETTINGS)
+                            .bind(to_db(guild))
+                            .bind(Json(&settings))
+                            .bind(now_ms())
+                            .execute(&mut *tx)
+                            .await
+                            .map_err(Self::classify)?;
+                        tx.commit().await.map_err(Self::classify)?;
+                        Ok(settings)
+                    })
+                }
+
+                fn update_channel_settings<'a>(
+                    &'a self,
+                    guild: u64,
+                    channel: u64,
+                    edit: &'a mut SettingsEdit<'_, ChannelSettings>,
+                ) -> StoreFuture<'a, ChannelSettings> {
+                    Box::pin(async move {
+                        let mut tx = self
+                            .pool
+                            .begin_with(Self::BEGIN_WRITE)
+                            .await
+                            .map_err(Self::classify)?;
+                        sqlx::query(ENSURE_CHANNEL)
+                            .bind(to_db(channel))
+                            .bind(to_db(guild))
+                            .bind(Json(ChannelSettings::default()))
+                            .bind(now_ms())
+                            .execute(&mut *tx)
+                            .await
+                            .map_err(Self::classify)?;
+                        let (Json(mut settings),): (Json<ChannelSettings>,) =
+                            sqlx::query_as(Self::SELECT_CHANNEL_LOCKED)
+                                .bind(to_db(channel))
+                                .fetch_one(&mut *tx)
+                                .await
+                                .map_err(Self::classify)?;
+                        edit(&mut settings)?;
+                        sqlx::query(UPSERT_CHANNEL)
+                            .bind(to_db(channel))
+                            .bind(to_db(guild))
+                            .bind(Json(&settings))
+                            .bind(now_ms())
+                            .execute(&mut *tx)
+                            .await
+                            .map_err(Self::classify)?;
+                        tx.commit().await.map_err(Self::classify)?;
+                        Ok(settings)
+                    })
+                }
+
+                fn channel_settings(&self, channel: u64) -> StoreFuture<'_, Option<ChannelSettings>> {
+                    Box::pin(async move {
+                        let row: Option<(Json<ChannelSettings>,)> = sqlx::query_as(SELECT_CHANNEL)
+                            .bind(to_db(channel))
+                            .fetch_optional(&self.pool)
+                            .await
+                            .map_err(Self::classify)?;
+                        Ok(row.map(|(Json(s),)| s))
+                    })
+                }
+
+                fn put_channel_settings<'a>(
+                    &'a self,
+                    guild: u64,
+                    channel: u64,
+                    settings: &'a ChannelSettings,
+                ) -> StoreFuture<'a, ()> {
+                    Box::pin(async move {
+                        sqlx::query(UPSERT_CHANNEL)
+                            .bind(to_db(channel))
+                            .bind(to_db(guild))
+                            .bind(Json(settings))
+                            .bind(now_ms())
+                            .execute(&self.pool)
+                            .await
+                            .map_err(Self::classify)?;
+                        Ok(())
+                    })
+                }
+
+                fn create_session<'a>(&'a self, session: &'a Session) -> StoreFuture<'a, Session> {
+                    Box::pin(async move {
+                        if !session.is_active() {
+                            return Err(StoreError::Invalid(SessionError::Ended));
+                        }
+                        session.validate()?;
+                        let row = sqlx::query(INSERT_SESSION)
+                            .bind(to_db(session.guild_id))
+                            .bind(to_db(session.channel_id))
+                            .bind(&session.name)
+                            .bind(session.system.key())
+                            .bind(to_db(session.gm))
+                            .bind(Json(session))
+                            .bind(session.created_at_ms)
+                            .bind(session.updated_at_ms)
+                            .fetch_one(&self.pool)
+                            .await
+                            .map_err(|e| match &e {
+                                sqlx::Error::Database(db) if db.is_unique_violation() => {
+                                    StoreError::AlreadyActive
+                                }
+                                _ => Self::classify(e),
+                            })?;
+                        let mut stored = session.clone();
+                        stored.id = row.try_get("id").map_err(Self::classify)?;
+                        stored.version = 1;
+                        Ok(stored)
+                    })
+                }
+
+                fn active_session(&self, channel: u64) -> StoreFuture<'_, Option<Session>> {
+                    Box::pin(async move {
+                        let row = sqlx::query(SELECT_ACTIVE)
+                            .bind(to_db(channel))
+                            .fetch_optional(&self.pool)
+                            .await
+                            .map_err(Self::classify)?;
+                        row.as_ref().map(Self::session_from_row).transpose()
+                    })
+                }
+
+                fn session(&self, id: i64) -> StoreFuture<'_, Option<Session>> {
+                    Box::pin(async move {
+                        let row = sqlx::query(SELECT_BY_ID)
+                            .bind(id)
+                            .fetch_optional(&self.pool)
+                            .await
+                            .map_err(Self::classify)?;
+                        row.as_ref().map(Self::session_from_row).transpose()
+                    })
+                }
+
+                fn update_session<'a>(
+                    &'a self,
+                    channel: u64,
+                    edit: &'a mut Edit<'_>,
+                ) -> StoreFuture<'a, Session> {
+                    Box::pin(async move {
+                        let mut attempt = 1;
+                        loop {
+                            match self.try_update(channel, &mut *edit).await {
+                                Err(StoreError::Conflict) if attempt < UPDATE_ATTEMPTS => {
+                                    tokio::time::sleep(conflict_backoff(attempt)).await;
+                                    attempt += 1;
+                                }
+                                other => return other,
+                            }
+                        }
+                    })
+                }
+
+                fn ended_sessions(&self, guild: u64, limit: u32) -> StoreFuture<'_, Vec<Session>> {
+                    Box::pin(async move {
+                        let rows = sqlx::query(SELECT_ENDED)
+                            .bind(to_db(guild))
+                            .bind(i64::from(limit))
+                            .fetch_all(&self.pool)
+                            .await
+                            .map_err(Self::classify)?;
+                        rows.iter().map(Self::session_from_row).collect()
+                    })
+                }
+
+                fn append_roll<'a>(&'a self, entry: &'a RollLogEntry) -> StoreFuture<'a, ()> {
+                    Box::pin(async move {
+                        let written = sqlx::query(APPEND_ROLL)
+                            .bind(entry.session_id)
+                            .bind(to_db(entry.user_id))
+                            .bind(&entry.command)
+                            .bind(Json(&entry.outcome))
+                            .bind(entry.at_ms)
+                            .execute(&self.pool)
+                            .await
+                            .map_err(Self::classify)?
+                            .rows_affected();
+                        if written == 1 {
+                            Ok(())
+                        } else {
+                            Err(StoreError::NotFound)
+                        }
+                    })
+                }
+
+                fn recent_rolls(&self, session_id: i64, count: u32) -> StoreFuture<'_, Vec<RollLogEntry>> {
+                    Box::pin(async move {
+                        let rows = sqlx::query(SELECT_RECENT_ROLLS)
+                            .bind(session_id)
+                            .bind(i64::from(count.min(MAX_RECENT_ROLLS)))
+                            .fetch_all(&self.pool)
+                            .await
+                            .map_err(Self::classify)?;
+                        // Newest first from the index; callers read a log oldest first.
+                        rows.iter().rev().map(Self::roll_from_row).collect()
+                    })
+                }
+
+                fn export_session(&self, session_id: i64) -> StoreFuture<'_, SessionExport> {
+                    Box::pin(async move {
+                        let mut tx = self
+                            .pool
+                            .begin_with(Self::BEGIN_SNAPSHOT)
+                            .await
+                            .map_err(Self::classify)?;
+                        let row = sqlx::query(SELECT_BY_ID)
+                            .bind(session_id)
+                            .fetch_optional(&mut *tx)
+                            .await
+                            .map_err(Self::classify)?
+                            .ok_or(StoreError::NotFound)?;
+                        let session = Self::session_from_row(&row)?;
+                        let rows = sqlx::query(SELECT_ALL_ROLLS)
+                            .bind(session_id)
+                            .fetch_all(&mut *tx)
+                            .await
+                            .map_err(Self::classify)?;
+                        let log = rows
+                            .iter()
+                            .map(Self::roll_from_row)
+                            .collect::<Result<Vec<_>, _>>()?;
+                        tx.commit().await.map_err(Self::classify)?;
+                        Ok(SessionExport::new(session, log))
+                    })
+                }
+
+                fn create_action<'a>(&'a self, action: &'a NewAction) -> StoreFuture<'a, i64> {
+                    Box::pin(async move {
+                        let row = sqlx::query(INSERT_ACTION)
+                            .bind(&action.kind)
+                            .bind(action.guild.map(to_db))
+                            .bind(to_db(action.channel))
+                            .bind(to_db(action.owner))
+                            .bind(Json(&action.payload))
+                            .bind(now_ms())
+                            .fetch_one(&self.pool)
+                            .await
+                            .map_err(Self::classify)?;
+                        row.try_get::<i64, _>("id").map_err(Self::classify)
+                    })
+                }
+
+                fn action(&self, id: i64) -> StoreFuture<'_, Option<Action>> {
+                    Box::pin(async move {
+                        let row = sqlx::query(SELECT_ACTION)
+                            .bind(id)
+                            .fetch_optional(&self.pool)
+                            .await
+                            .map_err(Self::classify)?;
+                        row.as_ref().map(Self::action_from_row).transpose()
+                    })
+                }
+
+                fn use_action(&self, id: i64) -> StoreFuture<'_, Action> {
+                    Box::pin(async move {
+                        let row = sqlx::query(USE_ACTION)
+                            .bind(id)
+                            .bind(now_ms())
+                            .fetch_optional(&self.pool)
+                            .await
+                            .map_err(Self::classify)?;
+                        match row {
+                            Some(row) => Self::action_from_row(&row),
+                            None => match self.action(id).await? {
+                                Some(_) => Err(StoreError::AlreadyUsed),
+                                None => Err(StoreError::NotFound),
+                            },
+                        }
+                    })
+                }
+
+                fn release_action(&self, id: i64) -> StoreFuture<'_, ()> {
+                    Box::pin(async move {
+                        sqlx::query(RELEASE_ACTION)
+                            .bind(id)
+                            .execute(&self.pool)
+                            .await
+                            .map_err(Self::classify)?;
+                        Ok(())
+                    })
+                }
+
+                fn close(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+                    Box::pin(self.pool.close())
+                }
+
+                fn pool_status(&self) -> Option<(u32, usize)> {
+                    Some((self.pool.size(), self.pool.num_idle()))
+                }
+            }
+        };
+    };
+}
+
+pub(super) use sql_store;

@@ -1,0 +1,171 @@
+//! End to end: the real bot (serenity + poise) against the fake Discord, `/roll` with fixed dice.
+
+use saikoro_bot::console::{Console, ConsoleOptions};
+use serde_json::Value;
+
+async fn start() -> Console {
+    let opts = ConsoleOptions {
+        dice: Some(vec![]),
+        ..Default::default()
+    };
+    Console::start(opts)
+        .await
+        .expect("bot starts against the fake Discord")
+}
+
+fn find<'a>(list: &'a Value, name: &str) -> &'a Value {
+    list.as_array()
+        .and_then(|a| a.iter().find(|o| o["name"] == name))
+        .unwrap_or_else(|| panic!("no `{name}` in {list}"))
+}
+
+#[tokio::test]
+async fn registers_roll_with_japanese_localizations() {
+    let console = start().await;
+    let commands = Value::Array(console.fake.commands(None));
+    let roll = find(&commands, "roll");
+    assert_eq!(roll["name_localizations"]["ja"], "ダイス");
+    assert!(roll["description"].as_str().unwrap().contains("Roll dice"));
+    assert!(
+        roll["description_localizations"]["ja"]
+            .as_str()
+            .unwrap()
+            .contains("ダイスを振ります")
+    );
+    let dice = find(&roll["options"], "dice");
+    assert_eq!(dice["type"], 3);
+    assert_eq!(dice["required"], true);
+    assert_eq!(dice["name_localizations"]["ja"], "式");
+    assert_eq!(dice["max_length"], 200);
+    let label = find(&roll["options"], "label");
+    assert_eq!(label["name_localizations"]["ja"], "ラベル");
+    assert_ne!(label["required"], true);
+    console.shutdown().await;
+}
+
+#[tokio::test]
+async fn roll_shows_every_die_and_the_total() {
+    let mut console = start().await;
+    console.queue_dice([3, 4, 2]);
+    let reply = console.send("/roll dice:2d6+1d4+3 label:Attack").await.unwrap();
+    assert!(!reply.ephemeral);
+    let embed = &reply.embeds()[0];
+    assert_eq!(embed["title"], "🎲 Attack");
+    let description = embed["description"].as_str().unwrap();
+    assert!(description.contains("2d6[4, 3]"), "{description}");
+    assert!(description.contains("1d4[2]"), "{description}");
+    let total = find(&embed["fields"], "Total");
+    assert_eq!(total["value"], "**12**");
+    assert_eq!(embed["footer"]["text"], "player");
+
+    // Subtraction and a second interaction on the same bot.
+    console.queue_dice([6, 1]);
+    let reply = console.send("/roll dice:1d20-1d4").await.unwrap();
+    assert_eq!(find(&reply.embeds()[0]["fields"], "Total")["value"], "**5**");
+    assert!(
+        console.fake.unhandled_requests().is_empty(),
+        "{:?}",
+        console.fake.unhandled_requests()
+    );
+    console.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_json_outcome_matches_the_embed() {
+    let mut console = start().await;
+    console.queue_dice([5, 5]);
+    let who = console.invoker();
+    let (id, reply) = console.send_as("/roll dice:2d6", &who).await.unwrap();
+    let outcome = console
+        .take_outcome(id)
+        .expect("the command reported its outcome");
+    assert_eq!(outcome["lines"][0]["total"], 10);
+    assert_eq!(outcome["lines"][0]["groups"][0]["dice"][1]["face"], 5);
+    assert_eq!(find(&reply.embeds()[0]["fields"], "Total")["value"], "**10**");
+    console.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_malformed_expression_gets_an_ephemeral_error_and_the_next_is_served() {
+    let mut console = start().await;
+    let reply = console.send("/roll dice:2d").await.unwrap();
+    assert!(reply.ephemeral, "errors are shown to the roller only");
+    assert!(reply.embeds().is_empty());
+    assert!(reply.content().contains("position 3"), "{}", reply.content());
+
+    // In Japanese for a Japanese client.
+    let mut ja = console.invoker();
+    ja.locale = "ja".into();
+    let (_, reply) = console.send_as("/roll dice:2d", &ja).await.unwrap();
+    assert!(reply.ephemeral);
+    assert!(reply.content().contains("3文字目"), "{}", reply.content());
+
+    // Too many dice is refused before rolling: the fixed dice are untouched.
+    let reply = console.send("/roll dice:5000d6").await.unwrap();
+    assert!(reply.ephemeral);
+    console.queue_dice([2, 2]);
+    let reply = console.send("/roll dice:2d6").await.unwrap();
+    assert!(!reply.ephemeral);
+    assert_eq!(find(&reply.embeds()[0]["fields"], "Total")["value"], "**4**");
+    console.shutdown().await;
+}
+
+#[tokio::test]
+async fn running_out_of_fixed_dice_is_an_error_reply_not_a_hang() {
+    let mut console = start().await;
+    console.queue_dice([6]);
+    let reply = console.send("/roll dice:3d6").await.unwrap();
+    assert!(reply.ephemeral);
+    assert!(reply.content().contains("ran out"), "{}", reply.content());
+    console.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_embed_marks_dropped_exploded_and_successful_dice() {
+    let mut console = start().await;
+    // 4d6 k3: the 1 is dropped (struck through).
+    console.queue_dice([4, 1, 6, 3]);
+    let r = console.send("/roll dice:4d6 k3").await.unwrap();
+    let d = r.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(d.contains("[6, 4, 3, ~~1~~]"), "{d}");
+    assert_eq!(find(&r.embeds()[0]["fields"], "Total")["value"], "**13**");
+    // 3d10 e10 t8: the 10 explodes into a 9; successes are bold and counted.
+    console.queue_dice([10, 2, 8, 9]);
+    let r = console.send("/roll dice:3d10 e10 t8").await.unwrap();
+    let d = r.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(
+        d.contains("**10**!") && d.contains("**9**") && d.contains("**8**") && d.contains(", 2]"),
+        "{d}"
+    );
+    assert_eq!(find(&r.embeds()[0]["fields"], "Successes")["value"], "**3**");
+    // BCDice verdict.
+    console.queue_dice([6, 5]);
+    let r = console.send("/roll dice:2D6>=10").await.unwrap();
+    let d = r.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(d.contains("Success"), "{d}");
+    assert_eq!(r.embeds()[0]["color"], 0x2ECC71);
+    console.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_long_roll_is_shortened_to_fit_discord() {
+    let opts = ConsoleOptions {
+        seed: Some(7),
+        ..Default::default()
+    };
+    let mut console = Console::start(opts).await.unwrap();
+    let r = console.send("/roll dice:20 50d6").await.unwrap();
+    assert!(!r.ephemeral, "{}", r.content());
+    let e = &r.embeds()[0];
+    let len = |k: &str| e[k].as_str().map_or(0, |s| s.chars().count());
+    assert!(len("description") <= 4096, "{}", len("description"));
+    assert!(len("title") <= 256);
+    let total: usize =
+        len("title") + len("description") + e["footer"]["text"].as_str().map_or(0, |s| s.chars().count());
+    assert!(total <= 6000, "{total}");
+    assert!(
+        e["description"].as_str().unwrap().contains("#20"),
+        "all 20 sets are listed"
+    );
+    console.shutdown().await;
+}

@@ -1,0 +1,523 @@
+//! End to end through the fake Discord: sessions, rosters, settings, permissions, restart,
+//! a PostgreSQL outage, and private/secret rolls with their reveal button.
+
+mod support;
+
+use std::time::Duration;
+
+use saikoro_bot::console::{Console, ConsoleOptions, user_for};
+use saikoro_bot::fake_discord::{DEFAULT_CHANNEL, DEFAULT_GUILD, Invoker, Reply, dm_channel_id};
+use serde_json::{Value, json};
+
+const SEND_MESSAGES: u64 = 1 << 11;
+const WAIT: Duration = Duration::from_secs(15);
+
+async fn console_with(opts: ConsoleOptions) -> Console {
+    Console::start(ConsoleOptions {
+        dice: Some(vec![]),
+        user: "gm".into(),
+        ..opts
+    })
+    .await
+    .expect("bot starts")
+}
+
+async fn console() -> Console {
+    console_with(ConsoleOptions::default()).await
+}
+
+/// A member without Manage Server.
+fn player(c: &Console, name: &str) -> Invoker {
+    let mut who = c.invoker();
+    who.user = user_for(name);
+    who.permissions = SEND_MESSAGES;
+    who
+}
+
+async fn as_(c: &mut Console, who: &Invoker, line: &str) -> Reply {
+    c.send_as(line, who)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .1
+}
+
+fn text(r: &Reply) -> String {
+    let mut s = r.content().to_string();
+    for e in r.embeds() {
+        s.push_str(&e.to_string());
+    }
+    s
+}
+
+async fn session_version(c: &Console) -> Option<i64> {
+    c.store()
+        .active_session(DEFAULT_CHANNEL)
+        .await
+        .unwrap()
+        .map(|s| s.version)
+}
+
+#[tokio::test]
+async fn session_lifecycle_roster_log_and_export() {
+    let mut c = console().await;
+    let gm = c.invoker();
+    let ana = player(&c, "ana");
+    let r = as_(&mut c, &gm, "/session start name:Night Run system:warmachine").await;
+    assert!(!r.ephemeral);
+    assert_eq!(r.embeds()[0]["title"], "Session started: Night Run");
+    let r = as_(&mut c, &ana, "/session join").await;
+    assert!(r.content().contains("joined Night Run"), "{}", r.content());
+    // A player adds their own character with typed stats.
+    let r = as_(
+        &mut c,
+        &ana,
+        "/char add name:Ana stats:body=4 agility=5 note=\"street sam\"",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
+    let entry = s.entry("Ana").expect("stored");
+    assert_eq!(entry.owner, ana.user.id);
+    assert_eq!(entry.sheet["body"], 4);
+    assert_eq!(entry.sheet["note"], "street sam");
+    as_(&mut c, &ana, "/char effect name:Ana effect:Stunned rounds:2").await;
+    // Rolls in a session are logged with their outcome.
+    c.queue_dice([3, 4]);
+    as_(&mut c, &ana, "/roll dice:2d6+1").await;
+    let r = as_(&mut c, &gm, "/session status").await;
+    let status = text(&r);
+    assert!(
+        status.contains("Ana") && status.contains("body 4") && status.contains("Stunned"),
+        "{status}"
+    );
+    let r = as_(&mut c, &gm, "/session log").await;
+    assert!(
+        text(&r).contains("/roll 2d6+1") && text(&r).contains("→ 8"),
+        "{}",
+        text(&r)
+    );
+    let log = c.store().recent_rolls(s.id, 10).await.unwrap();
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].outcome["lines"][0]["total"], 8);
+    assert_eq!(log[0].user_id, ana.user.id);
+    // Export: a JSON attachment with the session and its log.
+    let r = as_(&mut c, &gm, "/session export").await;
+    let files = r.body["files"].as_array().expect("an attachment");
+    assert_eq!(files[0]["filename"], format!("session-{}.json", s.id));
+    let exported: Value = serde_json::from_str(files[0]["content"].as_str().unwrap()).unwrap();
+    assert_eq!(exported["session"]["name"], "Night Run");
+    assert_eq!(exported["log"].as_array().unwrap().len(), 1);
+    // The GM hands over, the new GM ends it; history stays.
+    as_(&mut c, &gm, "/session gm user:ana").await;
+    let r = as_(&mut c, &ana, "/session end").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert_eq!(session_version(&c).await, None);
+    let ended = c.store().ended_sessions(DEFAULT_GUILD, 5).await.unwrap();
+    assert_eq!(ended[0].name, "Night Run");
+    assert_eq!(c.store().recent_rolls(ended[0].id, 10).await.unwrap().len(), 1);
+    let r = as_(&mut c, &gm, "/session status").await;
+    assert!(r.ephemeral && r.content().contains("No session"), "{}", text(&r));
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn permissions_are_enforced_and_denials_change_nothing() {
+    let mut c = console().await;
+    let gm = player(&c, "gm-player"); // the GM needs no server permission
+    let bob = player(&c, "bob");
+    as_(&mut c, &gm, "/session start name:Run system:warmachine").await;
+    as_(&mut c, &gm, "/char add name:Boss stats:body=9").await;
+    as_(&mut c, &bob, "/session join").await;
+    let before = session_version(&c).await;
+    for line in [
+        "/session end",
+        "/char edit name:Boss stats:body=1",
+        "/char remove name:Boss",
+        "/session gm user:bob",
+    ] {
+        let r = as_(&mut c, &bob, line).await;
+        assert!(r.ephemeral, "{line} should be refused: {}", text(&r));
+        assert_eq!(session_version(&c).await, before, "{line} wrote something");
+    }
+    // Japanese for a Japanese client.
+    let mut bob_ja = bob.clone();
+    bob_ja.locale = "ja".into();
+    let r = as_(&mut c, &bob_ja, "/session end").await;
+    assert!(r.ephemeral);
+    assert!(
+        r.content()
+            .chars()
+            .any(|ch| ('\u{3040}'..='\u{30ff}').contains(&ch)),
+        "{}",
+        r.content()
+    );
+    // Settings need Manage Server; the command is also hidden from others by default.
+    let r = as_(&mut c, &bob, "/config systems system:warmachine enabled:false").await;
+    assert!(
+        r.ephemeral && r.content().contains("Manage Server"),
+        "{}",
+        r.content()
+    );
+    let config = c
+        .fake
+        .commands(None)
+        .into_iter()
+        .find(|c| c["name"] == "config")
+        .unwrap();
+    assert_eq!(config["default_member_permissions"], "32");
+    // The GM manages the session without server permissions; a server manager can too.
+    let r = as_(&mut c, &gm, "/char edit name:Boss stats:body=8").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let admin = c.invoker();
+    let r = as_(&mut c, &admin, "/char edit name:Boss stats:body=7").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn bad_input_is_a_clear_error_and_writes_nothing() {
+    let mut c = console().await;
+    let gm = c.invoker();
+    as_(&mut c, &gm, "/session start name:Run system:warmachine").await;
+    as_(&mut c, &gm, "/char add name:Ana stats:body=4").await;
+    let before = session_version(&c).await;
+    let cases = [
+        ("/session start name:Second system:terminator", "already running"),
+        ("/char edit name:Nobody stats:body=1", "Nobody"),
+        ("/char add name:Ana stats:body=5", "Ana"),
+        ("/char add name:Bad stats:body 5", "name=value"),
+        ("/char edit name:Ana", "Nothing to change"),
+    ];
+    for (line, expect) in cases {
+        let r = as_(&mut c, &gm, line).await;
+        assert!(r.ephemeral, "{line}: {}", text(&r));
+        assert!(r.content().contains(expect), "{line}: {}", r.content());
+        assert_eq!(session_version(&c).await, before, "{line} wrote something");
+    }
+    // What Discord's client would block, the bot refuses too: a raw interaction with a
+    // 150-character name and an out-of-range system choice.
+    c.store()
+        .end_session(DEFAULT_CHANNEL, engine::session::Actor::manager(gm.user.id), 1)
+        .await
+        .unwrap();
+    let session_cmd = c
+        .fake
+        .commands(None)
+        .into_iter()
+        .find(|c| c["name"] == "session")
+        .unwrap();
+    for (name, system) in [("x".repeat(150), 1), ("Fine".to_string(), 99)] {
+        let options = json!([{ "name": "start", "type": 1, "options": [
+            { "name": "name", "type": 3, "value": name },
+            { "name": "system", "type": 4, "value": system },
+        ]}]);
+        let interaction = c
+            .fake
+            .command_interaction(&gm, 2, &session_cmd, options, json!({}));
+        let id = c.fake.deliver(interaction).unwrap();
+        let r = c.fake.wait_reply(id, WAIT).await.unwrap();
+        assert!(r.ephemeral, "{}", text(&r));
+        assert_eq!(session_version(&c).await, None, "nothing started");
+    }
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn disabling_a_system_refuses_it_and_re_registers_the_servers_commands() {
+    let mut c = console().await;
+    let admin = c.invoker();
+    let puts_before = c.fake.command_puts();
+    let r = as_(&mut c, &admin, "/config systems system:shadowrun4 enabled:false").await;
+    assert!(
+        r.ephemeral && text(&r).contains("Badlands Rally") && !text(&r).contains("Shadowrun"),
+        "{}",
+        text(&r)
+    );
+    assert!(
+        c.fake.command_puts() > puts_before,
+        "the guild's commands were re-registered"
+    );
+    let guild_names: Vec<String> = c
+        .fake
+        .commands(Some(DEFAULT_GUILD))
+        .iter()
+        .map(|c| c["name"].as_str().unwrap().to_string())
+        .collect();
+    assert!(!guild_names.iter().any(|n| n == "sr"), "{guild_names:?}");
+    let r = as_(&mut c, &admin, "/session start name:Run system:shadowrun4").await;
+    assert!(
+        r.ephemeral && r.content().contains("turned off"),
+        "{}",
+        r.content()
+    );
+    assert_eq!(session_version(&c).await, None);
+    // Language pinned by the server wins over the client's locale.
+    as_(&mut c, &admin, "/config language language:日本語").await;
+    let r = as_(&mut c, &admin, "/session status").await;
+    assert!(r.content().contains("セッション"), "{}", r.content());
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn sessions_settings_and_logs_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = || ConsoleOptions {
+        data_dir: Some(dir.path().to_path_buf()),
+        ..Default::default()
+    };
+    let mut c = console_with(opts()).await;
+    let admin = c.invoker();
+    as_(&mut c, &admin, "/session start name:Campaign system:warmachine").await;
+    as_(&mut c, &admin, "/char add name:Juggernaut stats:arm=20 def=10").await;
+    c.queue_dice([6, 6]);
+    as_(&mut c, &admin, "/roll dice:2d6").await;
+    as_(&mut c, &admin, "/config gm-role role:@&GameMasters").await;
+    c.shutdown().await;
+
+    let mut c = console_with(opts()).await;
+    let r = as_(&mut c, &admin, "/session status").await;
+    assert!(
+        text(&r).contains("Juggernaut") && text(&r).contains("arm 20"),
+        "{}",
+        text(&r)
+    );
+    let r = as_(&mut c, &admin, "/session log").await;
+    assert!(text(&r).contains("→ 12"), "{}", text(&r));
+    let r = as_(&mut c, &admin, "/config show").await;
+    assert!(text(&r).contains("<@&"), "gm role kept: {}", text(&r));
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn fifty_concurrent_edits_through_the_bot_all_land() {
+    let mut c = console().await;
+    let admin = c.invoker();
+    as_(&mut c, &admin, "/session start name:Run system:warmachine").await;
+    as_(&mut c, &admin, "/char add name:Jack").await;
+    let command = c
+        .fake
+        .commands(None)
+        .into_iter()
+        .find(|c| c["name"] == "char")
+        .unwrap();
+    let mut ids = Vec::new();
+    for i in 0..50 {
+        let options = json!([{ "name": "edit", "type": 1, "options": [
+            { "name": "name", "type": 3, "value": "Jack" },
+            { "name": "stats", "type": 3, "value": format!("k{i}={i}") },
+        ]}]);
+        let interaction = c
+            .fake
+            .command_interaction(&admin, 2, &command, options, json!({}));
+        ids.push(c.fake.deliver(interaction).unwrap());
+    }
+    for id in ids {
+        let r = c.fake.wait_reply(id, Duration::from_secs(60)).await.unwrap();
+        assert!(!r.ephemeral, "{}", text(&r));
+    }
+    let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
+    let sheet = &s.entry("Jack").unwrap().sheet;
+    for i in 0..50 {
+        assert_eq!(sheet[format!("k{i}")], i, "edit {i} lost");
+    }
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn secret_rolls_go_to_the_roller_the_gm_and_reveal_once() {
+    let mut c = console().await;
+    let admin = c.invoker();
+    let gm = player(&c, "gm-dm");
+    let ana = player(&c, "ana");
+    let bob = player(&c, "bob");
+    as_(&mut c, &gm, "/session start name:Run system:warmachine").await;
+    c.queue_dice([2, 5]);
+    let (id, r) = c.send_as("/roll dice:S2D6", &ana).await.unwrap();
+    assert!(r.ephemeral, "the roller sees the result privately");
+    assert!(text(&r).contains("**7**"), "{}", text(&r));
+    let notice = &r.followups[0];
+    assert!(notice["content"].as_str().unwrap().contains("made a secret roll"));
+    assert!(
+        notice["embeds"].as_array().is_none_or(|e| e.is_empty()),
+        "the channel sees no result"
+    );
+    assert_eq!(
+        notice["flags"].as_u64().unwrap_or(0) & 64,
+        0,
+        "the notice is public"
+    );
+    // The session's GM got it by DM (the default routing).
+    let dm = c
+        .fake
+        .wait_channel_messages(dm_channel_id(gm.user.id), 1, WAIT)
+        .await
+        .unwrap();
+    assert!(dm[0]["embeds"].to_string().contains("**7**"));
+    // The notice's button: only the roller may press it, once.
+    let custom_id = notice["components"][0]["components"][0]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let message = notice_message(&c, id);
+    for (who, ok) in [(&bob, false), (&gm, false), (&ana, true), (&ana, false)] {
+        let press = c.fake.button_interaction(who, &message, &custom_id);
+        let pid = c.fake.deliver(press).unwrap();
+        let r = c.fake.wait_reply(pid, WAIT).await.unwrap();
+        if ok {
+            assert_eq!(r.body["type"], 7, "the notice is updated in place");
+            assert!(
+                text(&r).contains("revealed") && text(&r).contains("**7**"),
+                "{}",
+                text(&r)
+            );
+            assert_eq!(r.message["components"], json!([]));
+        } else {
+            assert!(r.ephemeral, "{}", text(&r));
+        }
+    }
+    // Private: the channel is told, without a button; GM channel routing for secrets.
+    c.queue_dice([4]);
+    let r = as_(&mut c, &ana, "/roll dice:p 1d6").await;
+    assert!(
+        r.ephemeral
+            && r.followups[0]["content"]
+                .as_str()
+                .unwrap()
+                .contains("private roll")
+    );
+    assert!(
+        r.followups[0]["components"]
+            .as_array()
+            .is_none_or(|c| c.is_empty())
+    );
+    as_(&mut c, &admin, "/config secret-rolls to:A GM channel channel:#gm").await;
+    c.queue_dice([6]);
+    as_(&mut c, &ana, "/roll dice:S1d6").await;
+    let gm_channel = saikoro_bot::console::line::named_id("gm");
+    let posted = c.fake.wait_channel_messages(gm_channel, 1, WAIT).await.unwrap();
+    assert!(
+        posted[0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Secret roll by ana")
+    );
+    c.shutdown().await;
+}
+
+/// The channel message a follow-up became (what a button press refers to).
+fn notice_message(c: &Console, interaction: u64) -> Value {
+    let events = c.fake.events(interaction);
+    let body = events
+        .iter()
+        .find_map(|e| match e {
+            saikoro_bot::fake_discord::ReplyEvent::Followup(b) => Some(b.clone()),
+            _ => None,
+        })
+        .unwrap();
+    saikoro_bot::fake_discord::payloads::message(
+        77,
+        DEFAULT_CHANNEL,
+        &user_for("Saikoro"),
+        &body,
+        c.fake.app_id(),
+    )
+}
+
+#[tokio::test]
+async fn a_postgres_outage_is_answered_cleanly_and_the_bot_recovers_unaided() {
+    let server = std::sync::Arc::new(
+        tokio::task::spawn_blocking(support::pg::PgServer::start)
+            .await
+            .unwrap()
+            .expect("throwaway PostgreSQL"),
+    );
+    let url = support::pg::TestDb::on(&server).await;
+    let mut c = console_with(ConsoleOptions {
+        database_url: Some(url),
+        ..Default::default()
+    })
+    .await;
+    let admin = c.invoker();
+    as_(&mut c, &admin, "/session start name:Run system:warmachine").await;
+    as_(&mut c, &admin, "/char add name:Jack stats:arm=15").await;
+
+    tokio::task::spawn_blocking({
+        let s = server.clone();
+        move || s.stop()
+    })
+    .await
+    .unwrap()
+    .expect("stop PostgreSQL");
+    // A stateless roll still answers, in time.
+    c.queue_dice([3, 3]);
+    let started = std::time::Instant::now();
+    let r = as_(&mut c, &admin, "/roll dice:2d6").await;
+    assert!(!r.ephemeral && text(&r).contains("**6**"), "{}", text(&r));
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "took {:?}",
+        started.elapsed()
+    );
+    // State commands say storage is unavailable and write nothing.
+    for line in ["/session status", "/char edit name:Jack stats:arm=1"] {
+        let r = as_(&mut c, &admin, line).await;
+        assert!(
+            r.ephemeral && r.content().contains("Storage is unavailable"),
+            "{line}: {}",
+            text(&r)
+        );
+    }
+    tokio::task::spawn_blocking({
+        let s = server.clone();
+        move || s.start_again()
+    })
+    .await
+    .unwrap()
+    .expect("start PostgreSQL again");
+    // The same bot recovers by itself; the refused edit never landed.
+    let mut recovered = None;
+    for _ in 0..20 {
+        let r = as_(&mut c, &admin, "/session status").await;
+        if !r.ephemeral {
+            recovered = Some(r);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    let r = recovered.expect("the bot recovered after PostgreSQL came back");
+    assert!(text(&r).contains("arm 15"), "{}", text(&r));
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn character_names_autocomplete_from_the_roster() {
+    let mut c = console().await;
+    let admin = c.invoker();
+    as_(&mut c, &admin, "/session start name:Run system:warmachine").await;
+    for name in ["Ana", "Anders", "Bob"] {
+        as_(&mut c, &admin, &format!("/char add name:{name}")).await;
+    }
+    let command = c
+        .fake
+        .commands(None)
+        .into_iter()
+        .find(|c| c["name"] == "char")
+        .unwrap();
+    let options = json!([{ "name": "show", "type": 1, "options": [
+        { "name": "name", "type": 3, "value": "an", "focused": true },
+    ]}]);
+    let interaction = c
+        .fake
+        .command_interaction(&admin, 4, &command, options, json!({}));
+    let id = c.fake.deliver(interaction).unwrap();
+    let r = c.fake.wait_reply(id, WAIT).await.unwrap();
+    assert_eq!(r.body["type"], 8, "an autocomplete result");
+    let names: Vec<&str> = r.body["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Ana", "Anders"]);
+    c.shutdown().await;
+}

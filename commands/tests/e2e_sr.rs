@@ -1,0 +1,861 @@
+//! End to end through the fake Discord with fixed dice: `/sr attack` between two session
+//! characters, the Second chance button (Edge spent, misses rerolled, one press, roller or GM
+//! only), Apply damage and the target's monitor after it, glitch display, bad input refused
+//! with nothing written, and `/roll 6B6` read the Shadowrun way in a Shadowrun session.
+
+use std::time::Duration;
+
+use saikoro_bot::console::{Console, ConsoleOptions, user_for};
+use saikoro_bot::fake_discord::{DEFAULT_CHANNEL, DEFAULT_GUILD, Invoker, Reply};
+use serde_json::{Value, json};
+
+const SEND_MESSAGES: u64 = 1 << 11;
+const WAIT: Duration = Duration::from_secs(15);
+
+async fn console() -> Console {
+    let c = Console::start(ConsoleOptions {
+        dice: Some(vec![]),
+        user: "gm".into(),
+        ..Default::default()
+    })
+    .await
+    .expect("bot starts against the fake Discord");
+    // /sr is a system command, registered per server after the global ones.
+    c.fake
+        .wait_commands(Some(DEFAULT_GUILD), Duration::from_secs(30))
+        .await
+        .expect("server commands registered");
+    c
+}
+
+fn player(c: &Console, name: &str) -> Invoker {
+    let mut who = c.invoker();
+    who.user = user_for(name);
+    who.permissions = SEND_MESSAGES;
+    who
+}
+
+async fn as_(c: &mut Console, who: &Invoker, line: &str) -> (u64, Reply) {
+    c.send_as(line, who)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+async fn send(c: &mut Console, line: &str) -> Reply {
+    c.send(line).await.unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+fn find<'a>(list: &'a Value, name: &str) -> &'a Value {
+    list.as_array()
+        .and_then(|a| {
+            a.iter()
+                .find(|o| o["name"].as_str().is_some_and(|n| n.starts_with(name)))
+        })
+        .unwrap_or_else(|| panic!("no `{name}` in {list}"))
+}
+
+fn field<'a>(embed: &'a Value, name: &str) -> &'a str {
+    find(&embed["fields"], name)["value"].as_str().unwrap_or_default()
+}
+
+fn text(r: &Reply) -> String {
+    let mut s = r.content().to_string();
+    for e in r.embeds() {
+        s.push_str(&e.to_string());
+    }
+    s
+}
+
+/// A run with Ana (owned by ana) and Bob (owned by bob); the console user is the GM.
+async fn run(c: &mut Console) {
+    let r = send(c, "/session start name:Run system:Shadowrun 4").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    for line in [
+        "/char add name:Ana owner:@ana stats:body=3 agility=3 reaction=3 willpower=3 edge=2 pistols=2",
+        "/char add name:Bob owner:@bob stats:body=4 agility=3 reaction=3 willpower=3 edge=1 armour=6/4",
+    ] {
+        let r = send(c, line).await;
+        assert!(!r.ephemeral, "{line}: {}", text(&r));
+    }
+}
+
+async fn sheet(c: &Console, name: &str) -> Value {
+    let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
+    s.entry(name).expect("entry").sheet.clone()
+}
+
+async fn version(c: &Console) -> i64 {
+    c.store()
+        .active_session(DEFAULT_CHANNEL)
+        .await
+        .unwrap()
+        .unwrap()
+        .version
+}
+
+/// Buttons on a message: (label, custom_id).
+fn buttons(message: &Value) -> Vec<(String, String)> {
+    saikoro_bot::fake_discord::buttons(message)
+}
+
+fn button(message: &Value, label: &str) -> String {
+    saikoro_bot::fake_discord::button_id(message, label)
+        .unwrap_or_else(|| panic!("no `{label}` button in {message}"))
+}
+
+async fn press(c: &Console, who: &Invoker, message: &Value, custom_id: &str) -> Reply {
+    c.fake.press(who, message, custom_id, WAIT).await.unwrap()
+}
+
+const ATTACK: &str = "/sr attack attacker:Ana target:Bob skill:pistols dv:5 ap:-1 weapon:Ares Predator";
+
+#[tokio::test]
+async fn attack_second_chance_apply_damage_and_the_monitor() {
+    let mut c = console().await;
+    run(&mut c).await;
+    let ana = player(&c, "ana");
+    let carl = player(&c, "carl");
+    // Attack Agility 3 + pistols 2 = 5 dice: 2 hits. Defence Reaction 3: 1 hit. Net 1: DV 6P
+    // against armour 6 − 1. Soak Body 4 + 6 − 1 = 9 dice: 1 hit → 5 boxes, knockdown (> Body 4).
+    c.queue_dice([5, 2, 3, 1, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4]);
+    let (id, r) = as_(&mut c, &ana, ATTACK).await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let e = &r.embeds()[0];
+    assert!(
+        e["title"]
+            .as_str()
+            .unwrap()
+            .contains("Ana · Ranged attack → Bob (Ares Predator)"),
+        "{e}"
+    );
+    let attack = field(e, "Attack");
+    assert!(attack.contains("Agility 3 pistols +2 = 5"), "{attack}");
+    assert!(attack.contains("[**5** 2 3 1✗ **6**] → hits **2**"), "{attack}");
+    assert!(field(e, "Defence").contains("[**5** 2 2] → hits **1**"), "{e}");
+    assert_eq!(field(e, "Net hits"), "**1**");
+    assert!(field(e, "Soak").contains("Body 4 Armour +6 AP −1 = 9"), "{e}");
+    let damage = field(e, "Damage");
+    assert!(
+        damage.contains("**6P**") && damage.contains("**5 box(es)**") && damage.contains("KNOCKDOWN"),
+        "{damage}"
+    );
+    assert!(field(e, "Monitor now").contains("□□□□□□□□□□ 0/10"), "{e}");
+    let outcome = c.take_outcome(id).expect("outcome tapped");
+    assert_eq!(outcome["damage"]["boxes"], 5);
+    assert_eq!(outcome["attack"]["roll"]["hits"], 2);
+
+    let message = c.fake.original_message(id).expect("the result message");
+    let chance = button(&message, "Second chance");
+    let apply_old = button(&message, "Apply damage");
+
+    // Only the roller or the GM: carl is refused and nothing changes.
+    let before = version(&c).await;
+    let r = press(&c, &carl, &message, &chance).await;
+    assert!(r.ephemeral && r.content().contains("Only"), "{}", text(&r));
+    assert_eq!(version(&c).await, before);
+
+    // Ana rerolls her three misses (2, 3, 1 → 5, 6, 2): 4 hits, net 3, DV 8P, soak kept: 7 boxes.
+    c.queue_dice([5, 6, 2]);
+    let r = press(&c, &ana, &message, &chance).await;
+    let updated = updated_message(&message, &r);
+    assert_eq!(r.body["type"], 7, "the result is updated in place: {}", text(&r));
+    let e = &r.embeds()[0];
+    let attack = field(e, "Attack");
+    assert!(
+        attack.contains("[**5** ~~2~~ ~~3~~ ~~1✗~~ **6**] ↺[**5** **6** 2] → hits **4**"),
+        "{attack}"
+    );
+    assert!(
+        field(e, "Damage").contains("**8P**") && field(e, "Damage").contains("**7 box(es)**"),
+        "{e}"
+    );
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 1, "one Edge point spent");
+    // A second press is refused; so is the Apply damage of the first result.
+    let r = press(&c, &ana, &message, &chance).await;
+    assert!(r.ephemeral, "{}", text(&r));
+    let r = press(&c, &ana, &message, &apply_old).await;
+    assert!(r.ephemeral, "{}", text(&r));
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 1);
+    assert_eq!(sheet(&c, "Bob").await["physical"], 0);
+
+    // Apply damage on the updated result: Bob's monitor takes 7 boxes.
+    let apply = button(&updated, "Apply damage");
+    let r = press(&c, &ana, &updated, &apply).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    let applied = field(&r.embeds()[0], "✅ Damage applied");
+    assert!(applied.contains("Bob marks 7 Physical box(es)"), "{applied}");
+    assert!(applied.contains("■■■■■■■□□□ 7/10"), "{applied}");
+    assert_eq!(r.message["components"], json!([]));
+    assert_eq!(sheet(&c, "Bob").await["physical"], 7);
+    // Once only.
+    let r = press(&c, &ana, &updated, &apply).await;
+    assert!(r.ephemeral);
+    assert_eq!(sheet(&c, "Bob").await["physical"], 7);
+
+    // /char show reads the monitor and the wound modifier.
+    let r = send(&mut c, "/char show name:Bob").await;
+    let e = &r.embeds()[0];
+    assert!(field(e, "Physical").contains("■■■■■■■□□□ 7/10"), "{e}");
+    assert!(field(e, "Condition").contains("wounds -2"), "{e}");
+
+    // The wounds now take dice off Bob's pools by themselves: Agility 3 + defaulting −1 − 2 = 0.
+    let r = send(&mut c, "/sr test character:Bob attribute:agility skill:pistols").await;
+    assert!(r.ephemeral && r.content().contains("pool is 0"), "{}", text(&r));
+    c.shutdown().await;
+}
+
+/// The message as a press updated it.
+fn updated_message(old: &Value, r: &Reply) -> Value {
+    let mut m = old.clone();
+    m["embeds"] = r.message["embeds"].clone();
+    m["components"] = r.message["components"].clone();
+    m
+}
+
+#[tokio::test]
+async fn second_chance_is_too_late_once_damage_is_applied_and_the_gm_may_press() {
+    let mut c = console().await;
+    run(&mut c).await;
+    let ana = player(&c, "ana");
+    c.queue_dice([5, 2, 3, 1, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4]);
+    let (id, _) = as_(&mut c, &ana, ATTACK).await;
+    let message = c.fake.original_message(id).unwrap();
+    // The GM applies the damage for Ana.
+    let gm = c.invoker();
+    let r = press(&c, &gm, &message, &button(&message, "Apply damage")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    assert_eq!(sheet(&c, "Bob").await["physical"], 5);
+    // Now the Second chance is refused, and no Edge is spent.
+    let r = press(&c, &ana, &message, &button(&message, "Second chance")).await;
+    assert!(
+        r.ephemeral && r.content().contains("already applied"),
+        "{}",
+        text(&r)
+    );
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 2);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn glitches_cannot_be_missed() {
+    let mut c = console().await;
+    c.queue_dice([1, 1, 3, 5]);
+    let r = send(&mut c, "/sr test pool:4 threshold:1").await;
+    let e = &r.embeds()[0];
+    assert!(e["title"].as_str().unwrap().starts_with("⚠️ GLITCH"), "{e}");
+    assert_eq!(e["color"], 0xE67E22);
+    assert!(
+        e["description"]
+            .as_str()
+            .unwrap()
+            .contains("[1✗ 1✗ 3 **5**] → hits **1** · **⚠️ GLITCH**"),
+        "{e}"
+    );
+    // 2 dice with one 1 and no hit: critical, in Japanese too.
+    let mut ja = c.invoker();
+    ja.locale = "ja".into();
+    c.queue_dice([1, 2]);
+    let (_, r) = as_(&mut c, &ja, "/sr test pool:2").await;
+    let e = &r.embeds()[0];
+    assert!(
+        e["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("💀 クリティカル・グリッチ"),
+        "{e}"
+    );
+    assert_eq!(e["color"], 0x8B0000);
+    // 3 dice with one 1: no glitch.
+    c.queue_dice([1, 5, 3]);
+    let r = send(&mut c, "/sr test pool:3").await;
+    assert!(!text(&r).contains("GLITCH"), "{}", text(&r));
+    // Pushing the limit: the six explodes, shown apart.
+    c.queue_dice([6, 2, 1, 5]);
+    let r = send(
+        &mut c,
+        "/sr test pool:2 edge:push the limit (+Edge dice, sixes explode) edge_rating:1",
+    )
+    .await;
+    let d = r.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(d.contains("[**6** 2 1✗] 💥[**5**] → hits **2**"), "{d}");
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn bad_input_is_refused_in_the_users_language_and_nothing_is_written() {
+    let mut c = console().await;
+    run(&mut c).await;
+    let before = version(&c).await;
+    let r = send(&mut c, "/sr attack attacker:Nobody target:Bob skill:pistols dv:5").await;
+    assert!(r.ephemeral && r.embeds().is_empty(), "{}", text(&r));
+    assert!(r.content().contains("Nobody"), "{}", text(&r));
+    let mut ja = c.invoker();
+    ja.locale = "ja".into();
+    let (_, r) = as_(&mut c, &ja, "/sr test pool:60 dice:50").await;
+    assert!(
+        r.ephemeral && r.content().contains("大きすぎます"),
+        "{}",
+        text(&r)
+    );
+    let r = send(&mut c, "/sr test pool:-2").await;
+    assert!(r.ephemeral && r.content().contains("long shot"), "{}", text(&r));
+    let r = send(&mut c, "/sr test pool:3 modifiers:ranged.nope").await;
+    assert!(r.ephemeral && r.content().contains("ranged.nope"), "{}", text(&r));
+    let r = send(&mut c, "/sr test character:Ana attribute:agility").await;
+    assert!(r.ephemeral && r.content().contains("skill"), "{}", text(&r));
+    // Ana has no Edge point left for Bob's player to spend: not his character.
+    let bob = player(&c, "bob");
+    c.queue_dice([5, 5, 5, 5, 5, 5, 5]);
+    let (_, r) = as_(
+        &mut c,
+        &bob,
+        "/sr test character:Ana attribute:agility skill:pistols edge:push the limit (+Edge dice, sixes explode)",
+    )
+    .await;
+    assert!(r.ephemeral, "{}", text(&r));
+    assert_eq!(version(&c).await, before, "nothing was written");
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 2);
+    // The next roll is served with fresh dice.
+    c.queue_dice([5, 5, 2]);
+    let r = send(&mut c, "/sr test pool:3 threshold:2").await;
+    assert_eq!(field(&r.embeds()[0], "Net hits"), "**0**");
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn roll_reads_b6_the_shadowrun_way_in_a_shadowrun_session() {
+    let mut c = console().await;
+    // Outside a Shadowrun channel, 6B6 stays a plain BCDice roll.
+    c.queue_dice([1, 1, 1, 5, 2, 3]);
+    let r = send(&mut c, "/roll dice:6B6").await;
+    assert!(!text(&r).contains("GLITCH"), "{}", text(&r));
+    run(&mut c).await;
+    c.queue_dice([1, 1, 1, 5, 2, 3]);
+    let r = send(&mut c, "/roll dice:6B6").await;
+    let e = &r.embeds()[0];
+    assert!(e["title"].as_str().unwrap().starts_with("⚠️ GLITCH"), "{e}");
+    assert!(field(e, "Shadowrun").contains("Hits **1** · 1: 3/6"), "{e}");
+    // nR6: sixes rerolled; the rerolled 1 counts in the divisor only (BCDice).
+    c.queue_dice([6, 1]);
+    let r = send(&mut c, "/roll dice:1R6").await;
+    let e = &r.embeds()[0];
+    assert!(field(e, "Shadowrun").contains("Hits **1** · 1: 0/2"), "{e}");
+    assert!(!text(&r).contains("GLITCH"));
+    c.queue_dice([1, 2]);
+    let r = send(&mut c, "/roll dice:2B6>=4").await;
+    assert!(
+        r.embeds()[0]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("💀 CRITICAL GLITCH"),
+        "{}",
+        text(&r)
+    );
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn initiative_orders_the_session_and_sr_is_localized() {
+    let mut c = console().await;
+    run(&mut c).await;
+    // Ana Init 3 + Intuition 0 = 3, Bob 3: Ana 2 hits, Bob 0 → Ana first.
+    c.queue_dice([5, 6, 1, 2, 3, 4]);
+    let r = send(&mut c, "/sr initiative").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
+    assert_eq!(s.turn.order, vec!["Ana".to_string(), "Bob".to_string()]);
+    assert!(field(&r.embeds()[0], "Pass 1").contains("Ana → Bob"));
+    let commands = Value::Array(c.fake.commands(Some(DEFAULT_GUILD)));
+    let sr = find(&commands, "sr");
+    assert_eq!(sr["description_localizations"]["ja"], "シャドウラン第4版");
+    let attack = find(&sr["options"], "attack");
+    assert_eq!(attack["name_localizations"]["ja"], "攻撃");
+    let target = find(&attack["options"], "target");
+    assert_eq!(target["autocomplete"], true);
+    let mods = find(&attack["options"], "modifiers");
+    assert_eq!(mods["autocomplete"], true);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_sr_tree_fits_discords_limits() {
+    let c = console().await;
+    let commands = Value::Array(c.fake.commands(Some(DEFAULT_GUILD)));
+    let sr = find(&commands, "sr");
+    let total = saikoro_bot::registration::command_chars(sr);
+    eprintln!("sr chars: {total}");
+    assert!(total <= 8000, "{total}");
+    for sub in sr["options"].as_array().unwrap() {
+        assert!(sub["options"].as_array().map_or(0, Vec::len) <= 25);
+    }
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn buttons_work_after_a_restart() {
+    let dir = std::env::temp_dir().join(format!("saikoro-e2e-sr-restart-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let opts = ConsoleOptions {
+        dice: Some(vec![]),
+        user: "gm".into(),
+        data_dir: Some(dir.clone()),
+        ..Default::default()
+    };
+    let mut c = Console::start(opts.clone()).await.unwrap();
+    c.fake
+        .wait_commands(Some(DEFAULT_GUILD), Duration::from_secs(30))
+        .await
+        .unwrap();
+    run(&mut c).await;
+    let ana = player(&c, "ana");
+    c.queue_dice([5, 2, 3, 1, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4]);
+    let (id, _) = as_(&mut c, &ana, ATTACK).await;
+    let message = c.fake.original_message(id).unwrap();
+    c.shutdown().await;
+
+    // A new process on the same database: the Second chance still works, once.
+    let c = Console::start(opts).await.unwrap();
+    c.fake
+        .wait_commands(Some(DEFAULT_GUILD), Duration::from_secs(30))
+        .await
+        .unwrap();
+    let ana = player(&c, "ana");
+    c.queue_dice([5, 6, 2]);
+    let r = press(&c, &ana, &message, &button(&message, "Second chance")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    assert!(
+        field(&r.embeds()[0], "Damage").contains("**7 box(es)**"),
+        "{}",
+        text(&r)
+    );
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 1);
+    let r = press(&c, &ana, &message, &button(&message, "Second chance")).await;
+    assert!(r.ephemeral);
+    c.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn every_subcommand_answers() {
+    let mut c = Console::start(ConsoleOptions {
+        seed: Some(7),
+        user: "gm".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    c.fake
+        .wait_commands(Some(DEFAULT_GUILD), Duration::from_secs(30))
+        .await
+        .unwrap();
+    run(&mut c).await;
+    for line in [
+        "/char add name:Mage stats:body=3 willpower=4 logic=4 magic=5 edge=2 spellcasting=4 summoning=3 tradition=hermetic",
+        "/char add name:Techno stats:body=3 willpower=4 resonance=4 edge=2 software=4 compiling=3",
+    ] {
+        let r = send(&mut c, line).await;
+        assert!(!r.ephemeral, "{line}: {}", text(&r));
+    }
+    for line in [
+        "/sr test character:Ana attribute:agility skill:pistols threshold:2 modifiers:ranged.smartlink, ranged.aim=2",
+        "/sr test character:Ana attribute:intuition attribute2:willpower",
+        "/sr test pool:8 buy_hits:true threshold:1",
+        "/sr opposed character:Ana attribute:agility skill:pistols opponent:Bob opponent_attribute:reaction opponent_attribute2:intuition",
+        "/sr extended pool:6 threshold:8",
+        "/sr teamwork character:Ana attribute:agility skill:pistols assistants:Bob, 3 threshold:2",
+        "/sr attack attacker:Bob target:Ana skill:unarmed_combat dv:3 kind:melee stun:true melee_defence:block",
+        "/sr surprise aware:Ana ambush:Bob",
+        "/sr spell caster:Mage force:6 drain:3 target:Bob resist:body",
+        "/sr summon caster:Mage force:4",
+        "/sr dispel caster:Mage force:4 magic:4 drain:2 hits:1",
+        "/sr spell caster:Mage force:3 drain:2 resist_pool:3 counterspell:Mage",
+        "/sr thread character:Techno rating:2",
+        "/sr compile character:Techno rating:3",
+        "/sr matrix cybercombat attack:8 defence:6 dv:5 resist:6 target:black IC (stun)",
+        "/sr matrix hack pool:8 firewall:4 node:6 stealth:4",
+        "/sr matrix perception pool:6 hidden:4",
+        "/sr rig sensor pool:6 threshold:2",
+        "/sr rig crash damage:8 body:6 pool:7",
+        "/sr rig chase pool:7 quarry_pool:6 current:near",
+        "/sr initiative push:Ana",
+    ] {
+        let r = send(&mut c, line).await;
+        assert!(!r.ephemeral, "{line}: {}", text(&r));
+        assert!(!r.embeds().is_empty(), "{line}");
+    }
+    assert!(
+        c.fake.unhandled_requests().is_empty(),
+        "{:?}",
+        c.fake.unhandled_requests()
+    );
+    c.shutdown().await;
+}
+
+const ANA_TEST: &str = "/sr test character:Ana attribute:agility skill:pistols threshold:2";
+
+#[tokio::test]
+async fn negate_glitch_and_burn_edge_buttons_use_the_characters_edge_once_per_roll() {
+    let mut c = console().await;
+    run(&mut c).await;
+    let ana = player(&c, "ana");
+    let carl = player(&c, "carl");
+    // Agility 3 + pistols 2 = 5 dice: three 1s and one hit is a glitch (3 × 2 ≥ 5).
+    c.queue_dice([1, 1, 1, 5, 2]);
+    let (id, r) = as_(&mut c, &ana, ANA_TEST).await;
+    assert!(text(&r).contains("GLITCH"), "{}", text(&r));
+    let message = c.fake.original_message(id).unwrap();
+    let labels: Vec<String> = buttons(&message).into_iter().map(|(l, _)| l).collect();
+    assert_eq!(
+        labels,
+        vec![
+            "Second chance (Edge)",
+            "+2 Edge dice (Edge)",
+            "Negate glitch (Edge)",
+            "Burn Edge: critical success"
+        ],
+        "{message}"
+    );
+    let negate = button(&message, "Negate glitch");
+    // Not carl's character.
+    let r = press(&c, &carl, &message, &negate).await;
+    assert!(r.ephemeral && r.content().contains("Only"), "{}", text(&r));
+    let before = version(&c).await;
+    let r = press(&c, &ana, &message, &negate).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    let e = &r.embeds()[0];
+    let d = e["description"].as_str().unwrap();
+    assert!(d.contains("~~⚠️ GLITCH~~ (negated)"), "{d}");
+    assert!(!e["title"].as_str().unwrap().contains("GLITCH"), "{e}");
+    assert!(
+        e["footer"]["text"].as_str().unwrap().contains("Glitch negated"),
+        "{e}"
+    );
+    assert_eq!(r.message["components"], json!([]));
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 1, "one point spent");
+    assert_eq!(
+        version(&c).await,
+        before + 1,
+        "the point and the roll's Edge use: one write"
+    );
+    // One Edge use per roll: the other buttons of the same result are refused, nothing spent.
+    for label in ["Second chance", "Burn Edge", "Negate glitch"] {
+        let r = press(&c, &ana, &message, &button(&message, label)).await;
+        assert!(r.ephemeral, "{label}: {}", text(&r));
+    }
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 1);
+    assert_eq!(sheet(&c, "Ana").await["attributes"]["edge"], 2);
+
+    // A critical glitch can be negated too (decisions "Edge"); the GM may press for Ana.
+    c.queue_dice([1, 1, 1, 2, 2]);
+    let (id, r) = as_(&mut c, &ana, ANA_TEST).await;
+    assert!(text(&r).contains("CRITICAL GLITCH"), "{}", text(&r));
+    let message = c.fake.original_message(id).unwrap();
+    let gm = c.invoker();
+    let r = press(&c, &gm, &message, &button(&message, "Negate glitch")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    assert!(
+        r.embeds()[0]["description"]
+            .as_str()
+            .unwrap()
+            .contains("~~💀 CRITICAL GLITCH~~ (negated)"),
+        "{}",
+        text(&r)
+    );
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 0);
+
+    // No point left: no Second chance or Negate; burning needs only the attribute.
+    c.queue_dice([2, 2, 3, 4, 1]);
+    let (id, r) = as_(&mut c, &ana, ANA_TEST).await;
+    assert!(
+        text(&r).contains("Failure") || text(&r).contains("fail"),
+        "{}",
+        text(&r)
+    );
+    let message = c.fake.original_message(id).unwrap();
+    let labels: Vec<String> = buttons(&message).into_iter().map(|(l, _)| l).collect();
+    assert_eq!(labels, vec!["Burn Edge: critical success"]);
+    let r = press(&c, &ana, &message, &button(&message, "Burn Edge")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    let e = &r.embeds()[0];
+    assert!(
+        e["description"].as_str().unwrap().contains("✨ CRITICAL SUCCESS"),
+        "{e}"
+    );
+    assert!(e["footer"]["text"].as_str().unwrap().contains("burnt"), "{e}");
+    let s = sheet(&c, "Ana").await;
+    assert_eq!(
+        (s["attributes"]["edge"].clone(), s["edge_burnt"].clone()),
+        (json!(1), json!(1))
+    );
+    let outcome = c.take_outcome(id);
+    assert!(outcome.is_some());
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn negate_glitch_works_after_a_restart() {
+    let dir = std::env::temp_dir().join(format!("saikoro-e2e-sr-negate-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let opts = ConsoleOptions {
+        dice: Some(vec![]),
+        user: "gm".into(),
+        data_dir: Some(dir.clone()),
+        ..Default::default()
+    };
+    let mut c = Console::start(opts.clone()).await.unwrap();
+    c.fake
+        .wait_commands(Some(DEFAULT_GUILD), Duration::from_secs(30))
+        .await
+        .unwrap();
+    run(&mut c).await;
+    let ana = player(&c, "ana");
+    c.queue_dice([1, 1, 1, 5, 2]);
+    let (id, _) = as_(&mut c, &ana, ANA_TEST).await;
+    let message = c.fake.original_message(id).unwrap();
+    c.shutdown().await;
+    let c = Console::start(opts).await.unwrap();
+    c.fake
+        .wait_commands(Some(DEFAULT_GUILD), Duration::from_secs(30))
+        .await
+        .unwrap();
+    let ana = player(&c, "ana");
+    let r = press(&c, &ana, &message, &button(&message, "Negate glitch")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 1);
+    let r = press(&c, &ana, &message, &button(&message, "Second chance")).await;
+    assert!(r.ephemeral, "{}", text(&r));
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 1);
+    c.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn initiative_edge_uses_and_the_order_are_one_write() {
+    let mut c = console().await;
+    run(&mut c).await;
+    // Bob cannot pay for two uses with one point: refused, nothing written.
+    let before = version(&c).await;
+    let r = send(&mut c, "/sr initiative push:Bob seize:Bob").await;
+    assert!(r.ephemeral, "{}", text(&r));
+    assert_eq!(version(&c).await, before);
+    // Ana 2 hits (score 5), Bob 0 (score 3); Bob seizes the first action, Ana takes an extra pass.
+    c.queue_dice([5, 6, 1, 2, 3, 4]);
+    let r = send(&mut c, "/sr initiative seize:Bob extra_pass:Ana").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert_eq!(version(&c).await, before + 1, "Edge and order in one transaction");
+    let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
+    assert_eq!(s.turn.order, vec!["Bob".to_string(), "Ana".to_string()]);
+    let stored = &s.system_state["shadowrun4"]["initiative"];
+    assert_eq!(stored["acting_first"], json!(["Bob"]));
+    assert_eq!(stored["extra_pass"], json!(["Ana"]));
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 1);
+    assert_eq!(sheet(&c, "Bob").await["edge_points"], 0);
+    let e = &r.embeds()[0];
+    assert!(field(e, "Pass 1").contains("Bob → Ana"), "{e}");
+    assert!(field(e, "Pass 2").contains("Ana"), "{e}");
+    let d = e["description"].as_str().unwrap();
+    assert!(
+        d.contains("acts first (Edge)") && d.contains("+1 pass: Edge"),
+        "{d}"
+    );
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn second_chance_on_an_extended_test() {
+    let mut c = console().await;
+    run(&mut c).await;
+    let ana = player(&c, "ana");
+    // 5 dice, one interval: 1 hit of 3 needed.
+    c.queue_dice([5, 2, 3, 1, 2]);
+    let (id, r) = as_(
+        &mut c,
+        &ana,
+        "/sr extended character:Ana attribute:agility skill:pistols threshold:3 max_intervals:1",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let message = c.fake.original_message(id).unwrap();
+    let labels: Vec<String> = buttons(&message).into_iter().map(|(l, _)| l).collect();
+    assert_eq!(labels, vec!["Second chance (Edge)"]);
+    // The four misses reroll 5, 6, 2, 2: total 3, reached.
+    c.queue_dice([5, 6, 2, 2]);
+    let r = press(&c, &ana, &message, &button(&message, "Second chance")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    let t = text(&r);
+    assert!(t.contains("↺[**5** **6** 2 2]"), "{t}");
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 1);
+    let r = press(&c, &ana, &message, &button(&message, "Second chance")).await;
+    assert!(r.ephemeral);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn spell_second_chance_counterspelling_and_dispelling() {
+    let mut c = console().await;
+    run(&mut c).await;
+    for line in [
+        "/char add name:Mage stats:body=3 willpower=4 logic=4 magic=3 edge=2 spellcasting=1 counterspelling=2 tradition=hermetic",
+        "/char add name:Sham stats:body=3 willpower=3 magic=2 edge=1 counterspelling=2",
+    ] {
+        let r = send(&mut c, line).await;
+        assert!(!r.ephemeral, "{line}: {}", text(&r));
+    }
+    // Cast Magic 3 + 1 = 4 dice, 1 hit. Bob resists Willpower 3 + Sham's Counterspelling 2 =
+    // 5 dice, 1 hit: a tie. Drain 3 against Willpower 4 + Logic 4: 2 hits → 1 Stun.
+    c.queue_dice([5, 2, 2, 1, 5, 2, 2, 2, 2, 5, 5, 2, 2, 2, 2, 2, 2]);
+    let gm = c.invoker();
+    let (id, r) = as_(
+        &mut c,
+        &gm,
+        "/sr spell caster:Mage force:3 drain:3 target:Bob counterspell:Sham",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let e = &r.embeds()[0];
+    assert!(field(e, "Resistance").contains("counterspelling +2 = 5"), "{e}");
+    assert!(field(e, "Result").contains("Tie"), "{e}");
+    let message = c.fake.original_message(id).unwrap();
+    let labels: Vec<String> = buttons(&message).into_iter().map(|(l, _)| l).collect();
+    assert_eq!(
+        labels,
+        vec!["Second chance (Edge)", "+2 Edge dice (Edge)", "Apply drain"]
+    );
+    // The three misses reroll 5, 6, 2: 3 hits (Force 3), net 2: success; the drain stays.
+    c.queue_dice([5, 6, 2]);
+    let r = press(&c, &gm, &message, &button(&message, "Second chance")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    let e = &r.embeds()[0];
+    assert!(field(e, "Result").contains("Success"), "{e}");
+    assert_eq!(sheet(&c, "Mage").await["edge_points"], 1);
+    let updated = updated_message(&message, &r);
+    // The first result's Apply drain is gone; the updated one applies the same 1 Stun once.
+    let r = press(&c, &gm, &message, &button(&message, "Apply drain")).await;
+    assert!(r.ephemeral, "{}", text(&r));
+    let r = press(&c, &gm, &updated, &button(&updated, "Apply drain")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    assert_eq!(sheet(&c, "Mage").await["stun"], 1);
+
+    // Dispelling: Counterspelling 2 + Magic 3 = 5 dice, 3 hits, against Force 3 + Magic 4 =
+    // 7 dice, 1 hit: net 2 takes both of the spell's hits. Drain 2, 1 hit: 1 Stun.
+    c.queue_dice([5, 5, 6, 2, 2, 5, 2, 2, 2, 2, 2, 2, 5, 2, 2, 2, 2, 2, 2, 2]);
+    let r = send(&mut c, "/sr dispel caster:Mage force:3 magic:4 drain:2 hits:2").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let e = &r.embeds()[0];
+    assert!(field(e, "Dispelling").contains("counterspelling +2 = 5"), "{e}");
+    assert!(field(e, "Spell · Force 3").contains("hits **1**"), "{e}");
+    assert_eq!(field(e, "Spell hits removed"), "**2**");
+    assert!(field(e, "Result").contains("Dispelled"), "{e}");
+    assert!(field(e, "Drain").contains("1"), "{e}");
+    // Counterspelling needs someone to protect.
+    let r = send(&mut c, "/sr spell caster:Mage force:3 drain:3 counterspell:Sham").await;
+    assert!(r.ephemeral, "{}", text(&r));
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn negate_glitch_on_an_attack_keeps_the_damage_and_only_the_owner_spends_edge() {
+    let mut c = console().await;
+    run(&mut c).await;
+    let ana = player(&c, "ana");
+    let bob = player(&c, "bob");
+    // Attack 5 dice 1,1,1,5,6: 2 hits and a glitch. Defence 3 dice, 1 hit. Net 1: 6P; soak
+    // 9 dice, 1 hit: 5 boxes.
+    let dice = [1, 1, 1, 5, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4];
+    c.queue_dice(dice);
+    let (id, r) = as_(&mut c, &ana, ATTACK).await;
+    assert!(text(&r).contains("GLITCH"), "{}", text(&r));
+    let message = c.fake.original_message(id).unwrap();
+    let labels: Vec<String> = buttons(&message).into_iter().map(|(l, _)| l).collect();
+    assert_eq!(
+        labels,
+        vec![
+            "Second chance (Edge)",
+            "+2 Edge dice (Edge)",
+            "Negate glitch (Edge)",
+            "Apply damage"
+        ],
+        "{message}"
+    );
+    let r = press(&c, &ana, &message, &button(&message, "Negate glitch")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    let e = &r.embeds()[0];
+    assert!(field(e, "Attack").contains("(negated)"), "{e}");
+    assert!(field(e, "Damage").contains("**5 box(es)**"), "{e}");
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 1);
+    // The Apply damage of the first result is replaced by the updated one.
+    let updated = updated_message(&message, &r);
+    let r = press(&c, &ana, &message, &button(&message, "Apply damage")).await;
+    assert!(r.ephemeral, "{}", text(&r));
+    let r = press(&c, &ana, &updated, &button(&updated, "Apply damage")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    assert_eq!(sheet(&c, "Bob").await["physical"], 5);
+
+    // Bob rolls with Ana's sheet: he may not spend her Edge with the button.
+    c.queue_dice([1, 1, 1, 5, 2]);
+    let (id, _) = as_(&mut c, &bob, ANA_TEST).await;
+    let message = c.fake.original_message(id).unwrap();
+    let before = version(&c).await;
+    let r = press(&c, &bob, &message, &button(&message, "Negate glitch")).await;
+    assert!(r.ephemeral, "{}", text(&r));
+    assert_eq!(version(&c).await, before);
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 1);
+    // The GM may.
+    let gm = c.invoker();
+    let r = press(&c, &gm, &message, &button(&message, "Negate glitch")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 0);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_killed_character_may_burn_edge_to_cheat_death() {
+    let mut c = console().await;
+    run(&mut c).await;
+    let ana = player(&c, "ana");
+    let bob = player(&c, "bob");
+    let r = send(&mut c, "/char edit name:Bob stats:physical=12").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    // 5 more boxes: 17 > track 10 + Body 4, dead.
+    c.queue_dice([5, 2, 3, 1, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4]);
+    let (id, _) = as_(&mut c, &ana, ATTACK).await;
+    let message = c.fake.original_message(id).unwrap();
+    let r = press(&c, &ana, &message, &button(&message, "Apply damage")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    let dead = updated_message(&message, &r);
+    let cheat = button(&dead, "Cheat death");
+    // Bob's to press (or the GM's), not Ana's.
+    let r = press(&c, &ana, &dead, &cheat).await;
+    assert!(r.ephemeral, "{}", text(&r));
+    let r = press(&c, &bob, &dead, &cheat).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    assert!(text(&r).contains("Death cheated"), "{}", text(&r));
+    let s = sheet(&c, "Bob").await;
+    assert_eq!(s["attributes"]["edge"], 0);
+    assert_eq!(s["edge_burnt"], 1);
+    assert_eq!(s["physical"], 14);
+    let r = press(&c, &bob, &dead, &cheat).await;
+    assert!(r.ephemeral);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn edge_dice_after_the_roll_explode_alone() {
+    let mut c = console().await;
+    run(&mut c).await;
+    let ana = player(&c, "ana");
+    c.queue_dice([2, 2, 3, 4, 1]);
+    let (id, _) = as_(&mut c, &ana, ANA_TEST).await;
+    let message = c.fake.original_message(id).unwrap();
+    // Edge 2: two dice, 6 and 5; the six explodes into a 2. 2 hits: threshold reached.
+    c.queue_dice([6, 5, 2]);
+    let r = press(&c, &ana, &message, &button(&message, "+2 Edge dice")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    let e = &r.embeds()[0];
+    assert_eq!(field(e, "Hits"), "**2**", "{e}");
+    assert!(field(e, "Result").contains("Success"), "{e}");
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 1);
+    let r = press(&c, &ana, &message, &button(&message, "Second chance")).await;
+    assert!(r.ephemeral, "{}", text(&r));
+    c.shutdown().await;
+}

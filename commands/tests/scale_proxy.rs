@@ -1,0 +1,159 @@
+//! The real binary pointed at a Discord-compatible base URL (`DISCORD_PROXY_URL`), here the fake
+//! Discord started by the test: it registers its commands, answers a /roll, logs the
+//! interaction as JSON without the token or the expression, serves its probes, and exits 0 on
+//! SIGTERM.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use saikoro_bot::fake_discord::{
+    ALL_PERMISSIONS, DEFAULT_CHANNEL, DEFAULT_GUILD, FAKE_TOKEN, FakeDiscord, FakeUser, Invoker,
+};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::process::Command;
+
+const WAIT: Duration = Duration::from_secs(30);
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// A plain HTTP/1.1 GET on loopback: (status, body).
+async fn http_get(port: u16, path: &str) -> Option<(u16, String)> {
+    let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.ok()?;
+    let req = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.ok()?;
+    let mut raw = String::new();
+    s.read_to_string(&mut raw).await.ok()?;
+    let status = raw.split_whitespace().nth(1)?.parse().ok()?;
+    let body = raw.split_once("\r\n\r\n").map(|(_, b)| b.to_string())?;
+    Some((status, body))
+}
+
+#[tokio::test]
+async fn the_binary_serves_through_the_proxy_url_and_stops_cleanly_on_sigterm() {
+    let fake = FakeDiscord::start().await.expect("fake Discord");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let metrics_port = free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_saikoro"))
+        // No .env above a temp dir; the environment is exactly this.
+        .current_dir(dir.path())
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("DISCORD_TOKEN", FAKE_TOKEN)
+        .env("DISCORD_PROXY_URL", fake.url())
+        .env("SAIKORO_DATA_DIR", dir.path().join("data"))
+        .env("METRICS_ADDR", format!("127.0.0.1:{metrics_port}"))
+        .env("LOG_FORMAT", "json")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the binary starts");
+    let stderr = child.stderr.take().expect("stderr");
+    let log = tokio::spawn(async move {
+        let mut lines = BufReader::new(stderr).lines();
+        let mut all = Vec::new();
+        while let Ok(Some(l)) = lines.next_line().await {
+            all.push(l);
+        }
+        all
+    });
+
+    let commands = fake
+        .wait_commands(None, WAIT)
+        .await
+        .expect("commands registered through the proxy URL");
+    assert!(commands.iter().any(|c| c["name"] == "roll"));
+    fake.wait_shards(1, WAIT)
+        .await
+        .expect("the shard connects to the gateway the proxy named");
+
+    let roll = commands.iter().find(|c| c["name"] == "roll").unwrap();
+    let who = Invoker {
+        user: FakeUser {
+            id: 200_000_000_000_000_001,
+            name: "alice".into(),
+            bot: false,
+        },
+        locale: "en-US".into(),
+        guild_id: Some(DEFAULT_GUILD),
+        channel_id: DEFAULT_CHANNEL,
+        permissions: ALL_PERMISSIONS,
+    };
+    let options = json!([{ "name": "dice", "type": 3, "value": "3d6+2" }]);
+    let interaction = fake.command_interaction(&who, 2, roll, options, json!({}));
+    let id = fake.deliver(interaction).expect("delivered");
+    let reply = fake.wait_reply(id, WAIT).await.expect("the binary answers");
+    assert!(!reply.ephemeral, "{:?}", reply.body);
+    let total = reply.embeds()[0]["fields"]
+        .as_array()
+        .and_then(|f| f.iter().find(|f| f["name"] == "Total"))
+        .expect("a total");
+    let n: i64 = total["value"]
+        .as_str()
+        .unwrap()
+        .trim_matches('*')
+        .parse()
+        .unwrap();
+    assert!((5..=20).contains(&n), "{total}");
+    assert!(
+        fake.unhandled_requests().is_empty(),
+        "{:?}",
+        fake.unhandled_requests()
+    );
+
+    // Probes and metrics beside it.
+    let (code, _) = http_get(metrics_port, "/healthz")
+        .await
+        .expect("/healthz answers");
+    assert_eq!(code, 200);
+    let (code, body) = http_get(metrics_port, "/readyz").await.expect("/readyz answers");
+    assert_eq!(code, 200, "{body}");
+    let (code, body) = http_get(metrics_port, "/metrics")
+        .await
+        .expect("/metrics answers");
+    assert_eq!(code, 200);
+    assert!(
+        body.contains(r#"saikoro_commands_total{command="roll",outcome="ok"} 1"#),
+        "{body}"
+    );
+
+    // SIGTERM: shards closed, exit 0.
+    let pid = child.id().expect("running");
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let status = tokio::time::timeout(WAIT, child.wait())
+        .await
+        .expect("the binary stops within 30 s of SIGTERM")
+        .expect("exit status");
+    assert_eq!(status.code(), Some(0), "exit status {status:?}");
+
+    // One JSON object per line; the interaction line has its facts; no secrets.
+    let lines = log.await.expect("log reader");
+    let all = lines.join("\n");
+    assert!(!all.contains(FAKE_TOKEN), "the token leaked into the log");
+    assert!(!all.contains("3d6+2"), "the expression is logged at info:\n{all}");
+    let entries: Vec<Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    let line = entries
+        .iter()
+        .find(|e| e["message"] == "interaction")
+        .unwrap_or_else(|| panic!("no interaction line in\n{all}"));
+    assert_eq!(line["level"], "INFO");
+    assert_eq!(line["interaction"], json!(id));
+    assert_eq!(line["command"], "roll");
+    assert_eq!(line["guild"], json!(DEFAULT_GUILD));
+    assert_eq!(line["channel"], json!(DEFAULT_CHANNEL));
+    assert_eq!(line["outcome"], "ok");
+    assert!(line["latency_ms"].as_f64().is_some(), "{line}");
+}

@@ -1,0 +1,7 @@
+//! Helpers for the store tests: PostgreSQL discovery and throwaway servers (`pg`), and the
+//! contract suite both store backends must pass (`store_contract`).
+
+#![allow(dead_code)]
+
+pub mod pg;
+pub mod store_contract;

@@ -1,0 +1,621 @@
+//! The behaviour every `Store` must have. Each function takes a [`Harness`] holding a fresh,
+//! empty database; `contract_tests!` turns them into one `#[tokio::test]` each per backend.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use engine::i18n::{Lang, Localized};
+use engine::session::{
+    Actor, ChannelSettings, EntryEdit, MAX_ENTRY_NAME_CHARS, RollLogEntry, RosterEntry, SecretRolls,
+    ServerSettings, Session, SessionError, SystemId, Visibility,
+};
+use saikoro_bot::store::{Store, StoreError};
+use serde_json::json;
+
+/// A fresh database for one test, on one backend.
+pub trait Harness {
+    /// A store on this test's database (again: a second call is a restart).
+    async fn open(&self) -> Arc<dyn Store>;
+    /// Runs raw SQL against the database, bypassing the store.
+    async fn raw(&self, sql: &'static str) -> Result<u64, String>;
+}
+
+pub const GUILD: u64 = 900_000_000_000_000_001;
+/// Above `i64::MAX`: snowflakes must survive the signed columns.
+pub const CHAN: u64 = u64::MAX - 7;
+pub const GM: u64 = 11;
+pub const ALICE: u64 = 12;
+pub const BOB: u64 = 13;
+
+pub fn new_session(channel: u64, name: &str) -> Session {
+    Session::start(GUILD, channel, name, SystemId::Shadowrun4, GM, 1_700_000_000_000).expect("valid session")
+}
+
+/// A stored session with two players and two entries.
+pub async fn seeded(store: &dyn Store, channel: u64) -> Session {
+    store
+        .create_session(&new_session(channel, "Night Run"))
+        .await
+        .expect("create");
+    store
+        .update(channel, |s| {
+            s.join(ALICE)?;
+            s.join(BOB)?;
+            s.add_entry(
+                Actor::user(ALICE),
+                RosterEntry::new("Ghost", ALICE).with_sheet(json!({"edge": 3})),
+            )?;
+            s.add_entry(Actor::user(GM), RosterEntry::new("Ganger", GM))
+        })
+        .await
+        .expect("seed")
+}
+
+fn roll(session_id: i64, n: i64) -> RollLogEntry {
+    RollLogEntry {
+        session_id,
+        user_id: ALICE,
+        command: format!("/sr test pool:{n}"),
+        outcome: json!({"dice": [n, 5, 6], "hits": 2}),
+        at_ms: 1_700_000_000_000 + n,
+    }
+}
+
+pub async fn server_settings_round_trip(h: &impl Harness) {
+    let store = h.open().await;
+    assert_eq!(store.server_settings(GUILD).await.unwrap(), None);
+    let mut settings = ServerSettings {
+        language: Some(Lang::Ja),
+        ..ServerSettings::default()
+    };
+    settings.enabled_systems.remove(&SystemId::Warmachine);
+    settings.gm_role = Some(u64::MAX - 1);
+    settings.secret_rolls = SecretRolls::GmChannel { channel: 77 };
+    settings.house.insert("edge".into(), "reroll misses".into());
+    store.put_server_settings(GUILD, &settings).await.unwrap();
+    assert_eq!(
+        store.server_settings(GUILD).await.unwrap(),
+        Some(settings.clone())
+    );
+    assert_eq!(store.server_settings(GUILD + 1).await.unwrap(), None);
+
+    // Put again: replaces.
+    settings.language = None;
+    store.put_server_settings(GUILD, &settings).await.unwrap();
+    assert_eq!(
+        store.server_settings(GUILD).await.unwrap(),
+        Some(settings.clone())
+    );
+
+    // Invalid settings: refused, nothing written.
+    let mut bad = settings.clone();
+    bad.house.insert("x".into(), "y".repeat(1000));
+    let err = store.put_server_settings(GUILD, &bad).await.unwrap_err();
+    assert!(
+        matches!(err, StoreError::Invalid(SessionError::HouseOptionTooLong { .. })),
+        "{err:?}"
+    );
+    assert_eq!(store.server_settings(GUILD).await.unwrap(), Some(settings));
+}
+
+pub async fn channel_settings_round_trip(h: &impl Harness) {
+    let store = h.open().await;
+    assert_eq!(store.channel_settings(CHAN).await.unwrap(), None);
+    let settings = ChannelSettings {
+        system: Some(SystemId::MechaD20),
+        visibility: Visibility::Secret,
+    };
+    store.put_channel_settings(GUILD, CHAN, &settings).await.unwrap();
+    assert_eq!(store.channel_settings(CHAN).await.unwrap(), Some(settings));
+    let other = ChannelSettings {
+        system: None,
+        visibility: Visibility::Public,
+    };
+    store.put_channel_settings(GUILD, CHAN, &other).await.unwrap();
+    assert_eq!(store.channel_settings(CHAN).await.unwrap(), Some(other));
+    assert_eq!(store.channel_settings(CHAN - 1).await.unwrap(), None);
+}
+
+pub async fn create_and_load(h: &impl Harness) {
+    let store = h.open().await;
+    assert!(store.active_session(CHAN).await.unwrap().is_none());
+    let created = store
+        .create_session(&new_session(CHAN, "Night Run"))
+        .await
+        .unwrap();
+    assert!(created.id > 0);
+    assert_eq!(created.version, 1);
+    assert_eq!((created.guild_id, created.channel_id), (GUILD, CHAN));
+    let loaded = store.active_session(CHAN).await.unwrap().expect("active");
+    assert_eq!(loaded, created);
+    assert_eq!(store.session(created.id).await.unwrap(), Some(created.clone()));
+    assert_eq!(store.session(created.id + 1000).await.unwrap(), None);
+    assert!(store.active_session(CHAN - 1).await.unwrap().is_none());
+    // Another channel may have its own.
+    let other = store
+        .create_session(&new_session(CHAN - 1, "Side Quest"))
+        .await
+        .unwrap();
+    assert_ne!(other.id, created.id);
+}
+
+pub async fn second_active_session_refused(h: &impl Harness) {
+    let store = h.open().await;
+    let first = store.create_session(&new_session(CHAN, "First")).await.unwrap();
+    let err = store
+        .create_session(&new_session(CHAN, "Second"))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, StoreError::AlreadyActive), "{err:?}");
+    assert_eq!(store.active_session(CHAN).await.unwrap(), Some(first));
+    // Racing starts: exactly one wins, decided by the database.
+    let racers: Vec<_> = (0..10)
+        .map(|i| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                store
+                    .create_session(&new_session(CHAN - 1, &format!("Race {i}")))
+                    .await
+            })
+        })
+        .collect();
+    let mut won = 0;
+    for r in racers {
+        match r.await.expect("task") {
+            Ok(_) => won += 1,
+            Err(StoreError::AlreadyActive) => {}
+            Err(e) => panic!("unexpected {e:?}"),
+        }
+    }
+    assert_eq!(won, 1);
+    // Once ended, the channel is free again.
+    store
+        .end_session(CHAN, Actor::user(GM), 1_700_000_100_000)
+        .await
+        .unwrap();
+    let again = store.create_session(&new_session(CHAN, "Second")).await.unwrap();
+    assert_eq!(again.name, "Second");
+}
+
+pub async fn invalid_session_refused(h: &impl Harness) {
+    let store = h.open().await;
+    // The engine refuses an over-long name before the store is involved…
+    let long = "x".repeat(101);
+    assert!(Session::start(GUILD, CHAN, &long, SystemId::Terminator, GM, 0).is_err());
+    // …and the store refuses one made by hand, writing nothing.
+    let mut s = new_session(CHAN, "ok");
+    s.name = long;
+    let err = store.create_session(&s).await.unwrap_err();
+    assert!(
+        matches!(err, StoreError::Invalid(SessionError::NameTooLong { .. })),
+        "{err:?}"
+    );
+    let mut ended = new_session(CHAN, "ok");
+    ended.ended_at_ms = Some(5);
+    assert!(matches!(
+        store.create_session(&ended).await,
+        Err(StoreError::Invalid(SessionError::Ended))
+    ));
+    assert!(store.active_session(CHAN).await.unwrap().is_none());
+    assert!(store.ended_sessions(GUILD, 10).await.unwrap().is_empty());
+}
+
+pub async fn update_applies_and_bumps_version(h: &impl Harness) {
+    let store = h.open().await;
+    let seeded = seeded(store.as_ref(), CHAN).await;
+    assert_eq!(seeded.version, 2);
+    assert_eq!(seeded.players, vec![ALICE, BOB]);
+    assert_eq!(seeded.roster.len(), 2);
+    assert!(seeded.updated_at_ms >= seeded.created_at_ms);
+    let edited = store
+        .update(CHAN, |s| {
+            s.edit_entry(
+                Actor::user(ALICE),
+                "ghost",
+                EntryEdit {
+                    sheet: Some(json!({"edge": 2})),
+                    ..EntryEdit::default()
+                },
+            )?;
+            s.set_turn_order(Actor::user(GM), &["Ganger", "Ghost"])?;
+            s.advance_turn(Actor::user(GM))
+        })
+        .await
+        .unwrap();
+    assert_eq!(edited.version, 3);
+    assert_eq!(edited.turn.current_name(), Some("Ghost"));
+    let loaded = store.active_session(CHAN).await.unwrap().unwrap();
+    assert_eq!(loaded, edited);
+    assert_eq!(loaded.entry("Ghost").unwrap().sheet, json!({"edge": 2}));
+}
+
+pub async fn refused_update_writes_nothing(h: &impl Harness) {
+    let store = h.open().await;
+    let before = seeded(store.as_ref(), CHAN).await;
+
+    let long = "n".repeat(MAX_ENTRY_NAME_CHARS + 1);
+    let err = store
+        .update(CHAN, |s| {
+            s.add_entry(Actor::user(BOB), RosterEntry::new(long.clone(), BOB))
+        })
+        .await;
+    assert!(
+        matches!(
+            err,
+            Err(StoreError::Invalid(SessionError::EntryNameTooLong { .. }))
+        ),
+        "{err:?}"
+    );
+    assert_eq!(store.active_session(CHAN).await.unwrap().as_ref(), Some(&before));
+
+    let err = store
+        .update(CHAN, |s| {
+            s.edit_entry(Actor::user(GM), "Nobody", EntryEdit::default())
+        })
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, StoreError::Invalid(SessionError::UnknownEntry { name }) if name == "Nobody"),
+        "{err:?}"
+    );
+    // The user sees the engine's sentence.
+    assert!(err.localized(Lang::En).contains("Nobody"));
+    assert_eq!(store.active_session(CHAN).await.unwrap().as_ref(), Some(&before));
+
+    // A change followed by a refusal in the same edit: the change is not kept either.
+    let err = store
+        .update(CHAN, |s| {
+            s.join(77)?;
+            s.leave(78)
+        })
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, StoreError::Invalid(SessionError::NotAPlayer)),
+        "{err:?}"
+    );
+    assert_eq!(store.active_session(CHAN).await.unwrap().as_ref(), Some(&before));
+
+    // Permission: a player cannot end the session.
+    let err = store.end_session(CHAN, Actor::user(ALICE), 5).await.unwrap_err();
+    assert!(matches!(err, StoreError::Invalid(SessionError::NotGm)), "{err:?}");
+    assert_eq!(store.active_session(CHAN).await.unwrap().as_ref(), Some(&before));
+}
+
+pub async fn noop_and_identity(h: &impl Harness) {
+    let store = h.open().await;
+    let before = seeded(store.as_ref(), CHAN).await;
+    // An edit that changes nothing is not written.
+    let same = store.update(CHAN, |_| Ok(())).await.unwrap();
+    assert_eq!(same, before);
+    assert_eq!(
+        store.active_session(CHAN).await.unwrap().unwrap().version,
+        before.version
+    );
+    // Identity and version belong to the store.
+    let after = store
+        .update(CHAN, |s| {
+            s.id = 999_999;
+            s.channel_id = 5;
+            s.guild_id = 6;
+            s.version = 1000;
+            s.name = "Renamed".into();
+            Ok(())
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        (after.id, after.channel_id, after.guild_id),
+        (before.id, CHAN, GUILD)
+    );
+    assert_eq!(after.version, before.version + 1);
+    assert_eq!(store.active_session(CHAN).await.unwrap().unwrap(), after);
+    assert!(store.active_session(5).await.unwrap().is_none());
+}
+
+pub async fn update_without_session(h: &impl Harness) {
+    let store = h.open().await;
+    let err = store.update(CHAN, |s| s.join(ALICE)).await.unwrap_err();
+    assert!(matches!(err, StoreError::NotFound), "{err:?}");
+    let err = store.end_session(CHAN, Actor::user(GM), 0).await.unwrap_err();
+    assert!(matches!(err, StoreError::NotFound), "{err:?}");
+}
+
+pub async fn end_keeps_history(h: &impl Harness) {
+    let store = h.open().await;
+    let s = seeded(store.as_ref(), CHAN).await;
+    store.append_roll(&roll(s.id, 1)).await.unwrap();
+    let ended = store
+        .end_session(CHAN, Actor::manager(999), 1_700_000_500_000)
+        .await
+        .unwrap();
+    assert!(!ended.is_active());
+    assert_eq!(ended.version, s.version + 1);
+    assert!(store.active_session(CHAN).await.unwrap().is_none());
+    assert_eq!(store.session(s.id).await.unwrap(), Some(ended.clone()));
+    assert_eq!(
+        store.ended_sessions(GUILD, 10).await.unwrap(),
+        vec![ended.clone()]
+    );
+    // Ended sessions are read-only: no updates, no new rolls; the log stays.
+    assert!(matches!(
+        store.update(CHAN, |s| s.join(99)).await,
+        Err(StoreError::NotFound)
+    ));
+    assert!(matches!(
+        store.append_roll(&roll(s.id, 2)).await,
+        Err(StoreError::NotFound)
+    ));
+    assert_eq!(store.recent_rolls(s.id, 10).await.unwrap(), vec![roll(s.id, 1)]);
+}
+
+pub async fn ended_sessions_order_limit_and_guild(h: &impl Harness) {
+    let store = h.open().await;
+    for (i, name) in ["One", "Two", "Three"].into_iter().enumerate() {
+        store.create_session(&new_session(CHAN, name)).await.unwrap();
+        store
+            .end_session(CHAN, Actor::user(GM), 1_700_000_000_000 + i as i64)
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(3)).await;
+    }
+    let mut other = new_session(CHAN, "Elsewhere");
+    other.guild_id = GUILD + 1;
+    store.create_session(&other).await.unwrap();
+    store.end_session(CHAN, Actor::user(GM), 1).await.unwrap();
+
+    let names = |v: Vec<Session>| v.into_iter().map(|s| s.name).collect::<Vec<_>>();
+    assert_eq!(
+        names(store.ended_sessions(GUILD, 10).await.unwrap()),
+        ["Three", "Two", "One"]
+    );
+    assert_eq!(
+        names(store.ended_sessions(GUILD, 2).await.unwrap()),
+        ["Three", "Two"]
+    );
+    assert_eq!(
+        names(store.ended_sessions(GUILD + 1, 10).await.unwrap()),
+        ["Elsewhere"]
+    );
+    assert!(store.ended_sessions(GUILD + 2, 10).await.unwrap().is_empty());
+}
+
+pub async fn roll_log_and_export(h: &impl Harness) {
+    let store = h.open().await;
+    let s = seeded(store.as_ref(), CHAN).await;
+    for n in 1..=5 {
+        store.append_roll(&roll(s.id, n)).await.unwrap();
+    }
+    assert_eq!(
+        store.recent_rolls(s.id, 2).await.unwrap(),
+        vec![roll(s.id, 4), roll(s.id, 5)]
+    );
+    assert_eq!(store.recent_rolls(s.id, 100).await.unwrap().len(), 5);
+    assert!(store.recent_rolls(s.id, 0).await.unwrap().is_empty());
+    assert!(store.recent_rolls(s.id + 1000, 10).await.unwrap().is_empty());
+    let err = store.append_roll(&roll(s.id + 1000, 1)).await.unwrap_err();
+    assert!(matches!(err, StoreError::NotFound), "{err:?}");
+
+    let export = store.export_session(s.id).await.unwrap();
+    assert_eq!(export.session, s);
+    assert_eq!(export.log, (1..=5).map(|n| roll(s.id, n)).collect::<Vec<_>>());
+    // The export is plain JSON that reads back identically.
+    let text = serde_json::to_string(&export).unwrap();
+    let back: engine::session::SessionExport = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, export);
+    assert!(matches!(
+        store.export_session(s.id + 1000).await,
+        Err(StoreError::NotFound)
+    ));
+
+    // Ended: still exportable, with the whole log.
+    let ended = store
+        .end_session(CHAN, Actor::user(GM), 1_800_000_000_000)
+        .await
+        .unwrap();
+    let export = store.export_session(s.id).await.unwrap();
+    assert_eq!(export.session, ended);
+    assert_eq!(export.log.len(), 5);
+}
+
+pub async fn roll_log_is_append_only(h: &impl Harness) {
+    let store = h.open().await;
+    let s = seeded(store.as_ref(), CHAN).await;
+    store.append_roll(&roll(s.id, 1)).await.unwrap();
+    assert!(h.raw("UPDATE roll_log SET command = 'forged'").await.is_err());
+    assert!(h.raw("DELETE FROM roll_log").await.is_err());
+    assert_eq!(store.recent_rolls(s.id, 10).await.unwrap(), vec![roll(s.id, 1)]);
+}
+
+/// 50 concurrent edits of one session: every one is applied, none lost.
+pub async fn fifty_concurrent_edits(h: &impl Harness) {
+    let store = h.open().await;
+    let start = seeded(store.as_ref(), CHAN).await;
+    let tasks: Vec<_> = (0..50u64)
+        .map(|i| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                store
+                    .update(CHAN, move |s| {
+                        s.join(1000 + i)?;
+                        let ghost = s.entry("Ghost").map(|e| e.sheet.clone()).unwrap_or_default();
+                        let count = ghost["count"].as_i64().unwrap_or(0);
+                        let edit = EntryEdit {
+                            sheet: Some(json!({"edge": 3, "count": count + 1})),
+                            ..EntryEdit::default()
+                        };
+                        s.edit_entry(Actor::user(GM), "Ghost", edit)
+                    })
+                    .await
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.expect("task").expect("every edit applies");
+    }
+    let end = store.active_session(CHAN).await.unwrap().unwrap();
+    assert_eq!(end.version, start.version + 50);
+    assert_eq!(end.players.len(), 2 + 50);
+    assert_eq!(end.entry("Ghost").unwrap().sheet["count"], json!(50));
+}
+
+/// Stop the store, open a new one on the same database: everything is there.
+pub async fn survives_restart(h: &impl Harness) {
+    let store = h.open().await;
+    let settings = ServerSettings {
+        gm_role: Some(42),
+        ..ServerSettings::default()
+    };
+    store.put_server_settings(GUILD, &settings).await.unwrap();
+    let channel = ChannelSettings {
+        system: Some(SystemId::BadlandsRally),
+        visibility: Visibility::Public,
+    };
+    store.put_channel_settings(GUILD, CHAN, &channel).await.unwrap();
+    let s = seeded(store.as_ref(), CHAN).await;
+    store.append_roll(&roll(s.id, 1)).await.unwrap();
+    store.create_session(&new_session(CHAN - 1, "Old")).await.unwrap();
+    let old = store.end_session(CHAN - 1, Actor::user(GM), 2).await.unwrap();
+    store.close().await;
+    drop(store);
+
+    let store = h.open().await;
+    assert_eq!(store.server_settings(GUILD).await.unwrap(), Some(settings));
+    assert_eq!(store.channel_settings(CHAN).await.unwrap(), Some(channel));
+    assert_eq!(store.active_session(CHAN).await.unwrap(), Some(s.clone()));
+    assert_eq!(store.recent_rolls(s.id, 10).await.unwrap(), vec![roll(s.id, 1)]);
+    assert_eq!(store.ended_sessions(GUILD, 10).await.unwrap(), vec![old]);
+    // And it keeps working: the partial unique index and versions carried over.
+    assert!(matches!(
+        store.create_session(&new_session(CHAN, "Dup")).await,
+        Err(StoreError::AlreadyActive)
+    ));
+    assert_eq!(
+        store.update(CHAN, |s| s.join(55)).await.unwrap().version,
+        s.version + 1
+    );
+}
+
+/// Twenty admins changing different settings at once: every change lands; a refused one
+/// writes nothing (not even the default row).
+pub async fn concurrent_settings_edits_all_land(h: &impl Harness) {
+    let store = h.open().await;
+    let mut tasks = Vec::new();
+    for i in 0..20 {
+        let s = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut edit = move |x: &mut ServerSettings| {
+                x.house.insert(format!("k{i}"), i.to_string());
+                Ok(())
+            };
+            s.update_server_settings(5, &mut edit).await
+        }));
+    }
+    for t in tasks {
+        t.await.expect("task").expect("update");
+    }
+    let saved = store.server_settings(5).await.unwrap().expect("saved");
+    assert_eq!(saved.house.len(), 20, "{:?}", saved.house);
+    let mut refuse = |_: &mut ServerSettings| Err(SessionError::NotGm);
+    assert!(store.update_server_settings(6, &mut refuse).await.is_err());
+    assert_eq!(store.server_settings(6).await.unwrap(), None);
+    let mut tasks = Vec::new();
+    for i in 0..2u64 {
+        let s = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut edit = move |c: &mut ChannelSettings| {
+                if i == 0 {
+                    c.system = Some(SystemId::Warmachine);
+                } else {
+                    c.visibility = Visibility::Secret;
+                }
+                Ok(())
+            };
+            s.update_channel_settings(5, 50, &mut edit).await
+        }));
+    }
+    for t in tasks {
+        t.await.expect("task").expect("update");
+    }
+    let ch = store.channel_settings(50).await.unwrap().expect("saved");
+    assert_eq!(
+        (ch.system, ch.visibility),
+        (Some(SystemId::Warmachine), Visibility::Secret)
+    );
+}
+
+/// Button state: created, read, used exactly once (even when raced), released on failure.
+pub async fn actions_are_used_once(h: &impl Harness) {
+    use saikoro_bot::store::NewAction;
+    let store = h.open().await;
+    let new = NewAction {
+        kind: "reveal".into(),
+        guild: Some(7),
+        channel: 9,
+        owner: 42,
+        payload: serde_json::json!({ "total": 12 }),
+    };
+    let id = store.create_action(&new).await.expect("create");
+    let read = store.action(id).await.expect("read").expect("exists");
+    assert_eq!(
+        (read.kind.as_str(), read.guild, read.channel, read.owner),
+        ("reveal", Some(7), 9, 42)
+    );
+    assert_eq!(read.payload["total"], 12);
+    assert_eq!(read.used_at_ms, None);
+    // Ten racing presses: exactly one wins.
+    let mut tasks = Vec::new();
+    for _ in 0..10 {
+        let s = store.clone();
+        tasks.push(tokio::spawn(async move { s.use_action(id).await }));
+    }
+    let mut won = 0;
+    for t in tasks {
+        match t.await.expect("task") {
+            Ok(a) => {
+                won += 1;
+                assert!(a.used_at_ms.is_some());
+            }
+            Err(StoreError::AlreadyUsed) => {}
+            Err(e) => panic!("unexpected {e:?}"),
+        }
+    }
+    assert_eq!(won, 1);
+    store.release_action(id).await.expect("release");
+    assert!(
+        store.use_action(id).await.is_ok(),
+        "a released action can be used again"
+    );
+    assert!(matches!(
+        store.use_action(id + 1000).await,
+        Err(StoreError::NotFound)
+    ));
+    // Survives a restart.
+    drop(store);
+    let again = h.open().await;
+    assert!(matches!(again.use_action(id).await, Err(StoreError::AlreadyUsed)));
+}
+
+/// One `#[tokio::test]` per contract function; `$harness` is an async expression giving a
+/// fresh harness.
+#[macro_export]
+macro_rules! contract_tests {
+    ($harness:expr) => {
+        $crate::contract_tests!(@each $harness;
+            server_settings_round_trip, channel_settings_round_trip, create_and_load,
+            second_active_session_refused, invalid_session_refused, update_applies_and_bumps_version,
+            refused_update_writes_nothing, noop_and_identity, update_without_session, end_keeps_history,
+            ended_sessions_order_limit_and_guild, roll_log_and_export, roll_log_is_append_only,
+            fifty_concurrent_edits, survives_restart, actions_are_used_once,
+            concurrent_settings_edits_all_land);
+    };
+    (@each $harness:expr; $($name:ident),*) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $name() {
+                let harness = $harness;
+                support::store_contract::$name(&harness).await;
+            }
+        )*
+    };
+}
