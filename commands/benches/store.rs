@@ -8,7 +8,7 @@
 //!   PostgreSQL), UPDATE … WHERE id AND version, COMMIT — 2 queries, 5 round trips.
 //! - load: ping, SELECT — 1 query, 2 round trips.
 
-#[path = "../tests/support/pg.rs"]
+#[path = "../tests/bot/support/pg.rs"]
 mod pg;
 
 use std::sync::Arc;

@@ -1,6 +1,6 @@
 //! Persistence: server and channel settings, sessions and the roll log, on PostgreSQL
 //! (production) or SQLite (the embedded default). Both implement [`Store`] and pass one contract
-//! test suite (`commands/tests/store_contract_*.rs`).
+//! test suite (`commands/tests/bot/store_contract_*.rs`).
 //!
 //! Every session change goes through [`Store::update_session`]: load, apply a pure engine
 //! transition, save, in one transaction whose `UPDATE … WHERE id = ? AND version = ?` refuses

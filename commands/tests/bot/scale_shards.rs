@@ -1,13 +1,10 @@
 //! Two bots, each running one shard of two (`SHARD_RANGE`), against one fake Discord and one
 //! PostgreSQL: each answers only its own shard's guilds, and what one writes the other reads.
 
-#[path = "support/pg.rs"]
-mod pg;
-
 use std::collections::HashSet;
 use std::time::Duration;
 
-use pg::TestDb;
+use crate::support::pg::TestDb;
 use saikoro_bot::TappedOutcome;
 use saikoro_bot::bot::{self, BotOptions, RunningBot, ScaleOptions};
 use saikoro_bot::config::Sharding;

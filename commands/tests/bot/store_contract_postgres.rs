@@ -1,7 +1,7 @@
 //! The store contract on PostgreSQL (a fresh database per test; see `support::pg` for where
 //! the server comes from), plus the outage test on a throwaway server.
 
-mod support;
+use crate::{contract_tests, support};
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! End to end through the fake Discord: sessions, rosters, settings, permissions, restart,
 //! a PostgreSQL outage, and private/secret rolls with their reveal button.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

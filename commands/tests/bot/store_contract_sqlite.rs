@@ -1,6 +1,6 @@
 //! The store contract on SQLite (a fresh file per test).
 
-mod support;
+use crate::{contract_tests, support};
 
 use std::sync::Arc;
 

@@ -1,0 +1,15 @@
+//! The bot's integration tests, in one test binary: each binary links serenity, poise, sqlx and
+//! axum, so one link instead of ten keeps CI's build time and disk use down.
+
+mod support;
+
+mod console_cli;
+mod e2e_rally;
+mod e2e_roll;
+mod e2e_session;
+mod e2e_sr;
+mod scale_metrics;
+mod scale_proxy;
+mod scale_shards;
+mod store_contract_postgres;
+mod store_contract_sqlite;
