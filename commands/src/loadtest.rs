@@ -227,8 +227,34 @@ async fn create_sessions(store: &Arc<dyn Store>, count: u64) -> Result<(), LoadE
     }
 }
 
+/// The load tool only talks to loopback: a database elsewhere (someone's production server) is
+/// refused before anything is written to it.
+fn ensure_loopback(url: &str) -> Result<(), LoadError> {
+    if url.starts_with("sqlite:") {
+        return Ok(());
+    }
+    let opts: sqlx::postgres::PgConnectOptions = url
+        .parse()
+        .map_err(|e| LoadError::Setup(format!("the database URL cannot be read: {e}")))?;
+    let host = opts.get_host().trim_start_matches('[').trim_end_matches(']');
+    let local = opts.get_socket().is_some()
+        || host.starts_with('/')
+        || host.eq_ignore_ascii_case("localhost")
+        || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback());
+    if local {
+        Ok(())
+    } else {
+        Err(LoadError::Setup(format!(
+            "the load tool only talks to loopback; refusing the database host {host}"
+        )))
+    }
+}
+
 /// Run the load and report. The bot, the fake and the store live and die inside.
 pub async fn run(opts: LoadOptions) -> Result<Report, LoadError> {
+    if let Some(url) = &opts.database_url {
+        ensure_loopback(url)?;
+    }
     let deadline = Instant::now() + Duration::from_secs(opts.max_seconds.max(1));
     let scratch: Option<PathBuf> = match &opts.database_url {
         Some(_) => None,
@@ -548,5 +574,27 @@ impl Report {
             ));
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ensure_loopback;
+
+    #[test]
+    fn only_loopback_databases_are_accepted() {
+        for ok in [
+            "postgres://postgres@127.0.0.1:5432/test",
+            "postgres://localhost/test",
+            "postgres://[::1]:5432/test",
+            "postgres:///test?host=/var/run/postgresql",
+            "sqlite:/tmp/x.db",
+        ] {
+            assert!(ensure_loopback(ok).is_ok(), "{ok} should be accepted");
+        }
+        for refused in ["postgres://db.example.com/prod", "postgres://10.0.0.5:5432/test"] {
+            let err = ensure_loopback(refused).expect_err(refused).to_string();
+            assert!(err.contains("only talks to loopback"), "{err}");
+        }
     }
 }
