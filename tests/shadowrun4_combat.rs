@@ -329,3 +329,120 @@ fn knockdown_at_ten_boxes_or_more_than_body() {
         Some((4, true))
     );
 }
+
+fn bare(attack: i32, defence: i32, armour: u32, body: u32) -> AttackRequest {
+    AttackRequest {
+        kind: AttackKind::Ranged,
+        attack: RollSpec::dice(attack),
+        defence: RollSpec::dice(defence),
+        full_defence: false,
+        weapon: PISTOL,
+        armour,
+        body,
+        soak_edge: None,
+    }
+}
+
+#[test]
+fn defender_edge_counts_only_for_the_rolls_made() {
+    let push = saikoro::systems::shadowrun4::EdgeBefore::PushTheLimit { edge: 2 };
+    // A miss: defence rolled with Edge (1 + 2 dice), no soak roll, so one point only.
+    let mut r = bare(1, 1, 6, 3);
+    r.defence.edge = Some(push);
+    r.soak_edge = Some(push);
+    let o = resolve_attack(&r, &mut fixed(&[2, 5, 2, 2])).unwrap();
+    assert!(!o.hit && o.damage.is_none());
+    assert!(o.defence_edge_rolled() && !o.soak_edge_rolled());
+    assert_eq!(o.defender_edge_spent(), 1);
+    // A hit: defence and soak both rolled with Edge → two points.
+    let mut dice = fixed(&[5, 5, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
+    let mut r2 = bare(2, 1, 6, 3);
+    r2.defence.edge = Some(push);
+    r2.soak_edge = Some(push);
+    let o = resolve_attack(&r2, &mut dice).unwrap();
+    assert!(o.hit);
+    assert_eq!(o.defender_edge_spent(), 2);
+    // 2 attack + 3 defence + (3 + 6 − 1 + 2) soak dice.
+    assert_eq!(dice.remaining(), 0);
+    // No Edge asked: nothing spent even on a hit.
+    let o = resolve_attack(&bare(1, 1, 0, 1), &mut fixed(&[5, 2])).unwrap();
+    assert!(o.hit);
+    assert_eq!(o.defender_edge_spent(), 0);
+}
+
+#[test]
+fn an_unaware_defender_spends_no_defence_edge() {
+    let (ryu, ganger) = (runner(), ganger());
+    let how = SheetAttack {
+        defence_presets: vec![PresetChoice::new("defence.unaware")],
+        defence_edge: Some(saikoro::systems::shadowrun4::EdgeBefore::PushTheLimit { edge: 1 }),
+        ..shot(vec![])
+    };
+    let req = AttackRequest::from_sheets(AttackKind::Ranged, &ryu, &ganger, PISTOL, &how).unwrap();
+    // 9 attack dice all miss: no defence roll (unaware), no soak (miss).
+    let mut dice = fixed(&[2; 9]);
+    let o = resolve_attack(&req, &mut dice).unwrap();
+    assert!(o.undefended && o.defence.is_none() && !o.hit);
+    assert_eq!(o.defender_edge_spent(), 0);
+    assert_eq!(dice.remaining(), 0);
+}
+
+#[test]
+fn empty_defence_and_soak_pools_do_not_abort_a_hit() {
+    let push = saikoro::systems::shadowrun4::EdgeBefore::PushTheLimit { edge: 2 };
+    // Defence 0 dice with Edge pushed: a long shot of 2 Edge dice (6 explodes into a 2).
+    // Soak Body 0 + armour 0 + AP −1: no dice, Edge pushed → long shot of 2 dice.
+    let mut r = bare(2, 0, 0, 0);
+    r.defence.edge = Some(push);
+    r.soak_edge = Some(push);
+    let mut dice = fixed(&[5, 5, 6, 2, 1, 5, 2]);
+    let o = resolve_attack(&r, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    let d = o.defence.as_ref().expect("the long shot was rolled");
+    assert_eq!(
+        d.edge,
+        Some(saikoro::systems::shadowrun4::EdgeBefore::LongShot { edge: 2 })
+    );
+    assert_eq!((d.rolled, o.defence_hits), (2, 1));
+    assert!(o.hit, "2 hits against 1");
+    let dmg = o.damage.as_ref().unwrap();
+    let soak = dmg.soak.as_ref().expect("soak long shot");
+    assert_eq!(
+        soak.edge,
+        Some(saikoro::systems::shadowrun4::EdgeBefore::LongShot { edge: 2 })
+    );
+    // DV 5 + 1 net = 6, soak 1 hit → 5 boxes.
+    assert_eq!((dmg.soak_pool, dmg.soak_hits, dmg.boxes), (0, 1, 5));
+    assert_eq!(o.defender_edge_spent(), 2);
+    // A negative defence pool with no Edge: no dice, the hit resolves.
+    let mut neg = bare(1, 0, 0, 1);
+    neg.defence.pool = neg.defence.pool.with_custom("wounds", -3);
+    let mut dice = fixed(&[5]);
+    let o = resolve_attack(&neg, &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert!(o.hit && o.defence.is_none());
+    assert_eq!(o.damage.unwrap().boxes, 6);
+}
+
+#[test]
+fn a_late_hit_rolls_the_soak_and_says_so() {
+    let push = saikoro::systems::shadowrun4::EdgeBefore::PushTheLimit { edge: 1 };
+    let mut r = bare(2, 1, 0, 1);
+    r.soak_edge = Some(push);
+    let o = resolve_attack(&r, &mut fixed(&[5, 2, 6])).unwrap();
+    assert!(!o.hit);
+    assert_eq!(o.defender_edge_spent(), 0);
+    // Second chance on the attack: 2 → 5, a hit (net 1); soak Body 1 + 0 − 1 = 0 dice with
+    // Edge pushed: a long shot of 1 die, rolled now, so the defender's point is spent now.
+    let o2 = o
+        .with_edge_after(
+            &r,
+            AttackRoll::Attack,
+            saikoro::systems::shadowrun4::EdgeAfter::SecondChance,
+            &mut fixed(&[5, 2]),
+        )
+        .unwrap();
+    assert!(o2.hit);
+    assert!(o2.soak_edge_rolled());
+    assert_eq!(o2.defender_edge_spent() - o.defender_edge_spent(), 1);
+}

@@ -153,6 +153,7 @@ fn several_seizing_the_initiative_keep_their_scores_order_among_themselves() {
         edge: 2,
         passes: 1,
         modifier: 0,
+        sustained: 0,
         push_the_limit: false,
     };
     let list = [c("A", 1), c("B", 2), c("C", 3)];
@@ -189,4 +190,41 @@ fn second_chance_on_an_extended_test_from_the_sheet() {
     assert_eq!(kei.edge_points, 3);
     let n = o.with_second_chance(&req, &mut fixed(&[5, 5, 1, 2, 2])).unwrap();
     assert_eq!((n.total_hits, n.success), (4, true));
+}
+
+#[test]
+fn sustaining_lowers_the_initiative_pool_like_every_other_test() {
+    use saikoro::systems::shadowrun4::pool::PartSource;
+    let mage = Character::new(
+        "Mage",
+        Attributes {
+            reaction: 2,
+            intuition: 3,
+            edge: 1,
+            magic: 4,
+            ..Attributes::default()
+        },
+    )
+    .unwrap()
+    .set_sustained(2)
+    .unwrap();
+    let cb = Combatant::from_sheet(&mage);
+    assert_eq!(cb.sustained, 2);
+    // Initiative 5, −4 for two sustained spells: 1 die. The score still adds the attribute.
+    let mut dice = fixed(&[5]);
+    let s = roll_initiative(&[cb], &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0, "one die rolled, not five");
+    let e = &s.entries[0];
+    assert_eq!((e.hits, e.score), (1, 6));
+    let roll = e.roll.as_ref().unwrap();
+    assert_eq!(roll.pool, 1);
+    assert!(
+        roll.parts
+            .iter()
+            .any(|p| p.source == PartSource::Sustaining { count: 2 } && p.value == -4)
+    );
+    // Three sustained: the pool is below 0, no dice, the score is the attribute alone.
+    let cb = Combatant::from_sheet(&mage.set_sustained(3).unwrap());
+    let s = roll_initiative(&[cb], &mut fixed(&[])).unwrap();
+    assert_eq!((s.entries[0].score, s.entries[0].roll.is_none()), (5, true));
 }

@@ -138,6 +138,27 @@ fn soak_spec(req: &AttackRequest) -> (RollSpec, u32) {
     (spec, u32::try_from(total).unwrap_or(0))
 }
 
+impl AttackOutcome {
+    /// Whether the defender's Edge went into a defence roll that was made (no roll, no Edge:
+    /// an unaware defender, or a pool of 0 with nothing pushed).
+    pub fn defence_edge_rolled(&self) -> bool {
+        self.defence.as_ref().is_some_and(|r| r.edge.is_some())
+    }
+
+    /// Whether the defender's Edge went into a soak roll that was made (only a hit is soaked).
+    pub fn soak_edge_rolled(&self) -> bool {
+        self.damage
+            .as_ref()
+            .and_then(|d| d.soak.as_ref())
+            .is_some_and(|r| r.edge.is_some())
+    }
+
+    /// Edge points the defender spends for this attack: one per roll made with Edge.
+    pub fn defender_edge_spent(&self) -> u32 {
+        u32::from(self.defence_edge_rolled()) + u32::from(self.soak_edge_rolled())
+    }
+}
+
 /// Seed 3.4 steps 4–6 once the attack has hit.
 fn damage(
     req: &AttackRequest,

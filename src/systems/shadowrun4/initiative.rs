@@ -25,6 +25,10 @@ pub struct Combatant {
     /// Extra dice on the initiative test (wounds, for instance).
     #[serde(default)]
     pub modifier: i32,
+    /// Spells and threads sustained: −2 dice each on the initiative test, as on every test
+    /// (decisions "Magic and resonance").
+    #[serde(default)]
+    pub sustained: u32,
     /// Edge before the initiative roll (the caller spends the point).
     #[serde(default)]
     pub push_the_limit: bool,
@@ -35,7 +39,8 @@ fn one() -> u32 {
 }
 
 impl Combatant {
-    /// From a sheet: its Initiative, Edge, passes, and its wound modifier on the pool.
+    /// From a sheet: its Initiative, Edge, passes, its wound modifier and its sustaining
+    /// penalty on the pool.
     pub fn from_sheet(c: &Character) -> Combatant {
         Combatant {
             name: c.name.clone(),
@@ -43,6 +48,7 @@ impl Combatant {
             edge: c.attributes.edge,
             passes: c.passes,
             modifier: c.wound_modifier(),
+            sustained: c.sustained,
             push_the_limit: false,
         }
     }
@@ -90,10 +96,11 @@ pub fn roll_initiative(
         check_range(Quantity::Attribute, i64::from(c.initiative), 0, 60)?;
         check_range(Quantity::Edge, i64::from(c.edge), 0, i64::from(MAX_EDGE))?;
         check_range(Quantity::Passes, i64::from(c.passes), 1, 4)?;
+        check_range(Quantity::SustainedEffects, i64::from(c.sustained), 0, 20)?;
     }
     let mut entries = Vec::with_capacity(combatants.len());
     for c in combatants {
-        let pool = DicePool::default()
+        let mut pool = DicePool::default()
             .with(
                 PartSource::Attribute {
                     attribute: Attribute::Initiative,
@@ -101,6 +108,12 @@ pub fn roll_initiative(
                 to_i32(c.initiative),
             )
             .with(PartSource::Wounds, c.modifier);
+        if c.sustained > 0 {
+            pool = pool.with(
+                PartSource::Sustaining { count: c.sustained },
+                to_i32(c.sustained).saturating_mul(-2),
+            );
+        }
         let spec = RollSpec {
             pool,
             edge: c
@@ -342,6 +355,7 @@ mod unit {
             edge,
             passes,
             modifier: 0,
+            sustained: 0,
             push_the_limit: false,
         }
     }

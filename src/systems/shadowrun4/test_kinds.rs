@@ -140,14 +140,26 @@ pub fn roll(spec: &RollSpec, roller: &mut impl Roller) -> Result<Rolled, RuleErr
     })
 }
 
-/// Roll a pool that may be empty without that being an error (defence, resistance): `None`
-/// when it has no dice and no Edge, which counts as zero hits.
+/// Roll a pool that may be empty without that being an error (defence, resistance, soak):
+/// `None` when it has no dice and no Edge, which counts as zero hits. Edge pushed on a pool of
+/// 0 or less is what the decisions call a long shot: the Edge dice alone, with the rule of six
+/// (and with no Edge dice at all, nothing is rolled).
 pub fn roll_or_nothing(spec: &RollSpec, roller: &mut impl Roller) -> Result<Option<Rolled>, RuleError> {
     let (_, pool) = final_parts(spec)?;
-    if pool <= 0 && spec.edge.is_none() {
-        return Ok(None);
+    if pool > 0 {
+        return roll(spec, roller).map(Some);
     }
-    roll(spec, roller).map(Some)
+    match spec.edge {
+        None => Ok(None),
+        Some(EdgeBefore::PushTheLimit { edge: 0 } | EdgeBefore::LongShot { edge: 0 }) => Ok(None),
+        Some(EdgeBefore::PushTheLimit { edge } | EdgeBefore::LongShot { edge }) => {
+            let long = RollSpec {
+                edge: Some(EdgeBefore::LongShot { edge }),
+                ..spec.clone()
+            };
+            roll(&long, roller).map(Some)
+        }
+    }
 }
 
 pub(crate) fn hits_of(r: &Option<Rolled>) -> u32 {
