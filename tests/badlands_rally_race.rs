@@ -298,5 +298,8 @@ fn a_short_race_start_to_finish() {
             race_laps: 0,
         },
     );
+    // Judged when the round ends: here, when the next one starts.
+    assert!(matches!(r.victory(), Victory::RoundNotOver { round: 3, .. }));
+    let r = r.apply(&RaceEvent::StartRound).unwrap();
     assert_eq!(r.victory(), Victory::Uncontested { id: "b".into() });
 }

@@ -245,6 +245,7 @@ pub fn cause_text(c: SpinOutCause, lang: Lang) -> &'static str {
         SpinOutCause::Collision => ("collision", "衝突"),
         SpinOutCause::SpecialMoveAllOnes => ("special move all ones", "特殊移動が全て1"),
         SpinOutCause::PushFumble => ("push fumble", "プッシュのファンブル"),
+        SpinOutCause::JumpBlocked => ("jump landed on an obstacle", "ジャンプの着地点に障害物"),
     };
     lang.pick(en, ja)
 }
@@ -261,6 +262,12 @@ pub fn change_text(c: &Change, lang: Lang) -> String {
         (Change::Rattled { record }, Lang::Ja) => format!("**ラタルド**（{record}回目）"),
         (Change::RattleIgnored, _) => lang
             .pick("already rattled this turn", "このターン既にラタルド")
+            .into(),
+        (Change::DroppedToCruising, _) => lang
+            .pick(
+                "rattled: cruising speed from now on",
+                "ラタルド：以後クルージング・スピード",
+            )
             .into(),
         (Change::PermanentlyRattled, _) => lang.pick("rattled for the race", "以後ずっとラタルド").into(),
         (Change::KnockedOut, _) => format!("**{}**", lang.pick("KNOCKED OUT", "ノックアウト")),
@@ -521,20 +528,29 @@ pub fn action_view(title: &str, r: &ActionReport, lang: Lang) -> EmbedView {
             } else {
                 colour::FAILURE
             };
-            match lang {
+            // Older stored reports have no mr_spent: it was the hexes moved.
+            let mr = j.mr_spent.max(j.hexes_moved);
+            let mut s = match lang {
                 Lang::En => format!(
                     "{}\n## {} hexes jumped ({} MR spent)",
                     roll_line(&j.roll, lang),
                     j.hexes_jumped,
-                    j.hexes_moved
+                    mr
                 ),
                 Lang::Ja => format!(
                     "{}\n## {}ヘクス ジャンプ（MR{}消費）",
                     roll_line(&j.roll, lang),
                     j.hexes_jumped,
-                    j.hexes_moved
+                    mr
                 ),
+            };
+            if j.stopped_short {
+                s.push_str(lang.pick(
+                    "\nThe landing hex was taken: stopped in the hex before it and spun out.",
+                    "\n着地点に障害物：直前のヘクスに停止し、スピンアウト。",
+                ));
             }
+            s
         }
         ActionOutcome::Recover(rc) => {
             let die = rc.die.map_or_else(
@@ -586,6 +602,28 @@ pub fn action_view(title: &str, r: &ActionReport, lang: Lang) -> EmbedView {
             .pick("Reliable used for this lap.", "このラップのリライアブルを使用。")
             .into(),
     };
+    if let Some(c) = &r.collision {
+        // A jump that came down on a gear or terrain: both collision rolls.
+        fields.push((
+            lang.pick("Collision", "衝突").into(),
+            collision_roll_text(&c.outcome.moving, lang),
+            false,
+        ));
+        if let Some(roll) = &c.outcome.struck {
+            let mut lines = vec![collision_roll_text(roll, lang)];
+            if !c.struck_changes.is_empty() {
+                lines.push(changes_text(&c.struck_changes, lang));
+            }
+            if let Some(so) = &c.struck_spin_out {
+                lines.push(spin_out_text(so, lang));
+            }
+            fields.push((
+                lang.pick("Gear landed on", "着地点のギア").into(),
+                lines.join("\n"),
+                false,
+            ));
+        }
+    }
     if !r.changes.is_empty() {
         fields.push((
             lang.pick("Changes", "変化").into(),
@@ -764,6 +802,14 @@ pub fn victory_text(v: &Victory, lang: Lang) -> Option<String> {
         (Victory::Contested { ids }, Lang::Ja) => {
             Some(format!("僅差勝利の判定: {}（/rally victory）", ids.join("、")))
         }
+        (Victory::RoundNotOver { round, ids }, Lang::En) => Some(format!(
+            "🏁 {} in round {round}: the winner is judged when the round ends",
+            ids.join(", ")
+        )),
+        (Victory::RoundNotOver { round, ids }, Lang::Ja) => Some(format!(
+            "🏁 {}（ラウンド{round}）：勝敗はラウンド終了時に判定",
+            ids.join("、")
+        )),
     }
 }
 
@@ -910,12 +956,17 @@ pub fn collision_view(
         fields.push((format!("→ {id}"), lines.join("\n"), false));
     }
     if let Some((by, n)) = &r.caused_by {
+        let mut line = match lang {
+            Lang::En => format!("{by}: +{n}"),
+            Lang::Ja => format!("{by}：+{n}"),
+        };
+        if !r.by_changes.is_empty() {
+            line.push_str(" · ");
+            line.push_str(&changes_text(&r.by_changes, lang));
+        }
         fields.push((
             lang.pick("Spin-outs caused", "スピンアウトさせた数").into(),
-            match lang {
-                Lang::En => format!("{by}: +{n}"),
-                Lang::Ja => format!("{by}：+{n}"),
-            },
+            line,
             false,
         ));
     }

@@ -46,6 +46,14 @@ pub struct MoveRequest {
     /// The gear is moving backwards (special moves are not allowed).
     #[serde(default)]
     pub backwards: bool,
+    /// Jump only: the hex it comes down in is rough, and pays its normal MR (seed ジャンプ②:
+    /// 着地したヘクスは通常通りのMRを消費する — 2 at top speed).
+    #[serde(default)]
+    pub landing_rough: bool,
+    /// Jump only: a gear or level-1 terrain is in the landing hex, so the gear stops in the hex
+    /// before it and spins out (seed 着地点に障害物がある場合); see [`super::race::Action::Jump`].
+    #[serde(default)]
+    pub landing_blocked: bool,
 }
 
 /// Seed バーンラバーとジャンプ ロールの修正表, plus the traits and upgrades that add dice.
@@ -167,8 +175,14 @@ pub struct JumpOutcome {
     pub dice_rolled: u32,
     /// Hexes jumped over (the successes, as far as the MR allows).
     pub hexes_jumped: u32,
-    /// Hexes moved, landing included; this much MR is spent.
+    /// Hexes moved, landing included.
     pub hexes_moved: u32,
+    /// MR spent: the hexes moved, plus the rough landing hex's extra MR at top speed.
+    #[serde(default)]
+    pub mr_spent: u32,
+    /// The landing hex was taken: the gear stopped in the hex before it.
+    #[serde(default)]
+    pub stopped_short: bool,
     pub spin_out: Option<SpinOutOutcome>,
 }
 
@@ -201,10 +215,32 @@ pub fn jump(
     } else {
         add(r.successes, 1)?.min(mr_left)
     };
+    // Seed 着地点に障害物がある場合: a gear or level-1 terrain in the landing hex stops it in
+    // the hex before (the collision and its spin-out are the race's: RaceState::act).
+    let stopped_short = req.landing_blocked && hexes_moved > 0;
+    let hexes_moved = if stopped_short {
+        hexes_moved - 1
+    } else {
+        hexes_moved
+    };
     let hexes_jumped = hexes_moved.saturating_sub(1);
+    // Seed ジャンプ②: rough ground jumped over costs nothing extra, but the hex it comes down in
+    // pays its normal MR (2 for rough at top speed), never more than the MR left.
+    let top = gear.state.speed() == Speed::Top;
+    let rough_landing = req.landing_rough && hexes_moved > 0 && top && !gear.sheet.has(Trait::RoughRacer);
+    let rough_ignored = u32::from(rough_landing && gear.state.rough_ignorable > 0);
+    let extra = u32::from(rough_landing && rough_ignored == 0);
+    let mr_spent = add(hexes_moved, extra)?.min(mr_left);
     let mut changes = Vec::new();
     let mut g = step(gear.clone(), &GearEvent::SpendAction, &mut changes)?;
-    g = step(g, &GearEvent::SpendMr { mr: hexes_moved }, &mut changes)?;
+    g = step(
+        g,
+        &GearEvent::Moved {
+            mr: mr_spent,
+            rough_ignored,
+        },
+        &mut changes,
+    )?;
     let spin_out = all_ones_spin(&mut g, &r, &mut changes, roller)?;
     Ok(Resolved {
         outcome: JumpOutcome {
@@ -212,6 +248,8 @@ pub fn jump(
             dice_rolled,
             hexes_jumped,
             hexes_moved,
+            mr_spent,
+            stopped_short,
             spin_out,
         },
         gear: g,

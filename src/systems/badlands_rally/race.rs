@@ -9,7 +9,7 @@ use super::error::{RuleError, add, bounded};
 use super::gear::{Gear, GearSheet, GearStatus, Upgrade};
 use super::moves::{self, CollisionCause, CollisionOutcome, MovePlan, MoveRequest, SpinOutOutcome};
 use super::roll::{self, CheckOutcome, Pool, Source};
-use super::state::{Change, GearEvent, Hit, RecoveryOrder, SpinOutCause};
+use super::state::{Activation, Change, GearEvent, Hit, RecoveryOrder, SpinOutCause};
 use super::tables::Scenario;
 use crate::dice::Roller;
 
@@ -23,7 +23,8 @@ pub const DERBY_SPIN_OUTS: u32 = 6;
 /// Table settings the seed or the note leave to the players.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RaceOptions {
-    /// Which boxes recovery refills first. Default: Structure, then Hull (damage reversed).
+    /// Which boxes recovery refills first. Default: Hull, then Structure (the seed's rattled
+    /// token goes once Hull is back; Structure first is a house option).
     #[serde(default)]
     pub recovery_order: RecoveryOrder,
     /// Seed オプション・ルール 紳士のスポーツ: no attacks in the first round. Default off.
@@ -34,7 +35,7 @@ pub struct RaceOptions {
 impl Default for RaceOptions {
     fn default() -> Self {
         RaceOptions {
-            recovery_order: RecoveryOrder::StructureFirst,
+            recovery_order: RecoveryOrder::HullFirst,
             gentlemens_sport: false,
         }
     }
@@ -110,6 +111,23 @@ impl RaceState {
             .ok_or_else(|| RuleError::UnknownGear { id: id.to_string() })
     }
 
+    /// The id of the gear `typed` names: exactly, else ignoring case.
+    pub fn find_id(&self, typed: &str) -> Result<String, RuleError> {
+        let typed = typed.trim();
+        self.entries
+            .iter()
+            .find(|e| e.id == typed)
+            .or_else(|| {
+                self.entries
+                    .iter()
+                    .find(|e| e.id.to_lowercase() == typed.to_lowercase())
+            })
+            .map(|e| e.id.clone())
+            .ok_or_else(|| RuleError::UnknownGear {
+                id: typed.to_string(),
+            })
+    }
+
     fn index(&self, id: &str) -> Result<usize, RuleError> {
         self.entries
             .iter()
@@ -183,7 +201,10 @@ impl RaceState {
                     },
                     other => other.clone(),
                 };
-                let (g, ch) = self.gear(id)?.step(&event)?;
+                let (mut g, ch) = self.gear(id)?.step(&event)?;
+                if matches!(event, GearEvent::CausedSpinOut) {
+                    mark_derby(&mut g, r.round);
+                }
                 r.set(id, g)?;
                 changes = ch;
             }
@@ -403,40 +424,65 @@ impl RaceState {
         rank(self, ids, InitiativeKind::Contested, ahead, roller)
     }
 
-    /// Who has won at the end of this round, if anyone (seed ◆ゲームの勝敗, ダービー).
+    /// Whether `round` is over: a later round has started, or every gear still in the race has
+    /// ended its activation in it.
+    pub fn round_over(&self, round: u32) -> bool {
+        round < self.round
+            || (round == self.round
+                && self
+                    .entries
+                    .iter()
+                    .all(|e| e.gear.state.knocked_out || e.gear.state.activation == Activation::Done))
+    }
+
+    /// Who has won, judged at the end of a round (seed ◆ゲームの勝敗: 複数のギアが同じラウンドに…
+    /// ラウンド終了時に判定; ダービー: レース中のラウンド終了時に). Gears that finished (or caused
+    /// their sixth spin-out in a Derby) in the same round contest the victory; while that round
+    /// is still being played the answer is [`Victory::RoundNotOver`]. A gear knocked out after
+    /// crossing the finish line can still win.
     pub fn victory(&self) -> Victory {
-        if self.scenario == Some(Scenario::Derby) {
-            let derby: Vec<String> = self
-                .entries
+        let derby: Vec<(String, u32)> = if self.scenario == Some(Scenario::Derby) {
+            self.entries
                 .iter()
                 .filter(|e| e.gear.state.spin_outs_caused >= DERBY_SPIN_OUTS)
-                .map(|e| e.id.clone())
-                .collect();
-            match derby.len() {
-                0 => {}
-                1 => return Victory::Derby { id: derby[0].clone() },
-                _ => return Victory::Contested { ids: derby },
-            }
-        }
-        // The earliest round any gear finished in; knocked out after finishing still counts.
-        let Some(first) = self
+                // A count from before rounds were recorded is taken as long settled.
+                .map(|e| (e.id.clone(), e.gear.state.derby_round.unwrap_or(0)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let derby_first = derby.iter().map(|(_, r)| *r).min();
+        let finish_first = self
             .entries
             .iter()
             .filter_map(|e| e.gear.state.finished_round)
-            .min()
-        else {
-            return Victory::None;
+            .min();
+        let first = match (derby_first, finish_first) {
+            (Some(d), Some(f)) => d.min(f),
+            (Some(d), None) => d,
+            (None, Some(f)) => f,
+            (None, None) => return Victory::None,
         };
-        let ids: Vec<String> = self
-            .entries
-            .iter()
-            .filter(|e| e.gear.state.finished_round == Some(first))
-            .map(|e| e.id.clone())
-            .collect();
-        if ids.len() == 1 {
-            Victory::Uncontested { id: ids[0].clone() }
+        let ids: Vec<String> = if derby_first == Some(first) {
+            derby
+                .iter()
+                .filter(|(_, r)| *r == first)
+                .map(|(id, _)| id.clone())
+                .collect()
         } else {
-            Victory::Contested { ids }
+            self.entries
+                .iter()
+                .filter(|e| e.gear.state.finished_round == Some(first))
+                .map(|e| e.id.clone())
+                .collect()
+        };
+        if !self.round_over(first) {
+            return Victory::RoundNotOver { round: first, ids };
+        }
+        match (ids.len(), derby_first == Some(first)) {
+            (1, true) => Victory::Derby { id: ids[0].clone() },
+            (1, false) => Victory::Uncontested { id: ids[0].clone() },
+            _ => Victory::Contested { ids },
         }
     }
 }
@@ -454,6 +500,12 @@ pub enum Victory {
     },
     Derby {
         id: String,
+    },
+    /// These gears finished (or reached six spin-outs caused) in `round`, which is still being
+    /// played: the winner is judged when it ends.
+    RoundNotOver {
+        round: u32,
+        ids: Vec<String>,
     },
 }
 
@@ -555,60 +607,33 @@ impl RaceState {
         let defender_spin_out = moves::settle(&mut d, &mut defender_changes, roller)?;
         let attacker_spin_out = moves::settle(&mut a, &mut attacker_changes, roller)?;
         let mut r = self.clone();
-        // Area Effect: adjacent gears take their share and may spin out.
+        // Area Effect: adjacent gears take their share and may spin out (each gear once, however
+        // often it is named; never the attacker or the target).
         let mut adjacent = Vec::new();
         if let Some(share) = outcome.area_damage {
-            for id in &req.adjacent {
-                if id == &req.attacker || id == &req.defender {
-                    continue;
-                }
-                let (mut g, mut ch) = self.gear(id)?.step(&GearEvent::Hit(Hit {
+            // Seed インパクト: a neighbour damaged by an Impact weapon spins out too.
+            let impact = outcome
+                .weapon
+                .as_ref()
+                .is_some_and(|w| w.has(super::gear::WeaponTrait::Impact));
+            for id in self.distinct_neighbours(req)? {
+                let (mut g, mut ch) = self.gear(&id)?.step(&GearEvent::Hit(Hit {
                     damage: share,
                     attack_hit: true,
                     from_attack: true,
+                    impact,
                     ..Hit::default()
                 }))?;
                 let so = moves::settle(&mut g, &mut ch, roller)?;
-                adjacent.push((id.clone(), ch, so));
-                r.set(id, g)?;
+                r.set(&id, g)?;
+                adjacent.push((id, ch, so));
             }
         }
         // Scenario and trait hooks on the attacker.
-        let spun: u32 = u32::from(defender_spin_out.is_some())
-            + adjacent
-                .iter()
-                .map(|(_, _, s)| u32::from(s.is_some()))
-                .sum::<u32>();
-        for _ in 0..spun {
-            a = step_into(a, &GearEvent::CausedSpinOut, &mut attacker_changes)?;
-        }
-        let rattled = |ch: &[Change]| ch.iter().any(|c| matches!(c, Change::Rattled { .. }));
-        if self.scenario == Some(Scenario::GrudgeMatch) {
-            // Seed グラッジ マッチ: a free Rally token for each target rattled.
-            let n = u32::from(rattled(&defender_changes))
-                + adjacent
-                    .iter()
-                    .map(|(_, ch, _)| u32::from(rattled(ch)))
-                    .sum::<u32>();
-            a = step_into(
-                a,
-                &GearEvent::GainRallyTokens { tokens: n },
-                &mut attacker_changes,
-            )?;
-        }
-        if a.sheet.has(super::gear::Trait::Pyrotechnics) {
-            // Seed Grizzly: Pyrotechnics — it rallies when it gives another gear a Rally token.
-            let given = u32::from(defender_spin_out.as_ref().is_some_and(|s| s.recovered))
-                + adjacent
-                    .iter()
-                    .map(|(_, _, s)| u32::from(s.as_ref().is_some_and(|s| s.recovered)))
-                    .sum::<u32>();
-            a = step_into(
-                a,
-                &GearEvent::GainRallyTokens { tokens: given },
-                &mut attacker_changes,
-            )?;
-        }
+        let mut affected: Vec<(&[Change], Option<&SpinOutOutcome>)> =
+            vec![(&defender_changes, defender_spin_out.as_ref())];
+        affected.extend(adjacent.iter().map(|(_, ch, so)| (ch.as_slice(), so.as_ref())));
+        a = self.credit(a, &affected, &mut attacker_changes)?;
         let report = RaceAttackReport {
             attack: outcome,
             defender_changes,
@@ -631,12 +656,74 @@ fn step_into(g: Gear, event: &GearEvent, changes: &mut Vec<Change>) -> Result<Ge
     Ok(g)
 }
 
+/// Derby: remember the round in which the gear reached its sixth spin-out caused.
+fn mark_derby(g: &mut Gear, round: u32) {
+    if g.state.spin_outs_caused >= DERBY_SPIN_OUTS && g.state.derby_round.is_none() {
+        g.state.derby_round = Some(round);
+    }
+}
+
+impl RaceState {
+    /// The Area Effect neighbours of an attack, each once (names matched ignoring case), without
+    /// the attacker and the target.
+    fn distinct_neighbours(&self, req: &RaceAttack) -> Result<Vec<String>, RuleError> {
+        let mut out: Vec<String> = Vec::new();
+        for typed in &req.adjacent {
+            let id = self.find_id(typed)?;
+            if id != req.attacker && id != req.defender && !out.contains(&id) {
+                out.push(id);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The scenario and trait hooks for the gear `by` that attacked, pushed or forced other gears
+    /// (`affected`: each one's changes and spin-out): Derby spin-outs caused, a Grudge Match
+    /// token per gear rattled, and Pyrotechnics' token when a gear it spun out rolled a 6.
+    fn credit(
+        &self,
+        mut by: Gear,
+        affected: &[(&[Change], Option<&SpinOutOutcome>)],
+        changes: &mut Vec<Change>,
+    ) -> Result<Gear, RuleError> {
+        let spun = affected.iter().filter(|(_, so)| so.is_some()).count();
+        for _ in 0..spun {
+            by = step_into(by, &GearEvent::CausedSpinOut, changes)?;
+        }
+        mark_derby(&mut by, self.round);
+        if self.scenario == Some(Scenario::GrudgeMatch) {
+            // Seed グラッジ マッチ: a free Rally token for each target rattled.
+            let rattled = affected
+                .iter()
+                .filter(|(ch, _)| ch.iter().any(|c| matches!(c, Change::Rattled { .. })))
+                .count() as u32;
+            by = step_into(by, &GearEvent::GainRallyTokens { tokens: rattled }, changes)?;
+        }
+        if by.sheet.has(super::gear::Trait::Pyrotechnics) {
+            // Seed Grizzly: Pyrotechnics — it rallies when it gives another gear a Rally token.
+            let given = affected
+                .iter()
+                .filter(|(_, so)| so.is_some_and(|s| s.recovered))
+                .count() as u32;
+            by = step_into(by, &GearEvent::GainRallyTokens { tokens: given }, changes)?;
+        }
+        Ok(by)
+    }
+}
+
 /// A gear's own action or move in the race.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "action")]
 pub enum Action {
     BurnRubber(MoveRequest),
+    /// A jump; `landing_blocked` on the request: level-1 terrain is in the landing hex.
     Jump(MoveRequest),
+    /// A jump whose landing hex holds the gear `onto`: it stops short, spins out, and both
+    /// gears take collision damage (seed 着地点に障害物がある場合).
+    JumpOnto {
+        req: MoveRequest,
+        onto: String,
+    },
     Recover,
     RallyTheCrowd,
     OffRoad,
@@ -665,6 +752,9 @@ pub struct ActionReport {
     pub outcome: ActionOutcome,
     pub changes: Vec<Change>,
     pub status: GearStatus,
+    /// A jump that came down on a gear or level-1 terrain: the collision it caused.
+    #[serde(default)]
+    pub collision: Option<CollisionReport>,
 }
 
 impl RaceState {
@@ -676,13 +766,32 @@ impl RaceState {
         roller: &mut impl Roller,
     ) -> Result<(RaceState, ActionReport), RuleError> {
         let gear = self.gear(id)?;
-        let (outcome, mut g, mut changes) = match action {
+        // A jump onto a gear: that gear must be in the race (checked before any die is rolled).
+        let onto = match action {
+            Action::JumpOnto { onto, .. } => {
+                let onto = self.find_id(onto)?;
+                if onto == id {
+                    return Err(RuleError::SelfTarget);
+                }
+                Some(onto)
+            }
+            _ => None,
+        };
+        let (mut outcome, mut g, mut changes) = match action {
             Action::BurnRubber(req) => {
                 let r = moves::burn_rubber(gear, req, roller)?;
                 (ActionOutcome::BurnRubber(r.outcome), r.gear, r.changes)
             }
             Action::Jump(req) => {
                 let r = moves::jump(gear, req, roller)?;
+                (ActionOutcome::Jump(r.outcome), r.gear, r.changes)
+            }
+            Action::JumpOnto { req, .. } => {
+                let req = MoveRequest {
+                    landing_blocked: true,
+                    ..*req
+                };
+                let r = moves::jump(gear, &req, roller)?;
                 (ActionOutcome::Jump(r.outcome), r.gear, r.changes)
             }
             Action::Recover => {
@@ -714,8 +823,12 @@ impl RaceState {
                 (ActionOutcome::UseReliable, g, ch)
             }
         };
-        if let (Some(Scenario::ShowOffCentral), ActionOutcome::Jump(j), Action::Jump(req)) =
-            (self.scenario, &outcome, action)
+        let jump_req = match action {
+            Action::Jump(req) | Action::JumpOnto { req, .. } => Some(req),
+            _ => None,
+        };
+        if let (Some(Scenario::ShowOffCentral), ActionOutcome::Jump(j), Some(req)) =
+            (self.scenario, &outcome, jump_req)
             && j.hexes_jumped > 0
         {
             // Seed ショー オフ セントラル: a free Rally token per gear jumped over.
@@ -723,14 +836,40 @@ impl RaceState {
             g = step_into(g, &GearEvent::GainRallyTokens { tokens: n }, &mut changes)?;
         }
         let mut r = self.clone();
-        let status = g.status();
         r.set(id, g)?;
+        let mut collision = None;
+        if let ActionOutcome::Jump(j) = &mut outcome
+            && j.stopped_short
+        {
+            // Seed 着地点に障害物がある場合: stopped in the hex before, the jumper spins out, and
+            // both gears take the collision (the jump's dice; terrain 2D6).
+            let (after, report) = r.collide(
+                id,
+                onto.as_deref(),
+                CollisionCause::Jump { dice: j.dice_rolled },
+                roller,
+            )?;
+            r = after;
+            changes.extend(report.moving_changes.iter().cloned());
+            j.spin_out.clone_from(&report.moving_spin_out);
+            if onto.is_some() {
+                // The jumper is credited with the spin-out it caused in the gear it came down on.
+                let mut credit_changes = Vec::new();
+                let struck = [(report.struck_changes.as_slice(), report.struck_spin_out.as_ref())];
+                let jumper = r.credit(r.gear(id)?.clone(), &struck, &mut credit_changes)?;
+                r.set(id, jumper)?;
+                changes.extend(credit_changes);
+            }
+            collision = Some(report);
+        }
+        let status = r.gear(id)?.status();
         Ok((
             r,
             ActionReport {
                 outcome,
                 changes,
                 status,
+                collision,
             },
         ))
     }
@@ -750,7 +889,13 @@ impl RaceState {
         let m = self.gear(moving)?;
         let s = struck.map(|id| self.gear(id)).transpose()?;
         let outcome = moves::collide(m, s, cause, roller)?;
-        let (mut mg, mut moving_changes) = m.step(&GearEvent::Hit(moves::collision_hit(&outcome.moving)))?;
+        let mut moving_hit = moves::collision_hit(&outcome.moving);
+        if matches!(cause, CollisionCause::Jump { .. }) {
+            // Seed 着地点に障害物がある場合: a jump that comes down on an obstacle stops short and
+            // spins out, damaged or not.
+            moving_hit.spin_out.push(SpinOutCause::JumpBlocked);
+        }
+        let (mut mg, mut moving_changes) = m.step(&GearEvent::Hit(moving_hit))?;
         let moving_spin_out = moves::settle(&mut mg, &mut moving_changes, roller)?;
         let mut r = self.clone();
         r.set(moving, mg)?;
@@ -771,6 +916,7 @@ impl RaceState {
                 struck_changes,
                 struck_spin_out,
                 caused_by: None,
+                by_changes: Vec::new(),
             },
         ))
     }
@@ -786,6 +932,9 @@ pub struct CollisionReport {
     /// The gear credited with the spin-outs (the pusher, say) and how many it caused.
     #[serde(default)]
     pub caused_by: Option<(String, u32)>,
+    /// What the crediting changed on that gear (Rally tokens from Grudge Match, Pyrotechnics).
+    #[serde(default)]
+    pub by_changes: Vec<Change>,
 }
 
 impl RaceState {
@@ -804,19 +953,23 @@ impl RaceState {
         }
         let (mut r, mut report) = self.collide(moving, struck, cause, roller)?;
         if let Some(b) = by {
-            let spun = [
-                (moving, report.moving_spin_out.is_some()),
-                (struck.unwrap_or_default(), report.struck_spin_out.is_some()),
-            ]
-            .iter()
-            .filter(|(id, spun)| *spun && *id != b)
-            .count() as u32;
-            let mut g = r.gear(b)?.clone();
-            for _ in 0..spun {
-                g = g.apply(&GearEvent::CausedSpinOut)?;
+            // The gear that forced the collision gets the same credit as an attacker: Derby
+            // spin-outs, Grudge Match tokens, Pyrotechnics (never for its own gear).
+            let mut affected: Vec<(&[Change], Option<&SpinOutOutcome>)> = Vec::new();
+            if moving != b {
+                affected.push((&report.moving_changes, report.moving_spin_out.as_ref()));
             }
+            if let Some(st) = struck
+                && st != b
+            {
+                affected.push((&report.struck_changes, report.struck_spin_out.as_ref()));
+            }
+            let spun = affected.iter().filter(|(_, so)| so.is_some()).count() as u32;
+            let mut by_changes = Vec::new();
+            let g = r.credit(r.gear(b)?.clone(), &affected, &mut by_changes)?;
             r.set(b, g)?;
             report.caused_by = Some((b.to_string(), spun));
+            report.by_changes = by_changes;
         }
         Ok((r, report))
     }
@@ -982,14 +1135,16 @@ mod tests {
             },
         );
         assert_eq!(r.gear("a").unwrap().state.finished_round, Some(1));
-        assert_eq!(r.victory(), Victory::Uncontested { id: "a".into() });
-        let r = on(
-            &r,
-            "b",
-            GearEvent::CompleteLap {
-                round: 0,
-                race_laps: 0,
-            },
+        assert_eq!(
+            r.victory(),
+            Victory::RoundNotOver {
+                round: 1,
+                ids: ids(&["a"])
+            }
+        );
+        assert_eq!(
+            r.apply(&RaceEvent::StartRound).unwrap().victory(),
+            Victory::Uncontested { id: "a".into() }
         );
         let r = on(
             &r,
@@ -999,6 +1154,15 @@ mod tests {
                 race_laps: 0,
             },
         );
+        let r = on(
+            &r,
+            "b",
+            GearEvent::CompleteLap {
+                round: 0,
+                race_laps: 0,
+            },
+        );
+        let r = r.apply(&RaceEvent::StartRound).unwrap();
         assert_eq!(
             r.victory(),
             Victory::Contested {
@@ -1009,7 +1173,8 @@ mod tests {
 
     #[test]
     fn derby_counts_spin_outs_caused() {
-        let mut r = race(&["a", "b", "c"]);
+        // Counts stored without their round are taken as settled before this round.
+        let mut r = race(&["a", "b", "c"]).apply(&RaceEvent::StartRound).unwrap();
         r.scenario = Some(Scenario::Derby);
         r.entries[0].gear.state.spin_outs_caused = 6;
         assert_eq!(r.victory(), Victory::Derby { id: "a".into() });

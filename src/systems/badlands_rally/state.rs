@@ -42,6 +42,8 @@ pub enum SpinOutCause {
     SpecialMoveAllOnes,
     /// Every die of a push attack showed 1: the pusher spins out.
     PushFumble,
+    /// A jump landed on a gear or level-1 terrain: it stops short and spins out.
+    JumpBlocked,
 }
 
 /// A spin-out waiting for its dice.
@@ -54,13 +56,15 @@ pub struct PendingSpinOut {
     pub from_attack: bool,
 }
 
-/// Which boxes recovery refills first. Not settled by the seed or the note; see the report.
+/// Which boxes recovery refills first. The seed ties the rattled token to Hull coming back
+/// (ラタルド: そのギアが少なくともハル値が1に回復するまで) and gives a gear at 0 a fixed 1-hit
+/// recovery, so recovery refills Hull first by default; Structure first is a house option.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum RecoveryOrder {
-    /// The reverse of damage: Structure, then Hull.
-    #[default]
+    /// The reverse of damage: Structure, then Hull (house option).
     StructureFirst,
+    #[default]
     HullFirst,
 }
 
@@ -92,6 +96,9 @@ pub struct GearState {
     pub reliable_used_lap: Option<u32>,
     /// Derby: spin-outs this gear caused.
     pub spin_outs_caused: u32,
+    /// Derby: the round in which it reached its sixth spin-out caused.
+    #[serde(default)]
+    pub derby_round: Option<u32>,
     /// Off-Road Specialist used this activation.
     pub off_road_used: bool,
     /// Rough hexes Off-Road Specialist lets it ignore for the rest of this activation.
@@ -119,6 +126,7 @@ impl GearState {
             finished_round: None,
             reliable_used_lap: None,
             spin_outs_caused: 0,
+            derby_round: None,
             off_road_used: false,
             rough_ignorable: 0,
         }
@@ -230,6 +238,8 @@ pub enum Change {
     },
     /// Hull hit 0 again while the rattle lock holds: no token, no record.
     RattleIgnored,
+    /// Rattled during its own top-speed activation: cruising speed from now on.
+    DroppedToCruising,
     PermanentlyRattled,
     KnockedOut,
     OffBalance,
@@ -376,6 +386,12 @@ impl Gear {
             GearEvent::ReactionAttack => {
                 self.ensure_in_race()?;
                 self.ensure_no_pending()?;
+                // Seed ヒット値0: the next activation can only recover, so no action to borrow.
+                if self.state.must_recover {
+                    return Err(RuleError::MustRecover {
+                        name: self.name_owned(),
+                    });
+                }
                 if self.state.activation != Activation::Waiting || self.state.action_borrowed {
                     return Err(RuleError::NoReactionLeft {
                         name: self.name_owned(),
@@ -637,7 +653,20 @@ impl Gear {
             ch.push(Change::OffBalance);
         }
         self.advance_record(ch);
+        self.drop_to_cruising(ch);
         true
+    }
+
+    /// Seed ラタルド: a rattled gear cannot move at top speed, even in the activation that
+    /// rattled it.
+    fn drop_to_cruising(&mut self, ch: &mut Vec<Change>) {
+        if let Activation::Active { speed, .. } = &mut self.state.activation
+            && self.state.rattled
+            && *speed == Speed::Top
+        {
+            *speed = Speed::Cruising;
+            ch.push(Change::DroppedToCruising);
+        }
     }
 
     /// One more rattle on the record: permanent at 5 (Hi-Tech 4), out at 6 (Hi-Tech 5).
@@ -651,7 +680,9 @@ impl Gear {
         if s.rattle_record == limits.permanent {
             s.rattled = true;
             ch.push(Change::PermanentlyRattled);
+            self.drop_to_cruising(ch);
         }
+        let s = &mut self.state;
         if s.rattle_record >= limits.knocked_out && !s.knocked_out {
             s.knocked_out = true;
             s.rattled = true;

@@ -2,7 +2,6 @@
 //! gears, so ratings, weapons, traits, AR and rattled state come from their sheets; only the
 //! situation (distance, facing, cover, extra dice) is typed.
 
-use engine::session::SessionError;
 use engine::systems::badlands_rally::attack::{AttackKind, AttackSetup, Cover, Facing};
 use engine::systems::badlands_rally::damage::{self, DamageRequest};
 use engine::systems::badlands_rally::gear::WeaponChoice;
@@ -101,10 +100,14 @@ async fn run_attack(
     let (session, (a, d, report, offer)) = store::run(ctx, &inv, &[&attacker], &mut |s, race, roller| {
         let a = store::gear_name(s, &attacker)?;
         let d = store::gear_name(s, &defender)?;
-        let adjacent = adjacent_typed
-            .iter()
-            .map(|n| store::gear_name(s, n))
-            .collect::<Result<Vec<_>, SessionError>>()?;
+        // Each neighbour once, however it was typed ("C, c"); never the attacker or the target.
+        let mut adjacent: Vec<String> = Vec::new();
+        for typed in &adjacent_typed {
+            let n = store::gear_name(s, typed)?;
+            if n != a && n != d && !adjacent.contains(&n) {
+                adjacent.push(n);
+            }
+        }
         let req = RaceAttack {
             attacker: a.clone(),
             defender: d.clone(),

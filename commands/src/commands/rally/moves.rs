@@ -299,12 +299,51 @@ pub async fn rally_jump(
     #[name_localized("ja", "トール")]
     #[description_localized("ja", "飛び越えるギアにトールがいる")]
     over_tall: Option<bool>,
+    #[description = "What is in the landing hex: a gear's name, or terrain (level 1)"]
+    #[name_localized("ja", "着地点")]
+    #[description_localized("ja", "着地するヘクスにあるもの：ギアの名前か terrain（レベル1地形）")]
+    #[autocomplete = "gear_autocomplete"]
+    #[max_length = 64]
+    landing_on: Option<String>,
+    #[description = "The landing hex is rough (it pays its normal MR: 2 at top speed)"]
+    #[name_localized("ja", "着地ラフ")]
+    #[description_localized("ja", "着地するヘクスがラフ（通常通りのMRを消費：トップなら2）")]
+    landing_rough: Option<bool>,
 ) -> Result<(), BotError> {
     let mut req = move_request(equipment, extra);
     req.max_dice = max_dice.map(|m| m.clamp(0, 60) as u32);
     req.gears_jumped = gears_jumped.unwrap_or(0).clamp(0, 24) as u32;
     req.over_tall_gear = over_tall.unwrap_or(false);
-    act(ctx, gear, Action::Jump(req), ("Jump", "ジャンプ"), "/rally jump").await
+    req.landing_rough = landing_rough.unwrap_or(false);
+    act(
+        ctx,
+        gear,
+        jump_action(req, landing_on.as_deref()),
+        ("Jump", "ジャンプ"),
+        "/rally jump",
+    )
+    .await
+}
+
+/// The jump as the engine takes it: nothing in the landing hex, level-1 terrain (`terrain`,
+/// `level1`, `l1`, `地形`), or the gear named (the engine looks it up, any case).
+pub fn jump_action(mut req: MoveRequest, landing_on: Option<&str>) -> Action {
+    match landing_on.map(str::trim).filter(|s| !s.is_empty()) {
+        None => Action::Jump(req),
+        Some(w)
+            if matches!(
+                w.to_lowercase().as_str(),
+                "terrain" | "level1" | "l1" | "地形" | "レベル1"
+            ) =>
+        {
+            req.landing_blocked = true;
+            Action::Jump(req)
+        }
+        Some(name) => Action::JumpOnto {
+            req,
+            onto: name.to_string(),
+        },
+    }
 }
 
 /// Rally the Crowd: a token for +1 die on the next initiative check

@@ -257,7 +257,10 @@ async fn log(p: &Press<'_>, session: &Session, report: &RaceAttackReport) {
 
 /// Whether Reliable may reroll this action's test: a roll, not recovery or a spin-out.
 pub fn move_is_a_test(action: &Action) -> bool {
-    matches!(action, Action::BurnRubber(_) | Action::Jump(_) | Action::OffRoad)
+    matches!(
+        action,
+        Action::BurnRubber(_) | Action::Jump(_) | Action::JumpOnto { .. } | Action::OffRoad
+    )
 }
 
 /// The Reliable button for a gear's own test, when its gear could still use it before the test.

@@ -35,14 +35,15 @@ pub fn not_a_race() -> SessionError {
     )
 }
 
-/// Table options the server's admins set as house rules: `rally.recovery = hull_first` and
+/// Table options the server's admins set as house rules: `rally.recovery = structure_first`
+/// (the default is Hull first, as the seed's rattled token implies) and
 /// `rally.gentlemens_sport = on`.
 pub fn options(settings: &ServerSettings) -> RaceOptions {
     let get = |k: &str| settings.house.get(k).map(|v| v.trim().to_lowercase());
     RaceOptions {
         recovery_order: match get("rally.recovery").as_deref() {
-            Some("hull_first" | "hull") => RecoveryOrder::HullFirst,
-            _ => RecoveryOrder::StructureFirst,
+            Some("structure_first" | "structure") => RecoveryOrder::StructureFirst,
+            _ => RecoveryOrder::HullFirst,
         },
         gentlemens_sport: matches!(
             get("rally.gentlemens_sport").as_deref(),
