@@ -446,3 +446,56 @@ fn a_late_hit_rolls_the_soak_and_says_so() {
     assert!(o2.soak_edge_rolled());
     assert_eq!(o2.defender_edge_spent() - o.defender_edge_spent(), 1);
 }
+
+#[test]
+fn presets_for_the_other_kind_of_attack_are_refused() {
+    use saikoro::systems::shadowrun4::combat::preset_attack_kind;
+    let (ryu, ganger) = (runner(), ganger());
+    // Ranged-only defence rows (seed 防御修正表, under 射撃戦闘時のみ) on a melee attack.
+    let how = SheetAttack {
+        attack_skill: "unarmed combat".into(),
+        defence_presets: vec![PresetChoice::new("defence.running")],
+        ..SheetAttack::default()
+    };
+    let r = AttackRequest::from_sheets(AttackKind::Melee, &ryu, &ganger, PISTOL, &how);
+    assert_eq!(
+        r,
+        Err(RuleError::PresetWrongAttackKind {
+            key: "defence.running".into(),
+            melee_only: false
+        })
+    );
+    // "Defender prone" is melee only: refused on a ranged attack, taken on a melee one.
+    let prone = SheetAttack {
+        defence_presets: vec![PresetChoice::new("defence.prone_melee")],
+        ..shot(vec![])
+    };
+    assert!(matches!(
+        AttackRequest::from_sheets(AttackKind::Ranged, &ryu, &ganger, PISTOL, &prone),
+        Err(RuleError::PresetWrongAttackKind { melee_only: true, .. })
+    ));
+    let melee_prone = SheetAttack {
+        attack_skill: "unarmed combat".into(),
+        ..prone.clone()
+    };
+    let ok = AttackRequest::from_sheets(AttackKind::Melee, &ryu, &ganger, PISTOL, &melee_prone).unwrap();
+    // Reaction 3 + dodge 2 − 2 prone.
+    assert_eq!(ok.defence.pool.total(), Ok(3));
+    // The attack side: a smartlink on a punch is refused, a charge on a shot too.
+    let punch = SheetAttack {
+        attack_skill: "unarmed combat".into(),
+        attack_presets: vec![PresetChoice::new("ranged.smartlink")],
+        ..SheetAttack::default()
+    };
+    assert!(AttackRequest::from_sheets(AttackKind::Melee, &ryu, &ganger, PISTOL, &punch).is_err());
+    let charge = shot(vec![PresetChoice::new("melee.charging")]);
+    assert!(AttackRequest::from_sheets(AttackKind::Ranged, &ryu, &ganger, PISTOL, &charge).is_err());
+    // Rows that fit both stay allowed.
+    assert_eq!(preset_attack_kind("defence.in_moving_vehicle"), None);
+    assert_eq!(preset_attack_kind("visibility.full_darkness.normal"), None);
+    let both = SheetAttack {
+        defence_presets: vec![PresetChoice::new("defence.in_moving_vehicle")],
+        ..shot(vec![PresetChoice::new("visibility.full_darkness.normal")])
+    };
+    assert!(AttackRequest::from_sheets(AttackKind::Ranged, &ryu, &ganger, PISTOL, &both).is_ok());
+}

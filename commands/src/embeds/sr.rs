@@ -129,22 +129,9 @@ pub fn parts_text(parts: &[PoolPart], total: i64, lang: Lang) -> String {
     format!("{s} = {total}")
 }
 
-/// One roll as a field value: the pool, the dice, hits and its glitch.
-pub fn rolled_text(r: &Rolled, lang: Lang) -> String {
-    let mut s = parts_text(&r.parts, r.pool, lang);
-    match r.edge {
-        Some(engine::systems::shadowrun4::EdgeBefore::PushTheLimit { edge }) => {
-            s.push_str(&format!(" {} {edge}", lang.pick("+ Edge", "+ エッジ")))
-        }
-        Some(engine::systems::shadowrun4::EdgeBefore::LongShot { edge }) => s.push_str(&format!(
-            " → {} {edge}",
-            lang.pick("long shot: Edge", "ロングショット: エッジ")
-        )),
-        None => {}
-    }
-    s.push('\n');
-    s.push_str(&dice_text(&r.roll, lang));
-    s.push_str(&format!(" → {} **{}**", lang.pick("hits", "ヒット"), r.hits()));
+/// A roll's summary: hits, its glitch (or the glitch Edge negated), a critical success.
+fn summary_text(r: &Rolled, lang: Lang) -> String {
+    let mut s = format!("{} **{}**", lang.pick("hits", "ヒット"), r.hits());
     if let Some(g) = glitch_text(r.glitch(), lang) {
         s.push_str(&format!(" · **{g}**"));
     }
@@ -157,6 +144,28 @@ pub fn rolled_text(r: &Rolled, lang: Lang) -> String {
     s
 }
 
+/// One roll as a field value: the summary (hits, glitch) first, so that cutting an over-long
+/// field (Discord's 1,024 characters) only ever loses dice; then the pool with every part,
+/// then the dice.
+pub fn rolled_text(r: &Rolled, lang: Lang) -> String {
+    let mut s = summary_text(r, lang);
+    s.push('\n');
+    s.push_str(&parts_text(&r.parts, r.pool, lang));
+    match r.edge {
+        Some(engine::systems::shadowrun4::EdgeBefore::PushTheLimit { edge }) => {
+            s.push_str(&format!(" {} {edge}", lang.pick("+ Edge", "+ エッジ")))
+        }
+        Some(engine::systems::shadowrun4::EdgeBefore::LongShot { edge }) => s.push_str(&format!(
+            " → {} {edge}",
+            lang.pick("long shot: Edge", "ロングショット: エッジ")
+        )),
+        None => {}
+    }
+    s.push('\n');
+    s.push_str(&dice_text(&r.roll, lang));
+    s
+}
+
 fn opt_rolled(r: &Option<Rolled>, lang: Lang) -> String {
     r.as_ref().map_or_else(
         || lang.pick("no dice (0 hits)", "ダイスなし（0ヒット）").to_string(),
@@ -164,26 +173,67 @@ fn opt_rolled(r: &Option<Rolled>, lang: Lang) -> String {
     )
 }
 
+fn rank(g: Glitch) -> u8 {
+    match g {
+        Glitch::None => 0,
+        Glitch::Glitch => 1,
+        Glitch::Critical => 2,
+    }
+}
+
 /// Title and colour: a glitch of the main roll overrides everything else.
 fn headline(base: String, glitch: Glitch, ok: Option<bool>, lang: Lang) -> (String, u32) {
-    match glitch_text(glitch, lang) {
-        Some(g) => (
-            format!("{g} · {base}"),
-            if glitch == Glitch::Critical {
-                CRITICAL_GLITCH
-            } else {
-                GLITCH
-            },
-        ),
-        None => (
-            base,
-            match ok {
-                Some(true) => colour::SUCCESS,
-                Some(false) => colour::FAILURE,
-                None => colour::NEUTRAL,
-            },
-        ),
+    headline_of(base, &[(None, glitch)], ok, lang)
+}
+
+/// The glitch of one roll of a result, and whose roll it is (`None`: the main roll of a
+/// result about one character, named in the title already).
+type RollGlitch = (Option<String>, Glitch);
+
+fn rg(whose: impl Into<String>, r: &Rolled) -> RollGlitch {
+    (Some(whose.into()), r.glitch())
+}
+
+fn rg_opt(whose: impl Into<String>, r: &Option<Rolled>) -> RollGlitch {
+    (
+        Some(whose.into()),
+        r.as_ref().map_or(Glitch::None, Rolled::glitch),
+    )
+}
+
+/// Title and colour from every roll of a result: each glitch goes in the title, the worst
+/// first and named with whose roll it was, and the worst one sets the colour — a defender's,
+/// opponent's, soak or drain glitch is as visible as the actor's.
+fn headline_of(base: String, rolls: &[RollGlitch], ok: Option<bool>, lang: Lang) -> (String, u32) {
+    let mut glitches: Vec<&RollGlitch> = rolls.iter().filter(|(_, g)| *g != Glitch::None).collect();
+    // Stable: equal glitches keep the order of the rolls (the actor's first).
+    glitches.sort_by_key(|(_, g)| std::cmp::Reverse(rank(*g)));
+    let Some((_, worst)) = glitches.first() else {
+        let c = match ok {
+            Some(true) => colour::SUCCESS,
+            Some(false) => colour::FAILURE,
+            None => colour::NEUTRAL,
+        };
+        return (base, c);
+    };
+    let mut title = String::new();
+    for (whose, g) in &glitches {
+        let Some(text) = glitch_text(*g, lang) else {
+            continue;
+        };
+        title.push_str(text);
+        if let Some(w) = whose {
+            title.push_str(&format!(" ({w})"));
+        }
+        title.push_str(" · ");
     }
+    title.push_str(&base);
+    let c = if *worst == Glitch::Critical {
+        CRITICAL_GLITCH
+    } else {
+        GLITCH
+    };
+    (title, c)
 }
 
 fn who(name: Option<&str>, what: &str) -> String {
@@ -281,9 +331,9 @@ pub fn opposed_view(
             opposed_result(o.result, lang).to_string(),
         ),
     ];
-    let (title, colour) = headline(
+    let (title, colour) = headline_of(
         who(actor, lang.pick("Opposed test", "対抗テスト")),
-        o.actor.glitch(),
+        &[rg(a, &o.actor), rg_opt(b, &o.opponent)],
         Some(o.result.actor_succeeds()),
         lang,
     );
@@ -349,18 +399,24 @@ pub fn teamwork_view(
     lang: Lang,
 ) -> EmbedView {
     let mut v = test_view(&o.leader, leader, lang);
-    v.title = v.title.replace(
-        lang.pick("Success test", "成功テスト"),
-        lang.pick("Teamwork test", "チームワーク・テスト"),
-    );
+    let mut rolls: Vec<RollGlitch> = vec![(leader.map(str::to_string), o.leader.glitch)];
     let mut fields = Vec::new();
     for (i, r) in o.assistants.iter().enumerate() {
         let name = assistants
             .get(i)
             .cloned()
             .unwrap_or_else(|| format!("{} {}", lang.pick("Assistant", "補助"), i + 1));
+        rolls.push(rg(name.clone(), r));
         fields.push(f(&name, rolled_text(r, lang)));
     }
+    let (title, colour) = headline_of(
+        who(leader, lang.pick("Teamwork test", "チームワーク・テスト")),
+        &rolls,
+        o.leader.success,
+        lang,
+    );
+    v.title = title;
+    v.colour = colour;
     fields.push(fi(
         lang.pick("Bonus dice", "追加ダイス"),
         format!("+{}", o.bonus_dice),
@@ -505,7 +561,14 @@ pub fn attack_view(
             ));
         }
     }
-    let (title, colour) = headline(who(Some(attacker), &what), o.attack.glitch(), Some(o.hit), lang);
+    let mut rolls = vec![rg(attacker, &o.attack), rg_opt(target, &o.defence)];
+    if let Some(d) = &o.damage {
+        rolls.push(rg_opt(
+            format!("{target}, {}", lang.pick("soak", "ダメージ抵抗")),
+            &d.soak,
+        ));
+    }
+    let (title, colour) = headline_of(who(Some(attacker), &what), &rolls, Some(o.hit), lang);
     view(title, colour, String::new(), fields)
 }
 
@@ -563,13 +626,25 @@ pub fn spell_view(o: &SpellOutcome, caster: &str, target: Option<&str>, lang: La
     };
     fields.push(fi(lang.pick("Result", "結果"), result.to_string()));
     fields.push(f(lang.pick("Drain", "ドレイン"), drain_text(&o.drain, lang)));
-    let (title, colour) = headline(
+    let (title, colour) = headline_of(
         who(Some(caster), lang.pick("Spellcasting", "呪文発動")),
-        o.cast.glitch(),
+        &[
+            rg(caster, &o.cast),
+            rg_opt(target.unwrap_or("?"), &o.resistance),
+            rg_opt(drain_of(caster, lang), &o.drain.roll),
+        ],
         Some(o.result == SpellResult::Success),
         lang,
     );
     view(title, colour, String::new(), fields)
+}
+
+fn drain_of(who_: &str, lang: Lang) -> String {
+    format!("{who_}, {}", lang.pick("drain", "ドレイン"))
+}
+
+fn fading_of(who_: &str, lang: Lang) -> String {
+    format!("{who_}, {}", lang.pick("fading", "フェーディング"))
 }
 
 /// Seed 4.2 dispelling: Counterspelling + Magic against Force + Magic, hits taken off, drain.
@@ -603,9 +678,13 @@ pub fn dispel_view(o: &DispelOutcome, who_: &str, force: u32, lang: Lang) -> Emb
         fields.push(fi(lang.pick("Result", "結果"), text));
     }
     fields.push(f(lang.pick("Drain", "ドレイン"), drain_text(&o.drain, lang)));
-    let (title, colour) = headline(
+    let (title, colour) = headline_of(
         who(Some(who_), lang.pick("Dispelling", "呪文解除")),
-        o.dispel.glitch(),
+        &[
+            rg(who_, &o.dispel),
+            rg(lang.pick("spell", "呪文"), &o.opposition),
+            rg_opt(drain_of(who_, lang), &o.drain.roll),
+        ],
         Some(o.hits_removed > 0),
         lang,
     );
@@ -622,9 +701,13 @@ pub fn summon_view(o: &SummonOutcome, caster: &str, force: u32, lang: Lang) -> E
         fi(lang.pick("Services", "奉仕回数"), format!("**{}**", o.services)),
         f(lang.pick("Drain", "ドレイン"), drain_text(&o.drain, lang)),
     ];
-    let (title, colour) = headline(
+    let (title, colour) = headline_of(
         who(Some(caster), lang.pick("Summoning", "精霊召喚")),
-        o.summon.glitch(),
+        &[
+            rg(caster, &o.summon),
+            rg(lang.pick("spirit", "精霊"), &o.spirit),
+            rg_opt(drain_of(caster, lang), &o.drain.roll),
+        ],
         Some(o.summoned),
         lang,
     );
@@ -643,9 +726,9 @@ pub fn thread_view(o: &ThreadOutcome, who_: &str, lang: Lang) -> EmbedView {
         ),
         f(lang.pick("Fading", "フェーディング"), drain_text(&o.fading, lang)),
     ];
-    let (title, colour) = headline(
+    let (title, colour) = headline_of(
         who(Some(who_), lang.pick("Threading", "スレッディング")),
-        o.thread.glitch(),
+        &[rg(who_, &o.thread), rg_opt(fading_of(who_, lang), &o.fading.roll)],
         Some(o.gained > 0),
         lang,
     );
@@ -668,9 +751,13 @@ pub fn compile_view(o: &CompileOutcome, who_: &str, rating: u32, lang: Lang) -> 
         fi(lang.pick("Tasks", "タスク"), format!("**{}**", o.tasks)),
         f(lang.pick("Fading", "フェーディング"), drain_text(&o.fading, lang)),
     ];
-    let (title, colour) = headline(
+    let (title, colour) = headline_of(
         who(Some(who_), lang.pick("Compiling", "スプライトのコンパイル")),
-        o.compile.glitch(),
+        &[
+            rg(who_, &o.compile),
+            rg(lang.pick("sprite", "スプライト"), &o.sprite),
+            rg_opt(fading_of(who_, lang), &o.fading.roll),
+        ],
         Some(o.compiled),
         lang,
     );
@@ -718,7 +805,11 @@ pub fn initiative_view(s: &InitiativeState, lang: Lang) -> EmbedView {
         lines.push(l);
     }
     let max_pass = s.entries.iter().map(|e| s.passes_of(e)).max().unwrap_or(1);
-    let mut fields = Vec::new();
+    let now = s.order().first().map_or_else(
+        || lang.pick("nobody", "なし").to_string(),
+        |e| format!("**{}**", e.name),
+    );
+    let mut fields = vec![fi(lang.pick("Acting now", "行動中"), now)];
     for pass in 1..=max_pass {
         // Acting first with Edge holds for the current pass only.
         let order: Vec<&str> = if pass == s.pass {
@@ -730,17 +821,24 @@ pub fn initiative_view(s: &InitiativeState, lang: Lang) -> EmbedView {
                 .map(|e| e.name.as_str())
                 .collect()
         };
+        let mark = match pass.cmp(&s.pass) {
+            std::cmp::Ordering::Less => lang.pick(" (done)", "（終了）"),
+            std::cmp::Ordering::Equal => lang.pick(" ◀ now", " ◀ 現在"),
+            std::cmp::Ordering::Greater => "",
+        };
         fields.push(f(
-            &format!("{} {pass}", lang.pick("Pass", "パス")),
+            &format!("{} {pass}{mark}", lang.pick("Pass", "パス")),
             order.join(" → "),
         ));
     }
     view(
         format!(
-            "⚡ {} · {} {}",
+            "⚡ {} · {} {} · {} {}",
             lang.pick("Initiative", "イニシアティブ"),
             lang.pick("turn", "ターン"),
-            s.turn
+            s.turn,
+            lang.pick("pass", "パス"),
+            s.pass
         ),
         colour::NEUTRAL,
         lines.join("\n"),
@@ -815,9 +913,13 @@ pub fn cybercombat_view(o: &CybercombatOutcome, lang: Lang) -> EmbedView {
             format!("**{}**", lang.pick("Miss", "回避")),
         ));
     }
-    let (title, colour) = headline(
+    let (title, colour) = headline_of(
         format!("🖥️ {} → {target}", lang.pick("Cybercombat", "サイバー戦闘")),
-        o.attack.glitch(),
+        &[
+            rg(lang.pick("attacker", "攻撃側"), &o.attack),
+            rg_opt(lang.pick("defender", "防御側"), &o.defence),
+            rg_opt(lang.pick("resist", "抵抗"), &o.resist),
+        ],
         Some(o.hit),
         lang,
     );
@@ -946,11 +1048,18 @@ pub fn crash_view(o: &CrashOutcome, lang: Lang) -> EmbedView {
     }
 }
 
-fn band(b: RangeBand, lang: Lang) -> &'static str {
+/// Seed 7.6's bands, with the weapon range each counts as.
+pub fn band(b: RangeBand, lang: Lang) -> &'static str {
     match b {
-        RangeBand::Close => lang.pick("Close", "近距離"),
-        RangeBand::Near => lang.pick("Near", "中距離"),
-        RangeBand::Far => lang.pick("Far", "遠距離"),
+        RangeBand::Close => lang.pick(
+            "Close (ramming; weapons at short range)",
+            "至近距離（体当たり可・射撃は近距離扱い）",
+        ),
+        RangeBand::Near => lang.pick("Near (weapons at medium range)", "近距離（射撃は中距離扱い）"),
+        RangeBand::Far => lang.pick(
+            "Far (within sight; weapons at long range)",
+            "遠距離（視認できる距離・射撃は遠距離扱い）",
+        ),
     }
 }
 
@@ -1005,6 +1114,74 @@ mod tests {
         let v = test_view(&test(&[1, 1, 3, 2], 4), None, Lang::Ja);
         assert!(v.title.starts_with("💀 クリティカル・グリッチ"), "{}", v.title);
         assert_eq!(v.colour, CRITICAL_GLITCH);
+    }
+
+    #[test]
+    fn chase_bands_use_the_seeds_japanese_names() {
+        // Seed 7.6: 至近距離 (ramming, weapons short), 近距離 (weapons medium), 遠距離 (long).
+        assert!(band(RangeBand::Close, Lang::Ja).starts_with("至近距離"));
+        assert!(band(RangeBand::Near, Lang::Ja).starts_with("近距離"));
+        assert!(band(RangeBand::Near, Lang::Ja).contains("中距離扱い"));
+        assert!(band(RangeBand::Far, Lang::Ja).starts_with("遠距離"));
+        assert!(band(RangeBand::Close, Lang::En).contains("ramming"));
+    }
+
+    #[test]
+    fn an_over_long_field_keeps_the_hits_and_the_glitch() {
+        use engine::systems::shadowrun4::modifiers::PresetChoice;
+        // 100 dice with twelve presets: the field is cut at 1,024 characters, the dice go first.
+        let presets: Vec<PresetChoice> = [
+            "ranged.attacker_running",
+            "ranged.attacker_in_melee",
+            "ranged.attacker_in_moving_vehicle",
+            "ranged.target_partial_cover",
+            "ranged.target_good_cover",
+            "ranged.attacker_in_cover",
+            "ranged.laser_sight",
+            "ranged.smartlink",
+            "ranged.off_hand",
+            "ranged.tracer_full_burst",
+            "ranged.range_medium",
+            "ranged.recoil_full_burst",
+        ]
+        .iter()
+        .map(|k| PresetChoice::new(k))
+        .collect();
+        let pool = engine::systems::shadowrun4::DicePool::dice(100)
+            .with_presets(&presets, false)
+            .unwrap();
+        let n = pool.total().unwrap() as usize;
+        let faces: Vec<u32> = (0..n).map(|i| if i % 2 == 0 { 1 } else { 3 }).collect();
+        let r =
+            engine::systems::shadowrun4::test_kinds::roll(&RollSpec::new(pool), &mut FixedRoller::new(faces))
+                .unwrap();
+        let text = rolled_text(&r, Lang::Ja);
+        let v = view("t".into(), 0, String::new(), vec![f("x", text)]).limited();
+        assert!(
+            v.fields[0]
+                .1
+                .starts_with("ヒット **0** · **💀 クリティカル・グリッチ**"),
+            "{}",
+            v.fields[0].1
+        );
+    }
+
+    #[test]
+    fn any_rolls_glitch_heads_the_title_worst_first() {
+        let (t, c) = headline_of(
+            "base".into(),
+            &[
+                (Some("Ana".into()), Glitch::Glitch),
+                (Some("Bob".into()), Glitch::None),
+                (Some("Bob, soak".into()), Glitch::Critical),
+            ],
+            Some(true),
+            Lang::En,
+        );
+        assert_eq!(t, "💀 CRITICAL GLITCH (Bob, soak) · ⚠️ GLITCH (Ana) · base");
+        assert_eq!(c, CRITICAL_GLITCH);
+        let (t, c) = headline_of("base".into(), &[(None, Glitch::None)], Some(false), Lang::En);
+        assert_eq!((t.as_str(), c), ("base", colour::FAILURE));
     }
 
     #[test]

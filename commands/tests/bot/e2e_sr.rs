@@ -130,8 +130,11 @@ async fn attack_second_chance_apply_damage_and_the_monitor() {
     );
     let attack = field(e, "Attack");
     assert!(attack.contains("Agility 3 pistols +2 = 5"), "{attack}");
-    assert!(attack.contains("[**5** 2 3 1✗ **6**] → hits **2**"), "{attack}");
-    assert!(field(e, "Defence").contains("[**5** 2 2] → hits **1**"), "{e}");
+    // The summary comes first (a long field is cut at its end, never there), then the dice.
+    assert!(attack.starts_with("hits **2**\n"), "{attack}");
+    assert!(attack.ends_with("[**5** 2 3 1✗ **6**]"), "{attack}");
+    assert!(field(e, "Defence").starts_with("hits **1**\n"), "{e}");
+    assert!(field(e, "Defence").ends_with("[**5** 2 2]"), "{e}");
     assert_eq!(field(e, "Net hits"), "**1**");
     assert!(field(e, "Soak").contains("Body 4 Armour +6 AP −1 = 9"), "{e}");
     let damage = field(e, "Damage");
@@ -162,7 +165,8 @@ async fn attack_second_chance_apply_damage_and_the_monitor() {
     let e = &r.embeds()[0];
     let attack = field(e, "Attack");
     assert!(
-        attack.contains("[**5** ~~2~~ ~~3~~ ~~1✗~~ **6**] ↺[**5** **6** 2] → hits **4**"),
+        attack.starts_with("hits **4**\n")
+            && attack.contains("[**5** ~~2~~ ~~3~~ ~~1✗~~ **6**] ↺[**5** **6** 2]"),
         "{attack}"
     );
     assert!(
@@ -248,7 +252,11 @@ async fn glitches_cannot_be_missed() {
         e["description"]
             .as_str()
             .unwrap()
-            .contains("[1✗ 1✗ 3 **5**] → hits **1** · **⚠️ GLITCH**"),
+            .starts_with("hits **1** · **⚠️ GLITCH**\n"),
+        "{e}"
+    );
+    assert!(
+        e["description"].as_str().unwrap().ends_with("[1✗ 1✗ 3 **5**]"),
         "{e}"
     );
     // 2 dice with one 1 and no hit: critical, in Japanese too.
@@ -277,7 +285,10 @@ async fn glitches_cannot_be_missed() {
     )
     .await;
     let d = r.embeds()[0]["description"].as_str().unwrap().to_string();
-    assert!(d.contains("[**6** 2 1✗] 💥[**5**] → hits **2**"), "{d}");
+    assert!(
+        d.starts_with("hits **2**\n") && d.contains("[**6** 2 1✗] 💥[**5**]"),
+        "{d}"
+    );
     c.shutdown().await;
 }
 
@@ -360,7 +371,7 @@ async fn initiative_orders_the_session_and_sr_is_localized() {
     run(&mut c).await;
     // Ana Init 3 + Intuition 0 = 3, Bob 3: Ana 2 hits, Bob 0 → Ana first.
     c.queue_dice([5, 6, 1, 2, 3, 4]);
-    let r = send(&mut c, "/sr initiative").await;
+    let r = send(&mut c, "/sr initiative roll").await;
     assert!(!r.ephemeral, "{}", text(&r));
     let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
     assert_eq!(s.turn.order, vec!["Ana".to_string(), "Bob".to_string()]);
@@ -477,7 +488,7 @@ async fn every_subcommand_answers() {
         "/sr rig sensor pool:6 threshold:2",
         "/sr rig crash damage:8 body:6 pool:7",
         "/sr rig chase pool:7 quarry_pool:6 current:near",
-        "/sr initiative push:Ana",
+        "/sr initiative roll push:Ana",
     ] {
         let r = send(&mut c, line).await;
         assert!(!r.ephemeral, "{line}: {}", text(&r));
@@ -635,12 +646,12 @@ async fn initiative_edge_uses_and_the_order_are_one_write() {
     run(&mut c).await;
     // Bob cannot pay for two uses with one point: refused, nothing written.
     let before = version(&c).await;
-    let r = send(&mut c, "/sr initiative push:Bob seize:Bob").await;
+    let r = send(&mut c, "/sr initiative roll push:Bob seize:Bob").await;
     assert!(r.ephemeral, "{}", text(&r));
     assert_eq!(version(&c).await, before);
     // Ana 2 hits (score 5), Bob 0 (score 3); Bob seizes the first action, Ana takes an extra pass.
     c.queue_dice([5, 6, 1, 2, 3, 4]);
-    let r = send(&mut c, "/sr initiative seize:Bob extra_pass:Ana").await;
+    let r = send(&mut c, "/sr initiative roll seize:Bob extra_pass:Ana").await;
     assert!(!r.ephemeral, "{}", text(&r));
     assert_eq!(version(&c).await, before + 1, "Edge and order in one transaction");
     let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
@@ -857,5 +868,262 @@ async fn edge_dice_after_the_roll_explode_alone() {
     assert_eq!(sheet(&c, "Ana").await["edge_points"], 1);
     let r = press(&c, &ana, &message, &button(&message, "Second chance")).await;
     assert!(r.ephemeral, "{}", text(&r));
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn target_edge_is_spent_only_for_rolls_made_and_empty_pools_still_resolve() {
+    let mut c = console().await;
+    run(&mut c).await;
+    // The GM spends Bob's Edge. Ana's 5 dice all miss: no soak roll, so soak Edge costs nothing.
+    c.queue_dice([2, 2, 2, 2, 2, 5, 2, 2]);
+    let r = send(&mut c, &format!("{ATTACK} soak_edge:true")).await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert!(field(&r.embeds()[0], "Result").contains("Miss"), "{}", text(&r));
+    assert_eq!(sheet(&c, "Bob").await["edge_points"], 1, "no soak roll, no Edge");
+    // Defence Edge on a miss: the defence was rolled (3 + 1 Edge dice), one point spent.
+    c.queue_dice([2, 2, 2, 2, 2, 2, 2, 2, 5]);
+    let r = send(&mut c, &format!("{ATTACK} defence_edge:true")).await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let e = &r.embeds()[0];
+    assert!(field(e, "Defence").contains("+ Edge 1"), "{e}");
+    assert_eq!(sheet(&c, "Bob").await["edge_points"], 0);
+
+    // Cy has no Reaction and no armour: with Edge, the defence and the soak (Body 1 + 0 − 1 AP)
+    // are long shots of 2 Edge dice instead of aborting the attack.
+    let r = send(
+        &mut c,
+        "/char add name:Cy owner:@cy stats:body=1 reaction=0 willpower=2 edge=2",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    c.queue_dice([5, 5, 2, 2, 2, 5, 2, 2, 2]);
+    let gm = c.invoker();
+    let (id, r) = as_(
+        &mut c,
+        &gm,
+        "/sr attack attacker:Ana target:Cy skill:pistols dv:5 ap:-1 defence_edge:true soak_edge:true",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let e = &r.embeds()[0];
+    assert!(field(e, "Defence").contains("long shot: Edge 2"), "{e}");
+    assert!(field(e, "Defence").starts_with("hits **1**"), "{e}");
+    assert!(field(e, "Soak").contains("long shot: Edge 2"), "{e}");
+    assert!(field(e, "Damage").contains("**6 box(es)**"), "{e}");
+    let outcome = c.take_outcome(id).expect("outcome tapped");
+    assert_eq!(outcome["damage"]["boxes"], 6);
+    assert_eq!(
+        sheet(&c, "Cy").await["edge_points"],
+        0,
+        "two rolls with Edge, two points"
+    );
+    // A Cy without Edge asked: no dice at all, the hit still resolves.
+    c.queue_dice([5, 2, 2, 2, 2]);
+    let r = send(
+        &mut c,
+        "/sr attack attacker:Ana target:Cy skill:pistols dv:2 ap:-1",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let e = &r.embeds()[0];
+    assert!(field(e, "Defence").contains("no dice"), "{e}");
+    assert!(field(e, "Damage").contains("**3 box(es)**"), "{e}");
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_defenders_glitch_is_in_the_title_with_its_name() {
+    let mut c = console().await;
+    run(&mut c).await;
+    // Ana 2 hits; Bob's defence 1, 1, 2: a critical glitch; soak 9 dice, no hit.
+    c.queue_dice([5, 5, 2, 2, 2, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
+    let r = send(&mut c, ATTACK).await;
+    let e = &r.embeds()[0];
+    let title = e["title"].as_str().unwrap();
+    assert!(title.starts_with("💀 CRITICAL GLITCH (Bob) · 🎲 Ana"), "{title}");
+    assert_eq!(e["color"], 0x8B0000);
+    assert!(
+        field(e, "Defence").starts_with("hits **0** · **💀 CRITICAL GLITCH**"),
+        "{e}"
+    );
+    // In Japanese, a soak glitch names the soak.
+    let mut ja = c.invoker();
+    ja.locale = "ja".into();
+    // Ana 2 hits; Bob 0; soak 9 dice with five 1s and a hit: a glitch.
+    c.queue_dice([5, 5, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 5, 2, 2, 2]);
+    let (_, r) = as_(&mut c, &ja, ATTACK).await;
+    let title = r.embeds()[0]["title"].as_str().unwrap().to_string();
+    assert!(title.starts_with("⚠️ グリッチ (Bob, ダメージ抵抗) · "), "{title}");
+    assert_eq!(r.embeds()[0]["color"], 0xE67E22);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn initiative_next_moves_through_passes_and_rolls_a_new_turn() {
+    let mut c = console().await;
+    run(&mut c).await;
+    let r = send(&mut c, "/sr initiative next").await;
+    assert!(
+        r.ephemeral && r.content().contains("/sr initiative roll"),
+        "{}",
+        text(&r)
+    );
+    let r = send(&mut c, "/char edit name:Ana stats:passes=2").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    // Turn 1: Ana 2 hits (5), Bob 0 (3). Ana has two passes, Bob one.
+    c.queue_dice([5, 6, 1, 2, 3, 4]);
+    let r = send(&mut c, "/sr initiative roll").await;
+    let e = &r.embeds()[0];
+    assert!(e["title"].as_str().unwrap().ends_with("turn 1 · pass 1"), "{e}");
+    assert_eq!(field(e, "Acting now"), "**Ana**");
+    // Pushing the limit is refused: Ana has a second pass, so this is not a new turn.
+    let before = version(&c).await;
+    let r = send(&mut c, "/sr initiative next push:Ana").await;
+    assert!(
+        r.ephemeral && r.content().contains("new combat turn"),
+        "{}",
+        text(&r)
+    );
+    assert_eq!(version(&c).await, before, "nothing written");
+    // Pass 2: only Ana acts; Bob spends Edge for an extra pass and acts in it too.
+    let r = send(&mut c, "/sr initiative next extra_pass:Bob").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let e = &r.embeds()[0];
+    assert!(e["title"].as_str().unwrap().ends_with("turn 1 · pass 2"), "{e}");
+    assert!(field(e, "Pass 1 (done)").contains("Ana → Bob"), "{e}");
+    assert!(field(e, "Pass 2 ◀ now").contains("Ana → Bob"), "{e}");
+    let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
+    assert_eq!(s.turn.order, vec!["Ana".to_string(), "Bob".to_string()]);
+    let stored = &s.system_state["shadowrun4"]["initiative"];
+    assert_eq!(
+        (stored["turn"].clone(), stored["pass"].clone()),
+        (json!(1), json!(2))
+    );
+    assert_eq!(sheet(&c, "Bob").await["edge_points"], 0);
+    // Every pass spent (Ana 2, Bob 1 + 1): turn 2 rolls again. Ana 0 hits (3), Bob 2 (5).
+    c.queue_dice([2, 2, 2, 5, 5, 2]);
+    let r = send(&mut c, "/sr initiative next").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let e = &r.embeds()[0];
+    assert!(e["title"].as_str().unwrap().ends_with("turn 2 · pass 1"), "{e}");
+    assert_eq!(field(e, "Acting now"), "**Bob**");
+    let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
+    assert_eq!(s.turn.order, vec!["Bob".to_string(), "Ana".to_string()]);
+    let stored = &s.system_state["shadowrun4"]["initiative"];
+    assert_eq!(stored["turn"], 2);
+    assert_eq!(stored["extra_pass"], json!([]), "the extra pass was for turn 1");
+    // A player may not move the initiative on.
+    let ana = player(&c, "ana");
+    let before = version(&c).await;
+    let (_, r) = as_(&mut c, &ana, "/sr initiative next").await;
+    assert!(r.ephemeral, "{}", text(&r));
+    assert_eq!(version(&c).await, before);
+    // Japanese names of the new subcommand.
+    let commands = Value::Array(c.fake.commands(Some(DEFAULT_GUILD)));
+    let init = find(&find(&commands, "sr")["options"], "initiative");
+    assert_eq!(find(&init["options"], "next")["name_localizations"]["ja"], "次");
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_sustained_spell_or_thread_counts_on_the_sheet_until_dropped() {
+    let mut c = console().await;
+    run(&mut c).await;
+    for line in [
+        "/char add name:Mage owner:@mia stats:body=3 willpower=4 logic=4 magic=5 edge=2 spellcasting=4 tradition=hermetic",
+        "/char add name:Techno stats:body=3 willpower=4 resonance=4 edge=2 software=4",
+    ] {
+        let r = send(&mut c, line).await;
+        assert!(!r.ephemeral, "{line}: {}", text(&r));
+    }
+    // A failed spell is not sustained: 9 casting dice miss; drain 8 dice.
+    c.queue_dice([2; 17]);
+    let r = send(
+        &mut c,
+        "/sr spell caster:Mage force:3 drain:2 threshold:1 sustain:true",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert_eq!(sheet(&c, "Mage").await["sustained"], 0);
+    // A success is: 1 hit against threshold 1.
+    c.queue_dice([5, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
+    let r = send(
+        &mut c,
+        "/sr spell caster:Mage force:3 drain:2 threshold:1 sustain:true",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert!(
+        field(&r.embeds()[0], "Sustained").contains("Mage now sustains 1"),
+        "{}",
+        text(&r)
+    );
+    assert_eq!(sheet(&c, "Mage").await["sustained"], 1);
+    // The next test carries −2.
+    c.queue_dice([2; 7]);
+    let r = send(
+        &mut c,
+        "/sr test character:Mage attribute:magic skill:spellcasting",
+    )
+    .await;
+    let d = r.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(d.contains("Sustaining ×1 −2 = 7"), "{d}");
+    // A thread that gains a rating: 1 hit of 8; fading 1, 8 dice miss.
+    c.queue_dice([5, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
+    let r = send(&mut c, "/sr thread character:Techno rating:2 sustain:true").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert_eq!(sheet(&c, "Techno").await["sustained"], 1);
+    // Only Mage's owner or the GM drops Mage's spell.
+    let bob = player(&c, "bob");
+    let before = version(&c).await;
+    let (_, r) = as_(&mut c, &bob, "/sr drop character:Mage").await;
+    assert!(r.ephemeral, "{}", text(&r));
+    assert_eq!(version(&c).await, before);
+    let mia = player(&c, "mia");
+    let (_, r) = as_(&mut c, &mia, "/sr drop character:Mage").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert_eq!(sheet(&c, "Mage").await["sustained"], 0);
+    // Nothing left to drop: refused, nothing written.
+    let before = version(&c).await;
+    let (_, r) = as_(&mut c, &mia, "/sr drop character:Mage").await;
+    assert!(
+        r.ephemeral && r.content().contains("sustains nothing"),
+        "{}",
+        text(&r)
+    );
+    assert_eq!(version(&c).await, before);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_preset_for_the_other_kind_of_attack_is_refused() {
+    let mut c = console().await;
+    run(&mut c).await;
+    let before = version(&c).await;
+    let r = send(
+        &mut c,
+        "/sr attack attacker:Bob target:Ana skill:unarmed_combat dv:3 kind:melee defence_modifiers:defence.running",
+    )
+    .await;
+    assert!(
+        r.ephemeral && r.content().contains("ranged attacks only"),
+        "{}",
+        text(&r)
+    );
+    let mut ja = c.invoker();
+    ja.locale = "ja".into();
+    let (_, r) = as_(
+        &mut c,
+        &ja,
+        "/sr attack attacker:Ana target:Bob skill:pistols dv:3 defence_modifiers:defence.prone_melee",
+    )
+    .await;
+    assert!(
+        r.ephemeral && r.content().contains("近接戦闘専用"),
+        "{}",
+        text(&r)
+    );
+    assert_eq!(version(&c).await, before, "nothing written");
     c.shutdown().await;
 }

@@ -307,6 +307,44 @@ pub struct SheetAttack {
     pub soak_edge: Option<EdgeBefore>,
 }
 
+/// The attack kind a preset is limited to, from the seed's tables: the ranged table and the
+/// defence rows under 射撃戦闘時のみ are ranged only; the melee table and "defender prone" are
+/// melee only. Visibility, perception and the rest fit either.
+pub fn preset_attack_kind(key: &str) -> Option<AttackKind> {
+    const RANGED_DEFENCE: [&str; 8] = [
+        "defence.running",
+        "defence.in_melee",
+        "defence.wide_burst",
+        "defence.wide_long_burst",
+        "defence.wide_full_burst",
+        "defence.shotgun_medium_spread",
+        "defence.shotgun_wide_spread",
+        "defence.area_effect",
+    ];
+    if key == "defence.prone_melee" || key.starts_with("melee.") {
+        Some(AttackKind::Melee)
+    } else if key.starts_with("ranged.") || RANGED_DEFENCE.contains(&key) {
+        Some(AttackKind::Ranged)
+    } else {
+        None
+    }
+}
+
+/// Refuse a preset meant for the other kind of attack.
+pub fn check_presets_for(kind: AttackKind, presets: &[PresetChoice]) -> Result<(), RuleError> {
+    for p in presets {
+        if let Some(only) = preset_attack_kind(&p.key)
+            && only != kind
+        {
+            return Err(RuleError::PresetWrongAttackKind {
+                key: p.key.clone(),
+                melee_only: only == AttackKind::Melee,
+            });
+        }
+    }
+    Ok(())
+}
+
 impl AttackRequest {
     /// Build the pools from two sheets: attack Agility + skill (seed 3.4 (a), 3.5 (a)),
     /// defence Reaction (+ the best of the full-defence skills) or the melee reaction, each
@@ -318,6 +356,8 @@ impl AttackRequest {
         weapon: Weapon,
         how: &SheetAttack,
     ) -> Result<AttackRequest, RuleError> {
+        check_presets_for(kind, &how.attack_presets)?;
+        check_presets_for(kind, &how.defence_presets)?;
         let attack = attacker.pool(Attribute::Agility, &how.attack_skill, &how.attack_presets)?;
         let reaction = DicePool::default().with(
             PartSource::Attribute {

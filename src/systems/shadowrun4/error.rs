@@ -89,6 +89,9 @@ pub enum RuleError {
     UnknownPreset { key: String },
     #[error("the modifier preset {key:?} needs a count")]
     PresetNeedsCount { key: String },
+    /// Seed tables: a preset for melee only on a ranged attack, or the other way round.
+    #[error("the modifier preset {key:?} is for the other kind of attack (melee only: {melee_only})")]
+    PresetWrongAttackKind { key: String, melee_only: bool },
     #[error("{name} is dead")]
     Dead { name: String },
     #[error("unknown combatant {name:?}")]
@@ -170,6 +173,42 @@ impl Localized for RuleError {
             }
             (UnknownPreset { key }, Lang::En) => format!("There is no modifier preset called “{key}”."),
             (UnknownPreset { key }, Lang::Ja) => format!("「{key}」という修正はありません。"),
+            (
+                PresetWrongAttackKind {
+                    key,
+                    melee_only: true,
+                },
+                Lang::En,
+            ) => {
+                format!("The modifier “{key}” is for melee attacks only; this is a ranged attack.")
+            }
+            (
+                PresetWrongAttackKind {
+                    key,
+                    melee_only: true,
+                },
+                Lang::Ja,
+            ) => {
+                format!("修正「{key}」は近接戦闘専用です。この攻撃は射撃です。")
+            }
+            (
+                PresetWrongAttackKind {
+                    key,
+                    melee_only: false,
+                },
+                Lang::En,
+            ) => {
+                format!("The modifier “{key}” is for ranged attacks only; this is a melee attack.")
+            }
+            (
+                PresetWrongAttackKind {
+                    key,
+                    melee_only: false,
+                },
+                Lang::Ja,
+            ) => {
+                format!("修正「{key}」は射撃戦闘専用です。この攻撃は近接です。")
+            }
             (PresetNeedsCount { key }, Lang::En) => {
                 format!("The modifier “{key}” needs a number (how many, or the rating).")
             }
@@ -226,6 +265,14 @@ mod unit {
             },
             RuleError::NoEdgeLeft,
             RuleError::UnknownPreset { key: "x".into() },
+            RuleError::PresetWrongAttackKind {
+                key: "x".into(),
+                melee_only: true,
+            },
+            RuleError::PresetWrongAttackKind {
+                key: "x".into(),
+                melee_only: false,
+            },
         ];
         for e in errors {
             let en = e.localized(Lang::En);

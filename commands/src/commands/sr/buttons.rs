@@ -132,6 +132,8 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
     let (_, action) = c.edge_after(kind).map_err(|e| rule(p, &e))?;
     let lang = p.lang;
     let roll_kind: String = field(payload, "roll")?;
+    // Edge the roll spends besides the roller's (a soak first rolled with the target's Edge).
+    let mut extra_ops: Vec<(String, Op)> = Vec::new();
     // Apply first (pure): nothing is written when the rules refuse.
     let (v, outcome, apply): (EmbedView, Value, Option<Apply>) = match roll_kind.as_str() {
         "test" => {
@@ -185,9 +187,18 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
         }
         "attack" => {
             let o: AttackOutcome = field(payload, "outcome")?;
-            let req: AttackRequest = field(payload, "request")?;
+            let mut req: AttackRequest = field(payload, "request")?;
             let target: String = field(payload, "target")?;
             let weapon: Option<String> = field(payload, "weapon").unwrap_or(None);
+            // A soak first rolled now (the attack only hits after the Edge) spends the target's
+            // soak Edge now; with no point left, it is rolled without.
+            let target_points = s
+                .entry(&target)
+                .and_then(|e| engine::systems::shadowrun4::sheet::character(&e.sheet, &e.name).ok())
+                .map_or(0, |(_, c)| c.edge_points);
+            if o.damage.is_none() && target_points == 0 {
+                req.soak_edge = None;
+            }
             let next = p
                 .data
                 .dice
@@ -210,6 +221,9 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
                 .as_ref()
                 .filter(|d| d.boxes > 0)
                 .map(|d| (target.clone(), d.damage_type, d.boxes, false));
+            if next.soak_edge_rolled() && !o.soak_edge_rolled() {
+                extra_ops.push((target.clone(), Op::SpendEdge));
+            }
             (v, json!(next), apply)
         }
         other => return Err(BotError::internal(format!("unknown Edge roll {other}"))),
@@ -231,7 +245,9 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
         lang,
         Some(presser),
         session_id,
-        &[(name.clone(), op)],
+        &std::iter::once((name.clone(), op))
+            .chain(extra_ops)
+            .collect::<Vec<_>>(),
         &mut |s| match &token {
             Some(t) => common::mark_edge_roll(s, t),
             None => Ok(()),

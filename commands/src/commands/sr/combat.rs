@@ -153,11 +153,12 @@ pub async fn attack(
     };
     let defence_edge = push(defence_edge)?;
     let soak_edge = push(soak_edge)?;
-    let target_spends = usize::from(defence_edge.is_some()) + usize::from(soak_edge.is_some());
-    if target_spends as u32 > t.character.edge_points {
+    // The target must have a point for every Edge use asked for; only the rolls actually made
+    // (a defence the target could make, a soak after a hit) spend one, after the roll.
+    let target_asks = u32::from(defence_edge.is_some()) + u32::from(soak_edge.is_some());
+    if target_asks > t.character.edge_points {
         return Err(rule(&inv, &engine::systems::shadowrun4::RuleError::NoEdgeLeft));
     }
-    spent.extend(std::iter::repeat_n(t.name.clone(), target_spends));
     let how = SheetAttack {
         attack_skill: skill.clone(),
         attack_presets: parse_presets(&inv, modifiers.as_deref())?,
@@ -181,6 +182,10 @@ pub async fn attack(
     let req =
         AttackRequest::from_sheets(kind, &a.character, &t.character, w, &how).map_err(|e| rule(&inv, &e))?;
     let outcome = common::roll(ctx, |r| resolve_attack(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    spent.extend(std::iter::repeat_n(
+        t.name.clone(),
+        outcome.defender_edge_spent() as usize,
+    ));
     common::spend_edge(ctx, &inv, Some(&session), &spent).await?;
     let lang = inv.lang;
     let v = view::attack_view(

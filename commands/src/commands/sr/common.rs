@@ -303,6 +303,10 @@ pub enum Op {
     /// Seed 2: burn a point of Edge to live through a killing blow (the character must be dead).
     CheatDeath,
     Damage(DamageType, u32),
+    /// Start sustaining one more spell or complex form (−2 dice per sustained effect).
+    Sustain,
+    /// Drop one sustained spell or complex form.
+    DropSustained,
 }
 
 /// Edge before the roll: from the character's sheet (a point is spent when the roll is saved)
@@ -385,8 +389,10 @@ pub async fn save_ops_with(
                 };
                 let entry = &s.roster[index];
                 let (sh, c) = sheet::character(&entry.sheet, &entry.name).map_err(|e| rule_session(&e))?;
-                if matches!(op, Op::SpendEdge | Op::BurnEdge | Op::CheatDeath)
-                    && let Some(a) = actor
+                if matches!(
+                    op,
+                    Op::SpendEdge | Op::BurnEdge | Op::CheatDeath | Op::Sustain | Op::DropSustained
+                ) && let Some(a) = actor
                     && entry.owner != a.user
                     && !s.may_manage(a)
                 {
@@ -403,6 +409,18 @@ pub async fn save_ops_with(
                             });
                         }
                         c.cheat_death().map_err(|e| rule_session(&e))?
+                    }
+                    Op::Sustain => c
+                        .set_sustained(c.sustained.saturating_add(1))
+                        .map_err(|e| rule_session(&e))?,
+                    Op::DropSustained => {
+                        if c.sustained == 0 {
+                            return Err(SessionError::Rule {
+                                en: format!("{name} sustains nothing."),
+                                ja: format!("{name}は何も維持していません。"),
+                            });
+                        }
+                        c.set_sustained(c.sustained - 1).map_err(|e| rule_session(&e))?
                     }
                     Op::Damage(t, boxes) => {
                         let (next, report) = c.apply_damage(*t, *boxes).map_err(|e| rule_session(&e))?;

@@ -1,8 +1,12 @@
-//! Initiative for the session's characters, stored as the session's turn order.
+//! Initiative for the session's characters (seed 3.1), stored as the session's turn order:
+//! `/sr initiative roll` starts combat turn 1, `/sr initiative next` moves to the next
+//! initiative pass, or, when every pass is spent, to a new combat turn that rolls again.
+//! The state (scores, passes, this turn's Edge uses) lives in the session's `system_state`
+//! under `shadowrun4.initiative.state`; the current pass's order is the session turn order.
 
-use engine::session::SessionError;
+use engine::session::{Session, SessionError};
 use engine::systems::shadowrun4::RuleError;
-use engine::systems::shadowrun4::initiative::{Combatant, roll_initiative};
+use engine::systems::shadowrun4::initiative::{Combatant, InitiativeState, roll_initiative};
 use serde_json::json;
 
 use super::common::{self, Op, find_char, rule, sr_session, start};
@@ -10,14 +14,193 @@ use crate::embeds::sr as view;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
-/// Roll initiative (GM): the order becomes the session's turn order
+/// Initiative (GM): roll it, or move on to the next pass or turn
 #[poise::command(
     slash_command,
     guild_only,
     name_localized("ja", "イニシアティブ"),
-    description_localized("ja", "イニシアティブ（GM）：結果をセッションの手番順にする")
+    description_localized("ja", "イニシアティブ（GM）：ロール、次のパス・ターンへ"),
+    subcommands("roll_cmd", "next"),
+    subcommand_required
 )]
-pub async fn initiative(
+pub async fn initiative(_ctx: Context<'_>) -> Result<(), BotError> {
+    Ok(())
+}
+
+/// Edge uses named in the options (seed 2): push the test, act first, an extra pass.
+struct Uses {
+    push: Vec<String>,
+    seize: Vec<String>,
+    extra: Vec<String>,
+}
+
+fn listed(list: &[String], name: &str) -> bool {
+    list.iter().any(|p| p.trim().eq_ignore_ascii_case(name.trim()))
+}
+
+impl Uses {
+    fn new(push: Option<&str>, seize: Option<&str>, extra: Option<&str>) -> Uses {
+        Uses {
+            push: common::name_list(push),
+            seize: common::name_list(seize),
+            extra: common::name_list(extra),
+        }
+    }
+
+    /// Every name must be one of `names`.
+    fn check(&self, inv: &Invocation, names: &[String]) -> Result<(), BotError> {
+        for p in self.push.iter().chain(&self.seize).chain(&self.extra) {
+            if !names.iter().any(|n| n.trim().eq_ignore_ascii_case(p.trim())) {
+                return Err(inv.user_error(&SessionError::UnknownEntry { name: p.clone() }));
+            }
+        }
+        Ok(())
+    }
+
+    /// One Edge point per use; refused when a character has too few.
+    fn ops(
+        &self,
+        inv: &Invocation,
+        session: &Session,
+        state: &InitiativeState,
+        pushed: bool,
+    ) -> Result<Vec<(String, Op)>, BotError> {
+        let mut ops = Vec::new();
+        for e in &state.entries {
+            let uses = [(&self.push, pushed), (&self.seize, true), (&self.extra, true)]
+                .iter()
+                .filter(|(l, on)| *on && listed(l, &e.name))
+                .count();
+            if uses == 0 {
+                continue;
+            }
+            let c = find_char(inv, session, &e.name)?;
+            if uses as u32 > c.character.edge_points {
+                return Err(rule(inv, &RuleError::NoEdgeLeft));
+            }
+            ops.extend((0..uses).map(|_| (c.name.clone(), Op::SpendEdge)));
+        }
+        Ok(ops)
+    }
+}
+
+/// The entry name of `name` in the state (any case).
+fn canonical(state: &InitiativeState, name: &str) -> Result<String, RuleError> {
+    state
+        .entries
+        .iter()
+        .find(|e| e.name.eq_ignore_ascii_case(name.trim()))
+        .map(|e| e.name.clone())
+        .ok_or_else(|| RuleError::UnknownCombatant {
+            name: name.trim().chars().take(64).collect(),
+        })
+}
+
+/// Seize and extra-pass uses applied to a state.
+fn apply_uses(state: InitiativeState, list: &[String], seize: bool) -> Result<InitiativeState, RuleError> {
+    let mut state = state;
+    for n in list {
+        let n = canonical(&state, n)?;
+        state = if seize {
+            state.seize_first(&n)?
+        } else {
+            state.extra_pass(&n)?
+        };
+    }
+    Ok(state)
+}
+
+/// The combatants from the sheets as they are now (wounds, sustaining), pushing the limit
+/// where asked.
+fn combatants(
+    inv: &Invocation,
+    session: &Session,
+    names: &[String],
+    push: &[String],
+) -> Result<Vec<Combatant>, BotError> {
+    let mut out = Vec::new();
+    for n in names {
+        let c = find_char(inv, session, n)?;
+        let mut cb = Combatant::from_sheet(&c.character);
+        cb.push_the_limit = listed(push, &c.name);
+        out.push(cb);
+    }
+    Ok(out)
+}
+
+/// The stored initiative, if `/sr initiative roll` saved one.
+pub fn stored_state(session: &Session) -> Option<InitiativeState> {
+    let v = session
+        .system_state
+        .get(common::STATE_KEY)?
+        .get("initiative")?
+        .get("state")?;
+    serde_json::from_value(v.clone()).ok()
+}
+
+/// The Edge points and the turn order (the current pass's) in ONE session transaction.
+async fn save(
+    ctx: Context<'_>,
+    inv: &Invocation,
+    session: &Session,
+    state: &InitiativeState,
+    ops: &[(String, Op)],
+) -> Result<Session, BotError> {
+    let order: Vec<String> = state.order().iter().map(|e| e.name.clone()).collect();
+    // The dice stay in the log; the state keeps what the next pass and turn need.
+    let mut kept = state.clone();
+    for e in &mut kept.entries {
+        e.roll = None;
+    }
+    let stored = json!({
+        "turn": state.turn, "pass": state.pass, "order": order,
+        "extra_pass": state.extra_pass, "acting_first": state.acting_first,
+        "state": kept,
+    });
+    let actor = inv.actor;
+    let store = ctx.data().store.clone();
+    let (saved, _) = common::save_ops_with(
+        &*store,
+        inv.channel,
+        inv.lang,
+        Some(actor),
+        session.id,
+        ops,
+        &mut |s| {
+            let refs: Vec<&str> = order.iter().map(String::as_str).collect();
+            s.set_turn_order(actor, &refs)?;
+            if !s.system_state.is_object() {
+                s.system_state = json!({});
+            }
+            let st = &mut s.system_state[common::STATE_KEY];
+            if !st.is_object() {
+                *st = json!({});
+            }
+            st["initiative"] = stored.clone();
+            Ok(())
+        },
+    )
+    .await?;
+    Ok(saved)
+}
+
+fn gm(inv: &Invocation, session: &Session) -> Result<(), BotError> {
+    if session.may_manage(inv.actor) {
+        Ok(())
+    } else {
+        Err(inv.user_error(&SessionError::NotGm))
+    }
+}
+
+/// Roll initiative (GM): combat turn 1, pass 1; the order becomes the session's turn order
+#[poise::command(
+    slash_command,
+    guild_only,
+    rename = "roll",
+    name_localized("ja", "ロール"),
+    description_localized("ja", "イニシアティブ（GM）：ロールして第1ターン第1パスの手番順にする")
+)]
+pub async fn roll_cmd(
     ctx: Context<'_>,
     #[description = "Characters, comma separated (default: everyone in the session)"]
     #[name_localized("ja", "参加者")]
@@ -43,85 +226,103 @@ pub async fn initiative(
     let inv = Invocation::load(ctx).await;
     start(&inv)?;
     let session = sr_session(ctx, &inv).await?;
-    if !session.may_manage(inv.actor) {
-        return Err(inv.user_error(&SessionError::NotGm));
-    }
+    gm(&inv, &session)?;
     let mut names = common::name_list(characters.as_deref());
     if names.is_empty() {
         names = session.roster.iter().map(|e| e.name.clone()).collect();
     }
-    let push = common::name_list(push.as_deref());
-    let seize = common::name_list(seize.as_deref());
-    let extra = common::name_list(extra_pass.as_deref());
-    let listed = |list: &[String], name: &str| list.iter().any(|p| p.trim().eq_ignore_ascii_case(name));
-    for p in push.iter().chain(&seize).chain(&extra) {
-        if !names.iter().any(|n| n.trim().eq_ignore_ascii_case(p)) {
-            return Err(inv.user_error(&SessionError::UnknownEntry { name: p.clone() }));
-        }
-    }
-    let mut combatants = Vec::new();
-    // One Edge point per use (seed 2): pushing the test, acting first, the extra pass.
-    let mut ops: Vec<(String, Op)> = Vec::new();
-    let (mut seizing, mut extra_names) = (Vec::new(), Vec::new());
-    for n in &names {
-        let c = find_char(&inv, &session, n)?;
-        let mut cb = Combatant::from_sheet(&c.character);
-        let uses = [&push, &seize, &extra]
-            .iter()
-            .filter(|l| listed(l, &c.name))
-            .count();
-        if uses as u32 > c.character.edge_points {
-            return Err(rule(&inv, &RuleError::NoEdgeLeft));
-        }
-        cb.push_the_limit = listed(&push, &c.name);
-        if listed(&seize, &c.name) {
-            seizing.push(c.name.clone());
-        }
-        if listed(&extra, &c.name) {
-            extra_names.push(c.name.clone());
-        }
-        ops.extend((0..uses).map(|_| (c.name.clone(), Op::SpendEdge)));
-        combatants.push(cb);
-    }
-    let mut state =
-        common::roll(ctx, |r| roll_initiative(&combatants, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
-    for n in &seizing {
-        state = state.seize_first(n).map_err(|e| rule(&inv, &e))?;
-    }
-    for n in &extra_names {
-        state = state.extra_pass(n).map_err(|e| rule(&inv, &e))?;
-    }
-    // Pass 1 as it will be played: those acting first with Edge, then the others.
-    let order: Vec<String> = state.order().iter().map(|e| e.name.clone()).collect();
-    let actor = inv.actor;
-    let stored = json!({
-        "turn": state.turn, "pass": state.pass, "order": order,
-        "extra_pass": state.extra_pass, "acting_first": state.acting_first,
-    });
-    // The Edge points and the turn order in ONE session transaction.
-    let store = ctx.data().store.clone();
-    let (saved, _) = common::save_ops_with(
-        &*store,
-        inv.channel,
-        inv.lang,
-        Some(actor),
-        session.id,
-        &ops,
-        &mut |s| {
-            let refs: Vec<&str> = order.iter().map(String::as_str).collect();
-            s.set_turn_order(actor, &refs)?;
-            if !s.system_state.is_object() {
-                s.system_state = json!({});
-            }
-            let st = &mut s.system_state[common::STATE_KEY];
-            if !st.is_object() {
-                *st = json!({});
-            }
-            st["initiative"] = stored.clone();
-            Ok(())
-        },
+    let uses = Uses::new(push.as_deref(), seize.as_deref(), extra_pass.as_deref());
+    uses.check(&inv, &names)?;
+    let list = combatants(&inv, &session, &names, &uses.push)?;
+    let state = common::roll(ctx, |r| roll_initiative(&list, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let state = apply_uses(state, &uses.seize, true).map_err(|e| rule(&inv, &e))?;
+    let state = apply_uses(state, &uses.extra, false).map_err(|e| rule(&inv, &e))?;
+    let ops = uses.ops(&inv, &session, &state, true)?;
+    let saved = save(ctx, &inv, &session, &state, &ops).await?;
+    let v = view::initiative_view(&state, inv.lang);
+    common::reply(ctx, &inv, Some(&saved), v, Vec::new(), &state).await
+}
+
+/// Next pass (GM); once every pass is spent, a new combat turn rolls initiative again
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "次"),
+    description_localized(
+        "ja",
+        "次のパス（GM）。全員のパスが尽きたら新しい戦闘ターンでイニシアティブを振り直す"
     )
-    .await?;
+)]
+pub async fn next(
+    ctx: Context<'_>,
+    #[description = "Who spends Edge to act first in the next pass"]
+    #[name_localized("ja", "先行行動")]
+    #[description_localized("ja", "エッジで次のパスに先行行動する者")]
+    #[max_length = 500]
+    seize: Option<String>,
+    #[description = "Who spends Edge for an extra pass this turn (once per turn)"]
+    #[name_localized("ja", "追加パス")]
+    #[description_localized("ja", "エッジでこのターン追加パスを得る者（1ターン1回）")]
+    #[max_length = 500]
+    extra_pass: Option<String>,
+    #[description = "On a new turn: who spends Edge to push the limit on the initiative test"]
+    #[name_localized("ja", "エッジ使用")]
+    #[description_localized("ja", "新しいターンのとき：エッジで限界突破する者")]
+    #[max_length = 500]
+    push: Option<String>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    start(&inv)?;
+    let session = sr_session(ctx, &inv).await?;
+    gm(&inv, &session)?;
+    let current = stored_state(&session).ok_or_else(|| {
+        inv.text(
+            "No initiative yet: roll it first with /sr initiative roll.",
+            "イニシアティブがまだありません。先に /sr initiative roll で振ってください。",
+        )
+    })?;
+    // Characters removed from the session since leave the order.
+    let mut current = current;
+    current.entries.retain(|e| session.entry(&e.name).is_some());
+    let names: Vec<String> = current.entries.iter().map(|e| e.name.clone()).collect();
+    current.acting_first.retain(|n| names.contains(n));
+    current.extra_pass.retain(|n| names.contains(n));
+    if names.is_empty() {
+        return Err(inv.user_error(&SessionError::NoTurnOrder));
+    }
+    let uses = Uses::new(push.as_deref(), seize.as_deref(), extra_pass.as_deref());
+    uses.check(&inv, &names)?;
+    // The next pass of this turn; an extra pass bought now may be that pass (seed 2: once per
+    // turn). Otherwise the turn is over.
+    let same_turn = match current.next_pass() {
+        Ok(s) => Some(apply_uses(s, &uses.extra, false).map_err(|e| rule(&inv, &e))?),
+        Err(RuleError::NoPassLeft) => apply_uses(current.clone(), &uses.extra, false)
+            .ok()
+            .filter(|_| !uses.extra.is_empty())
+            .and_then(|s| s.next_pass().ok()),
+        Err(e) => return Err(rule(&inv, &e)),
+    };
+    let (state, new_turn) = match same_turn {
+        Some(s) => (s, false),
+        None => {
+            // Seed 3.1 step 5: everyone has acted in every pass; a new turn rolls again, with
+            // the sheets as they are now (wounds, sustaining); this turn's Edge uses are reset.
+            let list = combatants(&inv, &session, &names, &uses.push)?;
+            let rolled =
+                common::roll(ctx, |r| current.next_turn(&list, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+            let rolled = apply_uses(rolled, &uses.extra, false).map_err(|e| rule(&inv, &e))?;
+            (rolled, true)
+        }
+    };
+    if !new_turn && !uses.push.is_empty() {
+        return Err(inv.text(
+            "push: only applies when a new combat turn rolls initiative; this is the next pass.",
+            "エッジ使用は新しい戦闘ターンでイニシアティブを振るときだけです。今回は次のパスです。",
+        ));
+    }
+    let state = apply_uses(state, &uses.seize, true).map_err(|e| rule(&inv, &e))?;
+    let ops = uses.ops(&inv, &session, &state, new_turn)?;
+    let saved = save(ctx, &inv, &session, &state, &ops).await?;
     let v = view::initiative_view(&state, inv.lang);
     common::reply(ctx, &inv, Some(&saved), v, Vec::new(), &state).await
 }

@@ -2,8 +2,8 @@
 
 use engine::systems::shadowrun4::character::Attribute;
 use engine::systems::shadowrun4::magic::{
-    DispelRequest, SpellRequest, SummonRequest, cast_spell, dispel as dispel_spell, summon_spirit,
-    with_counterspelling,
+    DispelRequest, SpellRequest, SpellResult, SummonRequest, cast_spell, dispel as dispel_spell,
+    summon_spirit, with_counterspelling,
 };
 use engine::systems::shadowrun4::resonance::{
     CompileRequest, ThreadRequest, compile as compile_sprite, thread as thread_rating,
@@ -12,7 +12,7 @@ use engine::systems::shadowrun4::test_kinds::RollSpec;
 use engine::systems::shadowrun4::{DamageType, EdgeBefore};
 
 use super::common::{
-    self, AttrChoice, EdgeChoice, Sr4Char, autocomplete_character, autocomplete_presets, find_char,
+    self, AttrChoice, EdgeChoice, Op, Sr4Char, autocomplete_character, autocomplete_presets, find_char,
     parse_presets, rule, sr_session, start,
 };
 use crate::embeds::sr as view;
@@ -53,13 +53,39 @@ async fn finish(
     v: crate::embeds::EmbedView,
     outcome: &impl serde::Serialize,
     edge_after: Option<(&engine::systems::shadowrun4::PoolRoll, serde_json::Value)>,
+    sustain: bool,
 ) -> Result<(), BotError> {
-    let spent = if edge.is_some() {
-        vec![c.name.clone()]
-    } else {
-        Vec::new()
-    };
-    common::spend_edge(ctx, inv, Some(session), &spent).await?;
+    // Edge before the roll and a newly sustained effect: one session transaction.
+    let mut ops = Vec::new();
+    if edge.is_some() {
+        ops.push((c.name.clone(), Op::SpendEdge));
+    }
+    if sustain {
+        ops.push((c.name.clone(), Op::Sustain));
+    }
+    let mut v = v;
+    if !ops.is_empty() {
+        let (_, _) = common::save_ops(
+            &*ctx.data().store,
+            inv.channel,
+            inv.lang,
+            Some(inv.actor),
+            session.id,
+            &ops,
+        )
+        .await?;
+    }
+    if sustain {
+        let n = c.character.sustained.saturating_add(1);
+        v.fields.push((
+            inv.lang.pick("Sustained", "維持").to_string(),
+            match inv.lang {
+                engine::i18n::Lang::Ja => format!("{}は{n}個維持中（全テストに{}）", c.name, -2 * n as i64),
+                _ => format!("{} now sustains {n} (−{} dice on every test)", c.name, 2 * n),
+            },
+            false,
+        ));
+    }
     let mut buttons = Vec::new();
     let mut apply = None;
     if drain.1 > 0 {
@@ -163,6 +189,10 @@ pub async fn spell(
     #[name_localized("ja", "エッジ")]
     #[description_localized("ja", "術者のロール前のエッジ")]
     edge: Option<EdgeChoice>,
+    #[description = "Sustain the spell if it succeeds (−2 dice on every test while sustained)"]
+    #[name_localized("ja", "維持")]
+    #[description_localized("ja", "成功したら呪文を維持する（維持中は全テストに-2）")]
+    sustain: Option<bool>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     start(&inv)?;
@@ -229,7 +259,8 @@ pub async fn spell(
         "roll": "spell", "session": session.id, "character": c.name, "target": target_name, "outcome": outcome,
     });
     let offer = Some((&outcome.cast.roll, payload));
-    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, offer).await
+    let sustain = sustain.unwrap_or(false) && outcome.result == SpellResult::Success;
+    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, offer, sustain).await
 }
 
 /// Summon a spirit: Magic + Summoning against Force; services; drain
@@ -288,7 +319,7 @@ pub async fn summon(
     let outcome = common::roll(ctx, |r| summon_spirit(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::summon_view(&outcome, &c.name, req.force, inv.lang);
     let d = (outcome.drain.damage_type, outcome.drain.boxes);
-    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, None).await
+    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, None, false).await
 }
 
 /// Thread a complex form: Resonance + Software, +1 rating per hit; fading
@@ -321,6 +352,10 @@ pub async fn thread(
     #[name_localized("ja", "エッジ")]
     #[description_localized("ja", "ロール前のエッジ")]
     edge: Option<EdgeChoice>,
+    #[description = "Sustain the thread if it gains a rating (−2 dice on every test while sustained)"]
+    #[name_localized("ja", "維持")]
+    #[description_localized("ja", "レーティングが上がったら維持する（維持中は全テストに-2）")]
+    sustain: Option<bool>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     start(&inv)?;
@@ -347,7 +382,8 @@ pub async fn thread(
     let outcome = common::roll(ctx, |r| thread_rating(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::thread_view(&outcome, &c.name, inv.lang);
     let d = (outcome.fading.damage_type, outcome.fading.boxes);
-    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, None).await
+    let sustain = sustain.unwrap_or(false) && outcome.gained > 0;
+    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, None, sustain).await
 }
 
 /// Compile a sprite: Resonance + Compiling against its rating; tasks; fading
@@ -409,7 +445,7 @@ pub async fn compile(
     let outcome = common::roll(ctx, |r| compile_sprite(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::compile_view(&outcome, &c.name, req.rating, inv.lang);
     let d = (outcome.fading.damage_type, outcome.fading.boxes);
-    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, None).await
+    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, None, false).await
 }
 
 /// Dispel a sustained spell: Counterspelling + Magic against Force + caster's Magic; drain
@@ -493,5 +529,50 @@ pub async fn dispel(
     let outcome = common::roll(ctx, |r| dispel_spell(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::dispel_view(&outcome, &c.name, req.force, inv.lang);
     let d = (outcome.drain.damage_type, outcome.drain.boxes);
-    finish(ctx, &inv, &session, &c, None, d, v, &outcome, None).await
+    finish(ctx, &inv, &session, &c, None, d, v, &outcome, None, false).await
+}
+
+/// Stop sustaining one spell or complex form (−2 dice less on every test)
+#[poise::command(
+    slash_command,
+    guild_only,
+    rename = "drop",
+    name_localized("ja", "維持解除"),
+    description_localized("ja", "維持している呪文・複合体を1つやめる（全テストの-2が1つ減る）")
+)]
+pub async fn drop_sustained(
+    ctx: Context<'_>,
+    #[description = "Who stops sustaining (session character)"]
+    #[name_localized("ja", "キャラ")]
+    #[description_localized("ja", "維持をやめるキャラクター")]
+    #[autocomplete = "autocomplete_character"]
+    character: String,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    start(&inv)?;
+    let session = sr_session(ctx, &inv).await?;
+    let c = find_char(&inv, &session, &character)?;
+    let (saved, _) = common::save_ops(
+        &*ctx.data().store,
+        inv.channel,
+        inv.lang,
+        Some(inv.actor),
+        session.id,
+        &[(c.name.clone(), Op::DropSustained)],
+    )
+    .await?;
+    let left = c.character.sustained.saturating_sub(1);
+    let text = match inv.lang {
+        engine::i18n::Lang::Ja => format!("{}は維持を1つやめました。残り{left}個。", c.name),
+        _ => format!("{} stops sustaining one effect; {left} left.", c.name),
+    };
+    let v = crate::embeds::EmbedView {
+        title: format!("✋ {}", inv.lang.pick("Sustaining", "維持")),
+        description: text,
+        colour: crate::embeds::colour::NEUTRAL,
+        fields: Vec::new(),
+        footer: None,
+    };
+    let outcome = serde_json::json!({ "character": c.name, "sustained": left });
+    common::reply(ctx, &inv, Some(&saved), v, Vec::new(), &outcome).await
 }

@@ -42,12 +42,14 @@ pub enum TargetChoice {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+/// Seed 7.6: 至近距離 (ramming; weapons at short range), 近距離 (weapons at medium range),
+/// 遠距離 (within sight; weapons at long range).
 pub enum BandChoice {
     #[name = "close"]
-    #[name_localized("ja", "近距離")]
+    #[name_localized("ja", "至近距離")]
     Close,
     #[name = "near"]
-    #[name_localized("ja", "中距離")]
+    #[name_localized("ja", "近距離")]
     Near,
     #[name = "far"]
     #[name_localized("ja", "遠距離")]
@@ -413,7 +415,7 @@ pub async fn chase(
     current: BandChoice,
     #[description = "Band the chaser wants (default close)"]
     #[name_localized("ja", "追跡希望")]
-    #[description_localized("ja", "追跡側が望む距離帯（既定 近距離）")]
+    #[description_localized("ja", "追跡側が望む距離帯（既定 至近距離）")]
     wants: Option<BandChoice>,
     #[description = "Band the quarry wants (default far)"]
     #[name_localized("ja", "逃走希望")]

@@ -16,7 +16,7 @@ pub use buttons::press;
 
 use combat::{attack, surprise};
 use initiative::initiative;
-use magic::{compile, dispel, spell, summon, thread};
+use magic::{compile, dispel, drop_sustained, spell, summon, thread};
 use matrix::{matrix, rig};
 use test::{extended, opposed, teamwork, test};
 
@@ -41,6 +41,7 @@ use crate::{BotError, Context};
         "summon",
         "thread",
         "compile",
+        "drop_sustained",
         "matrix",
         "rig"
     ),
