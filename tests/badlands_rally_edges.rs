@@ -469,3 +469,45 @@ fn recovery_refills_hull_first_by_default_so_the_token_clears() {
     assert_eq!((t.state.hull, t.state.structure), (0, 1));
     assert!(t.state.rattled);
 }
+
+#[test]
+fn hand_rolled_damage_settles_impact_and_credits_the_attacker() {
+    use saikoro::systems::badlands_rally::damage::DamageRequest;
+    let mut r = race();
+    r.scenario = Some(Scenario::GrudgeMatch);
+    let req = DamageRequest {
+        mos: 1,
+        pow: 6,
+        ar: 5,
+        melee: false,
+        heat: false,
+    };
+    // 2 dice: 4,4 → 2 damage: rattled; Impact: turn 2, skid 3.
+    let mut dice = FixedRoller::new([4, 4, 2, 3]);
+    let (after, rep) = r.damage("target", &req, true, Some("hunter"), &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(rep.damage.damage, 2);
+    assert_eq!(rep.spin_out.as_ref().unwrap().skid, 3);
+    let hunter = after.gear("hunter").unwrap();
+    assert_eq!(hunter.state.spin_outs_caused, 1);
+    assert_eq!(
+        hunter.state.rally_tokens, 1,
+        "Grudge Match: it rattled the target"
+    );
+    assert_eq!(rep.attacker.as_ref().unwrap().0, "hunter");
+    // No Impact, no attacker: no spin-out, nobody credited.
+    let (after, rep) = r
+        .damage("target", &req, false, None, &mut FixedRoller::new([4, 1]))
+        .unwrap();
+    assert!(rep.spin_out.is_none() && rep.attacker.is_none());
+    assert_eq!(after.gear("target").unwrap().state.hull, 1);
+    // Refused before rolling: itself, an unknown attacker.
+    assert_eq!(
+        r.damage("target", &req, true, Some("target"), &mut FixedRoller::new([])),
+        Err(RuleError::SelfTarget)
+    );
+    assert!(matches!(
+        r.damage("target", &req, true, Some("zz"), &mut FixedRoller::new([])),
+        Err(RuleError::UnknownGear { .. })
+    ));
+}

@@ -551,6 +551,23 @@ async fn collisions_wrong_way_moves_and_contested_victory() {
     for g in ["Hopper", "Hopper", "Brute", "Brute"] {
         send(&mut c, &format!("/rally lap gear:{g}")).await;
     }
+    // Judged when the round ends: Cobra and Hopper have not activated yet.
+    let r = send(&mut c, "/rally victory").await;
+    assert!(
+        text(&r).contains("the winner is judged when the round ends"),
+        "{}",
+        text(&r)
+    );
+    for line in [
+        "/rally end gear:Brute",
+        "/rally activate gear:Hopper",
+        "/rally end gear:Hopper",
+        "/rally activate gear:Cobra",
+        "/rally end gear:Cobra",
+    ] {
+        let r = send(&mut c, line).await;
+        assert!(!r.ephemeral, "{line}: {}", text(&r));
+    }
     let r = send(&mut c, "/rally status").await;
     assert!(
         text(&r).contains("Contested victory: Hopper, Brute"),
@@ -783,5 +800,158 @@ async fn reliable_rerolls_a_burn_rubber_test() {
     assert_eq!(gear(&c, "Hunter").await["state"]["reliable_used_lap"], 0);
     let r = press(&c, &gm, &message, &reroll).await;
     assert!(r.ephemeral, "once: {}", text(&r));
+    c.shutdown().await;
+}
+
+async fn session_json(c: &Console) -> engine::session::Session {
+    c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap()
+}
+
+#[tokio::test]
+async fn area_effect_neighbours_typed_twice_are_hit_once() {
+    let mut c = console().await;
+    race(&mut c).await;
+    send(
+        &mut c,
+        r#"/char add name:Gunner stats:attack=4+ defence=4+ initiative=4+ mr=10 hits=2/1 ar=5 weapon1="Mortar 7 2-4/10 ae impact""#,
+    )
+    .await;
+    send(&mut c, "/rally activate gear:Gunner").await;
+    // Attack 6,1 → 6; Brute's defence 5,2 → 5: MOS 1, 1 + (7 − 6) = 2 dice 4,4 → 2 damage;
+    // Impact: Brute turns 2, skids 3. Hopper takes 1 (Impact: turn 1, skid 4) — once. The
+    // last 6 is left for the roll after.
+    c.queue_dice([6, 1, 5, 2, 4, 4, 2, 3, 1, 4, 6]);
+    let r = send(
+        &mut c,
+        r#"/rally attack attacker:Gunner defender:Brute distance:3 adjacent:"Hopper, hopper, HOPPER, Brute""#,
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert_eq!(gear(&c, "Hopper").await["state"]["hull"], 1);
+    assert_eq!(gear(&c, "Gunner").await["state"]["spin_outs_caused"], 2);
+    let r = send(&mut c, "/rally roll rating:4 dice:1").await;
+    assert!(text(&r).contains("6"), "one die left over: {}", text(&r));
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_jump_landing_on_a_gear_stops_short_and_both_collide() {
+    let mut c = console().await;
+    race(&mut c).await;
+    send(&mut c, "/rally activate gear:Hopper").await;
+    // 2 + 2 (Jump Jets) dice at 3+: 5,4,1,2 → 2 successes → 3 hexes; Brute is in the third:
+    // stopped after 2. Collision with the jump's 4 dice: Hopper (AR 5) 5 dice, all 1s; Brute
+    // (AR 6) 3 dice 4,1,1 → 1. Hopper spins out (turn 2, skid 3); Brute rolls a 6.
+    c.queue_dice([5, 4, 1, 2, 1, 1, 1, 1, 1, 4, 1, 1, 2, 3, 6]);
+    let r = send(&mut c, "/rally jump gear:Hopper landing_on:brute").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert!(text(&r).contains("stopped in the hex before it"), "{}", text(&r));
+    assert!(text(&r).contains("2 MR spent"), "{}", text(&r));
+    let hopper = gear(&c, "Hopper").await;
+    assert_eq!(hopper["state"]["activation"]["phase"], "done", "{hopper}");
+    assert_eq!(hopper["state"]["spin_outs_caused"], 1);
+    let brute = gear(&c, "Brute").await;
+    assert_eq!(brute["state"]["hull"], 1);
+    assert_eq!(brute["state"]["rally_tokens"], 1);
+    // Landing on a gear that is not in the race: refused, nothing written.
+    send(&mut c, "/rally activate gear:Brute").await;
+    let v = version(&c).await;
+    let r = send(&mut c, "/rally jump gear:Brute landing_on:Nobody").await;
+    assert!(r.ephemeral, "{}", text(&r));
+    assert_eq!(version(&c).await, v);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn upgrade_twins_picks_the_only_weapon_or_asks_before_rolling() {
+    let mut c = console().await;
+    race(&mut c).await;
+    // Hopper's only Rifle: a 6 pairs it.
+    c.queue_dice([6]);
+    let r = send(&mut c, "/rally upgrade gear:Hopper").await;
+    assert!(text(&r).contains("Twins on weapon 1"), "{}", text(&r));
+    assert_eq!(
+        gear(&c, "Hopper").await["sheet"]["upgrades"],
+        serde_json::json!([{"twins": {"weapon": 0}}])
+    );
+    // Two weapons Twins could pair and none named: refused before the die is rolled.
+    send(
+        &mut c,
+        r#"/char add name:Duo stats:attack=4+ defence=4+ initiative=4+ mr=10 hits=2/1 ar=5 weapon1="Rifle 6 3-6/12" weapon2="Autocannon 7 2-4/10""#,
+    )
+    .await;
+    let v = version(&c).await;
+    c.queue_dice([6]);
+    let r = send(&mut c, "/rally upgrade gear:Duo").await;
+    assert!(
+        r.ephemeral && r.content().contains("weapon:1 / 2"),
+        "{}",
+        r.content()
+    );
+    assert_eq!(version(&c).await, v);
+    let r = send(&mut c, "/rally upgrade gear:Duo weapon:2").await;
+    assert!(text(&r).contains("Twins on weapon 2"), "{}", text(&r));
+    // No weapon to pair: the roll stands, with no effect.
+    send(
+        &mut c,
+        "/char add name:Bare stats:attack=4+ defence=4+ initiative=4+ mr=10 hits=2/1 ar=5",
+    )
+    .await;
+    c.queue_dice([6]);
+    let r = send(&mut c, "/rally upgrade gear:Bare").await;
+    assert!(text(&r).contains("no effect"), "{}", text(&r));
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_lap_counted_against_other_laps_keeps_the_race_length() {
+    let mut c = console().await;
+    race(&mut c).await;
+    let r = send(&mut c, "/rally lap gear:Hopper laps:1").await;
+    assert!(text(&r).contains("finished in round"), "{}", text(&r));
+    let s = session_json(&c).await;
+    assert_eq!(s.system_state["race"]["laps"], 2, "{}", s.system_state);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_attacking_player_applies_damage_with_impact() {
+    let mut c = console().await;
+    send(&mut c, "/session start name:Race system:Badlands Rally").await;
+    send(&mut c, BRUTE).await;
+    send(
+        &mut c,
+        r#"/char add name:Bobcat owner:@bob stats:attack=4+ defence=4+ initiative=4+ mr=10 hits=2/1 ar=5 weapon1="Rifle 6 3-6/12""#,
+    )
+    .await;
+    let mut bob = c.invoker();
+    bob.user = user_for("bob");
+    bob.permissions = SEND_MESSAGES;
+    // Not his gear, no attacker: refused.
+    let v = version(&c).await;
+    let r = as_(&mut c, &bob, "/rally damage mos:1 pow:7 target:Brute").await;
+    assert!(r.ephemeral, "{}", text(&r));
+    let r = as_(
+        &mut c,
+        &bob,
+        "/rally damage mos:1 pow:7 target:Bobcat attacker:Brute",
+    )
+    .await;
+    assert!(r.ephemeral, "{}", text(&r));
+    assert_eq!(version(&c).await, v);
+    // As Bobcat's player: 1 + (7 − 6) = 2 dice, 4,4 → 2 damage; Impact: turn 2, skid 3.
+    c.queue_dice([4, 4, 2, 3]);
+    let r = as_(
+        &mut c,
+        &bob,
+        "/rally damage mos:1 pow:7 target:Brute attacker:Bobcat impact:true",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let e = &r.embeds()[0];
+    assert!(field(e, "Spin-out").contains("3 hexes"), "{e}");
+    assert!(field(e, "→ Bobcat").contains("spin-outs caused +1"), "{e}");
+    assert_eq!(gear(&c, "Bobcat").await["state"]["spin_outs_caused"], 1);
+    assert_eq!(gear(&c, "Brute").await["state"]["hull"], 0);
     c.shutdown().await;
 }

@@ -391,6 +391,22 @@ impl GearSheet {
         self.traits.contains(&t)
     }
 
+    /// The weapons (indices) the Twins upgrade can pair: Vibro Blade, Autocannon, Rifle (seed
+    /// アップグレード 出目6).
+    pub fn twins_candidates(&self) -> Vec<usize> {
+        self.weapons
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| {
+                matches!(
+                    w.kind,
+                    WeaponKind::VibroBlade | WeaponKind::Autocannon | WeaponKind::Rifle
+                )
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
     pub fn has_upgrade(&self, u: Upgrade) -> bool {
         self.upgrades.contains(&u)
     }

@@ -975,6 +975,73 @@ impl RaceState {
     }
 }
 
+/// Damage rolled by hand (`/rally damage`) and applied to a gear of the race.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DamageReport {
+    pub damage: super::damage::DamageOutcome,
+    pub changes: Vec<Change>,
+    pub spin_out: Option<SpinOutOutcome>,
+    pub status: GearStatus,
+    /// The attacker named, credited like an attack's (Derby, Grudge Match, Pyrotechnics), and
+    /// what that changed on it.
+    pub attacker: Option<(String, Vec<Change>)>,
+}
+
+impl RaceState {
+    /// Roll damage and apply it to `target` as an attack's hit (with `impact`, a damaged gear
+    /// spins out); any spin-out is rolled at once, and `attacker`, when named, gets the credit an
+    /// attack would give it.
+    pub fn damage(
+        &self,
+        target: &str,
+        req: &super::damage::DamageRequest,
+        impact: bool,
+        attacker: Option<&str>,
+        roller: &mut impl Roller,
+    ) -> Result<(RaceState, DamageReport), RuleError> {
+        let gear = self.gear(target)?;
+        if let Some(a) = attacker {
+            if a == target {
+                return Err(RuleError::SelfTarget);
+            }
+            self.gear(a)?;
+        }
+        // Refused before any die is rolled.
+        gear.ensure_in_race()?;
+        let damage = super::damage::resolve_damage(req, roller)?;
+        let (mut g, mut changes) = gear.step(&GearEvent::Hit(Hit {
+            damage: damage.damage,
+            attack_hit: true,
+            from_attack: true,
+            impact,
+            ..Hit::default()
+        }))?;
+        let spin_out = moves::settle(&mut g, &mut changes, roller)?;
+        let mut r = self.clone();
+        r.set(target, g)?;
+        let attacker = match attacker {
+            Some(a) => {
+                let mut ch = Vec::new();
+                let credited = r.credit(r.gear(a)?.clone(), &[(&changes, spin_out.as_ref())], &mut ch)?;
+                r.set(a, credited)?;
+                Some((a.to_string(), ch))
+            }
+            None => None,
+        };
+        let status = r.gear(target)?.status();
+        Ok((
+            r,
+            DamageReport {
+                damage,
+                changes,
+                spin_out,
+                status,
+                attacker,
+            },
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -431,6 +431,36 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
             .and_then(|k| datacards::model(k).ok())
             .map_or_else(|| "Gear".to_string(), |m| m.en.to_string())
     });
+    // Emptied slots close up; Twins follows its weapon to the new number, and an emptied slot
+    // that Twins pairs is refused rather than moving Twins to whatever weapon slides into it.
+    let mut new_index: Vec<Option<usize>> = Vec::with_capacity(weapons.len());
+    let mut next = 0;
+    for w in &weapons {
+        new_index.push(w.as_ref().map(|_| {
+            next += 1;
+            next - 1
+        }));
+    }
+    for u in &mut upgrades {
+        if let Upgrade::Twins { weapon } = u {
+            match new_index.get(*weapon) {
+                Some(Some(n)) => *weapon = *n,
+                Some(None) => {
+                    let n = *weapon + 1;
+                    return Err(err(
+                        format!(
+                            "Weapon {n} is paired by Twins: take the upgrade off first (upgrades=…), or replace the weapon instead of emptying its slot."
+                        ),
+                        format!(
+                            "武器{n}にはツインズが付いています。先にアップグレードを外す（upgrades=…）か、空にせず別の武器に置き換えてください。"
+                        ),
+                    ));
+                }
+                // Not a slot at all: validate() names it.
+                None => {}
+            }
+        }
+    }
     let weapons: Vec<Weapon> = weapons.into_iter().flatten().collect();
     if weapons.len() > MAX_WEAPONS {
         return Err(err(
@@ -621,6 +651,32 @@ mod tests {
         let g3: Gear = serde_json::from_value(v).unwrap();
         assert_eq!(g3.state.rattle_record, 0);
         assert_eq!(g3.state.hull, 2);
+    }
+
+    #[test]
+    fn emptying_a_weapon_slot_keeps_twins_on_its_weapon() {
+        let v = edit(
+            &serde_json::json!({}),
+            &kv(&format!(
+                r#"{BASE} w1="Rifle 6 3-6/12" w2="Vibro Blade 5 1 melee" w3="Autocannon 7 2-4/10" upgrades=twins:3"#
+            )),
+        )
+        .unwrap();
+        // Weapon 1 goes: the Autocannon becomes weapon 2 and Twins goes with it.
+        let after = edit(&v, &kv(r#"w1="""#)).unwrap();
+        let g: Gear = serde_json::from_value(after).unwrap();
+        assert_eq!(g.sheet.weapons.len(), 2);
+        assert_eq!(g.sheet.weapons[1].kind, WeaponKind::Autocannon);
+        assert_eq!(g.sheet.upgrades, vec![Upgrade::Twins { weapon: 1 }]);
+        // The twinned weapon itself cannot just be emptied.
+        let e = edit(&v, &kv(r#"w3="""#)).unwrap_err();
+        assert!(e.en.contains("Weapon 3 is paired by Twins"), "{}", e.en);
+        assert!(e.ja.contains("ツインズ"));
+        // Emptied together with the upgrade: fine.
+        let ok = edit(&v, &kv(r#"w3="" upgrades="""#)).unwrap();
+        let g: Gear = serde_json::from_value(ok).unwrap();
+        assert_eq!(g.sheet.weapons.len(), 2);
+        assert!(g.sheet.upgrades.is_empty());
     }
 
     #[test]

@@ -5,12 +5,11 @@
 use engine::systems::badlands_rally::attack::{AttackKind, AttackSetup, Cover, Facing};
 use engine::systems::badlands_rally::damage::{self, DamageRequest};
 use engine::systems::badlands_rally::gear::WeaponChoice;
-use engine::systems::badlands_rally::race::{RaceAttack, RaceEvent};
-use engine::systems::badlands_rally::state::{GearEvent, Hit};
+use engine::systems::badlands_rally::race::RaceAttack;
 
 use super::store::{self, rule};
 use super::{gear_autocomplete, record, reliable, reply, reply_with};
-use crate::embeds::rally::{attack_view, damage_view};
+use crate::embeds::rally::{attack_view, changes_text, damage_view, spin_out_text};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -318,6 +317,19 @@ pub async fn rally_damage(
     #[name_localized("ja", "ヒート")]
     #[description_localized("ja", "ヒート：6は2ダメージ")]
     heat: Option<bool>,
+    #[description = "Impact: the target spins out if damaged"]
+    #[name_localized("ja", "インパクト")]
+    #[description_localized("ja", "インパクト：ダメージを受けた目標はスピンアウト")]
+    impact: Option<bool>,
+    #[description = "The attacking gear (yours): credited with spin-outs and Rally tokens"]
+    #[name_localized("ja", "攻撃側")]
+    #[description_localized(
+        "ja",
+        "攻撃したギア（自分のギア）：スピンアウトやラリー・トークンが記録される"
+    )]
+    #[autocomplete = "gear_autocomplete"]
+    #[max_length = 64]
+    attacker: Option<String>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     inv.require_system(engine::session::SystemId::BadlandsRally)?;
@@ -330,6 +342,12 @@ pub async fn rally_damage(
         heat: heat.unwrap_or(false),
     };
     let Some(target) = target else {
+        if attacker.is_some() || impact.is_some() {
+            return Err(inv.text(
+                "`attacker` and `impact` apply damage to a gear: give the `target` gear too.",
+                "`攻撃側` と `インパクト` はギアへの適用です。`目標` のギアも指定してください。",
+            ));
+        }
         if ar.is_none() && !req.melee {
             return Err(inv.text(
                 "Give the target's AR, or the target gear.",
@@ -346,30 +364,48 @@ pub async fn rally_damage(
         record(ctx, &inv, session.as_ref(), "/rally damage", &out).await;
         return Ok(());
     };
-    let (session, (out, changes, status)) = store::run(ctx, &inv, &[&target], &mut |s, race, roller| {
+    // The attacking gear's player (or the GM) applies it; without an attacker, the target's.
+    let acting = attacker.clone().unwrap_or_else(|| target.clone());
+    let impact = impact.unwrap_or(false);
+    let (session, report) = store::run(ctx, &inv, &[&acting], &mut |s, race, roller| {
         let id = store::gear_name(s, &target)?;
+        let by = attacker.as_deref().map(|a| store::gear_name(s, a)).transpose()?;
         let gear = race.gear(&id).map_err(rule)?;
         if ar.is_none() {
             req.ar = gear.sheet.ar;
         }
-        let out = damage::resolve_damage(&req, &mut &mut *roller).map_err(rule)?;
-        let hit = Hit {
-            damage: out.damage,
-            attack_hit: true,
-            from_attack: true,
-            ..Hit::default()
-        };
-        let (after, changes) = race
-            .step(&RaceEvent::Gear {
-                id: id.clone(),
-                event: GearEvent::Hit(hit),
-            })
-            .map_err(rule)?;
-        let status = after.gear(&id).map_err(rule)?.status();
-        Ok((after, (out, changes, status)))
+        race.damage(&id, &req, impact, by.as_deref(), &mut &mut *roller)
+            .map_err(rule)
     })
     .await?;
-    reply(ctx, &damage_view(&out, Some((&changes, &status)), inv.lang)).await?;
-    record(ctx, &inv, Some(&session), "/rally damage", &out).await;
+    let mut view = damage_view(&report.damage, Some((&report.changes, &report.status)), inv.lang);
+    if let Some(so) = &report.spin_out {
+        view.fields.insert(
+            view.fields.len().saturating_sub(1),
+            (
+                inv.lang.pick("Spin-out", "スピンアウト").into(),
+                spin_out_text(so, inv.lang),
+                false,
+            ),
+        );
+    }
+    if let Some((by, changes)) = &report.attacker {
+        let mut parts = Vec::new();
+        if report.spin_out.is_some() {
+            parts.push(
+                inv.lang
+                    .pick("spin-outs caused +1", "スピンアウトさせた数+1")
+                    .to_string(),
+            );
+        }
+        if !changes.is_empty() {
+            parts.push(changes_text(changes, inv.lang));
+        }
+        if !parts.is_empty() {
+            view.fields.push((format!("→ {by}"), parts.join(" · "), false));
+        }
+    }
+    reply(ctx, &view).await?;
+    record(ctx, &inv, Some(&session), "/rally damage", &report).await;
     Ok(())
 }

@@ -76,15 +76,18 @@ async fn event(
     let (_, (id, changes, status)) = store::run(ctx, &inv, &[&gear], &mut |s, race, _| {
         let id = store::gear_name(s, &gear)?;
         let mut race = race.clone();
+        let stored_laps = race.laps;
         if let Some(l) = laps {
             race.laps = l;
         }
-        let (after, changes) = race
+        let (mut after, changes) = race
             .step(&RaceEvent::Gear {
                 id: id.clone(),
                 event: ev.clone(),
             })
             .map_err(rule)?;
+        // `laps:` counts this lap against another length; the race keeps its own.
+        after.laps = stored_laps;
         let status = after.gear(&id).map_err(rule)?.status();
         Ok((after, (id, changes, status)))
     })

@@ -2,8 +2,9 @@
 //! scenario and upgrade tables, and the race board.
 
 use engine::session::SessionError;
+use engine::systems::badlands_rally::RuleError;
 use engine::systems::badlands_rally::race::RaceEvent;
-use engine::systems::badlands_rally::tables;
+use engine::systems::badlands_rally::tables::{self, UpgradeRoll};
 
 use super::store::{self, rule};
 use super::{gear_autocomplete, record, reply};
@@ -112,6 +113,13 @@ pub async fn rally_scenario(ctx: Context<'_>) -> Result<(), BotError> {
     Ok(())
 }
 
+/// What a Twins roll did.
+enum Twinned {
+    NotRolled,
+    On(usize),
+    NothingToPair,
+}
+
 /// Roll the upgrade table; with a gear, the upgrade goes on its sheet
 #[poise::command(
     slash_command,
@@ -148,23 +156,63 @@ pub async fn rally_upgrade(
         record(ctx, &inv, session.as_ref(), "/rally upgrade", &out).await;
         return Ok(());
     };
-    let (session, (id, out)) = store::run(ctx, &inv, &[&gear], &mut |s, race, roller| {
+    let (session, (id, out, twins)) = store::run(ctx, &inv, &[&gear], &mut |s, race, roller| {
         let id = store::gear_name(s, &gear)?;
+        // Which weapon Twins would pair is settled before the die is rolled, so a 6 is never
+        // thrown away: the weapon named, or the only one it can pair.
+        let candidates = race.gear(&id).map_err(rule)?.sheet.twins_candidates();
+        let twins = match weapon {
+            Some(w) if candidates.contains(&w) => Some(w),
+            Some(_) => return Err(rule(RuleError::TwinsWeapon)),
+            None if candidates.len() <= 1 => candidates.first().copied(),
+            None => {
+                let list: Vec<String> = candidates.iter().map(|i| (i + 1).to_string()).collect();
+                return Err(store::refusal(
+                    &format!(
+                        "Twins would need a weapon and this gear has several it could pair: give weapon:{} before rolling.",
+                        list.join(" / ")
+                    ),
+                    &format!(
+                        "ツインズには武器の指定が必要で、このギアには候補が複数あります。振る前に weapon:{} を指定してください。",
+                        list.join("／")
+                    ),
+                ));
+            }
+        };
         let out = tables::roll_upgrade(&mut &mut *roller).map_err(rule)?;
-        let upgrade = out.upgrade.upgrade(weapon).map_err(rule)?;
+        let upgrade = match out.upgrade {
+            // No Vibro Blade, Autocannon or Rifle: Twins has nothing to pair.
+            UpgradeRoll::Twins if twins.is_none() => None,
+            u => Some(u.upgrade(twins).map_err(rule)?),
+        };
         let mut after = race.clone();
-        if let Some(e) = after.entries.iter_mut().find(|e| e.id == id) {
+        if let (Some(upgrade), Some(e)) = (upgrade, after.entries.iter_mut().find(|e| e.id == id)) {
             if !e.gear.sheet.upgrades.contains(&upgrade) {
                 e.gear.sheet.upgrades.push(upgrade);
             }
             e.gear.sheet.validate().map_err(rule)?;
         }
-        Ok((after, (id, out)))
+        let twinned = match (out.upgrade, twins) {
+            (UpgradeRoll::Twins, Some(w)) => Twinned::On(w),
+            (UpgradeRoll::Twins, None) => Twinned::NothingToPair,
+            _ => Twinned::NotRolled,
+        };
+        Ok((after, (id, out, twinned)))
     })
     .await?;
-    let note = match inv.lang {
-        engine::i18n::Lang::En => format!("Added to {id}."),
-        engine::i18n::Lang::Ja => format!("{id} に追加しました。"),
+    let note = match (inv.lang, twins) {
+        (engine::i18n::Lang::En, Twinned::NothingToPair) => {
+            format!("{id} has no Vibro Blade, Autocannon or Rifle for Twins to pair: no effect.")
+        }
+        (engine::i18n::Lang::Ja, Twinned::NothingToPair) => {
+            format!("{id} にはツインズにできるVibro Blade・Autocannon・Rifleがないため、効果はありません。")
+        }
+        (engine::i18n::Lang::En, Twinned::On(w)) => format!("Added to {id} (Twins on weapon {}).", w + 1),
+        (engine::i18n::Lang::Ja, Twinned::On(w)) => {
+            format!("{id} に追加しました（武器{}をツインズに）。", w + 1)
+        }
+        (engine::i18n::Lang::En, Twinned::NotRolled) => format!("Added to {id}."),
+        (engine::i18n::Lang::Ja, Twinned::NotRolled) => format!("{id} に追加しました。"),
     };
     reply(ctx, &upgrade_view(&out, Some(&note), inv.lang)).await?;
     record(ctx, &inv, Some(&session), "/rally upgrade", &out).await;
