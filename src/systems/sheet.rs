@@ -157,6 +157,19 @@ pub fn edit_sheet(
     }
 }
 
+/// The fields among `fields` that only the GM may change on an existing entry (Shadowrun 4:
+/// Edge points, burnt Edge, refresh and the condition monitors — the GM refreshes points).
+pub fn gm_only_fields(system: SystemId, fields: &[(String, String)]) -> Vec<String> {
+    match system {
+        SystemId::Shadowrun4 => fields
+            .iter()
+            .filter(|(k, _)| crate::systems::shadowrun4::sheet::gm_only(k))
+            .map(|(k, _)| k.clone())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The sheet as `name: value` lines for an embed.
 pub fn describe_sheet(system: SystemId, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
     match system {

@@ -3,7 +3,9 @@
 
 use engine::i18n::Lang;
 use engine::session::{Effect, EntryEdit, RosterEntry, SessionError};
-use engine::systems::sheet::{SheetError, describe_sheet, edit_sheet, new_sheet, parse_fields};
+use engine::systems::sheet::{
+    SheetError, describe_sheet, edit_sheet, gm_only_fields, new_sheet, parse_fields,
+};
 use poise::CreateReply;
 use serenity::all::User;
 
@@ -223,6 +225,14 @@ pub async fn edit(
             let current = s
                 .entry(&name)
                 .ok_or_else(|| SessionError::UnknownEntry { name: name.clone() })?;
+            let locked = gm_only_fields(system, &fields);
+            if !locked.is_empty() && !s.may_manage(actor) {
+                let list = locked.join(", ");
+                return Err(SessionError::Rule {
+                    en: format!("Only the GM may change {list}."),
+                    ja: format!("{list} を変更できるのはGMだけです。"),
+                });
+            }
             let sheet = if fields.is_empty() {
                 None
             } else {

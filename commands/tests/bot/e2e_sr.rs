@@ -1127,3 +1127,38 @@ async fn a_preset_for_the_other_kind_of_attack_is_refused() {
     assert_eq!(version(&c).await, before, "nothing written");
     c.shutdown().await;
 }
+
+#[tokio::test]
+async fn only_the_gm_refreshes_edge_or_clears_monitors_through_char() {
+    let mut c = console().await;
+    run(&mut c).await;
+    let r = send(&mut c, "/char edit name:Ana stats:edge_points=0 physical=3").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let ana = player(&c, "ana");
+    let before = version(&c).await;
+    for stats in [
+        "edge_points=2",
+        "refresh=yes",
+        "physical=0",
+        "stun=0 pistols=3",
+        "edge_burnt=0",
+    ] {
+        let (_, r) = as_(&mut c, &ana, &format!("/char edit name:Ana stats:{stats}")).await;
+        assert!(
+            r.ephemeral && r.content().contains("Only the GM"),
+            "{stats}: {}",
+            text(&r)
+        );
+    }
+    assert_eq!(version(&c).await, before, "nothing written");
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 0);
+    // Her own skills and attributes stay hers to change.
+    let (_, r) = as_(&mut c, &ana, "/char edit name:Ana stats:pistols=3 直感力=2").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert_eq!(sheet(&c, "Ana").await["attributes"]["intuition"], 2);
+    // The GM refreshes.
+    let r = send(&mut c, "/char edit name:Ana stats:refresh=yes physical=0").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 2);
+    c.shutdown().await;
+}

@@ -14,6 +14,8 @@ use crate::i18n::Lang;
 
 /// Highest attribute or skill a sheet may hold (augmented SR4 values stay well below).
 pub const MAX_ATTRIBUTE: u32 = 30;
+/// Highest Initiative a sheet may give (Reaction + Intuition at their maximum).
+pub const MAX_INITIATIVE: u32 = 2 * MAX_ATTRIBUTE;
 /// Most boxes one hit or heal may move.
 pub const MAX_DAMAGE: u32 = 200;
 
@@ -260,10 +262,17 @@ impl Character {
             a.willpower,
             a.magic,
             a.resonance,
-            a.initiative.unwrap_or(0),
         ] {
             check_range(Quantity::Attribute, i64::from(v), 0, i64::from(MAX_ATTRIBUTE))?;
         }
+        // Initiative stands for Reaction + Intuition (augmented): up to twice an attribute, as
+        // `/char` and the initiative roll take it.
+        check_range(
+            Quantity::Attribute,
+            i64::from(a.initiative.unwrap_or(0)),
+            0,
+            i64::from(MAX_INITIATIVE),
+        )?;
         check_range(Quantity::Edge, i64::from(a.edge), 0, i64::from(MAX_EDGE))?;
         check_range(Quantity::Edge, i64::from(self.edge_points), 0, i64::from(a.edge))?;
         for v in self.skills.values() {

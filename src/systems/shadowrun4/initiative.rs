@@ -93,7 +93,12 @@ pub fn roll_initiative(
         if combatants[..i].iter().any(|o| o.name == c.name) {
             return Err(RuleError::DuplicateCombatant { name: c.name.clone() });
         }
-        check_range(Quantity::Attribute, i64::from(c.initiative), 0, 60)?;
+        check_range(
+            Quantity::Attribute,
+            i64::from(c.initiative),
+            0,
+            i64::from(super::character::MAX_INITIATIVE),
+        )?;
         check_range(Quantity::Edge, i64::from(c.edge), 0, i64::from(MAX_EDGE))?;
         check_range(Quantity::Passes, i64::from(c.passes), 1, 4)?;
         check_range(Quantity::SustainedEffects, i64::from(c.sustained), 0, 20)?;

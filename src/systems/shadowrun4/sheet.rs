@@ -28,7 +28,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::character::{Attribute, Attributes, Character, Condition, MAX_ATTRIBUTE, normalise_skill};
+use super::character::{
+    Attribute, Attributes, Character, Condition, MAX_ATTRIBUTE, MAX_INITIATIVE, normalise_skill,
+};
 use super::dice::MAX_EDGE;
 use super::error::RuleError;
 use crate::i18n::Lang;
@@ -83,6 +85,8 @@ fn attribute_key(key: &str) -> Option<Attribute> {
         "str" => Some(Attribute::Strength),
         "cha" => Some(Attribute::Charisma),
         "int" => Some(Attribute::Intuition),
+        // The seed writes both 直観力 (3.3) and 直感力 (4.4).
+        "直感力" => Some(Attribute::Intuition),
         "log" => Some(Attribute::Logic),
         "wil" => Some(Attribute::Willpower),
         "edg" => Some(Attribute::Edge),
@@ -131,10 +135,33 @@ fn distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// Real SR4 skills that happen to sit close to a field name (`armourer` is two letters from
+/// `armour`): never refused as typos.
+const SKILLS_NEAR_FIELDS: &[&str] = &["armorer", "armourer"];
+
+/// Fields only the GM may change on an existing character (decisions "Edge": the GM refreshes
+/// Edge points; the monitors are damage the rules mark): Edge points, burnt Edge, refresh,
+/// and the condition monitors.
+pub const GM_ONLY_FIELDS: &[&str] = &[
+    "edge_points",
+    "edge_left",
+    "edge_burnt",
+    "refresh",
+    "physical",
+    "physical_damage",
+    "stun",
+    "stun_damage",
+];
+
+/// Whether `key` (as `parse_fields` gives it) is one of [`GM_ONLY_FIELDS`].
+pub fn gm_only(key: &str) -> bool {
+    GM_ONLY_FIELDS.contains(&key)
+}
+
 /// A skill name that looks like a mistyped field.
 fn near_miss(key: &str) -> Option<&'static str> {
     let len = key.chars().count();
-    if len < 5 {
+    if len < 5 || SKILLS_NEAR_FIELDS.contains(&key) {
         return None;
     }
     let max = if len >= 8 { 2 } else { 1 };
@@ -228,7 +255,7 @@ fn apply(mut s: Sheet, fields: &[(String, String)]) -> Result<Sheet, SheetError>
                 at.initiative = if v.trim().is_empty() {
                     None
                 } else {
-                    Some(number(key, v, 2 * MAX_ATTRIBUTE)?)
+                    Some(number(key, v, MAX_INITIATIVE)?)
                 };
                 continue;
             }
@@ -501,6 +528,53 @@ mod unit {
             (c.attributes.body, c.attributes.agility, c.attributes.willpower),
             (5, 4, 2)
         );
+    }
+
+    #[test]
+    fn both_seed_spellings_of_intuition_read() {
+        // Seed 3.3 writes 直観力, 4.4 直感力.
+        for line in ["直観力=4", "直感力=4", "intuition=4", "int=4"] {
+            let v = sheet(line).unwrap();
+            assert_eq!(character(&v, "x").unwrap().1.attributes.intuition, 4, "{line}");
+        }
+    }
+
+    #[test]
+    fn armourer_is_a_skill_not_a_typo() {
+        for line in ["armorer=3", "armourer=3"] {
+            let v = sheet(line).unwrap_or_else(|e| panic!("{line}: {}", e.en));
+            let (_, c) = character(&v, "x").unwrap();
+            assert_eq!(c.skill(line.split('=').next().unwrap()), Some(3), "{line}");
+        }
+        // Real typos of fields are still refused.
+        assert!(sheet("armuor=3").is_err());
+        assert!(sheet("agillity=5").is_err());
+    }
+
+    #[test]
+    fn initiative_takes_up_to_twice_an_attribute_like_the_roll() {
+        let v = sheet("initiative=45").unwrap();
+        assert_eq!(character(&v, "x").unwrap().1.attribute(Attribute::Initiative), 45);
+        assert!(sheet("initiative=60").is_ok());
+        let e = sheet("initiative=61").unwrap_err();
+        assert!(e.en.contains("between 0 and 60"), "{}", e.en);
+    }
+
+    #[test]
+    fn edge_and_monitor_fields_are_the_gms() {
+        for k in [
+            "edge_points",
+            "edge_left",
+            "edge_burnt",
+            "refresh",
+            "physical",
+            "stun",
+        ] {
+            assert!(gm_only(k), "{k}");
+        }
+        for k in ["edge", "body", "pistols", "sustained", "armour"] {
+            assert!(!gm_only(k), "{k}");
+        }
     }
 
     #[test]
