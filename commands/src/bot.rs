@@ -8,7 +8,9 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serenity::all::{FullEvent, GatewayIntents, GuildId, HttpBuilder, Interaction, Ready, ShardManager};
+use serenity::all::{
+    FullEvent, GatewayIntents, GuildId, Http, HttpBuilder, Interaction, Ready, ShardManager,
+};
 use serenity::prelude::TypeMapKey;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -100,6 +102,8 @@ struct Shared {
     dev_guild: Option<u64>,
     /// Shards whose guilds' commands were registered (each shard's READY lists its guilds).
     registered_shards: Mutex<HashSet<u32>>,
+    /// What gets registered (built once from the framework's commands).
+    commands: CommandSet,
 }
 
 impl TypeMapKey for Shared {
@@ -118,11 +122,63 @@ pub async fn start(opts: BotOptions) -> Result<RunningBot, BotError> {
     start_with(opts, ScaleOptions::default()).await
 }
 
+/// Every command list the bot registers, built once (owned, so registration can run in a
+/// spawned task while the bot already serves).
+pub(crate) struct CommandSet {
+    /// Everything (development: one server).
+    all: Vec<serenity::all::CreateCommand>,
+    /// The generic commands every server sees.
+    global: Vec<serenity::all::CreateCommand>,
+    /// Each system's command tree.
+    systems: Vec<(engine::session::SystemId, serenity::all::CreateCommand)>,
+}
+
+impl CommandSet {
+    pub(crate) fn new(cmds: &[registration::Command]) -> CommandSet {
+        CommandSet {
+            all: cmds.iter().filter_map(|c| c.create_as_slash_command()).collect(),
+            global: registration::global_commands(cmds),
+            systems: cmds
+                .iter()
+                .filter_map(|c| Some((registration::system_of(&c.name)?, c.create_as_slash_command()?)))
+                .collect(),
+        }
+    }
+
+    /// The system commands a server with `settings` sees.
+    fn guild(&self, settings: &engine::session::ServerSettings) -> Vec<serenity::all::CreateCommand> {
+        self.systems
+            .iter()
+            .filter(|(s, _)| settings.is_enabled(*s))
+            .map(|(_, c)| c.clone())
+            .collect()
+    }
+}
+
+/// Registers one guild's system commands from its stored settings. When the settings cannot be
+/// read (a database outage) nothing is registered: the list Discord already has (what the
+/// admins chose) stays, instead of defaults that would bring disabled systems back.
+async fn register_guild_from_store(http: &Http, set: &CommandSet, store: &dyn Store, guild: u64) {
+    let settings = match store.server_settings(guild).await {
+        Ok(s) => s.unwrap_or_default(),
+        Err(e) => {
+            tracing::warn!(
+                guild,
+                "guild commands not re-registered: settings unreadable ({e})"
+            );
+            return;
+        }
+    };
+    if let Err(e) = GuildId::new(guild).set_commands(http, set.guild(&settings)).await {
+        tracing::warn!(guild, "guild commands not registered: {e}");
+    }
+}
+
 /// Registers the system commands of the guilds in one shard's READY (each shard's READY lists
 /// only its own guilds), once per shard.
 async fn register_ready_guilds(
-    ctx: &serenity::all::Context,
-    cmds: &[registration::Command],
+    http: &Http,
+    set: &CommandSet,
     store: &dyn Store,
     shared: &Shared,
     ready: &Ready,
@@ -137,14 +193,34 @@ async fn register_ready_guilds(
         return;
     }
     for guild in &ready.guilds {
-        let g = guild.id.get();
-        // An outage must not keep the bot from starting: defaults until the admins' choice
-        // can be read again.
-        let settings = store.server_settings(g).await.ok().flatten().unwrap_or_default();
-        if let Err(e) = registration::register_guild(&ctx.http, cmds, g, &settings).await {
-            tracing::warn!(guild = g, "guild commands not registered: {e}");
+        register_guild_from_store(http, set, store, guild.id.get()).await;
+    }
+}
+
+/// Start-up registration, run in its own task so the bot serves meanwhile: a failure is logged
+/// and never keeps the bot from answering (poise 0.7 never sets its user data when `setup`
+/// fails, and every event would wait for it forever).
+async fn register_at_start(http: Arc<Http>, store: Arc<dyn Store>, shared: Arc<Shared>, ready: Ready) {
+    let set = &shared.commands;
+    match shared.dev_guild {
+        // Development: everything in one server, instantly.
+        Some(g) => {
+            if let Err(e) = GuildId::new(g).set_commands(&http, set.all.clone()).await {
+                tracing::error!(
+                    guild = g,
+                    "commands not registered in the development server: {e}"
+                );
+                return;
+            }
+        }
+        None => {
+            if let Err(e) = serenity::all::Command::set_global_commands(&http, set.global.clone()).await {
+                tracing::error!("global commands not registered: {e}");
+            }
+            register_ready_guilds(&http, set, store.as_ref(), &shared, &ready).await;
         }
     }
+    tracing::info!(user = %ready.user.name, shards = ?ready.shard, "commands registered");
 }
 
 /// Connect and start serving. Returns once the client is built; shards connect in the background.
@@ -161,6 +237,7 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
         metrics: scale.metrics.clone(),
         dev_guild,
         registered_shards: Mutex::new(HashSet::new()),
+        commands: CommandSet::new(&commands::all()),
     });
     let setup_shared = shared.clone();
     let mut http = HttpBuilder::new(&token);
@@ -178,18 +255,16 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
             initialize_owners: false,
             ..Default::default()
         })
-        .setup(move |ctx, ready, framework| {
+        .setup(move |ctx, ready, _framework| {
             Box::pin(async move {
-                let cmds = &framework.options().commands;
-                match dev_guild {
-                    // Development: everything in one server, instantly.
-                    Some(g) => poise::builtins::register_in_guild(ctx, cmds, GuildId::new(g)).await?,
-                    None => {
-                        registration::register_global(&ctx.http, cmds).await?;
-                        register_ready_guilds(ctx, cmds, store.as_ref(), &setup_shared, ready).await;
-                    }
-                }
-                tracing::info!(user = %ready.user.name, shards = ?ready.shard, "ready; commands registered");
+                // Never fails: registration runs beside serving (see `register_at_start`).
+                tokio::spawn(register_at_start(
+                    ctx.http.clone(),
+                    store.clone(),
+                    setup_shared,
+                    ready.clone(),
+                ));
+                tracing::info!(user = %ready.user.name, shards = ?ready.shard, "ready; registering commands");
                 Ok(Data {
                     dice,
                     outcome_tap,
@@ -315,15 +390,30 @@ async fn on_event(
     match event {
         FullEvent::Ready { data_about_bot } => {
             if let Some(s) = shared(fw.serenity_context).await {
-                let cmds = &fw.options().commands;
-                register_ready_guilds(
-                    fw.serenity_context,
-                    cmds,
-                    fw.user_data.store.as_ref(),
-                    &s,
-                    data_about_bot,
-                )
-                .await;
+                let http = fw.serenity_context.http.clone();
+                let store = fw.user_data.store.clone();
+                let ready = data_about_bot.clone();
+                tokio::spawn(async move {
+                    register_ready_guilds(&http, &s.commands, store.as_ref(), &s, &ready).await;
+                });
+            }
+            Ok(())
+        }
+        // A server that added the bot after start-up gets its system commands.
+        FullEvent::GuildCreate {
+            guild,
+            is_new: Some(true),
+        } => {
+            if let Some(s) = shared(fw.serenity_context).await
+                && s.dev_guild.is_none()
+            {
+                let http = fw.serenity_context.http.clone();
+                let store = fw.user_data.store.clone();
+                let g = guild.id.get();
+                tracing::info!(guild = g, "added to a server; registering its commands");
+                tokio::spawn(async move {
+                    register_guild_from_store(&http, &s.commands, store.as_ref(), g).await;
+                });
             }
             Ok(())
         }

@@ -126,8 +126,14 @@ impl Invocation {
         )
     }
 
-    /// Refuses a system the server's admins turned off.
+    /// Refuses a system the server's admins turned off — and any system while the settings
+    /// cannot be read (an outage): defaults would let a disabled system's commands run.
     pub fn require_system(&self, system: SystemId) -> Result<(), BotError> {
+        if !self.settings_loaded {
+            return Err(BotError::User(
+                StoreError::Unavailable("server settings not loaded".into()).localized(self.lang),
+            ));
+        }
         if self.settings.is_enabled(system) {
             return Ok(());
         }

@@ -9,7 +9,7 @@ mod rest;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -159,6 +159,11 @@ pub(crate) struct State {
     /// Messages the bot posted to channels (not interaction replies), by channel.
     pub(crate) channel_messages: Mutex<HashMap<u64, Vec<Value>>>,
     counter: AtomicU64,
+    /// Answer every command registration (PUT) with an error (see
+    /// [`FakeDiscord::fail_command_puts`]).
+    pub(crate) fail_command_puts: AtomicBool,
+    /// The `attachment_size_limit` interactions carry.
+    attachment_size_limit: AtomicU64,
     changed: Notify,
     pub(crate) base_url: Mutex<String>,
 }
@@ -329,6 +334,8 @@ pub const BOT_ID: u64 = 1_000_000_000_000_001;
 /// The guild every interaction happens in unless a test says otherwise.
 pub const DEFAULT_GUILD: u64 = 900_000_000_000_000_001;
 pub const DEFAULT_CHANNEL: u64 = 900_000_000_000_000_101;
+/// The `attachment_size_limit` of interactions unless a test sets another (10 MiB).
+pub const DEFAULT_ATTACHMENT_LIMIT: u64 = 10_485_760;
 /// A token serenity accepts as well-formed; the fake accepts any.
 pub const FAKE_TOKEN: &str = "ZmFrZQ.ZmFrZQ.ZmFrZS10b2tlbg";
 
@@ -362,6 +369,8 @@ impl FakeDiscord {
             unhandled: Mutex::default(),
             channel_messages: Mutex::default(),
             counter: AtomicU64::new(1),
+            fail_command_puts: AtomicBool::new(false),
+            attachment_size_limit: AtomicU64::new(DEFAULT_ATTACHMENT_LIMIT),
             changed: Notify::new(),
             base_url: Mutex::new(format!("http://{addr}")),
         });
@@ -564,6 +573,32 @@ impl FakeDiscord {
         lock(&self.state.interactions).get(&interaction)?.original.clone()
     }
 
+    /// From now on answer command registrations (`PUT …/commands`) with `400` (`true`), or
+    /// accept them again (`false`).
+    pub fn fail_command_puts(&self, fail: bool) {
+        self.state.fail_command_puts.store(fail, Ordering::SeqCst);
+    }
+
+    /// The `attachment_size_limit` later interactions carry (Discord's per-server upload cap).
+    pub fn set_attachment_size_limit(&self, bytes: u64) {
+        self.state.attachment_size_limit.store(bytes, Ordering::SeqCst);
+    }
+
+    /// The bot is added to `guild` after start-up: `GUILD_CREATE` to the shard that owns it.
+    pub fn add_guild(&self, guild: u64, name: &str) -> Result<(), FakeError> {
+        let shards = lock(&self.state.shards);
+        let target = shards
+            .iter()
+            .find(|(sid, sh)| ((guild >> 22) % u64::from(sh.total.max(1))) == u64::from(**sid));
+        let Some((_, shard)) = target else {
+            return Err(FakeError::NoShard(Some(guild)));
+        };
+        shard
+            .tx
+            .send(("GUILD_CREATE".into(), payloads::guild_create(guild, name, 1)))
+            .map_err(|_| FakeError::NoShard(Some(guild)))
+    }
+
     /// Build a slash-command interaction (`kind` 2) or an autocomplete request (4).
     pub fn command_interaction(
         &self,
@@ -574,7 +609,7 @@ impl FakeDiscord {
         resolved: Value,
     ) -> Value {
         let id = self.next_id();
-        payloads::command_interaction(
+        let mut v = payloads::command_interaction(
             id,
             self.app_id(),
             kind,
@@ -583,7 +618,9 @@ impl FakeDiscord {
             command,
             options,
             resolved,
-        )
+        );
+        v["attachment_size_limit"] = json!(self.state.attachment_size_limit.load(Ordering::SeqCst));
+        v
     }
 
     /// Press a button on `message` as `who` and wait for the answer.

@@ -109,6 +109,68 @@ pub fn ready(
     })
 }
 
+/// `GUILD_CREATE` for a server that has just added the bot (every key serenity 0.12.5 needs;
+/// it turns a payload it cannot parse into an unknown event, silently).
+pub fn guild_create(guild_id: u64, name: &str, owner: u64) -> Value {
+    let mut guild = json!({
+        "id": guild_id.to_string(),
+        "name": name,
+        "icon": null,
+        "icon_hash": null,
+        "splash": null,
+        "discovery_splash": null,
+        "owner_id": owner.to_string(),
+        "afk_channel_id": null,
+        "afk_timeout": 300,
+        "widget_enabled": false,
+        "widget_channel_id": null,
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "roles": [],
+        "emojis": [],
+        "features": [],
+        "mfa_level": 0,
+        "application_id": null,
+        "system_channel_id": null,
+        "system_channel_flags": 0,
+        "rules_channel_id": null,
+        "max_presences": null,
+        "max_members": 500000,
+        "vanity_url_code": null,
+        "description": null,
+        "banner": null,
+        "premium_tier": 0,
+        "premium_subscription_count": 0,
+        "preferred_locale": "en-US",
+        "public_updates_channel_id": null,
+        "max_video_channel_users": 25,
+        "max_stage_video_channel_users": 50,
+        "nsfw_level": 0,
+        "stickers": [],
+        "premium_progress_bar_enabled": false,
+        "safety_alerts_channel_id": null,
+    });
+    // Two literals: one is past `json!`'s recursion limit.
+    let extra = json!({
+        "joined_at": TIMESTAMP,
+        "large": false,
+        "unavailable": false,
+        "member_count": 2,
+        "voice_states": [],
+        "members": [],
+        "channels": [],
+        "threads": [],
+        "presences": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
+    });
+    if let (Some(g), Value::Object(e)) = (guild.as_object_mut(), extra) {
+        g.extend(e);
+    }
+    guild
+}
+
 /// `GET /oauth2/applications/@me`.
 pub fn application(bot: &FakeUser, app_id: u64) -> Value {
     json!({
@@ -284,6 +346,9 @@ mod tests {
         ]});
         let m = message(13, 9, &bot, &body, 1000);
         serde_json::from_value::<s::Message>(m.clone()).expect("message");
+        let g: s::GuildCreateEvent =
+            serde_json::from_value(guild_create(77, "New", 42)).expect("GUILD_CREATE");
+        assert_eq!(g.guild.id.get(), 77);
         let b = button_interaction(14, 1000, "tok2", &alice(), &m, "x");
         let parsed: s::Interaction = serde_json::from_value(b).expect("button interaction");
         assert!(matches!(parsed, s::Interaction::Component(_)));

@@ -113,7 +113,19 @@ fn bad_request(msg: &str) -> Response {
         .into_response()
 }
 
+/// The error Discord gives a registration it refuses (e.g. a command over its limits).
+fn refused_registration() -> Response {
+    (
+        StatusCode::BAD_REQUEST,
+        axum::Json(json!({ "message": "Invalid Form Body", "code": 50035, "errors": {} })),
+    )
+        .into_response()
+}
+
 async fn put_global(AxState(s): St, headers: HeaderMap, body: Bytes) -> Response {
+    if s.fail_command_puts.load(std::sync::atomic::Ordering::SeqCst) {
+        return refused_registration();
+    }
     match json_body(&headers, &body) {
         Ok(Value::Array(cmds)) => axum::Json(s.set_commands(None, cmds)).into_response(),
         Ok(_) => bad_request("expected an array of commands"),
@@ -131,6 +143,9 @@ async fn put_guild(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    if s.fail_command_puts.load(std::sync::atomic::Ordering::SeqCst) {
+        return refused_registration();
+    }
     match json_body(&headers, &body) {
         Ok(Value::Array(cmds)) => axum::Json(s.set_commands(Some(guild), cmds)).into_response(),
         Ok(_) => bad_request("expected an array of commands"),

@@ -3,5 +3,6 @@
 
 #![allow(dead_code)]
 
+pub mod harness;
 pub mod pg;
 pub mod store_contract;
