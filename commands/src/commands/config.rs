@@ -293,25 +293,28 @@ pub async fn channel(
     let inv = Invocation::load(ctx).await;
     let guild = require_manager(ctx, &inv)?;
     let settings = loaded(&inv)?;
-    let store = &ctx.data().store;
-    let mut ch = store
-        .channel_settings(inv.channel)
-        .await
-        .map_err(|e| store_error(e, inv.lang))?
-        .unwrap_or_default();
+    let system = system.map(SystemId::from);
     if let Some(s) = system {
-        let s = SystemId::from(s);
         inv.require_system(s)?;
-        ch.system = Some(s);
     }
-    if let Some(v) = visibility {
-        ch.visibility = match v {
-            VisibilityChoice::Public => Visibility::Public,
-            VisibilityChoice::Secret => Visibility::Secret,
-        };
-    }
-    store
-        .put_channel_settings(guild, inv.channel, &ch)
+    let visibility = visibility.map(|v| match v {
+        VisibilityChoice::Public => Visibility::Public,
+        VisibilityChoice::Secret => Visibility::Secret,
+    });
+    // Read, change and write in one transaction: an admin changing the visibility while another
+    // changes the system keeps both.
+    let mut edit = |ch: &mut ChannelSettings| {
+        if let Some(s) = system {
+            ch.system = Some(s);
+        }
+        if let Some(v) = visibility {
+            ch.visibility = v;
+        }
+        Ok(())
+    };
+    ctx.data()
+        .store
+        .update_channel_settings(guild, inv.channel, &mut edit)
         .await
         .map_err(|e| store_error(e, inv.lang))?;
     show_settings(ctx, &inv, &settings).await

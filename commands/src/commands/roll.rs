@@ -2,14 +2,14 @@
 
 use engine::i18n::Lang;
 use engine::notation::{self, RollOutcome};
-use engine::session::{SecretRolls, Session, SystemId, Visibility};
+use engine::session::{RollLogEntry, SecretRolls, Session, SystemId, Visibility};
 use poise::CreateReply;
 use serde_json::json;
 use serenity::all::{ButtonStyle, ChannelId, CreateInteractionResponseMessage, CreateMessage, UserId};
 
 use crate::buttons::{self, Press, PressReply};
 use crate::embeds::roll::roll_view;
-use crate::invocation::{Invocation, optional};
+use crate::invocation::{Invocation, now_ms, optional};
 use crate::store::NewAction;
 use crate::{BotError, Context};
 
@@ -94,12 +94,19 @@ pub async fn roll(
             }
             let gm = session_read.as_ref().and_then(|s| s.as_ref()).map(|s| s.gm);
             send_to_gm(ctx, &inv, gm, &roller, &view).await;
+            let session_id = session_read.as_ref().and_then(|s| s.as_ref()).map(|s| s.id);
             let action = NewAction {
                 kind: "reveal".into(),
                 guild: inv.guild,
                 channel: inv.channel,
                 owner: inv.user,
-                payload: json!({ "outcome": outcome, "roller": roller }),
+                // The session and command let a reveal add the result to the session's log.
+                payload: json!({
+                    "outcome": outcome,
+                    "roller": roller,
+                    "session": session_id,
+                    "command": format!("/roll {dice}"),
+                }),
             };
             match ctx.data().store.create_action(&action).await {
                 Ok(id) => {
@@ -120,8 +127,30 @@ pub async fn roll(
         Some(s) => s,
         None => inv.session_if_any(ctx).await,
     };
-    inv.log_roll(ctx, session.as_ref(), &format!("/roll {dice}"), &outcome)
-        .await;
+    // A private or secret roll is logged marked `hidden`: the log shows its result only to the
+    // roller and the GM (see `/session log`, `/session export`).
+    let hidden = if secret {
+        Some("secret")
+    } else if outcome.flags.private {
+        Some("private")
+    } else {
+        None
+    };
+    match (hidden, serde_json::to_value(&outcome)) {
+        (Some(kind), Ok(mut logged)) => {
+            if let Some(o) = logged.as_object_mut() {
+                o.insert("hidden".into(), json!(kind));
+            }
+            inv.log_roll(ctx, session.as_ref(), &format!("/roll {dice}"), &logged)
+                .await;
+        }
+        // Never logged in the clear when it cannot be marked.
+        (Some(_), Err(e)) => tracing::warn!("hidden roll not logged: {e}"),
+        (None, _) => {
+            inv.log_roll(ctx, session.as_ref(), &format!("/roll {dice}"), &outcome)
+                .await
+        }
+    }
     Ok(())
 }
 
@@ -176,6 +205,23 @@ pub async fn reveal(p: &Press<'_>) -> Result<PressReply, BotError> {
         Lang::En => format!("🎲 {roller} revealed a secret roll."),
         Lang::Ja => format!("🎲 {roller} がシークレットダイスを公開しました。"),
     };
+    // From now on the session's log shows it to everyone: a new entry, the log being
+    // append-only. Best effort (the session may have ended meanwhile).
+    if let Some(session_id) = p.action.payload["session"].as_i64()
+        && let Ok(logged) = serde_json::to_value(&outcome)
+    {
+        let command = p.action.payload["command"].as_str().unwrap_or("/roll");
+        let entry = RollLogEntry {
+            session_id,
+            user_id: p.action.owner,
+            command: format!("{command} (revealed)"),
+            outcome: logged,
+            at_ms: now_ms(),
+        };
+        if let Err(e) = p.data.store.append_roll(&entry).await {
+            tracing::warn!(session = session_id, "revealed roll not logged: {e}");
+        }
+    }
     Ok(PressReply::Update(
         CreateInteractionResponseMessage::new()
             .content(content)

@@ -2,15 +2,15 @@
 //! export, gm.
 
 use engine::i18n::Lang;
-use engine::session::{Session, SystemId};
-use engine::systems::sheet::describe_sheet;
+use engine::session::{RollLogEntry, Session, SessionExport, SystemId};
 use poise::CreateReply;
 use serenity::all::{CreateAttachment, User};
 
 use super::system_choice::SystemChoice;
-use crate::embeds::{EmbedView, colour, status::system_status};
+use crate::embeds::status::{pack_messages, status_views};
+use crate::embeds::{EmbedView, colour};
 use crate::invocation::{Invocation, now_ms, store_error};
-use crate::store::StoreError;
+use crate::store::{MAX_EXPORT_ROLLS, StoreError};
 use crate::{BotError, Context};
 
 /// Game sessions in this channel
@@ -142,25 +142,6 @@ pub async fn leave(ctx: Context<'_>) -> Result<(), BotError> {
     Ok(())
 }
 
-/// The roster line of one entry: owner, the first stats, effects.
-fn entry_line(session: &Session, index: usize, lang: Lang) -> String {
-    let e = &session.roster[index];
-    let stats: Vec<String> = describe_sheet(session.system, &e.sheet, lang)
-        .into_iter()
-        .take(8)
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect();
-    let mut line = format!("<@{}>", e.owner);
-    if !stats.is_empty() {
-        line.push_str(&format!(" · {}", stats.join(", ")));
-    }
-    if !e.effects.is_empty() {
-        let fx: Vec<&str> = e.effects.iter().map(|f| f.name.as_str()).collect();
-        line.push_str(&format!(" · [{}]", fx.join(", ")));
-    }
-    line
-}
-
 /// The session's roster, tracked state and turn order
 #[poise::command(
     slash_command,
@@ -171,66 +152,16 @@ fn entry_line(session: &Session, index: usize, lang: Lang) -> String {
 pub async fn status(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let s = inv.session(ctx).await?;
-    let lang = inv.lang;
-    let players: Vec<String> = s.players.iter().map(|p| format!("<@{p}>")).collect();
-    let mut description = say(
-        lang,
-        format!(
-            "System: {}\nGM: <@{}>\nPlayers: {}",
-            s.system.display_name(lang),
-            s.gm,
-            players.join(" ")
-        ),
-        format!(
-            "システム: {}\nGM: <@{}>\nプレイヤー: {}",
-            s.system.display_name(lang),
-            s.gm,
-            players.join(" ")
-        ),
-    );
-    if !s.turn.order.is_empty() {
-        let order: Vec<String> = s
-            .turn
-            .order
-            .iter()
-            .enumerate()
-            .map(|(i, n)| {
-                if i == s.turn.current {
-                    format!("**▶ {n}**")
-                } else {
-                    n.clone()
-                }
-            })
-            .collect();
-        description.push_str(&say(
-            lang,
-            format!("\nRound {}: {}", s.turn.round, order.join(" → ")),
-            format!("\nラウンド{}: {}", s.turn.round, order.join(" → ")),
-        ));
+    // Every entry shows: a long roster continues in more embeds and, past Discord's 6000
+    // characters a message, in follow-up messages.
+    for message in pack_messages(status_views(&s, inv.lang)) {
+        let mut reply = CreateReply::default();
+        for view in message {
+            reply = reply.embed(view.to_embed());
+        }
+        ctx.send(reply).await?;
     }
-    let mut fields: Vec<(String, String, bool)> = (0..s.roster.len())
-        .map(|i| (s.roster[i].name.clone(), entry_line(&s, i, lang), false))
-        .collect();
-    if fields.is_empty() {
-        fields.push((
-            lang.pick("Roster", "ロスター").into(),
-            lang.pick("No entries yet: /char add", "まだいません: /char add")
-                .into(),
-            false,
-        ));
-    }
-    fields.extend(system_status(&s, lang));
-    reply(
-        ctx,
-        EmbedView {
-            title: format!("📜 {}", s.name),
-            description,
-            colour: colour::NEUTRAL,
-            fields,
-            footer: None,
-        },
-    )
-    .await
+    Ok(())
 }
 
 /// The session's most recent rolls
@@ -257,16 +188,26 @@ pub async fn log(
         .recent_rolls(s.id, count.unwrap_or(10).clamp(1, 25))
         .await
         .map_err(|e| store_error(e, inv.lang))?;
+    let line = |r: &RollLogEntry| {
+        format!(
+            "<t:{}:t> <@{}> `{}`{}",
+            r.at_ms / 1000,
+            r.user_id,
+            r.command,
+            summary(&r.outcome, inv.lang)
+        )
+    };
+    // Private and secret rolls: the channel sees that one was made, never its result.
     let lines: Vec<String> = rolls
         .iter()
-        .map(|r| {
-            format!(
-                "<t:{}:t> <@{}> `{}`{}",
+        .map(|r| match hidden_kind(r) {
+            Some(kind) => format!(
+                "<t:{}:t> <@{}> {}",
                 r.at_ms / 1000,
                 r.user_id,
-                r.command,
-                summary(&r.outcome, inv.lang)
-            )
+                hidden_label(kind, inv.lang)
+            ),
+            None => line(r),
         })
         .collect();
     let description = if lines.is_empty() {
@@ -287,7 +228,44 @@ pub async fn log(
             description,
         ),
     )
-    .await
+    .await?;
+    // The roller and the GM also get the hidden results they may see, only to themselves.
+    let mine: Vec<String> = rolls
+        .iter()
+        .filter(|r| hidden_kind(r).is_some() && may_see_hidden(r, &s, &inv))
+        .map(line)
+        .collect();
+    if !mine.is_empty() {
+        let view = note(
+            inv.lang
+                .pick(
+                    "🔒 Hidden rolls (only you can see this)",
+                    "🔒 非公開のロール（あなたにだけ表示）",
+                )
+                .into(),
+            mine.join("\n"),
+        );
+        ctx.send(CreateReply::default().embed(view.to_embed()).ephemeral(true))
+            .await?;
+    }
+    Ok(())
+}
+
+/// `secret` or `private` for a roll only its roller and the GM may see (see `/roll`).
+pub fn hidden_kind(entry: &RollLogEntry) -> Option<&str> {
+    entry.outcome.get("hidden")?.as_str()
+}
+
+/// The roller, the session's GM and members acting as GM (Manage Server, the GM role).
+fn may_see_hidden(entry: &RollLogEntry, s: &Session, inv: &Invocation) -> bool {
+    entry.user_id == inv.user || s.gm == inv.user || inv.actor.manage_server
+}
+
+fn hidden_label(kind: &str, lang: Lang) -> &'static str {
+    match kind {
+        "private" => lang.pick("🔒 made a private roll", "🔒 非公開でダイスを振りました"),
+        _ => lang.pick("🔒 made a secret roll", "🔒 シークレットダイスを振りました"),
+    }
 }
 
 /// A short result for a logged outcome: totals or successes where the outcome has them.
@@ -342,39 +320,172 @@ pub async fn end(ctx: Context<'_>) -> Result<(), BotError> {
             ),
             say(
                 inv.lang,
-                "Its roster and roll log are kept; /session export gave a copy while it ran.".into(),
-                "ロスターとログは保存されています。".into(),
+                format!(
+                    "Its roster and roll log are kept: /session export session:{} gives a copy.",
+                    s.id
+                ),
+                format!(
+                    "ロスターとログは保存されています（/session export session:{} で出力できます）。",
+                    s.id
+                ),
             ),
         ),
     )
     .await
 }
 
-/// Download the session and its roll log as JSON
+/// Sessions of this server to export: the channel's active one, then ended ones, newest first.
+async fn autocomplete_session(ctx: Context<'_>, partial: &str) -> serenity::all::CreateAutocompleteResponse {
+    let mut sessions = Vec::new();
+    if let Ok(Some(s)) = ctx.data().store.active_session(ctx.channel_id().get()).await {
+        sessions.push(s);
+    }
+    if let Some(g) = ctx.guild_id()
+        && let Ok(ended) = ctx.data().store.ended_sessions(g.get(), 25).await
+    {
+        sessions.extend(ended);
+    }
+    let lang = ctx.locale().map_or(Lang::En, Lang::from_locale);
+    let partial = partial.trim().to_lowercase();
+    let choices = sessions
+        .into_iter()
+        .filter(|s| {
+            partial.is_empty()
+                || s.name.to_lowercase().contains(&partial)
+                || s.id.to_string().starts_with(&partial)
+        })
+        .take(25)
+        .map(|s| {
+            let state = match (s.is_active(), lang) {
+                (true, Lang::En) => "running".to_string(),
+                (true, Lang::Ja) => "進行中".to_string(),
+                (false, Lang::En) => "ended".to_string(),
+                (false, Lang::Ja) => "終了".to_string(),
+            };
+            let label = crate::embeds::truncate(&format!("#{} {} ({state})", s.id, s.name), 100);
+            serenity::all::AutocompleteChoice::new(label, s.id)
+        })
+        .collect();
+    serenity::all::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// Room kept in an attachment for what surrounds the log.
+const EXPORT_MARGIN: usize = 64 * 1024;
+/// Never attach more than this, whatever the server allows.
+const EXPORT_MAX_BYTES: usize = 25 * 1024 * 1024;
+
+/// Download a session (this channel's, or an ended one of this server) and its roll log as JSON
 #[poise::command(
     slash_command,
     guild_only,
     name_localized("ja", "エクスポート"),
     description_localized("ja", "セッションとログをJSONで出力します")
 )]
-pub async fn export(ctx: Context<'_>) -> Result<(), BotError> {
+pub async fn export(
+    ctx: Context<'_>,
+    #[description = "Which session (default: this channel's; ended ones autocomplete)"]
+    #[name_localized("ja", "セッション")]
+    #[description_localized("ja", "対象のセッション（既定: このチャンネル、終了したものも候補表示）")]
+    #[autocomplete = "autocomplete_session"]
+    session: Option<i64>,
+    #[description = "The first roll to include (for a log too long for one file)"]
+    #[name_localized("ja", "開始")]
+    #[description_localized("ja", "含める最初のロール番号（1ファイルに収まらないログ用）")]
+    #[min = 1]
+    start: Option<u32>,
+) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let s = inv.session(ctx).await?;
-    let export = ctx
+    let guild = inv.require_guild()?;
+    let s = match session {
+        None => inv.session(ctx).await?,
+        Some(id) => match ctx.data().store.session(id).await {
+            Ok(Some(s)) if s.guild_id == guild => s,
+            Ok(_) => return Err(inv.user_error(&StoreError::NotFound)),
+            Err(e) => return Err(store_error(e, inv.lang)),
+        },
+    };
+    let offset = start.unwrap_or(1).saturating_sub(1);
+    let page = ctx
         .data()
         .store
-        .export_session(s.id)
+        .export_page(s.id, offset, MAX_EXPORT_ROLLS)
         .await
         .map_err(|e| store_error(e, inv.lang))?;
-    let json = serde_json::to_vec_pretty(&export).map_err(BotError::internal)?;
-    let file = CreateAttachment::bytes(json, format!("session-{}.json", s.id));
-    let text = say(
-        inv.lang,
-        format!("{}: {} rolls.", s.name, export.log.len()),
-        format!("{}: ロール{}件。", s.name, export.log.len()),
-    );
-    ctx.send(CreateReply::default().content(text).attachment(file))
-        .await?;
+    let limit = match ctx {
+        poise::Context::Application(app) => app.interaction.attachment_size_limit as usize,
+        poise::Context::Prefix(_) => 8 * 1024 * 1024,
+    };
+    let budget = limit
+        .min(EXPORT_MAX_BYTES)
+        .saturating_sub(EXPORT_MARGIN)
+        .max(1024);
+    let mut export = page.export;
+    // Hidden rolls stay hidden from everyone but their roller and the GM; a file that keeps
+    // any of them is shown only to whoever asked.
+    let mut shows_hidden = false;
+    for entry in &mut export.log {
+        if let Some(kind) = hidden_kind(entry).map(str::to_string) {
+            if may_see_hidden(entry, &s, &inv) {
+                shows_hidden = true;
+            } else {
+                entry.command = hidden_label(&kind, Lang::En)
+                    .trim_start_matches("🔒 ")
+                    .to_string();
+                entry.outcome = serde_json::json!({ "hidden": kind });
+            }
+        }
+    }
+    // As many rolls as fit the attachment size limit; the rest is one `start:` away.
+    let mut size = serde_json::to_vec(&SessionExport::new(export.session.clone(), Vec::new()))
+        .map_err(BotError::internal)?
+        .len();
+    let mut fits = 0;
+    for entry in &export.log {
+        let n = serde_json::to_vec(entry).map_err(BotError::internal)?.len() + 1;
+        if size + n > budget {
+            break;
+        }
+        size += n;
+        fits += 1;
+    }
+    export.log.truncate(fits);
+    let json = serde_json::to_vec(&export).map_err(BotError::internal)?;
+    let total = page.total_rolls;
+    let first = u64::from(page.offset) + 1;
+    let last = u64::from(page.offset) + fits as u64;
+    let name = if offset == 0 && last >= total {
+        format!("session-{}.json", s.id)
+    } else {
+        format!("session-{}-rolls-{first}-{last}.json", s.id)
+    };
+    let file = CreateAttachment::bytes(json, name);
+    let mut text = if total == 0 || (offset == 0 && last >= total) {
+        say(
+            inv.lang,
+            format!("{}: {} rolls.", s.name, fits),
+            format!("{}: ロール{}件。", s.name, fits),
+        )
+    } else {
+        say(
+            inv.lang,
+            format!("{}: rolls {first}–{last} of {total}.", s.name),
+            format!("{}: ロール{total}件中 {first}〜{last}件目。", s.name),
+        )
+    };
+    if last < total {
+        text.push_str(&say(
+            inv.lang,
+            format!(" The rest: /session export session:{} start:{}", s.id, last + 1),
+            format!(" 続きは /session export session:{} start:{}", s.id, last + 1),
+        ));
+    }
+    ctx.send(
+        CreateReply::default()
+            .content(text)
+            .attachment(file)
+            .ephemeral(shows_hidden),
+    )
+    .await?;
     Ok(())
 }
 

@@ -1,7 +1,17 @@
-//! Extra fields a system adds to `/session status` (the rally's race board, …).
+//! `/session status`: the roster, every entry with all its tracked state, turn order and the
+//! system's own board (the rally's race board, …), split over as many embeds and messages as
+//! Discord's limits need — never an entry silently dropped.
 
 use engine::i18n::Lang;
 use engine::session::{Session, SystemId};
+use engine::systems::sheet::describe_sheet;
+
+use super::{EmbedView, colour, limits};
+
+/// Longest roster line (an entry with a huge sheet is cut, the others still show).
+pub const ENTRY_LINE: usize = 1000;
+/// Most embeds in one message.
+pub const EMBEDS_PER_MESSAGE: usize = 10;
 
 /// `(name, value, inline)` fields for the session's system; empty when it adds none.
 pub fn system_status(session: &Session, lang: Lang) -> Vec<(String, String, bool)> {
@@ -12,4 +22,143 @@ pub fn system_status(session: &Session, lang: Lang) -> Vec<(String, String, bool
         }
         SystemId::Shadowrun4 | SystemId::Warmachine | SystemId::Terminator | SystemId::MechaD20 => Vec::new(),
     }
+}
+
+/// One roster entry on one line: name, owner, every stat, effects.
+pub fn entry_line(session: &Session, index: usize, lang: Lang) -> String {
+    let Some(e) = session.roster.get(index) else {
+        return String::new();
+    };
+    let stats: Vec<String> = describe_sheet(session.system, &e.sheet, lang)
+        .into_iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    let mut line = format!("**{}** — <@{}>", e.name, e.owner);
+    if !stats.is_empty() {
+        line.push_str(&format!(" · {}", stats.join(", ")));
+    }
+    if !e.effects.is_empty() {
+        let fx: Vec<&str> = e.effects.iter().map(|f| f.name.as_str()).collect();
+        line.push_str(&format!(" · [{}]", fx.join(", ")));
+    }
+    limits::truncate(&line, ENTRY_LINE)
+}
+
+fn header(s: &Session, lang: Lang) -> String {
+    let players: Vec<String> = s.players.iter().map(|p| format!("<@{p}>")).collect();
+    let system = s.system.display_name(lang);
+    let mut text = match lang {
+        Lang::En => format!(
+            "System: {system}\nGM: <@{}>\nPlayers: {}",
+            s.gm,
+            players.join(" ")
+        ),
+        Lang::Ja => format!(
+            "システム: {system}\nGM: <@{}>\nプレイヤー: {}",
+            s.gm,
+            players.join(" ")
+        ),
+    };
+    if !s.turn.order.is_empty() {
+        let order: Vec<String> = s
+            .turn
+            .order
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                if i == s.turn.current {
+                    format!("**▶ {n}**")
+                } else {
+                    n.clone()
+                }
+            })
+            .collect();
+        let round = s.turn.round;
+        text.push_str(&match lang {
+            Lang::En => format!("\nRound {round}: {}", order.join(" → ")),
+            Lang::Ja => format!("\nラウンド{round}: {}", order.join(" → ")),
+        });
+    }
+    limits::truncate(&text, limits::DESCRIPTION / 2)
+}
+
+/// The status as embeds: the header and the roster lines packed into descriptions of at most
+/// Discord's 4096 characters, then the system's board.
+pub fn status_views(s: &Session, lang: Lang) -> Vec<EmbedView> {
+    let title = format!("📜 {}", s.name);
+    let more = match lang {
+        Lang::En => format!("📜 {} (continued)", s.name),
+        Lang::Ja => format!("📜 {}（続き）", s.name),
+    };
+    let mut views = vec![EmbedView {
+        title,
+        description: header(s, lang),
+        colour: colour::NEUTRAL,
+        ..Default::default()
+    }];
+    let mut lines: Vec<String> = (0..s.roster.len()).map(|i| entry_line(s, i, lang)).collect();
+    if lines.is_empty() {
+        lines.push(
+            lang.pick(
+                "Roster: no entries yet: /char add",
+                "ロスター: まだいません: /char add",
+            )
+            .into(),
+        );
+    }
+    for (i, line) in lines.into_iter().enumerate() {
+        let last = views.len() - 1;
+        let desc = &mut views[last].description;
+        let sep = if i == 0 { "\n\n" } else { "\n" };
+        if desc.chars().count() + sep.chars().count() + line.chars().count() <= limits::DESCRIPTION {
+            desc.push_str(sep);
+            desc.push_str(&line);
+        } else {
+            views.push(EmbedView {
+                title: limits::truncate(&more, limits::TITLE),
+                description: line,
+                colour: colour::NEUTRAL,
+                ..Default::default()
+            });
+        }
+    }
+    let board = system_status(s, lang);
+    if !board.is_empty() {
+        let last = views.len() - 1;
+        let mut with_board = views[last].clone();
+        with_board.fields.extend(board.iter().cloned());
+        if with_board.fields.len() <= limits::FIELDS && with_board.limited() == with_board {
+            views[last] = with_board;
+        } else {
+            views.push(EmbedView {
+                title: limits::truncate(&more, limits::TITLE),
+                colour: colour::NEUTRAL,
+                fields: board,
+                ..Default::default()
+            });
+        }
+    }
+    views
+}
+
+/// Embeds grouped into messages: at most 10 embeds and 6000 characters in each (Discord counts
+/// the 6000 over all of a message's embeds).
+pub fn pack_messages(views: Vec<EmbedView>) -> Vec<Vec<EmbedView>> {
+    let mut messages: Vec<Vec<EmbedView>> = Vec::new();
+    let mut chars = 0;
+    for v in views {
+        let v = v.limited();
+        let n = v.total_chars();
+        match messages.last_mut() {
+            Some(m) if m.len() < EMBEDS_PER_MESSAGE && chars + n <= limits::TOTAL => {
+                chars += n;
+                m.push(v);
+            }
+            _ => {
+                chars = n;
+                messages.push(vec![v]);
+            }
+        }
+    }
+    messages
 }

@@ -45,6 +45,19 @@ pub const UPDATE_ATTEMPTS: u32 = 5;
 pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(2);
 /// Most roll log entries [`Store::recent_rolls`] returns.
 pub const MAX_RECENT_ROLLS: u32 = 1000;
+/// Most roll log entries one [`Store::export_page`] reads.
+pub const MAX_EXPORT_ROLLS: u32 = 5000;
+
+/// A bounded part of a session's export (see [`Store::export_page`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportPage {
+    /// The session and the rolls of this page.
+    pub export: SessionExport,
+    /// The index (0-based) of the page's first roll in the whole log.
+    pub offset: u32,
+    /// How many rolls the whole log has.
+    pub total_rolls: u64,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -208,8 +221,15 @@ pub trait Store: Send + Sync {
     /// The last `count` rolls of a session (at most [`MAX_RECENT_ROLLS`]), oldest first.
     fn recent_rolls(&self, session_id: i64, count: u32) -> StoreFuture<'_, Vec<RollLogEntry>>;
 
-    /// A session with its whole log, read as one consistent snapshot.
-    fn export_session(&self, session_id: i64) -> StoreFuture<'_, SessionExport>;
+    /// A session with the part of its log from roll `offset` (0-based, oldest first), at most
+    /// `limit` rolls (capped at [`MAX_EXPORT_ROLLS`]) and the log's total length, read as one
+    /// consistent snapshot. Memory stays bounded however long the log is.
+    fn export_page(&self, session_id: i64, offset: u32, limit: u32) -> StoreFuture<'_, ExportPage>;
+
+    /// A session with (the first [`MAX_EXPORT_ROLLS`] rolls of) its log.
+    fn export_session(&self, session_id: i64) -> StoreFuture<'_, SessionExport> {
+        Box::pin(async move { Ok(self.export_page(session_id, 0, MAX_EXPORT_ROLLS).await?.export) })
+    }
 
     /// Records the state behind a button; the id goes into its `custom_id`.
     fn create_action<'a>(&'a self, action: &'a NewAction) -> StoreFuture<'a, i64>;

@@ -52,8 +52,10 @@ pub(super) const APPEND_ROLL: &str = "INSERT INTO roll_log (session_id, user_id,
      SELECT id, $2, $3, $4, $5 FROM sessions WHERE id = $1 AND ended_at_ms IS NULL";
 pub(super) const SELECT_RECENT_ROLLS: &str = "SELECT session_id, user_id, command, outcome, at_ms \
      FROM roll_log WHERE session_id = $1 ORDER BY id DESC LIMIT $2";
-pub(super) const SELECT_ALL_ROLLS: &str = "SELECT session_id, user_id, command, outcome, at_ms \
-     FROM roll_log WHERE session_id = $1 ORDER BY id";
+/// One page of a session's log, oldest first (exports read a bounded page at a time).
+pub(super) const SELECT_ROLL_PAGE: &str = "SELECT session_id, user_id, command, outcome, at_ms \
+     FROM roll_log WHERE session_id = $1 ORDER BY id LIMIT $2 OFFSET $3";
+pub(super) const COUNT_ROLLS: &str = "SELECT COUNT(*) FROM roll_log WHERE session_id = $1";
 
 pub(super) const INSERT_ACTION: &str = "INSERT INTO actions \
      (kind, guild_id, channel_id, owner_id, payload, created_at_ms) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id";
@@ -83,8 +85,9 @@ macro_rules! sql_store {
 
             use $crate::store::sql::*;
             use $crate::store::{
-                Action, Backend, Edit, MAX_RECENT_ROLLS, NewAction, SettingsEdit, Store, StoreError,
-                StoreFuture, UPDATE_ATTEMPTS, conflict_backoff, from_db, now_ms, to_db,
+                Action, Backend, Edit, ExportPage, MAX_EXPORT_ROLLS, MAX_RECENT_ROLLS, NewAction,
+                SettingsEdit, Store, StoreError, StoreFuture, UPDATE_ATTEMPTS, conflict_backoff, from_db,
+                now_ms, to_db,
             };
 
             impl $store {
@@ -436,7 +439,12 @@ macro_rules! sql_store {
                     })
                 }
 
-                fn export_session(&self, session_id: i64) -> StoreFuture<'_, SessionExport> {
+                fn export_page(
+                    &self,
+                    session_id: i64,
+                    offset: u32,
+                    limit: u32,
+                ) -> StoreFuture<'_, ExportPage> {
                     Box::pin(async move {
                         let mut tx = self
                             .pool
@@ -450,8 +458,15 @@ macro_rules! sql_store {
                             .map_err(Self::classify)?
                             .ok_or(StoreError::NotFound)?;
                         let session = Self::session_from_row(&row)?;
-                        let rows = sqlx::query(SELECT_ALL_ROLLS)
+                        let (total,): (i64,) = sqlx::query_as(COUNT_ROLLS)
                             .bind(session_id)
+                            .fetch_one(&mut *tx)
+                            .await
+                            .map_err(Self::classify)?;
+                        let rows = sqlx::query(SELECT_ROLL_PAGE)
+                            .bind(session_id)
+                            .bind(i64::from(limit.min(MAX_EXPORT_ROLLS)))
+                            .bind(i64::from(offset))
                             .fetch_all(&mut *tx)
                             .await
                             .map_err(Self::classify)?;
@@ -460,7 +475,11 @@ macro_rules! sql_store {
                             .map(Self::roll_from_row)
                             .collect::<Result<Vec<_>, _>>()?;
                         tx.commit().await.map_err(Self::classify)?;
-                        Ok(SessionExport::new(session, log))
+                        Ok(ExportPage {
+                            export: SessionExport::new(session, log),
+                            offset,
+                            total_rolls: u64::try_from(total).unwrap_or(0),
+                        })
                     })
                 }
 

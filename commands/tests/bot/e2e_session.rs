@@ -521,3 +521,323 @@ async fn character_names_autocomplete_from_the_roster() {
     assert_eq!(names, ["Ana", "Anders"]);
     c.shutdown().await;
 }
+
+/// Every message of a reply: the reply itself and its follow-ups.
+fn all_text(r: &Reply) -> String {
+    let mut s = text(r);
+    for f in &r.followups {
+        s.push_str(&f.to_string());
+    }
+    s
+}
+
+#[tokio::test]
+async fn hidden_rolls_stay_out_of_the_public_log_and_export_until_revealed() {
+    let mut c = console().await;
+    let gm = player(&c, "gm-hidden");
+    let ana = player(&c, "ana");
+    let bob = player(&c, "bob");
+    as_(&mut c, &gm, "/session start name:Run system:warmachine").await;
+    c.queue_dice([2, 5]);
+    let (roll_id, _) = c.send_as("/roll dice:S2D6 label:Trap check", &ana).await.unwrap();
+    c.queue_dice([6]);
+    as_(&mut c, &ana, "/roll dice:p 1d6+30").await;
+    c.queue_dice([1, 1]);
+    as_(&mut c, &ana, "/roll dice:2d6+40").await;
+
+    // Bob sees that two hidden rolls were made, never their results, expressions or labels.
+    let r = as_(&mut c, &bob, "/session log").await;
+    assert!(!r.ephemeral);
+    let public = all_text(&r);
+    assert!(
+        public.contains("made a secret roll") && public.contains("made a private roll"),
+        "{public}"
+    );
+    assert!(public.contains("→ 42"), "public rolls still show: {public}");
+    for leak in ["→ 7", "→ 36", "S2D6", "Trap", "p 1d6"] {
+        assert!(!public.contains(leak), "{leak} leaked: {public}");
+    }
+    assert!(r.followups.is_empty(), "nothing hidden for bob");
+    let r = as_(&mut c, &bob, "/session export").await;
+    assert!(!r.ephemeral, "a redacted export is public");
+    let file = r.body["files"][0]["content"].as_str().unwrap().to_string();
+    for leak in ["Trap", "S2D6", "\"total\":7", "\"total\":36"] {
+        assert!(!file.contains(leak), "{leak} leaked: {file}");
+    }
+    let exported: Value = serde_json::from_str(&file).unwrap();
+    assert_eq!(exported["log"][0]["outcome"], json!({ "hidden": "secret" }));
+    assert_eq!(exported["log"][1]["outcome"], json!({ "hidden": "private" }));
+
+    // The GM: the channel's copy stays redacted; the results come only to the GM.
+    let r = as_(&mut c, &gm, "/session log").await;
+    assert!(!r.ephemeral && !text(&r).contains("→ 7"), "{}", text(&r));
+    let mine = r.followups.first().expect("the GM's own view");
+    assert_eq!(
+        mine["flags"].as_u64().unwrap_or(0) & 64,
+        64,
+        "only the GM sees it"
+    );
+    assert!(
+        mine.to_string().contains("→ 7") && mine.to_string().contains("→ 36"),
+        "{mine}"
+    );
+    let r = as_(&mut c, &gm, "/session export").await;
+    assert!(r.ephemeral, "an export with hidden results goes only to the GM");
+    assert!(r.body["files"][0]["content"].as_str().unwrap().contains("Trap"));
+
+    // Revealed, the secret roll joins the public log.
+    let notice = notice_message(&c, roll_id);
+    let custom_id = saikoro_bot::fake_discord::buttons(&notice)[0].1.clone();
+    let r = c.fake.press(&ana, &notice, &custom_id, WAIT).await.unwrap();
+    assert!(text(&r).contains("revealed"), "{}", text(&r));
+    let r = as_(&mut c, &bob, "/session log").await;
+    let public = all_text(&r);
+    assert!(
+        public.contains("(revealed)") && public.contains("→ 7"),
+        "{public}"
+    );
+    assert!(
+        !public.contains("→ 36"),
+        "the private roll stays hidden: {public}"
+    );
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn concurrent_channel_setting_edits_are_both_kept() {
+    let c = console().await;
+    let admin = c.invoker();
+    let commands = c.fake.visible_commands(Some(DEFAULT_GUILD));
+    let build = |line: &str| {
+        saikoro_bot::console::line::build(line, &commands, &|n| {
+            saikoro_bot::fake_discord::payloads::user(&user_for(n))
+        })
+        .unwrap()
+    };
+    // Two admins at once in each of several channels: one sets the system, one the visibility.
+    let mut ids = Vec::new();
+    let channels: Vec<u64> = (0..8).map(|i| DEFAULT_CHANNEL + 1000 + i).collect();
+    for &channel in &channels {
+        let mut who = admin.clone();
+        who.channel_id = channel;
+        for line in [
+            "/config channel system:shadowrun4",
+            "/config channel visibility:Secret (results to the roller and the GM)",
+        ] {
+            let b = build(line);
+            let i = c
+                .fake
+                .command_interaction(&who, 2, &b.command, b.options, b.resolved);
+            ids.push(c.fake.deliver(i).unwrap());
+        }
+    }
+    for id in ids {
+        let r = c.fake.wait_reply(id, WAIT).await.unwrap();
+        assert!(!r.embeds().is_empty(), "{}", text(&r));
+    }
+    for channel in channels {
+        let ch = c.store().channel_settings(channel).await.unwrap().unwrap();
+        assert_eq!(
+            ch.system,
+            Some(engine::session::SystemId::Shadowrun4),
+            "channel {channel}"
+        );
+        assert_eq!(
+            ch.visibility,
+            engine::session::Visibility::Secret,
+            "channel {channel}"
+        );
+    }
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn status_shows_every_entry_of_a_long_roster_within_discords_limits() {
+    let mut c = console().await;
+    let gm = c.invoker();
+    as_(&mut c, &gm, "/session start name:Big Table system:warmachine").await;
+    for i in 0..30 {
+        let stats: Vec<String> = (1..=12)
+            .map(|j| format!("k{j:02}={}", 1000 + i * 12 + j))
+            .collect();
+        as_(
+            &mut c,
+            &gm,
+            &format!("/char add name:Entry{i:02} stats:{}", stats.join(" ")),
+        )
+        .await;
+    }
+    let r = as_(&mut c, &gm, "/session status").await;
+    let mut messages = vec![r.message.clone()];
+    messages.extend(r.followups.iter().cloned());
+    let mut all = String::new();
+    for m in &messages {
+        let embeds = m["embeds"].as_array().unwrap();
+        assert!(!embeds.is_empty() && embeds.len() <= 10);
+        let mut chars = 0;
+        for e in embeds {
+            let d = e["description"].as_str().unwrap_or("");
+            assert!(d.chars().count() <= 4096);
+            chars += d.chars().count() + e["title"].as_str().unwrap_or("").chars().count();
+            for f in e["fields"].as_array().into_iter().flatten() {
+                chars += f["name"].as_str().unwrap().chars().count()
+                    + f["value"].as_str().unwrap().chars().count();
+            }
+            all.push_str(&e.to_string());
+        }
+        assert!(chars <= 6000, "{chars} characters in one message");
+    }
+    for i in 0..30 {
+        assert!(all.contains(&format!("Entry{i:02}")), "Entry{i:02} missing");
+        for j in 1..=12 {
+            let v = 1000 + i * 12 + j;
+            assert!(
+                all.contains(&format!("k{j:02} {v}")),
+                "Entry{i:02}: k{j:02} {v} missing"
+            );
+        }
+    }
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn export_splits_a_long_log_and_reaches_ended_sessions() {
+    let mut c = console().await;
+    let gm = c.invoker();
+    as_(&mut c, &gm, "/session start name:Old Campaign system:warmachine").await;
+    let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
+    for n in 0..40 {
+        let entry = engine::session::RollLogEntry {
+            session_id: s.id,
+            user_id: gm.user.id,
+            command: format!("/roll {n}"),
+            outcome: json!({ "n": n, "padding": "x".repeat(1000) }),
+            at_ms: 1_700_000_000_000 + n,
+        };
+        c.store().append_roll(&entry).await.unwrap();
+    }
+    // A server whose uploads are small: 64 KiB are kept for the rest, ~10 rolls fit.
+    c.fake.set_attachment_size_limit(64 * 1024 + 10_000);
+    let mut seen = Vec::new();
+    let mut line = "/session export".to_string();
+    for _ in 0..10 {
+        let r = as_(&mut c, &gm, &line).await;
+        assert!(!r.ephemeral, "{}", r.content());
+        let file = r.body["files"][0]["content"].as_str().unwrap();
+        assert!(file.len() <= 10_000, "{} bytes", file.len());
+        let exported: Value = serde_json::from_str(file).unwrap();
+        let log = exported["log"].as_array().unwrap();
+        assert!(!log.is_empty() && log.len() < 40);
+        seen.extend(log.iter().map(|e| e["outcome"]["n"].as_i64().unwrap()));
+        match r.content().split("/session export ").nth(1) {
+            Some(next) => line = format!("/session export {next}"),
+            None => break,
+        }
+    }
+    assert_eq!(seen, (0..40).collect::<Vec<_>>(), "every roll once, in order");
+
+    // Ended: a new session runs here, the old one is still exportable by its id.
+    as_(&mut c, &gm, "/session end").await;
+    as_(&mut c, &gm, "/session start name:New Campaign system:warmachine").await;
+    c.fake
+        .set_attachment_size_limit(saikoro_bot::fake_discord::DEFAULT_ATTACHMENT_LIMIT);
+    let r = as_(&mut c, &gm, &format!("/session export session:{}", s.id)).await;
+    let exported: Value = serde_json::from_str(r.body["files"][0]["content"].as_str().unwrap()).unwrap();
+    assert_eq!(exported["session"]["name"], "Old Campaign");
+    assert_eq!(exported["log"].as_array().unwrap().len(), 40);
+    // It autocompletes.
+    let command = c
+        .fake
+        .commands(None)
+        .into_iter()
+        .find(|c| c["name"] == "session")
+        .unwrap();
+    let options = json!([{ "name": "export", "type": 1, "options": [
+        { "name": "session", "type": 4, "value": "old", "focused": true },
+    ]}]);
+    let i = c.fake.command_interaction(&gm, 4, &command, options, json!({}));
+    let id = c.fake.deliver(i).unwrap();
+    let r = c.fake.wait_reply(id, WAIT).await.unwrap();
+    let choices = r.body["data"]["choices"].as_array().unwrap();
+    assert_eq!(choices.len(), 1, "{choices:?}");
+    assert_eq!(choices[0]["value"], s.id);
+    // Another server's session is not ours to read.
+    let mut elsewhere = gm.clone();
+    elsewhere.guild_id = Some(DEFAULT_GUILD + 1);
+    let r = as_(&mut c, &elsewhere, &format!("/session export session:{}", s.id)).await;
+    assert!(r.ephemeral && r.body.get("files").is_none(), "{}", text(&r));
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_refused_command_registration_does_not_keep_the_bot_from_answering() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = saikoro_bot::fake_discord::FakeDiscord::start().await.unwrap();
+    fake.fail_command_puts(true);
+    let h = support::harness::Harness::start(fake, support::harness::sqlite(dir.path()).await).await;
+    let who = h.invoker("ana");
+    h.dice.queue([3, 4]);
+    let r = h.send(&who, "/roll dice:2d6").await;
+    assert!(!r.ephemeral && text(&r).contains("**7**"), "{}", text(&r));
+    assert!(h.fake.commands(None).is_empty(), "nothing was registered");
+    h.shutdown().await;
+}
+
+#[tokio::test]
+async fn unreadable_settings_never_bring_a_disabled_system_back() {
+    use std::sync::atomic::Ordering;
+    let dir = tempfile::tempdir().unwrap();
+    let inner = support::harness::sqlite(dir.path()).await;
+    let mut settings = engine::session::ServerSettings::default();
+    settings
+        .enabled_systems
+        .remove(&engine::session::SystemId::Shadowrun4);
+    inner.put_server_settings(DEFAULT_GUILD, &settings).await.unwrap();
+    let store = std::sync::Arc::new(support::harness::FlakyStore {
+        inner,
+        settings_down: true.into(),
+    });
+    let fake = saikoro_bot::fake_discord::FakeDiscord::start().await.unwrap();
+    let h = support::harness::Harness::start(fake, store.clone()).await;
+    h.fake.wait_commands(None, WAIT).await.unwrap();
+    // Registration ran (global first, then the guilds) without touching this server's list.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        h.fake.commands(Some(DEFAULT_GUILD)).is_empty(),
+        "registered with defaults: {:?}",
+        h.fake.commands(Some(DEFAULT_GUILD))
+    );
+    // A disabled system's stateless command refuses while the settings cannot be read.
+    let admin = h.invoker("admin");
+    let r = h.send(&admin, "/sr test pool:6").await;
+    assert!(
+        r.ephemeral && r.content().contains("Storage is unavailable"),
+        "{}",
+        text(&r)
+    );
+    store.settings_down.store(false, Ordering::SeqCst);
+    let r = h.send(&admin, "/sr test pool:6").await;
+    assert!(r.ephemeral && r.content().contains("turned off"), "{}", text(&r));
+    h.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_server_added_after_start_gets_its_system_commands() {
+    let c = console().await;
+    let new_guild = DEFAULT_GUILD + 7;
+    assert!(c.fake.commands(Some(new_guild)).is_empty());
+    c.fake.add_guild(new_guild, "New table").unwrap();
+    let names: Vec<String> = c
+        .fake
+        .wait_commands(Some(new_guild), WAIT)
+        .await
+        .expect("the new server's commands were registered")
+        .iter()
+        .map(|c| c["name"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        names.contains(&"sr".to_string()) && names.contains(&"rally".to_string()),
+        "{names:?}"
+    );
+    c.shutdown().await;
+}

@@ -418,6 +418,74 @@ pub async fn roll_log_and_export(h: &impl Harness) {
     assert_eq!(export.log.len(), 5);
 }
 
+/// Exports read a bounded page of the log with its total, oldest first, ended sessions too.
+pub async fn export_pages(h: &impl Harness) {
+    let store = h.open().await;
+    let s = seeded(store.as_ref(), CHAN).await;
+    for n in 1..=7 {
+        store.append_roll(&roll(s.id, n)).await.unwrap();
+    }
+    let page = store.export_page(s.id, 2, 3).await.unwrap();
+    assert_eq!(page.total_rolls, 7);
+    assert_eq!(page.offset, 2);
+    assert_eq!(
+        page.export.log,
+        (3..=5).map(|n| roll(s.id, n)).collect::<Vec<_>>()
+    );
+    let tail = store.export_page(s.id, 5, 100).await.unwrap();
+    assert_eq!(tail.export.log, vec![roll(s.id, 6), roll(s.id, 7)]);
+    assert!(
+        store
+            .export_page(s.id, 7, 100)
+            .await
+            .unwrap()
+            .export
+            .log
+            .is_empty()
+    );
+    store
+        .end_session(CHAN, Actor::user(GM), 1_800_000_000_000)
+        .await
+        .unwrap();
+    let ended = store.export_page(s.id, 0, 1).await.unwrap();
+    assert!(!ended.export.session.is_active());
+    assert_eq!(ended.export.log, vec![roll(s.id, 1)]);
+    assert!(matches!(
+        store.export_page(s.id + 1000, 0, 1).await,
+        Err(StoreError::NotFound)
+    ));
+}
+
+/// Two admins changing different channel settings at once: both changes land.
+pub async fn concurrent_channel_settings_edits_all_land(h: &impl Harness) {
+    let store = h.open().await;
+    let mut tasks = Vec::new();
+    for i in 0..10u64 {
+        for which in 0..2 {
+            let s = store.clone();
+            tasks.push(tokio::spawn(async move {
+                let mut edit = |c: &mut ChannelSettings| {
+                    if which == 0 {
+                        c.system = Some(SystemId::Shadowrun4);
+                    } else {
+                        c.visibility = Visibility::Secret;
+                    }
+                    Ok(())
+                };
+                s.update_channel_settings(GUILD, CHAN - 1 - i, &mut edit).await
+            }));
+        }
+    }
+    for t in tasks {
+        t.await.unwrap().expect("edit");
+    }
+    for i in 0..10u64 {
+        let c = store.channel_settings(CHAN - 1 - i).await.unwrap().unwrap();
+        assert_eq!(c.system, Some(SystemId::Shadowrun4));
+        assert_eq!(c.visibility, Visibility::Secret);
+    }
+}
+
 pub async fn roll_log_is_append_only(h: &impl Harness) {
     let store = h.open().await;
     let s = seeded(store.as_ref(), CHAN).await;
@@ -607,7 +675,8 @@ macro_rules! contract_tests {
             refused_update_writes_nothing, noop_and_identity, update_without_session, end_keeps_history,
             ended_sessions_order_limit_and_guild, roll_log_and_export, roll_log_is_append_only,
             fifty_concurrent_edits, survives_restart, actions_are_used_once,
-            concurrent_settings_edits_all_land);
+            concurrent_settings_edits_all_land, export_pages,
+            concurrent_channel_settings_edits_all_land);
     };
     (@each $harness:expr; $($name:ident),*) => {
         $(
