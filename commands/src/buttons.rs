@@ -126,6 +126,14 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
         };
         return refuse(ctx, press, text).await;
     }
+    // Consuming the action and what the press changes are two transactions: the action is
+    // marked used here (so a double click cannot run twice), the handler then saves its
+    // session change, and a handler that fails releases the action again. A crash between the
+    // two leaves a used button whose change never landed (the player repeats it by command).
+    // Doing both in one transaction needs a store operation that takes the action id with the
+    // session edit, and every handler (`sr/`, `rally/`, which also consume other actions, e.g.
+    // the Apply damage a Second chance replaces) to save through it; left for when those
+    // modules are not being changed by others.
     let action = match data.store.use_action(id).await {
         Ok(a) => a,
         Err(e) => return refuse(ctx, press, e.localized(lang)).await,
