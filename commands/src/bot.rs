@@ -115,7 +115,24 @@ async fn shared(ctx: &serenity::all::Context) -> Option<Arc<Shared>> {
 }
 
 /// When the command started, kept in poise's per-invocation data.
-struct Started(Instant);
+struct Started {
+    at: Instant,
+    /// When the first reply went out (see [`on_reply`]).
+    replied: std::sync::OnceLock<Instant>,
+}
+
+/// poise calls this for every reply just before sending it: the first one ends the
+/// interaction's latency (work after the reply — log writes, follow-ups — is not the user's
+/// wait).
+fn on_reply(ctx: Context<'_>, reply: poise::CreateReply) -> poise::CreateReply {
+    if let poise::Context::Application(app) = ctx
+        && let Ok(data) = app.invocation_data.try_lock()
+        && let Some(started) = data.downcast_ref::<Started>()
+    {
+        let _ = started.replied.set(Instant::now());
+    }
+    reply
+}
 
 /// Connect and start serving with automatic sharding and no metrics.
 pub async fn start(opts: BotOptions) -> Result<RunningBot, BotError> {
@@ -250,6 +267,7 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
             on_error: |e| Box::pin(on_error(e)),
             pre_command: |ctx| Box::pin(pre_command(ctx)),
             post_command: |ctx| Box::pin(post_command(ctx)),
+            reply_callback: Some(on_reply),
             event_handler: |fw, event| Box::pin(on_event(fw, event)),
             // Owners are never consulted; skipping the lookup saves a request at start-up.
             initialize_owners: false,
@@ -294,7 +312,11 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
 }
 
 async fn pre_command(ctx: Context<'_>) {
-    ctx.set_invocation_data(Started(Instant::now())).await;
+    ctx.set_invocation_data(Started {
+        at: Instant::now(),
+        replied: std::sync::OnceLock::new(),
+    })
+    .await;
     if let Some(m) = shared(ctx.serenity_context())
         .await
         .and_then(|s| s.metrics.clone())
@@ -314,7 +336,14 @@ async fn post_command(ctx: Context<'_>) {
 
 /// Count, time and log a finished command.
 async fn finished(ctx: Context<'_>, outcome: Outcome) {
-    let elapsed = ctx.invocation_data::<Started>().await.map(|s| s.0.elapsed());
+    // Received → first reply sent; a command that never replied: until it finished.
+    let elapsed = ctx
+        .invocation_data::<Started>()
+        .await
+        .map(|s| match s.replied.get() {
+            Some(r) => r.duration_since(s.at),
+            None => s.at.elapsed(),
+        });
     let command = &ctx.command().qualified_name;
     if let Some(m) = shared(ctx.serenity_context())
         .await

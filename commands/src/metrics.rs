@@ -98,7 +98,7 @@ impl Metrics {
         let latency = HistogramVec::new(
             HistogramOpts::new(
                 "saikoro_interaction_duration_seconds",
-                "From the interaction reaching the command to its handling done (reply sent).",
+                "From the interaction reaching the command to its first reply being sent.",
             )
             .buckets(BUCKETS.to_vec()),
             &["command"],

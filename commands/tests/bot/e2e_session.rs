@@ -793,10 +793,8 @@ async fn unreadable_settings_never_bring_a_disabled_system_back() {
         .enabled_systems
         .remove(&engine::session::SystemId::Shadowrun4);
     inner.put_server_settings(DEFAULT_GUILD, &settings).await.unwrap();
-    let store = std::sync::Arc::new(support::harness::FlakyStore {
-        inner,
-        settings_down: true.into(),
-    });
+    let store = std::sync::Arc::new(support::harness::FlakyStore::new(inner));
+    store.settings_down.store(true, Ordering::SeqCst);
     let fake = saikoro_bot::fake_discord::FakeDiscord::start().await.unwrap();
     let h = support::harness::Harness::start(fake, store.clone()).await;
     h.fake.wait_commands(None, WAIT).await.unwrap();
@@ -840,4 +838,51 @@ async fn a_server_added_after_start_gets_its_system_commands() {
         "{names:?}"
     );
     c.shutdown().await;
+}
+
+#[tokio::test]
+async fn latency_runs_from_the_interaction_to_the_reply_not_to_later_work() {
+    use std::sync::atomic::Ordering;
+    let dir = tempfile::tempdir().unwrap();
+    let store = std::sync::Arc::new(support::harness::FlakyStore::new(
+        support::harness::sqlite(dir.path()).await,
+    ));
+    let metrics = saikoro_bot::metrics::Metrics::new();
+    let fake = saikoro_bot::fake_discord::FakeDiscord::start().await.unwrap();
+    let scale = saikoro_bot::bot::ScaleOptions {
+        metrics: Some(metrics.clone()),
+        ..Default::default()
+    };
+    let h = support::harness::Harness::start_with(fake, store.clone(), scale).await;
+    let gm = h.invoker("gm");
+    h.send(&gm, "/session start name:Run system:warmachine").await;
+    // Logging the roll (after the reply) takes a second: the user did not wait for it.
+    store.append_delay_ms.store(1500, Ordering::SeqCst);
+    h.dice.queue([3, 4]);
+    let started = std::time::Instant::now();
+    let r = h.send(&gm, "/roll dice:2d6").await;
+    assert!(text(&r).contains("**7**"), "{}", text(&r));
+    assert!(
+        started.elapsed() < Duration::from_millis(1000),
+        "the reply came first"
+    );
+    // The command finishes (and is counted) once the log is written.
+    let count = r#"saikoro_interaction_duration_seconds_count{command="roll"}"#;
+    let sum = r#"saikoro_interaction_duration_seconds_sum{command="roll"}"#;
+    let value = |body: &str, series: &str| {
+        body.lines()
+            .find_map(|l| l.strip_prefix(series).and_then(|v| v.trim().parse::<f64>().ok()))
+            .unwrap_or(0.0)
+    };
+    let mut body = String::new();
+    for _ in 0..50 {
+        body = metrics.render();
+        if value(&body, count) >= 1.0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(value(&body, count), 1.0, "{body}");
+    assert!(value(&body, sum) < 1.0, "timed to the reply: {body}");
+    h.shutdown().await;
 }

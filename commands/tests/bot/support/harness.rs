@@ -21,6 +21,18 @@ use serde_json::Value;
 pub struct FlakyStore {
     pub inner: Arc<dyn Store>,
     pub settings_down: AtomicBool,
+    /// Milliseconds every roll-log append waits first (slow work after a reply).
+    pub append_delay_ms: std::sync::atomic::AtomicU64,
+}
+
+impl FlakyStore {
+    pub fn new(inner: Arc<dyn Store>) -> FlakyStore {
+        FlakyStore {
+            inner,
+            settings_down: false.into(),
+            append_delay_ms: 0.into(),
+        }
+    }
 }
 
 impl Store for FlakyStore {
@@ -78,7 +90,11 @@ impl Store for FlakyStore {
         self.inner.ended_sessions(guild, limit)
     }
     fn append_roll<'a>(&'a self, entry: &'a RollLogEntry) -> StoreFuture<'a, ()> {
-        self.inner.append_roll(entry)
+        let delay = Duration::from_millis(self.append_delay_ms.load(Ordering::SeqCst));
+        Box::pin(async move {
+            tokio::time::sleep(delay).await;
+            self.inner.append_roll(entry).await
+        })
     }
     fn recent_rolls(&self, session_id: i64, count: u32) -> StoreFuture<'_, Vec<RollLogEntry>> {
         self.inner.recent_rolls(session_id, count)
@@ -137,15 +153,22 @@ impl Harness {
     /// The bot connected to `fake` with `store`; returns once its shard identified (without
     /// waiting for any registration).
     pub async fn start(fake: FakeDiscord, store: Arc<dyn Store>) -> Harness {
+        Self::start_with(fake, store, bot::ScaleOptions::default()).await
+    }
+
+    pub async fn start_with(fake: FakeDiscord, store: Arc<dyn Store>, scale: bot::ScaleOptions) -> Harness {
         let dice = DiceSource::fixed([]);
-        let bot = bot::start(BotOptions {
-            token: fake_discord::FAKE_TOKEN.into(),
-            proxy_url: Some(fake.url()),
-            dev_guild: None,
-            dice: dice.clone(),
-            outcome_tap: None,
-            store,
-        })
+        let bot = bot::start_with(
+            BotOptions {
+                token: fake_discord::FAKE_TOKEN.into(),
+                proxy_url: Some(fake.url()),
+                dev_guild: None,
+                dice: dice.clone(),
+                outcome_tap: None,
+                store,
+            },
+            scale,
+        )
         .await
         .expect("bot starts");
         fake.wait_shards(1, Duration::from_secs(30))
