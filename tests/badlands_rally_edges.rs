@@ -511,3 +511,123 @@ fn hand_rolled_damage_settles_impact_and_credits_the_attacker() {
         Err(RuleError::UnknownGear { .. })
     ));
 }
+
+fn order(out: &saikoro::systems::badlands_rally::race::InitiativeOutcome) -> Vec<&str> {
+    out.order.iter().map(|e| e.id.as_str()).collect()
+}
+
+fn dice_of(out: &saikoro::systems::badlands_rally::race::InitiativeOutcome, id: &str) -> Vec<Vec<u32>> {
+    let e = out.order.iter().find(|e| e.id == id).unwrap();
+    e.checks.iter().map(|c| c.dice.clone()).collect()
+}
+
+#[test]
+fn reliable_rerolls_a_round_initiative_check_with_its_rally_dice_once_per_lap() {
+    let mut r = race();
+    r.entries[0].gear.state.rally_tokens = 1;
+    // hunter 3 dice (one Rally die) 2,1,1 → 2; target 5,4 → 6; c 3,2 → 3.
+    let mut dice = FixedRoller::new([2, 1, 1, 5, 4, 3, 2]);
+    let (after, out) = r.initiative(&[], &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(order(&out), ["target", "c", "hunter"]);
+    assert_eq!(after.gear("hunter").unwrap().state.rally_tokens, 0);
+    // Reliable from the state before the check: the Rally die is rolled again, 6,5,1 → 7.
+    let mut dice = FixedRoller::new([6, 5, 1]);
+    let (r2, again) = r.initiative_reroll(&out, "hunter", &[], &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(order(&again), ["hunter", "target", "c"]);
+    assert_eq!(again.order[0].score, 7);
+    assert_eq!(
+        again.order[0].checks[0].pool.net().unwrap(),
+        3,
+        "the Rally die counts"
+    );
+    assert_eq!(again.order[0].reliable.as_ref().unwrap().dice, vec![2, 1, 1]);
+    assert_eq!(
+        dice_of(&again, "target"),
+        vec![vec![5, 4]],
+        "the others keep theirs"
+    );
+    assert_eq!(r2.initiative.as_deref(), Some("hunter"));
+    let h = r2.gear("hunter").unwrap();
+    assert_eq!((h.state.rally_tokens, h.state.reliable_used_lap), (0, Some(0)));
+    assert!(!h.reliable_available());
+    // Once per lap; not for a gear without the trait or outside the check.
+    let spent = on(r.clone(), "hunter", GearEvent::UseReliable);
+    assert!(matches!(
+        spent.initiative_reroll(&out, "hunter", &[], &mut FixedRoller::new([6, 6, 6])),
+        Err(RuleError::AlreadyUsed { .. })
+    ));
+    let mut plain = r.clone();
+    plain.entries[2]
+        .gear
+        .sheet
+        .traits
+        .retain(|t| *t != Trait::Reliable);
+    assert!(matches!(
+        plain.initiative_reroll(&out, "c", &[], &mut FixedRoller::new([6, 6])),
+        Err(RuleError::MissingTrait { .. })
+    ));
+    assert!(matches!(
+        r.initiative_reroll(&out, "zz", &[], &mut FixedRoller::new([6, 6])),
+        Err(RuleError::UnknownGear { .. })
+    ));
+}
+
+#[test]
+fn reliable_on_pole_position_keeps_tie_rerolls_already_made_and_rolls_new_ties() {
+    let r = race();
+    // hunter 4,1 → 4; target 4,2 → 4; c 6,5 → 7. The tie rerolls: hunter 5,1 → 5, target 3,1 → 3.
+    let mut dice = FixedRoller::new([4, 1, 4, 2, 6, 5, 5, 1, 3, 1]);
+    let (_, out) = r.pole_position(&mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(order(&out), ["c", "hunter", "target"]);
+    // c rerolls 2,1 → 2: hunter and target tie at 4 again and their rerolls stand, no new dice.
+    let mut dice = FixedRoller::new([2, 1]);
+    let (r2, again) = r.initiative_reroll(&out, "c", &[], &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(order(&again), ["hunter", "target", "c"]);
+    assert_eq!(dice_of(&again, "hunter"), vec![vec![4, 1], vec![5, 1]]);
+    assert_eq!(r2.pole.as_deref(), Some("hunter"));
+    assert_eq!(r2.initiative.as_deref(), Some("hunter"));
+    assert_eq!(r2.gear("c").unwrap().state.reliable_used_lap, Some(0));
+    // hunter rerolls 6,4 → 7 instead: it ties with c, and both roll again (c 3,1 → 3, hunter
+    // 5,5 → 6); target, alone now, keeps only its first check.
+    let mut dice = FixedRoller::new([6, 4, 3, 1, 5, 5]);
+    let (r3, again) = r.initiative_reroll(&out, "hunter", &[], &mut dice).unwrap();
+    assert_eq!(dice.remaining(), 0);
+    assert_eq!(order(&again), ["hunter", "c", "target"]);
+    assert_eq!(dice_of(&again, "hunter"), vec![vec![6, 4], vec![5, 5]]);
+    assert_eq!(dice_of(&again, "target"), vec![vec![4, 2]]);
+    assert_eq!(r3.pole.as_deref(), Some("hunter"));
+}
+
+#[test]
+fn reliable_on_the_contested_victory_check_keeps_the_record_penalty_and_ties_to_the_leader() {
+    let mut r = race();
+    r.entries[0].gear.state.laps = 2;
+    r.entries[1].gear.state.rattle_record = 2;
+    let ids = vec!["hunter".to_string(), "target".to_string()];
+    let ahead = vec!["hunter".to_string(), "target".to_string()];
+    // hunter 3,2 → 3; target 6,5 → 7 − 2 = 5.
+    let out = r
+        .contested_victory(&ids, &ahead, &mut FixedRoller::new([3, 2, 6, 5]))
+        .unwrap();
+    assert_eq!(out.kind, InitiativeKind::Contested);
+    assert_eq!(out.winner(), Some("target"));
+    // hunter rerolls 5,1 → 5: a tie at 5, and hunter is ahead.
+    let (r2, again) = r
+        .initiative_reroll(&out, "hunter", &ahead, &mut FixedRoller::new([5, 1]))
+        .unwrap();
+    assert_eq!(again.winner(), Some("hunter"));
+    assert_eq!(again.order[1].score, 5);
+    assert_eq!(again.order[1].penalty, 2);
+    assert!(matches!(
+        again.tie_breaks.as_slice(),
+        [saikoro::systems::badlands_rally::race::TieBreak::Position { .. }]
+    ));
+    // The use is recorded against the gear's lap; nothing else about the race changes.
+    assert_eq!(r2.gear("hunter").unwrap().state.reliable_used_lap, Some(2));
+    assert_eq!(r2.pole, r.pole);
+    assert_eq!(r2.gear("target").unwrap(), r.gear("target").unwrap());
+}

@@ -714,8 +714,17 @@ pub fn initiative_view(out: &InitiativeOutcome, round: u32, lang: Lang) -> Embed
             } else {
                 String::new()
             };
+            // Reliable: the check it replaced, struck through.
+            let reliable = match &e.reliable {
+                Some(old) => format!(
+                    "  ({} ~~{}~~)",
+                    lang.pick("Reliable, was", "リライアブル、元は"),
+                    old.result
+                ),
+                None => String::new(),
+            };
             format!(
-                "{}. **{}** — **{}**{penalty}  {}",
+                "{}. **{}** — **{}**{penalty}  {}{reliable}",
                 i + 1,
                 e.id,
                 e.score,

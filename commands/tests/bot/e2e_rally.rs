@@ -955,3 +955,233 @@ async fn the_attacking_player_applies_damage_with_impact() {
     assert_eq!(gear(&c, "Brute").await["state"]["hull"], 0);
     c.shutdown().await;
 }
+
+const JAGER_BOB: &str = r#"/char add name:Jager owner:@bob stats:model=jager attack=4+ defence=4+ initiative=4+ mr=10 hits=3/2 ar=6 weapon1="Autocannon 7 2-4/10""#;
+
+fn bob(c: &Console) -> Invoker {
+    let mut bob = c.invoker();
+    bob.user = user_for("bob");
+    bob.permissions = SEND_MESSAGES;
+    bob
+}
+
+#[tokio::test]
+async fn reliable_rerolls_pole_position_and_a_rounds_initiative_from_buttons() {
+    let mut c = console().await;
+    send(&mut c, "/session start name:Race system:Badlands Rally").await;
+    for line in [HUNTER, HOPPER, JAGER_BOB] {
+        let r = send(&mut c, line).await;
+        assert!(!r.ephemeral, "{line}: {}", text(&r));
+    }
+    // Pole: Hunter 2,1 → 2; Hopper 6,5 → 7; Jager 3,1 → 3.
+    c.queue_dice([2, 1, 6, 5, 3, 1]);
+    let (r, first) = posted(&mut c, "/rally initiative pole:true").await;
+    assert!(text(&r).contains("1. **Hopper** — **7**"), "{}", text(&r));
+    assert_eq!(buttons(&first).len(), 2, "Hopper has no Reliable: {first}");
+    let hunter = button(&first, "Reliable: reroll Hunter's pole position check");
+    let jager = button(&first, "Reliable: reroll Jager's pole position check");
+
+    // Bob may not reroll the GM's Hunter; nothing is written.
+    let v = version(&c).await;
+    let r = press(&c, &bob(&c), &first, &hunter).await;
+    assert!(r.ephemeral && r.content().contains("Only"), "{}", text(&r));
+    assert_eq!(version(&c).await, v);
+
+    // The GM rerolls Hunter: 6,6 → 7 ties Hopper's 7, and pole ties reroll: Hopper 2,1 → 2,
+    // Hunter 5,4 → 6. Hunter takes the pole; the order and the pole are stored.
+    c.queue_dice([6, 6, 2, 1, 5, 4]);
+    let gm = c.invoker();
+    let r = press(&c, &gm, &first, &hunter).await;
+    assert_eq!(r.body["type"], 7, "updated in place: {}", text(&r));
+    let e = &r.embeds()[0];
+    let d = e["description"].as_str().unwrap();
+    assert!(d.starts_with("1. **Hunter** — **6**"), "{d}");
+    assert!(d.contains("(Reliable, was ~~2~~)"), "{d}");
+    assert!(e["footer"]["text"].as_str().unwrap().contains("Reliable"), "{e}");
+    let s = session_json(&c).await;
+    assert_eq!(s.turn.order, ["Hunter", "Hopper", "Jager"]);
+    assert_eq!(s.system_state["race"]["pole"], "Hunter");
+    assert_eq!(gear(&c, "Hunter").await["state"]["reliable_used_lap"], 0);
+    let second = updated_message(&first, &r);
+    assert_eq!(buttons(&second).len(), 1, "only Jager's is left: {second}");
+    // A second press of Hunter's button is refused.
+    let v = version(&c).await;
+    let r = press(&c, &gm, &first, &hunter).await;
+    assert!(r.ephemeral, "{}", text(&r));
+    assert_eq!(version(&c).await, v);
+    // The first message's Jager button is stale; the new one works for Bob: 4,1 → 4, still
+    // third (Hunter and Hopper keep their tie rerolls: no new dice).
+    let r = press(&c, &bob(&c), &first, &jager).await;
+    assert!(r.ephemeral && r.content().contains("moved on"), "{}", text(&r));
+    c.queue_dice([4, 1]);
+    let r = press(
+        &c,
+        &bob(&c),
+        &second,
+        &button(&second, "Reliable: reroll Jager's pole position check"),
+    )
+    .await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    assert!(text(&r).contains("3. **Jager** — **4**"), "{}", text(&r));
+    assert_eq!(r.message["components"], serde_json::json!([]));
+    assert_eq!(session_json(&c).await.turn.order, ["Hunter", "Hopper", "Jager"]);
+    assert_eq!(gear(&c, "Jager").await["state"]["reliable_used_lap"], 0);
+
+    // Both spent for lap 0: the next round's initiative offers nothing.
+    c.queue_dice([2, 1, 5, 4, 3, 2]);
+    let (_, message) = posted(&mut c, "/rally initiative").await;
+    assert!(buttons(&message).is_empty(), "{message}");
+    // Hunter's next lap brings its reroll back: Hunter 2,1 → 2; Hopper 5,4 → 6; Jager 3,2 → 3.
+    send(&mut c, "/rally lap gear:Hunter").await;
+    c.queue_dice([2, 1, 5, 4, 3, 2]);
+    let (r, message) = posted(&mut c, "/rally initiative").await;
+    assert!(text(&r).contains("1. **Hopper** — **6**"), "{}", text(&r));
+    assert_eq!(buttons(&message).len(), 1, "{message}");
+    let reroll = button(&message, "Reliable: reroll Hunter's initiative");
+    // Once the race moves on, the button is refused and nothing is written.
+    send(&mut c, "/rally activate gear:Hopper").await;
+    let v = version(&c).await;
+    let r = press(&c, &gm, &message, &reroll).await;
+    assert!(r.ephemeral && r.content().contains("moved on"), "{}", text(&r));
+    assert_eq!(version(&c).await, v);
+    // A fresh round: Hunter rerolls 6,5 → 7 and goes first.
+    c.queue_dice([2, 1, 5, 4, 3, 2]);
+    let (_, message) = posted(&mut c, "/rally initiative").await;
+    let reroll = button(&message, "Reliable: reroll Hunter's initiative");
+    c.queue_dice([6, 5]);
+    let r = press(&c, &gm, &message, &reroll).await;
+    assert!(text(&r).contains("1. **Hunter** — **7**"), "{}", text(&r));
+    assert_eq!(session_json(&c).await.turn.order, ["Hunter", "Hopper", "Jager"]);
+    assert_eq!(gear(&c, "Hunter").await["state"]["reliable_used_lap"], 1);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn reliable_rerolls_the_contested_victory_check_which_is_kept_with_the_race() {
+    let mut c = console().await;
+    send(&mut c, "/session start name:Race system:Badlands Rally").await;
+    for line in [HUNTER, JAGER_BOB] {
+        send(&mut c, line).await;
+    }
+    c.queue_dice([5, 4, 3, 2]);
+    send(&mut c, "/rally initiative").await;
+    for g in ["Hunter", "Hunter", "Jager", "Jager"] {
+        let r = send(&mut c, &format!("/rally lap gear:{g}")).await;
+        assert!(!r.ephemeral, "{}", text(&r));
+    }
+    // The next round ends round 1: both finished in it. Neither has used Reliable yet.
+    c.queue_dice([5, 4, 3, 2]);
+    send(&mut c, "/rally initiative").await;
+    // Hunter 3,2 → 3; Jager 6,5 → 7.
+    c.queue_dice([3, 2, 6, 5]);
+    let (r, first) = posted(&mut c, "/rally victory").await;
+    assert!(text(&r).contains("🏆 Jager wins"), "{}", text(&r));
+    assert_eq!(buttons(&first).len(), 2, "{first}");
+    // Asked again, the stored check is shown: no dice are rolled.
+    let r = send(&mut c, "/rally victory").await;
+    assert!(text(&r).contains("🏆 Jager wins"), "{}", text(&r));
+    // The GM rerolls Hunter: 6,6 → 7 ties, no track positions: both roll again, Jager 2,1 → 2,
+    // Hunter 5,5 → 6.
+    c.queue_dice([6, 6, 2, 1, 5, 5]);
+    let gm = c.invoker();
+    let r = press(
+        &c,
+        &gm,
+        &first,
+        &button(&first, "Reliable: reroll Hunter's victory check"),
+    )
+    .await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    let d = r.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(d.starts_with("## 🏆 Hunter wins"), "{d}");
+    assert_eq!(gear(&c, "Hunter").await["state"]["reliable_used_lap"], 2);
+    let second = updated_message(&first, &r);
+    let s = session_json(&c).await;
+    assert_eq!(
+        s.system_state["race"]["contest"]["outcome"]["order"][0]["id"],
+        "Hunter"
+    );
+    let r = send(&mut c, "/rally victory").await;
+    assert!(
+        text(&r).contains("🏆 Hunter wins"),
+        "the reroll is kept: {}",
+        text(&r)
+    );
+    // The first message's Jager button is stale; the new one is Bob's: 2,2 → 2, Hunter keeps it.
+    let r = press(
+        &c,
+        &bob(&c),
+        &first,
+        &button(&first, "Reliable: reroll Jager's victory check"),
+    )
+    .await;
+    assert!(r.ephemeral && r.content().contains("moved on"), "{}", text(&r));
+    c.queue_dice([2, 2]);
+    let r = press(
+        &c,
+        &bob(&c),
+        &second,
+        &button(&second, "Reliable: reroll Jager's victory check"),
+    )
+    .await;
+    assert!(text(&r).contains("🏆 Hunter wins"), "{}", text(&r));
+    assert_eq!(r.message["components"], serde_json::json!([]));
+    assert_eq!(gear(&c, "Jager").await["state"]["reliable_used_lap"], 2);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn collide_is_applied_only_by_the_gm_or_a_player_of_a_gear_in_it() {
+    let mut c = console().await;
+    race(&mut c).await;
+    send(&mut c, JAGER_BOB).await;
+    send(
+        &mut c,
+        "/char add name:Cobra owner:@carol stats:attack=4+ defence=4+ initiative=4+ mr=10 hits=2/2 ar=6",
+    )
+    .await;
+    c.queue_dice([5, 4, 3, 2, 1, 1]);
+    send(&mut c, "/rally initiative").await;
+    let mut carol = c.invoker();
+    carol.user = user_for("carol");
+    carol.permissions = SEND_MESSAGES;
+    // Carol's Cobra is not in this collision: refused in her language, nothing written.
+    let v = version(&c).await;
+    let r = as_(
+        &mut c,
+        &carol,
+        "/rally collide gear:Hopper cause:push amount:2 into:Brute by:Jager",
+    )
+    .await;
+    assert!(
+        r.ephemeral
+            && r.content()
+                .contains("Only the GM or the player of one of the gears"),
+        "{}",
+        text(&r)
+    );
+    carol.locale = "ja".into();
+    let r = as_(&mut c, &carol, "/rally collide gear:Hopper cause:skid amount:3").await;
+    assert!(
+        r.ephemeral && r.content().contains("GMか関係するギアのプレイヤー"),
+        "{}",
+        text(&r)
+    );
+    assert_eq!(version(&c).await, v);
+    assert_eq!(gear(&c, "Hopper").await["state"]["hull"], 2);
+    assert_eq!(gear(&c, "Cobra").await["state"]["spin_outs_caused"], 0);
+    // Bob pushed Hopper into a wall with his Jager: terrain 4,5 → 2 damage, the spin-out turns 1,
+    // skids 2, and Jager is credited with it.
+    c.queue_dice([4, 5, 1, 2]);
+    let b = bob(&c);
+    let r = as_(
+        &mut c,
+        &b,
+        "/rally collide gear:Hopper cause:skid amount:3 by:Jager",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert_eq!(gear(&c, "Hopper").await["state"]["hull"], 0);
+    assert_eq!(gear(&c, "Jager").await["state"]["spin_outs_caused"], 1);
+    c.shutdown().await;
+}

@@ -234,6 +234,9 @@ pub struct InitiativeEntry {
     pub penalty: u32,
     /// The final score used for ordering (the last check, less the penalty, floor 0).
     pub score: u32,
+    /// Reliable: the check this gear rerolled (its first check is the reroll).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reliable: Option<CheckOutcome>,
 }
 
 /// How a tie was settled.
@@ -311,11 +314,22 @@ pub fn rank(
             score: score(&check, penalty),
             checks: vec![check],
             penalty,
+            reliable: None,
         });
     }
     let mut tie_breaks = Vec::new();
     let mut rerolls = 0;
-    let order = settle_order(race, entries, kind, ahead, roller, &mut tie_breaks, &mut rerolls)?;
+    let mut stored = Stored::new();
+    let order = settle_order(
+        race,
+        entries,
+        kind,
+        ahead,
+        roller,
+        &mut stored,
+        &mut tie_breaks,
+        &mut rerolls,
+    )?;
     Ok(InitiativeOutcome {
         kind,
         order,
@@ -323,12 +337,79 @@ pub fn rank(
     })
 }
 
+/// Tie rerolls already rolled, per gear, used again when a ranking is rebuilt.
+type Stored = std::collections::BTreeMap<String, std::collections::VecDeque<CheckOutcome>>;
+
+/// Reliable (seed データカード Hunter: 1ラップにつき1回、1つのテストを振り直せる) on an
+/// initiative-style check: `id`'s check is rolled again from `race` (the gears as they were
+/// before the check, rally dice included) and the ranking rebuilt. The other gears keep their
+/// checks, and the tie rerolls they already made are used again where they are still tied; a
+/// new tie is settled as the rules say (the gear ahead, or a reroll of the tied gears).
+pub fn rerank(
+    race: &RaceState,
+    previous: &InitiativeOutcome,
+    id: &str,
+    ahead: &[String],
+    roller: &mut impl Roller,
+) -> Result<InitiativeOutcome, RuleError> {
+    let kind = previous.kind;
+    if !previous.order.iter().any(|e| e.id == id) {
+        return Err(RuleError::UnknownGear { id: id.to_string() });
+    }
+    let mut entries = Vec::with_capacity(previous.order.len());
+    let mut stored = Stored::new();
+    for e in &previous.order {
+        if e.id == id {
+            let gear = race.gear(id)?;
+            let pool = initiative_pool(gear, kind)?;
+            let check = roll::check(&pool, gear.sheet.initiative, roller)?;
+            entries.push(InitiativeEntry {
+                id: e.id.clone(),
+                score: score(&check, e.penalty),
+                reliable: e.checks.first().cloned(),
+                checks: vec![check],
+                penalty: e.penalty,
+            });
+            continue;
+        }
+        let mut checks = e.checks.iter().cloned();
+        let first = checks.next().ok_or(RuleError::NoGears)?;
+        stored.insert(e.id.clone(), checks.collect());
+        entries.push(InitiativeEntry {
+            id: e.id.clone(),
+            score: score(&first, e.penalty),
+            checks: vec![first],
+            penalty: e.penalty,
+            reliable: e.reliable.clone(),
+        });
+    }
+    let mut tie_breaks = Vec::new();
+    let mut rerolls = 0;
+    let order = settle_order(
+        race,
+        entries,
+        kind,
+        ahead,
+        roller,
+        &mut stored,
+        &mut tie_breaks,
+        &mut rerolls,
+    )?;
+    Ok(InitiativeOutcome {
+        kind,
+        order,
+        tie_breaks,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
 fn settle_order(
     race: &RaceState,
     mut entries: Vec<InitiativeEntry>,
     kind: InitiativeKind,
     ahead: &[String],
     roller: &mut impl Roller,
+    stored: &mut Stored,
     tie_breaks: &mut Vec<TieBreak>,
     rerolls: &mut u32,
 ) -> Result<Vec<InitiativeEntry>, RuleError> {
@@ -366,13 +447,18 @@ fn settle_order(
             ids: group.iter().map(|e| e.id.clone()).collect(),
         });
         for e in &mut group {
-            let gear = race.gear(&e.id)?;
-            let pool = initiative_pool(gear, kind)?;
-            let check = roll::check(&pool, gear.sheet.initiative, roller)?;
+            let check = match stored.get_mut(&e.id).and_then(|q| q.pop_front()) {
+                Some(check) => check,
+                None => {
+                    let gear = race.gear(&e.id)?;
+                    let pool = initiative_pool(gear, kind)?;
+                    roll::check(&pool, gear.sheet.initiative, roller)?
+                }
+            };
             e.score = score(&check, e.penalty);
             e.checks.push(check);
         }
-        let mut settled = settle_order(race, group, kind, ahead, roller, tie_breaks, rerolls)?;
+        let mut settled = settle_order(race, group, kind, ahead, roller, stored, tie_breaks, rerolls)?;
         out.append(&mut settled);
     }
     Ok(out)
@@ -422,6 +508,43 @@ impl RaceState {
         roller: &mut impl Roller,
     ) -> Result<InitiativeOutcome, RuleError> {
         rank(self, ids, InitiativeKind::Contested, ahead, roller)
+    }
+
+    /// Reliable on pole position, a round's initiative or the contested-victory check: from the
+    /// race as it was before the check (`self`), `id` spends this lap's Reliable, its check is
+    /// rolled again and the order rebuilt ([`rerank`]); what the check decides is applied again
+    /// as [`RaceState::pole_position`] or [`RaceState::initiative`] would (the pole, the
+    /// round's initiative, rally tokens spent). Refused without the trait or once it is spent.
+    pub fn initiative_reroll(
+        &self,
+        previous: &InitiativeOutcome,
+        id: &str,
+        ahead: &[String],
+        roller: &mut impl Roller,
+    ) -> Result<(RaceState, InitiativeOutcome), RuleError> {
+        if !previous.order.iter().any(|e| e.id == id) {
+            return Err(RuleError::UnknownGear { id: id.to_string() });
+        }
+        let spent = self.apply(&RaceEvent::Gear {
+            id: id.to_string(),
+            event: GearEvent::UseReliable,
+        })?;
+        let out = rerank(&spent, previous, id, ahead, roller)?;
+        let mut r = spent;
+        match out.kind {
+            InitiativeKind::Pole => {
+                r.pole = out.winner().map(str::to_string);
+                r.initiative = r.pole.clone();
+            }
+            InitiativeKind::Round => {
+                for e in &mut r.entries {
+                    e.gear = e.gear.apply(&GearEvent::SpendRallyTokens)?;
+                }
+                r.initiative = out.winner().map(str::to_string);
+            }
+            InitiativeKind::Contested => {}
+        }
+        Ok((r, out))
     }
 
     /// Whether `round` is over: a later round has started, or every gear still in the race has

@@ -113,7 +113,7 @@ pub async fn reply_with(
 ) -> Result<(), BotError> {
     let mut r = CreateReply::default().embed(view.to_embed());
     if !buttons.is_empty() {
-        r = r.components(vec![crate::buttons::row(buttons)]);
+        r = r.components(reliable::rows(buttons));
     }
     ctx.send(r).await?;
     Ok(())

@@ -7,7 +7,7 @@ use engine::systems::badlands_rally::race::RaceEvent;
 use engine::systems::badlands_rally::tables::{self, UpgradeRoll};
 
 use super::store::{self, rule};
-use super::{gear_autocomplete, record, reply};
+use super::{gear_autocomplete, record, reliable, reply, reply_with};
 use crate::embeds::rally::{board_fields, initiative_view, scenario_view, upgrade_view};
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
@@ -47,7 +47,7 @@ pub async fn rally_initiative(
         .map(str::to_string)
         .collect();
     let pole = pole.unwrap_or(false);
-    let (session, out) = store::run(ctx, &inv, &[], &mut |s, race, roller| {
+    let (session, (out, offer)) = store::run(ctx, &inv, &[], &mut |s, race, roller| {
         if !s.may_manage(actor) {
             return Err(SessionError::NotGm);
         }
@@ -64,10 +64,21 @@ pub async fn rally_initiative(
         .map_err(rule)?;
         let names: Vec<&str> = out.order.iter().map(|e| e.id.as_str()).collect();
         s.set_turn_order(actor, &names)?;
-        Ok((after, out))
+        // Reliable may reroll a gear's check from the race as it was before it.
+        let offer = reliable::CheckOffer::new(&out, &ahead, &started, &after);
+        Ok((after, (out, offer)))
     })
     .await?;
-    reply(ctx, &initiative_view(&out, session.turn.round, inv.lang)).await?;
+    let buttons = reliable::check_buttons(
+        ctx.data(),
+        ctx.guild_id().map(|g| g.get()),
+        ctx.channel_id().get(),
+        &session,
+        &offer,
+        inv.lang,
+    )
+    .await;
+    reply_with(ctx, &initiative_view(&out, session.turn.round, inv.lang), buttons).await?;
     record(ctx, &inv, Some(&session), "/rally initiative", &out).await;
     Ok(())
 }

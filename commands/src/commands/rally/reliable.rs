@@ -11,25 +11,51 @@
 //! `rally.reliable_move`: the same for a gear's own test (burn rubber, jump, Off-Road
 //! Specialist). Payload: `session`, `gear`, `action`, `title`, `before`, `after`; pressing
 //! spends the lap's Reliable on the state before the test and runs the action again.
+//!
+//! `rally.reliable_check`: the same for an initiative-style check — pole position, a round's
+//! initiative, the contested-victory check — one button per gear in it that can still use
+//! Reliable. Payload: `session`, `gear`, `outcome` (the check's result), `ahead`, `round`,
+//! `before` (the gears before the check) and `after`. Pressing rerolls that gear's check through
+//! the engine's `initiative_reroll` (the lap's Reliable spent, the order rebuilt) and stores the
+//! new order (the turn order and pole, or the contested result), provided the race is still as
+//! the check left it.
 
-use engine::session::{RollLogEntry, Session};
+use engine::session::{Actor, RollLogEntry, Session};
 use engine::systems::badlands_rally::attack::{AttackOutcome, Side};
 use engine::systems::badlands_rally::race::{
-    Action, Entry, RaceAttack, RaceAttackReport, RaceEvent, RaceState,
+    Action, Entry, InitiativeKind, InitiativeOutcome, RaceAttack, RaceAttackReport, RaceEvent, RaceState,
+    Victory,
 };
 use engine::systems::badlands_rally::state::GearEvent;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use serenity::all::{ButtonStyle, CreateButton, CreateInteractionResponseMessage};
+use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, CreateInteractionResponseMessage};
 
 use super::store::{self, rule};
 use crate::buttons::{self, Press, PressReply};
-use crate::embeds::rally::{action_view, attack_view};
+use crate::embeds::rally::{action_view, attack_view, initiative_view, victory_view};
 use crate::store::NewAction;
 use crate::{BotError, Data};
 
 pub const KIND: &str = "rally.reliable";
 pub const MOVE_KIND: &str = "rally.reliable_move";
+pub const CHECK_KIND: &str = "rally.reliable_check";
+
+/// Buttons in rows of five (Discord's limit), at most five rows.
+pub fn rows(buttons: Vec<CreateButton>) -> Vec<CreateActionRow> {
+    let mut out = Vec::new();
+    let mut row = Vec::new();
+    for b in buttons.into_iter().take(25) {
+        row.push(b);
+        if row.len() == 5 {
+            out.push(buttons::row(std::mem::take(&mut row)));
+        }
+    }
+    if !row.is_empty() {
+        out.push(buttons::row(row));
+    }
+    out
+}
 
 /// The gears an attack touches: attacker, defender, adjacent.
 fn involved(req: &RaceAttack) -> Vec<String> {
@@ -160,6 +186,7 @@ pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
     match p.action.kind.as_str() {
         KIND => reroll(p).await,
         MOVE_KIND => reroll_move(p).await,
+        CHECK_KIND => reroll_check(p).await,
         other => Err(BotError::internal(format!("unknown action kind {other}"))),
     }
 }
@@ -372,5 +399,250 @@ async fn reroll_move(p: &Press<'_>) -> Result<PressReply, BotError> {
         CreateInteractionResponseMessage::new()
             .embed(view.to_embed())
             .components(vec![]),
+    ))
+}
+
+/// What an initiative-style check needs to offer Reliable afterwards.
+#[derive(Debug, Clone)]
+pub struct CheckOffer {
+    pub outcome: InitiativeOutcome,
+    pub ahead: Vec<String>,
+    pub round: u32,
+    pub before: Vec<Entry>,
+    pub after: Vec<Entry>,
+}
+
+impl CheckOffer {
+    /// `before`: the race the check was rolled on; `after`: as the check left it.
+    pub fn new(
+        outcome: &InitiativeOutcome,
+        ahead: &[String],
+        before: &RaceState,
+        after: &RaceState,
+    ) -> CheckOffer {
+        let ids: Vec<String> = outcome.order.iter().map(|e| e.id.clone()).collect();
+        CheckOffer {
+            outcome: outcome.clone(),
+            ahead: ahead.to_vec(),
+            round: after.round,
+            before: snapshot(before, &ids),
+            after: snapshot(after, &ids),
+        }
+    }
+
+    /// The gears in the check that could still use Reliable when it was rolled, in its order.
+    fn gears(&self) -> Vec<String> {
+        self.outcome
+            .order
+            .iter()
+            .filter(|o| {
+                self.before
+                    .iter()
+                    .find(|e| e.id == o.id)
+                    .is_some_and(|e| e.gear.reliable_available())
+            })
+            .map(|o| o.id.clone())
+            .collect()
+    }
+}
+
+fn check_label(kind: InitiativeKind, id: &str, lang: engine::i18n::Lang) -> String {
+    use engine::i18n::Lang::{En, Ja};
+    match (kind, lang) {
+        (InitiativeKind::Round, En) => format!("Reliable: reroll {id}'s initiative"),
+        (InitiativeKind::Round, Ja) => format!("リライアブル：{id}のイニシアチブを振り直す"),
+        (InitiativeKind::Pole, En) => format!("Reliable: reroll {id}'s pole position check"),
+        (InitiativeKind::Pole, Ja) => format!("リライアブル：{id}のポール・ポジションを振り直す"),
+        (InitiativeKind::Contested, En) => format!("Reliable: reroll {id}'s victory check"),
+        (InitiativeKind::Contested, Ja) => format!("リライアブル：{id}の僅差勝利の判定を振り直す"),
+    }
+}
+
+/// One Reliable button per gear of the check that can still use it, pressable by its owner (or
+/// the GM). Buttons the store refuses are left off (logged).
+pub async fn check_buttons(
+    data: &Data,
+    guild: Option<u64>,
+    channel: u64,
+    session: &Session,
+    offer: &CheckOffer,
+    lang: engine::i18n::Lang,
+) -> Vec<CreateButton> {
+    let mut out = Vec::new();
+    for id in offer.gears().into_iter().take(25) {
+        let owner = session.entry(&id).map_or(session.gm, |e| e.owner);
+        let action = NewAction {
+            kind: CHECK_KIND.into(),
+            guild,
+            channel,
+            owner,
+            payload: json!({
+                "session": session.id,
+                "gear": id,
+                "outcome": offer.outcome,
+                "ahead": offer.ahead,
+                "round": offer.round,
+                "before": offer.before,
+                "after": offer.after,
+            }),
+        };
+        match data.store.create_action(&action).await {
+            Ok(aid) => out.push(buttons::button(
+                aid,
+                &check_label(offer.outcome.kind, &id, lang),
+                ButtonStyle::Secondary,
+            )),
+            Err(e) => tracing::warn!(kind = CHECK_KIND, "button not offered: {e}"),
+        }
+    }
+    out
+}
+
+/// Which contest a stored check belongs to: the contenders with the rounds in which they
+/// finished (or reached six spin-outs caused), so a later race between the same gears is not
+/// mistaken for it.
+fn contest_key(race: &RaceState, ids: &[String]) -> Value {
+    let key: Vec<Value> = ids
+        .iter()
+        .map(|id| {
+            let st = race.gear(id).ok().map(|g| &g.state);
+            json!([
+                id,
+                st.and_then(|s| s.finished_round),
+                st.and_then(|s| s.derby_round)
+            ])
+        })
+        .collect();
+    Value::Array(key)
+}
+
+/// The contested-victory check stored with the race (`system_state.race.contest`) for these
+/// contenders, so the check is rolled once and Reliable can reroll it.
+pub fn stored_contest(session: &Session, race: &RaceState, ids: &[String]) -> Option<InitiativeOutcome> {
+    let stored = &session.system_state["race"]["contest"];
+    if stored["key"] != contest_key(race, ids) {
+        return None;
+    }
+    serde_json::from_value(stored["outcome"].clone()).ok()
+}
+
+/// Keep the contested-victory check with the race.
+pub fn store_contest(session: &mut Session, race: &RaceState, ids: &[String], out: &InitiativeOutcome) {
+    if !session.system_state.is_object() {
+        session.system_state = json!({});
+    }
+    if !session.system_state["race"].is_object() {
+        session.system_state["race"] = json!({});
+    }
+    session.system_state["race"]["contest"] = json!({ "key": contest_key(race, ids), "outcome": out });
+}
+
+fn moved_on() -> engine::session::SessionError {
+    store::refusal(
+        "The race has moved on since this check; Reliable can no longer reroll it.",
+        "この判定の後にレースが進んだため、リライアブルで振り直せません。",
+    )
+}
+
+async fn reroll_check(p: &Press<'_>) -> Result<PressReply, BotError> {
+    let payload = &p.action.payload;
+    let session_id: i64 = field(payload, "session")?;
+    let id: String = field(payload, "gear")?;
+    let outcome: InitiativeOutcome = field(payload, "outcome")?;
+    let ahead: Vec<String> = field(payload, "ahead")?;
+    let round: u32 = field(payload, "round")?;
+    let before: Vec<Entry> = field(payload, "before")?;
+    let after: Vec<Entry> = field(payload, "after")?;
+    let ids: Vec<String> = outcome.order.iter().map(|e| e.id.clone()).collect();
+    let (session, (out, offer)) = store::run_press(p, session_id, &mut |s, race, roller| {
+        // The race must be as the check left it: the same round, the same gears, and the order
+        // (or the contested result) it decided still standing.
+        if race.round != round {
+            return Err(moved_on());
+        }
+        for e in &after {
+            if race.gear(&e.id).ok() != Some(&e.gear) {
+                return Err(moved_on());
+            }
+        }
+        // The contenders as the race names them (the key the check is stored under).
+        let contenders = match race.victory() {
+            Victory::Contested { ids: v } => v,
+            _ => Vec::new(),
+        };
+        let standing = match outcome.kind {
+            InitiativeKind::Pole | InitiativeKind::Round => s.turn.order == ids && s.turn.current == 0,
+            InitiativeKind::Contested => {
+                let (mut a, mut b) = (contenders.clone(), ids.clone());
+                a.sort();
+                b.sort();
+                a == b && stored_contest(s, race, &contenders).as_ref() == Some(&outcome)
+            }
+        };
+        if !standing {
+            return Err(moved_on());
+        }
+        let mut pre = race.clone();
+        for e in &before {
+            if let Some(slot) = pre.entries.iter_mut().find(|x| x.id == e.id) {
+                slot.gear = e.gear.clone();
+            }
+        }
+        let (next, out) = pre
+            .initiative_reroll(&outcome, &id, &ahead, &mut &mut *roller)
+            .map_err(rule)?;
+        match out.kind {
+            InitiativeKind::Pole | InitiativeKind::Round => {
+                let names: Vec<&str> = out.order.iter().map(|e| e.id.as_str()).collect();
+                s.set_turn_order(Actor::user(s.gm), &names)?;
+            }
+            InitiativeKind::Contested => store_contest(s, &next, &contenders, &out),
+        }
+        // For the other gears' rerolls: the race before the check, this Reliable spent.
+        let spent = pre
+            .apply(&RaceEvent::Gear {
+                id: id.clone(),
+                event: GearEvent::UseReliable,
+            })
+            .map_err(rule)?;
+        let offer = CheckOffer::new(&out, &ahead, &spent, &next);
+        Ok((next, (out, offer)))
+    })
+    .await?;
+    p.data.tap(p.interaction.id.get(), &out);
+    if let Ok(logged) = serde_json::to_value(&out) {
+        let entry = RollLogEntry {
+            session_id: session.id,
+            user_id: p.interaction.user.id.get(),
+            command: format!("/rally reliable {id}"),
+            outcome: logged,
+            at_ms: crate::invocation::now_ms(),
+        };
+        if let Err(e) = p.data.store.append_roll(&entry).await {
+            tracing::warn!(session = session.id, "roll not logged: {e}");
+        }
+    }
+    let lang = p.lang;
+    let mut view = match out.kind {
+        InitiativeKind::Contested => victory_view(&Victory::Contested { ids }, Some(&out), lang),
+        _ => initiative_view(&out, session.turn.round, lang),
+    };
+    view.footer = Some(match lang {
+        engine::i18n::Lang::En => format!("Reliable: {id} rerolled (once per lap)"),
+        engine::i18n::Lang::Ja => format!("リライアブル：{id}が振り直し（1ラップに1回）"),
+    });
+    let more = check_buttons(
+        p.data,
+        p.interaction.guild_id.map(|g| g.get()),
+        p.interaction.channel_id.get(),
+        &session,
+        &offer,
+        lang,
+    )
+    .await;
+    Ok(PressReply::Update(
+        CreateInteractionResponseMessage::new()
+            .embed(view.to_embed())
+            .components(rows(more)),
     ))
 }

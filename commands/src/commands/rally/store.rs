@@ -121,11 +121,17 @@ pub fn save(session: &mut Session, race: &RaceState) -> Result<(), SessionError>
         }
     }
     session.turn.round = race.round;
-    let race_facts = serde_json::json!({ "scenario": race.scenario, "laps": race.laps, "pole": race.pole });
     if !session.system_state.is_object() {
         session.system_state = serde_json::json!({});
     }
-    session.system_state["race"] = race_facts;
+    // Other race facts kept there (the contested-victory check) stay as they are.
+    if !session.system_state["race"].is_object() {
+        session.system_state["race"] = serde_json::json!({});
+    }
+    let facts = &mut session.system_state["race"];
+    facts["scenario"] = serde_json::json!(race.scenario);
+    facts["laps"] = serde_json::json!(race.laps);
+    facts["pole"] = serde_json::json!(race.pole);
     Ok(())
 }
 

@@ -7,7 +7,7 @@ use engine::systems::badlands_rally::moves::{CollisionCause, MovePlan, Step, Ter
 use engine::systems::badlands_rally::race::{Action, Victory};
 
 use super::store::{self, rule};
-use super::{gear_autocomplete, record, reply};
+use super::{gear_autocomplete, record, reliable, reply, reply_with};
 use crate::embeds::rally::{action_view, collision_view, victory_view};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
@@ -209,14 +209,20 @@ pub async fn rally_collide(
     let (session, (m, st, report)) = store::run(ctx, &inv, &[], &mut |s, race, roller| {
         let m = store::gear_name(s, &gear)?;
         let st = into.as_deref().map(|n| store::gear_name(s, n)).transpose()?;
-        // The owner of either gear (a push's victim or its pusher) or the GM.
-        let other_is_mine = st
-            .as_deref()
-            .is_some_and(|n| store::ensure_may_act(s, actor, n).is_ok());
-        if !other_is_mine {
-            store::ensure_may_act(s, actor, &m)?;
-        }
         let by = by.as_deref().map(|n| store::gear_name(s, n)).transpose()?;
+        // The GM, or the player of one of the gears involved: the forced gear, the gear it ran
+        // into, or the pusher credited with the spin-outs.
+        let involved = [Some(&m), st.as_ref(), by.as_ref()];
+        let mine = involved
+            .iter()
+            .flatten()
+            .any(|n| store::ensure_may_act(s, actor, n).is_ok());
+        if !mine {
+            return Err(store::refusal(
+                "Only the GM or the player of one of the gears in this collision may apply it.",
+                "この衝突を適用できるのは、GMか関係するギアのプレイヤーだけです。",
+            ));
+        }
         let (after, report) = race
             .collide_by(&m, st.as_deref(), c, by.as_deref(), &mut &mut *roller)
             .map_err(rule)?;
@@ -255,29 +261,55 @@ pub async fn rally_victory(
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     inv.require_system(engine::session::SystemId::BadlandsRally)?;
-    let (session, race) = store::read(ctx, &inv).await?;
+    let (mut session, race) = store::read(ctx, &inv).await?;
     let victory = race.victory();
+    let mut buttons = Vec::new();
     let contest = match &victory {
         Victory::Contested { ids } => {
-            let ahead = ahead
+            let typed: Vec<String> = ahead
                 .as_deref()
                 .unwrap_or("")
                 .split([',', '、'])
                 .map(str::trim)
                 .filter(|s| !s.is_empty())
-                .map(|n| store::gear_name(&session, n))
-                .collect::<Result<Vec<_>, SessionError>>()
-                .map_err(|e| inv.user_error(&e))?;
-            let out = ctx
-                .data()
-                .dice
-                .with(|r| race.contested_victory(ids, &ahead, &mut &mut *r))
-                .map_err(|e| inv.user_error(&e))?;
+                .map(str::to_string)
+                .collect();
+            // Rolled once and kept with the race (Reliable rerolls it); asked again, the stored
+            // check is shown.
+            let (saved, (out, offer)) = store::run(ctx, &inv, &[], &mut |s, race, roller| {
+                let ahead = typed
+                    .iter()
+                    .map(|n| store::gear_name(s, n))
+                    .collect::<Result<Vec<_>, SessionError>>()?;
+                let out = match reliable::stored_contest(s, race, ids) {
+                    Some(out) => out,
+                    None => {
+                        let out = race
+                            .contested_victory(ids, &ahead, &mut &mut *roller)
+                            .map_err(rule)?;
+                        reliable::store_contest(s, race, ids, &out);
+                        out
+                    }
+                };
+                let offer = reliable::CheckOffer::new(&out, &ahead, race, race);
+                Ok((race.clone(), (out, offer)))
+            })
+            .await?;
+            session = saved;
+            buttons = reliable::check_buttons(
+                ctx.data(),
+                ctx.guild_id().map(|g| g.get()),
+                ctx.channel_id().get(),
+                &session,
+                &offer,
+                inv.lang,
+            )
+            .await;
             Some(out)
         }
         _ => None,
     };
-    reply(ctx, &victory_view(&victory, contest.as_ref(), inv.lang)).await?;
+    reply_with(ctx, &victory_view(&victory, contest.as_ref(), inv.lang), buttons).await?;
     match &contest {
         Some(out) => record(ctx, &inv, Some(&session), "/rally victory", out).await,
         None => record(ctx, &inv, Some(&session), "/rally victory", &victory).await,
