@@ -182,6 +182,7 @@ fn second_chance_on_an_extended_test_from_the_sheet() {
         retry: 0,
         threshold: 4,
         max_intervals: Some(1),
+        edge: None,
     };
     // 7 dice, 2 hits: short of 4.
     let o = extended_test(&req, &mut fixed(&[5, 6, 2, 2, 3, 3, 4])).unwrap();

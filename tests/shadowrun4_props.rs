@@ -38,7 +38,7 @@ proptest! {
     fn extended_tests_never_panic(p in any::<i32>(), t in any::<u32>(), m in any::<Option<u32>>(), seed in any::<u64>()) {
         let mut seeded = SeededRoller::from_seed(seed);
         let mut r = Budget::new(&mut seeded);
-        let req = ExtendedRequest { pool: DicePool::dice(p), retry: 0, threshold: t, max_intervals: m };
+        let req = ExtendedRequest { pool: DicePool::dice(p), retry: 0, threshold: t, max_intervals: m, edge: None };
         let _ = extended_test(&req, &mut r);
     }
 

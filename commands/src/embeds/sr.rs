@@ -98,6 +98,8 @@ pub fn part_name(p: &PoolPart, lang: Lang) -> String {
         PartSource::Dice => lang.pick("Dice", "ダイス").to_string(),
         PartSource::Attribute { attribute } => attribute.name(lang).to_string(),
         PartSource::Skill { skill } => skill.clone(),
+        PartSource::Program { name } if name.is_empty() => lang.pick("Rating", "レーティング").to_string(),
+        PartSource::Program { name } => name.clone(),
         PartSource::Defaulting => lang.pick("Defaulting", "技能なし").to_string(),
         PartSource::Wounds => lang.pick("Wounds", "負傷修正").to_string(),
         PartSource::Sustaining { count } => format!("{} ×{count}", lang.pick("Sustaining", "維持")),
@@ -923,6 +925,25 @@ pub fn cybercombat_view(o: &CybercombatOutcome, lang: Lang) -> EmbedView {
         Some(o.hit),
         lang,
     );
+    view(title, colour, String::new(), fields)
+}
+
+/// Seed 7.2: a jumped-in rigger resists ⌈drone damage ÷ 2⌉ Stun.
+pub fn feedback_view(o: &DrainOutcome, drone_damage: u32, rigger: Option<&str>, lang: Lang) -> EmbedView {
+    let title = lang.pick("Rigger feedback", "リガーへのフィードバック");
+    let (title, colour) = headline_of(
+        who(rigger, title),
+        &[rg_opt(lang.pick("resist", "抵抗"), &o.roll)],
+        None,
+        lang,
+    );
+    let fields = vec![
+        fi(
+            lang.pick("Drone damage", "機器のダメージ"),
+            format!("{drone_damage} ÷ 2 → {}", o.value),
+        ),
+        f(lang.pick("Resist", "抵抗"), drain_text(o, lang)),
+    ];
     view(title, colour, String::new(), fields)
 }
 

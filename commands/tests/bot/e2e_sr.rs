@@ -279,11 +279,7 @@ async fn glitches_cannot_be_missed() {
     assert!(!text(&r).contains("GLITCH"), "{}", text(&r));
     // Pushing the limit: the six explodes, shown apart.
     c.queue_dice([6, 2, 1, 5]);
-    let r = send(
-        &mut c,
-        "/sr test pool:2 edge:push the limit (+Edge dice, sixes explode) edge_rating:1",
-    )
-    .await;
+    let r = send(&mut c, "/sr test pool:2 edge:push the limit edge_rating:1").await;
     let d = r.embeds()[0]["description"].as_str().unwrap().to_string();
     assert!(
         d.starts_with("hits **2**\n") && d.contains("[**6** 2 1✗] 💥[**5**]"),
@@ -320,7 +316,7 @@ async fn bad_input_is_refused_in_the_users_language_and_nothing_is_written() {
     let (_, r) = as_(
         &mut c,
         &bob,
-        "/sr test character:Ana attribute:agility skill:pistols edge:push the limit (+Edge dice, sixes explode)",
+        "/sr test character:Ana attribute:agility skill:pistols edge:push the limit",
     )
     .await;
     assert!(r.ephemeral, "{}", text(&r));
@@ -1160,5 +1156,96 @@ async fn only_the_gm_refreshes_edge_or_clears_monitors_through_char() {
     let r = send(&mut c, "/char edit name:Ana stats:refresh=yes physical=0").await;
     assert!(!r.ephemeral, "{}", text(&r));
     assert_eq!(sheet(&c, "Ana").await["edge_points"], 2);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn matrix_pools_from_a_sheet_black_ic_and_feedback_apply_damage() {
+    let mut c = console().await;
+    run(&mut c).await;
+    let ana = player(&c, "ana");
+    let r = send(&mut c, "/char edit name:Ana stats:hacking=4 exploit=5 stun=3").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    // Ana's pool from her sheet: exploit 5 + hacking 4 − wounds 1 = 8 dice (1 hit); node 1 die.
+    c.queue_dice([5, 2, 2, 2, 2, 2, 2, 2, 2]);
+    let (_, r) = as_(
+        &mut c,
+        &ana,
+        "/sr matrix hack character:Ana firewall:1 node:1 stealth:10",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let t = text(&r);
+    assert!(
+        t.contains("exploit 5") && t.contains("hacking +4") && t.contains("Wounds −1 = 8"),
+        "{t}"
+    );
+    assert!(t.contains("In, undetected"), "{t}");
+    // A program missing from the sheet is refused, nothing rolled.
+    let r = send(&mut c, "/sr matrix perception character:Ana").await;
+    assert!(
+        r.ephemeral && r.content().contains("no `analyze`"),
+        "{}",
+        text(&r)
+    );
+
+    // Black IC (2 dice, 2 hits) against defence 1 die (0): DV 3 + 2 = 5; Bob resists with
+    // Willpower 3 (1 hit): 4 Stun boxes, written by Apply damage.
+    c.queue_dice([5, 5, 2, 5, 2, 2]);
+    let line = "/sr matrix cybercombat attack:2 defence:1 dv:3 target:black IC (stun) defender:Bob";
+    let (id, r) = as_(&mut c, &ana, line).await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert!(
+        field(&r.embeds()[0], "Resist").contains("Willpower 3"),
+        "{}",
+        text(&r)
+    );
+    let message = c.fake.original_message(id).expect("the result message");
+    let r = press(&c, &ana, &message, &button(&message, "Apply damage")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    assert_eq!(sheet(&c, "Bob").await["stun"], 4);
+    // An icon target takes no character.
+    let r = send(
+        &mut c,
+        "/sr matrix cybercombat attack:2 defence:1 dv:3 resist:2 defender:Bob",
+    )
+    .await;
+    assert!(r.ephemeral && r.content().contains("black IC"), "{}", text(&r));
+    assert_eq!(sheet(&c, "Bob").await["stun"], 4);
+
+    // Rigger feedback: drone damage 5 → 3 Stun; Willpower 3 + filter 1 = 4 dice, 1 hit → 2.
+    c.queue_dice([5, 2, 2, 2]);
+    let (id, r) = as_(&mut c, &ana, "/sr rig feedback damage:5 character:Bob filter:1").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert!(text(&r).contains("Rigger feedback"), "{}", text(&r));
+    let message = c.fake.original_message(id).expect("the result message");
+    let r = press(&c, &ana, &message, &button(&message, "Apply damage")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    assert_eq!(sheet(&c, "Bob").await["stun"], 6);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn teamwork_second_chance_spends_the_leaders_edge() {
+    let mut c = console().await;
+    run(&mut c).await;
+    let ana = player(&c, "ana");
+    // Bob assists: Agility 3 defaulting −1 = 2 dice, 1 hit. Ana leads: Agility 3 + pistols 2 + 1
+    // = 6 dice, 1 hit: short of 3.
+    c.queue_dice([5, 2, 5, 2, 2, 2, 2, 1]);
+    let line = "/sr teamwork assistants:Bob character:Ana attribute:agility skill:pistols threshold:3";
+    let (id, r) = as_(&mut c, &ana, line).await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let message = c.fake.original_message(id).expect("the result message");
+    // The five misses rerolled: 5, 6, 2, 2, 2 → 3 hits, success.
+    c.queue_dice([5, 6, 2, 2, 2]);
+    let r = press(&c, &ana, &message, &button(&message, "Second chance")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    let t = text(&r);
+    assert!(t.contains("Second chance: Edge spent") && t.contains("↺"), "{t}");
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 1);
+    let r = press(&c, &ana, &message, &button(&message, "Second chance")).await;
+    assert!(r.ephemeral, "{}", text(&r));
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 1);
     c.shutdown().await;
 }

@@ -547,6 +547,40 @@ impl Character {
         self.situational(base).with_presets(presets, true)
     }
 
+    /// Seed 5 and 7.2: a rating in the attribute's place (a matrix program, a drone's attribute
+    /// or sensor) + the character's skill ± wounds ± sustaining ± presets; without the skill
+    /// this is defaulting (rating − 1), as with an attribute.
+    pub fn program_pool(
+        &self,
+        program: (&str, u32),
+        skill: &str,
+        presets: &[PresetChoice],
+    ) -> Result<DicePool, RuleError> {
+        self.alive()?;
+        check_range(
+            Quantity::Rating,
+            i64::from(program.1),
+            0,
+            i64::from(MAX_ATTRIBUTE),
+        )?;
+        let base = DicePool::default().with(
+            PartSource::Program {
+                name: normalise_skill(program.0),
+            },
+            to_i32(program.1),
+        );
+        let base = match self.skill(skill) {
+            Some(r) => base.with(
+                PartSource::Skill {
+                    skill: normalise_skill(skill),
+                },
+                to_i32(r),
+            ),
+            None => base.with(PartSource::Defaulting, -1),
+        };
+        self.situational(base).with_presets(presets, true)
+    }
+
     /// Seed 1.2 attribute-only test: two attributes ± wounds ± sustaining ± presets.
     pub fn attribute_pool(
         &self,

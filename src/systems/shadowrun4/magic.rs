@@ -297,17 +297,26 @@ pub fn dispel(req: &DispelRequest, roller: &mut impl Roller) -> Result<DispelOut
     let dispel = roll(&req.dispel, roller)?;
     let dice = i32::try_from(req.force + req.caster_magic + req.karma).unwrap_or(i32::MAX);
     let opposition = roll(&RollSpec::dice(dice), roller)?;
-    let (dispeller_hits, opposition_hits) = (dispel.hits(), opposition.hits());
-    let net_hits = i64::from(dispeller_hits) - i64::from(opposition_hits);
-    let hits_removed = u32::try_from(net_hits.max(0)).unwrap_or(0);
-    let spell_hits_left = req.spell_hits.map(|h| h.saturating_sub(hits_removed));
     let drain = resist_drain(
         req.drain_value,
         drain_type(req.force, req.magic),
         &req.drain,
         roller,
     )?;
-    Ok(DispelOutcome {
+    Ok(dispel_result(dispel, opposition, req.spell_hits, drain))
+}
+
+fn dispel_result(
+    dispel: Rolled,
+    opposition: Rolled,
+    spell_hits: Option<u32>,
+    drain: DrainOutcome,
+) -> DispelOutcome {
+    let (dispeller_hits, opposition_hits) = (dispel.hits(), opposition.hits());
+    let net_hits = i64::from(dispeller_hits) - i64::from(opposition_hits);
+    let hits_removed = u32::try_from(net_hits.max(0)).unwrap_or(0);
+    let spell_hits_left = spell_hits.map(|h| h.saturating_sub(hits_removed));
+    DispelOutcome {
         dispel,
         opposition,
         dispeller_hits,
@@ -317,7 +326,26 @@ pub fn dispel(req: &DispelRequest, roller: &mut impl Roller) -> Result<DispelOut
         spell_hits_left,
         dispelled: spell_hits_left.map(|h| h == 0),
         drain,
-    })
+    }
+}
+
+impl DispelOutcome {
+    /// Edge after the roll acts on the dispeller's dice; the opposition and the drain (its
+    /// value is the spell's) stay as rolled.
+    pub fn with_edge_after(
+        &self,
+        action: EdgeAfter,
+        roller: &mut impl Roller,
+    ) -> Result<DispelOutcome, RuleError> {
+        let dispel = self.dispel.with_edge_after(action, roller)?;
+        let spell_hits = self.spell_hits_left.map(|left| left + self.hits_removed);
+        Ok(dispel_result(
+            dispel,
+            self.opposition.clone(),
+            spell_hits,
+            self.drain.clone(),
+        ))
+    }
 }
 
 // ---------------------------------------------------------------- summoning
@@ -371,6 +399,28 @@ pub fn summon_spirit(req: &SummonRequest, roller: &mut impl Roller) -> Result<Su
         services: u32::try_from(net_hits.max(0)).unwrap_or(0),
         drain,
     })
+}
+
+impl SummonOutcome {
+    /// Edge after the roll acts on the summoner's dice; the spirit's dice and the drain (set
+    /// by the spirit's hits) stay as rolled.
+    pub fn with_edge_after(
+        &self,
+        action: EdgeAfter,
+        roller: &mut impl Roller,
+    ) -> Result<SummonOutcome, RuleError> {
+        let summon = self.summon.with_edge_after(action, roller)?;
+        let summoner_hits = summon.hits();
+        let net_hits = i64::from(summoner_hits) - i64::from(self.spirit_hits);
+        Ok(SummonOutcome {
+            summon,
+            summoner_hits,
+            net_hits,
+            summoned: net_hits > 0,
+            services: u32::try_from(net_hits.max(0)).unwrap_or(0),
+            ..self.clone()
+        })
+    }
 }
 
 #[cfg(test)]

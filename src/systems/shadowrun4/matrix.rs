@@ -145,6 +145,7 @@ pub fn hack_on_the_fly(req: &HackRequest, roller: &mut impl Roller) -> Result<Ha
         retry: 0,
         threshold,
         max_intervals: Some(max),
+        edge: None,
     };
     let (mut hacker, hparts, _) = ExtendedRun::start(&ext(&req.hacker, req.firewall))?;
     let (mut node, nparts, _) = ExtendedRun::start(&ext(&req.node, req.stealth))?;
@@ -203,6 +204,7 @@ pub fn probe(req: &ProbeRequest, roller: &mut impl Roller) -> Result<ProbeOutcom
             retry: 0,
             threshold: req.threshold,
             max_intervals: req.max_intervals,
+            edge: None,
         },
         roller,
     )?;

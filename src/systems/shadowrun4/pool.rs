@@ -21,6 +21,11 @@ pub enum PartSource {
     Skill {
         skill: String,
     },
+    /// A rating that stands in for the attribute: a matrix program (seed 5: Hacking + Exploit)
+    /// or a rigged drone's attribute (seed 7.2). `name` is empty for a bare number.
+    Program {
+        name: String,
+    },
     /// Seed 1.2: no skill, attribute − 1.
     Defaulting,
     /// Decisions "Condition monitors": −1 per 3 boxes in each track.

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::dice::EdgeAfter;
 use super::error::{Quantity, RuleError, check_range};
 use super::magic::{DrainOutcome, MAX_MAGIC, check_force, drain_type, resist_drain};
 use super::test_kinds::{RollSpec, Rolled, roll};
@@ -55,6 +56,43 @@ pub fn thread(req: &ThreadRequest, roller: &mut impl Roller) -> Result<ThreadOut
     })
 }
 
+impl ThreadOutcome {
+    /// Edge after the roll acts on the threading dice. More hits raise the rating and with it
+    /// the fading: a fading roll already made keeps its hits against the new value, and one
+    /// not made yet (nothing gained before) is rolled now with `req.fading`.
+    pub fn with_edge_after(
+        &self,
+        req: &ThreadRequest,
+        action: EdgeAfter,
+        roller: &mut impl Roller,
+    ) -> Result<ThreadOutcome, RuleError> {
+        let thread = self.thread.with_edge_after(action, roller)?;
+        let hits = thread.hits();
+        let max = 2 * req.resonance;
+        let rating = (self.base_rating + hits).min(max).max(self.base_rating);
+        let gained = rating - self.base_rating;
+        let damage_type = drain_type(rating, req.resonance);
+        let fading = match &self.fading.roll {
+            Some(_) => {
+                let mut f = self.fading.clone();
+                f.value = gained;
+                f.damage_type = damage_type;
+                f.boxes = gained.saturating_sub(f.hits);
+                f
+            }
+            None => resist_drain(gained, damage_type, &req.fading, roller)?,
+        };
+        Ok(ThreadOutcome {
+            thread,
+            hits,
+            base_rating: self.base_rating,
+            rating,
+            gained,
+            fading,
+        })
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CompileRequest {
     /// Resonance + Compiling ± modifiers (seed 6.4 step 4a).
@@ -102,6 +140,28 @@ pub fn compile(req: &CompileRequest, roller: &mut impl Roller) -> Result<Compile
         tasks: u32::try_from(net_hits.max(0)).unwrap_or(0),
         fading,
     })
+}
+
+impl CompileOutcome {
+    /// Edge after the roll acts on the technomancer's dice; the sprite's dice and the fading
+    /// (set by the sprite's hits) stay as rolled.
+    pub fn with_edge_after(
+        &self,
+        action: EdgeAfter,
+        roller: &mut impl Roller,
+    ) -> Result<CompileOutcome, RuleError> {
+        let compile = self.compile.with_edge_after(action, roller)?;
+        let technomancer_hits = compile.hits();
+        let net_hits = i64::from(technomancer_hits) - i64::from(self.sprite_hits);
+        Ok(CompileOutcome {
+            compile,
+            technomancer_hits,
+            net_hits,
+            compiled: net_hits > 0,
+            tasks: u32::try_from(net_hits.max(0)).unwrap_or(0),
+            ..self.clone()
+        })
+    }
 }
 
 #[cfg(test)]

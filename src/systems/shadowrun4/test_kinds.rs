@@ -390,6 +390,11 @@ pub struct ExtendedRequest {
     /// Defaults to [`DEFAULT_EXTENDED_INTERVALS`]; at most [`MAX_EXTENDED_INTERVALS`].
     #[serde(default)]
     pub max_intervals: Option<u32>,
+    /// Edge before the roll: pushing the limit adds the Edge dice, with the rule of six, to the
+    /// first interval only (one Edge use per test). A long shot is refused: an extended test
+    /// needs a pool.
+    #[serde(default)]
+    pub edge: Option<EdgeBefore>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -440,7 +445,20 @@ fn check_extended(req: &ExtendedRequest) -> Result<(Vec<PoolPart>, u32, u32), Ru
         edge: None,
         retry: req.retry,
     })?;
-    Ok((parts, check_pool(pool)?, max))
+    let pool = check_pool(pool)?;
+    match req.edge {
+        None => {}
+        Some(EdgeBefore::PushTheLimit { edge }) => {
+            check_edge(edge)?;
+            check_pool(i64::from(pool) + i64::from(edge))?;
+        }
+        Some(EdgeBefore::LongShot { .. }) => {
+            return Err(RuleError::LongShotNotNeeded {
+                pool: i64::from(pool),
+            });
+        }
+    }
+    Ok((parts, pool, max))
 }
 
 /// Seed 1.2 extended test: roll per interval and add hits until the threshold is reached,
@@ -450,8 +468,15 @@ pub fn extended_test(req: &ExtendedRequest, roller: &mut impl Roller) -> Result<
     let mut intervals = Vec::new();
     let mut total = 0u32;
     let mut end = ExtendedEnd::OutOfIntervals;
-    for _ in 0..max {
-        let r = roll_pool(pool, false, roller)?;
+    for i in 0..max {
+        let r = match (i, req.edge) {
+            (0, Some(EdgeBefore::PushTheLimit { edge })) => {
+                let mut r = roll_pool(pool + edge, true, roller)?;
+                r.edge_used = true;
+                r
+            }
+            _ => roll_pool(pool, false, roller)?,
+        };
         total += r.hits;
         let glitch = r.glitch;
         intervals.push(Interval { roll: r, total });
@@ -631,6 +656,21 @@ pub fn teamwork_test(req: &TeamworkRequest, roller: &mut impl Roller) -> Result<
         bonus_dice: bonus,
         leader,
     })
+}
+
+impl TeamworkOutcome {
+    /// The leader's Edge after the roll acts on the leader's dice; the assistants' rolls and
+    /// the dice they gave stay.
+    pub fn with_edge_after(
+        &self,
+        action: EdgeAfter,
+        roller: &mut impl Roller,
+    ) -> Result<TeamworkOutcome, RuleError> {
+        Ok(TeamworkOutcome {
+            leader: self.leader.with_edge_after(action, roller)?,
+            ..self.clone()
+        })
+    }
 }
 
 // ---------------------------------------------------------------- perception-like
@@ -827,6 +867,7 @@ mod unit {
             retry: 0,
             threshold: 3,
             max_intervals: None,
+            edge: None,
         };
         let o = extended_test(&req, &mut fixed(&[5, 2, 6, 3, 5, 5])).unwrap();
         assert_eq!(o.intervals.len(), 3);
@@ -846,6 +887,7 @@ mod unit {
             retry: 0,
             threshold: 5,
             max_intervals: Some(2),
+            edge: None,
         };
         let o = extended_test(&req, &mut fixed(&[5, 2, 1, 1])).unwrap();
         assert_eq!(
@@ -901,6 +943,7 @@ mod unit {
             retry: 0,
             threshold: 3,
             max_intervals: Some(2),
+            edge: None,
         };
         // 5,2 then 3,3: 1 hit, out of intervals.
         let o = extended_test(&req, &mut fixed(&[5, 2, 3, 3])).unwrap();

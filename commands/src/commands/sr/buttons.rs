@@ -8,7 +8,9 @@
 //!   cancel the glitch or to add Edge dice (only they explode), or burn one for a critical
 //!   success (tests). Every Edge button of one roll shares
 //!   `roll_id`, recorded in the session with the Edge spent: one Edge use per roll.
-//!   `roll` may also be `extended` (with `request`) or `spell` (with `target`).
+//!   `roll` may also be `extended` (with `request`), `spell` (with `target`), `summon` and
+//!   `dispel` (with `force`), `thread` (with `request`), `compile` (with `rating`) or
+//!   `teamwork` (with `labels`); the magic ones offer Apply drain again.
 //! - `sr.cheat_death`: after damage killed a character with Edge left, its owner or the GM
 //!   burns a point of Edge to live, unconscious (payload: `session`, `target`).
 //! - `sr.apply_damage`: mark the boxes on the target's monitor (payload: `session`, `target`,
@@ -19,9 +21,10 @@ use engine::session::{RollLogEntry, Session};
 use engine::systems::shadowrun4::DamageType;
 use engine::systems::shadowrun4::character::EdgeAfterKind;
 use engine::systems::shadowrun4::combat::{AttackOutcome, AttackRequest, AttackRoll};
-use engine::systems::shadowrun4::magic::SpellOutcome;
+use engine::systems::shadowrun4::magic::{DispelOutcome, DrainOutcome, SpellOutcome, SummonOutcome};
+use engine::systems::shadowrun4::resonance::{CompileOutcome, ThreadOutcome, ThreadRequest};
 use engine::systems::shadowrun4::test_kinds::{
-    ExtendedOutcome, ExtendedRequest, OpposedOutcome, Side, SuccessOutcome,
+    ExtendedOutcome, ExtendedRequest, OpposedOutcome, Side, SuccessOutcome, TeamworkOutcome,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -115,6 +118,11 @@ async fn second_chance(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply,
 /// An Apply damage (or drain, when the flag is set) button to offer again: target, type, boxes.
 type Apply = (String, DamageType, u32, bool);
 
+/// Drain or fading boxes on the caster, offered again after an Edge use.
+fn drain_apply(name: &str, d: &DrainOutcome) -> Option<Apply> {
+    (d.boxes > 0).then(|| (name.to_string(), d.damage_type, d.boxes, true))
+}
+
 async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, BotError> {
     let payload = &p.action.payload;
     let session_id: i64 = field(payload, "session")?;
@@ -184,6 +192,64 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
             let apply = (next.drain.boxes > 0)
                 .then(|| (name.clone(), next.drain.damage_type, next.drain.boxes, true));
             (v, json!(next), apply)
+        }
+        "summon" => {
+            let o: SummonOutcome = field(payload, "outcome")?;
+            let force: u32 = field(payload, "force")?;
+            let next = p
+                .data
+                .dice
+                .with(|r| o.with_edge_after(action, &mut &mut *r))
+                .map_err(|e| rule(p, &e))?;
+            let v = view::summon_view(&next, &name, force, lang);
+            (v, json!(next), drain_apply(&name, &next.drain))
+        }
+        "dispel" => {
+            let o: DispelOutcome = field(payload, "outcome")?;
+            let force: u32 = field(payload, "force")?;
+            let next = p
+                .data
+                .dice
+                .with(|r| o.with_edge_after(action, &mut &mut *r))
+                .map_err(|e| rule(p, &e))?;
+            let v = view::dispel_view(&next, &name, force, lang);
+            (v, json!(next), drain_apply(&name, &next.drain))
+        }
+        "thread" => {
+            let o: ThreadOutcome = field(payload, "outcome")?;
+            let req: ThreadRequest = field(payload, "request")?;
+            let next = p
+                .data
+                .dice
+                .with(|r| o.with_edge_after(&req, action, &mut &mut *r))
+                .map_err(|e| rule(p, &e))?;
+            let v = view::thread_view(&next, &name, lang);
+            (v, json!(next), drain_apply(&name, &next.fading))
+        }
+        "compile" => {
+            let o: CompileOutcome = field(payload, "outcome")?;
+            let rating: u32 = field(payload, "rating")?;
+            let next = p
+                .data
+                .dice
+                .with(|r| o.with_edge_after(action, &mut &mut *r))
+                .map_err(|e| rule(p, &e))?;
+            let v = view::compile_view(&next, &name, rating, lang);
+            (v, json!(next), drain_apply(&name, &next.fading))
+        }
+        "teamwork" => {
+            let o: TeamworkOutcome = field(payload, "outcome")?;
+            let labels: Vec<String> = field(payload, "labels").unwrap_or_default();
+            let next = p
+                .data
+                .dice
+                .with(|r| o.with_edge_after(action, &mut &mut *r))
+                .map_err(|e| rule(p, &e))?;
+            (
+                view::teamwork_view(&next, Some(&name), &labels, lang),
+                json!(next),
+                None,
+            )
         }
         "attack" => {
             let o: AttackOutcome = field(payload, "outcome")?;

@@ -39,7 +39,7 @@ pub enum MeleeChoice {
     Block,
 }
 
-/// Attack a session character: attack, defence, soak; Apply damage writes the monitor
+/// Attack: attack, defence, soak; Apply damage marks the monitor
 #[poise::command(
     slash_command,
     guild_only,
@@ -59,7 +59,7 @@ pub async fn attack(
     #[description_localized("ja", "目標のキャラクター")]
     #[autocomplete = "autocomplete_character"]
     target: String,
-    #[description = "Weapon skill on the attacker's sheet (pistols, blades…)"]
+    #[description = "Weapon skill (pistols, blades…)"]
     #[name_localized("ja", "技能")]
     #[description_localized("ja", "攻撃者の武器技能（pistols、blades…）")]
     #[max_length = 40]
@@ -89,13 +89,13 @@ pub async fn attack(
     #[description_localized("ja", "表示する武器名")]
     #[max_length = 60]
     weapon: Option<String>,
-    #[description = "Attack modifier presets (ranged.smartlink, …)"]
+    #[description = "Attack modifier presets"]
     #[name_localized("ja", "攻撃修正")]
     #[description_localized("ja", "攻撃側の修正")]
     #[autocomplete = "autocomplete_presets"]
     #[max_length = 300]
     modifiers: Option<String>,
-    #[description = "Defence modifier presets (defence.prone, …)"]
+    #[description = "Defence modifier presets"]
     #[name_localized("ja", "防御修正")]
     #[description_localized("ja", "防御側の修正")]
     #[autocomplete = "autocomplete_presets"]
@@ -105,7 +105,7 @@ pub async fn attack(
     #[name_localized("ja", "全力防御")]
     #[description_localized("ja", "目標が全力防御")]
     full_defence: Option<bool>,
-    #[description = "Melee defence: dodge (default), parry or block"]
+    #[description = "Dodge (default), parry or block"]
     #[name_localized("ja", "近接防御")]
     #[description_localized("ja", "近接の防御：回避（既定）、受け流し、ブロック")]
     melee_defence: Option<MeleeChoice>,
@@ -118,11 +118,11 @@ pub async fn attack(
     #[name_localized("ja", "エッジ")]
     #[description_localized("ja", "攻撃者のロール前のエッジ")]
     edge: Option<EdgeChoice>,
-    #[description = "Target pushes the limit on defence (spends Edge)"]
+    #[description = "Target pushes the limit on defence"]
     #[name_localized("ja", "防御エッジ")]
     #[description_localized("ja", "目標が防御でエッジを使う")]
     defence_edge: Option<bool>,
-    #[description = "Target pushes the limit on soak (spends Edge)"]
+    #[description = "Target pushes the limit on soak"]
     #[name_localized("ja", "抵抗エッジ")]
     #[description_localized("ja", "目標がダメージ抵抗でエッジを使う")]
     soak_edge: Option<bool>,
@@ -240,12 +240,12 @@ pub async fn attack(
 )]
 pub async fn surprise(
     ctx: Context<'_>,
-    #[description = "Characters, comma separated (default: everyone in the session)"]
+    #[description = "Characters, comma separated (default all)"]
     #[name_localized("ja", "参加者")]
     #[description_localized("ja", "キャラクター（カンマ区切り、既定は全員）")]
     #[max_length = 500]
     characters: Option<String>,
-    #[description = "Who is aware of the danger (+3)"]
+    #[description = "Who is aware (+3)"]
     #[name_localized("ja", "警戒")]
     #[description_localized("ja", "危険に気づいている者（+3）")]
     #[max_length = 500]

@@ -81,11 +81,11 @@ impl AttrChoice {
 /// Edge before the roll (seed 2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
 pub enum EdgeChoice {
-    #[name = "push the limit (+Edge dice, sixes explode)"]
-    #[name_localized("ja", "限界突破（エッジ分ダイス追加・6で振り足し）")]
+    #[name = "push the limit"]
+    #[name_localized("ja", "限界突破")]
     Push,
-    #[name = "long shot (pool 0 or less: roll Edge)"]
-    #[name_localized("ja", "ロングショット（プール0以下：エッジで振る）")]
+    #[name = "long shot"]
+    #[name_localized("ja", "ロングショット")]
     LongShot,
 }
 
@@ -223,6 +223,9 @@ pub struct PoolArgs<'a> {
     pub attribute: Option<AttrChoice>,
     pub skill: Option<&'a str>,
     pub attribute2: Option<AttrChoice>,
+    /// A rating in the attribute's place (matrix program, drone attribute or sensor): a number,
+    /// or a name on the character's sheet (`exploit=5`).
+    pub program: Option<&'a str>,
     pub modifiers: Option<&'a str>,
     /// Extra dice (±) the user adds.
     pub dice: Option<i64>,
@@ -258,6 +261,33 @@ pub fn build_pool(
         (None, Some(name)) => {
             let session = session.ok_or_else(|| inv.no_session())?;
             let c = find_char(inv, session, name)?;
+            if let Some(program) = args.program {
+                if args.attribute.is_some() || args.attribute2.is_some() {
+                    return Err(inv.text(
+                        "Give an attribute or a program (rating), not both.",
+                        "能力値かプログラム（レーティング）のどちらか一方を指定してください。",
+                    ));
+                }
+                let skill = args.skill.ok_or_else(|| {
+                    inv.text(
+                        "With a program (rating), name the skill too.",
+                        "プログラム（レーティング）を使うときは技能も指定してください。",
+                    )
+                })?;
+                let rating = program_rating(inv, &c, program)?;
+                let pool = c
+                    .character
+                    .program_pool((rating.0.as_str(), rating.1), skill, &presets)
+                    .map_err(|e| rule(inv, &e))?;
+                let pool = match args.dice.filter(|&d| d != 0) {
+                    Some(d) => pool.with_custom(
+                        inv.lang.pick("Modifier", "修正"),
+                        i32::try_from(d).unwrap_or(i32::MAX),
+                    ),
+                    None => pool,
+                };
+                return Ok((pool, Some(c)));
+            }
             let a = args.attribute.ok_or_else(|| {
                 inv.text(
                     "With a character, name the attribute (and a skill or a second attribute).",
@@ -292,6 +322,36 @@ pub fn build_pool(
         None => pool,
     };
     Ok((pool, who))
+}
+
+/// A program (or drone/sensor) rating: a number, or a rating on the character's sheet by name.
+pub fn program_rating(inv: &Invocation, c: &Sr4Char, text: &str) -> Result<(String, u32), BotError> {
+    let text = text.trim();
+    if let Ok(n) = text.parse::<i64>() {
+        if !(0..=i64::from(engine::systems::shadowrun4::character::MAX_ATTRIBUTE)).contains(&n) {
+            return Err(inv.text(
+                &format!("A rating is 0 to 30, not {n}."),
+                &format!("レーティングは0〜30です（{n}は使えません）。"),
+            ));
+        }
+        return Ok((String::new(), u32::try_from(n).unwrap_or(0)));
+    }
+    match c.character.skill(text) {
+        Some(r) => Ok((text.to_lowercase(), r)),
+        None => {
+            let shown: String = text.chars().take(40).collect();
+            Err(inv.text(
+                &format!(
+                    "{} has no `{shown}` on the sheet: give its rating as a number, or add it with /char edit (`{shown}=4`).",
+                    c.name
+                ),
+                &format!(
+                    "{}のシートに `{shown}` がありません。レーティングを数値で指定するか、/char edit で追加してください（`{shown}=4`）。",
+                    c.name
+                ),
+            ))
+        }
+    }
 }
 
 /// A change to a character's sheet, applied inside the session transaction.

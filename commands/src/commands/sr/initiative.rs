@@ -202,22 +202,22 @@ fn gm(inv: &Invocation, session: &Session) -> Result<(), BotError> {
 )]
 pub async fn roll_cmd(
     ctx: Context<'_>,
-    #[description = "Characters, comma separated (default: everyone in the session)"]
+    #[description = "Characters, comma separated (default all)"]
     #[name_localized("ja", "参加者")]
     #[description_localized("ja", "キャラクター（カンマ区切り、既定は全員）")]
     #[max_length = 500]
     characters: Option<String>,
-    #[description = "Who spends Edge to push the limit on the test"]
+    #[description = "Who pushes the limit (Edge)"]
     #[name_localized("ja", "エッジ使用")]
     #[description_localized("ja", "エッジで限界突破する者")]
     #[max_length = 500]
     push: Option<String>,
-    #[description = "Who spends Edge to act first in pass 1"]
+    #[description = "Who seizes pass 1 (Edge)"]
     #[name_localized("ja", "先行行動")]
     #[description_localized("ja", "エッジで第1パスに先行行動する者")]
     #[max_length = 500]
     seize: Option<String>,
-    #[description = "Who spends Edge for an extra pass this turn"]
+    #[description = "Who spends Edge for an extra pass"]
     #[name_localized("ja", "追加パス")]
     #[description_localized("ja", "エッジでこのターン追加パスを得る者")]
     #[max_length = 500]
@@ -255,17 +255,17 @@ pub async fn roll_cmd(
 )]
 pub async fn next(
     ctx: Context<'_>,
-    #[description = "Who spends Edge to act first in the next pass"]
+    #[description = "Who seizes the next pass (Edge)"]
     #[name_localized("ja", "先行行動")]
     #[description_localized("ja", "エッジで次のパスに先行行動する者")]
     #[max_length = 500]
     seize: Option<String>,
-    #[description = "Who spends Edge for an extra pass this turn (once per turn)"]
+    #[description = "Who spends Edge for an extra pass"]
     #[name_localized("ja", "追加パス")]
     #[description_localized("ja", "エッジでこのターン追加パスを得る者（1ターン1回）")]
     #[max_length = 500]
     extra_pass: Option<String>,
-    #[description = "On a new turn: who spends Edge to push the limit on the initiative test"]
+    #[description = "New turn: who pushes the limit (Edge)"]
     #[name_localized("ja", "エッジ使用")]
     #[description_localized("ja", "新しいターンのとき：エッジで限界突破する者")]
     #[max_length = 500]

@@ -153,22 +153,22 @@ pub async fn spell(
     #[description_localized("ja", "抵抗する目標のキャラクター")]
     #[autocomplete = "autocomplete_character"]
     target: Option<String>,
-    #[description = "Target's resisting attribute (default willpower)"]
+    #[description = "Target's resisting attribute"]
     #[name_localized("ja", "抵抗能力値")]
     #[description_localized("ja", "目標の抵抗能力値（既定 意志力）")]
     resist: Option<AttrChoice>,
-    #[description = "Who protects the target with Counterspelling"]
+    #[description = "Who protects it by Counterspelling"]
     #[name_localized("ja", "呪文防御")]
     #[description_localized("ja", "呪文防御で目標を守るキャラクター")]
     #[autocomplete = "autocomplete_character"]
     counterspell: Option<String>,
-    #[description = "Resistance dice instead of a target"]
+    #[description = "Resist dice instead of a target"]
     #[name_localized("ja", "抵抗ダイス")]
     #[description_localized("ja", "目標の代わりの抵抗ダイス数")]
     #[min = 0]
     #[max = 100]
     resist_pool: Option<i64>,
-    #[description = "Threshold (spells with no resistance)"]
+    #[description = "Threshold (unresisted spells)"]
     #[name_localized("ja", "目標値")]
     #[description_localized("ja", "目標値（抵抗のない呪文）")]
     #[min = 0]
@@ -189,9 +189,9 @@ pub async fn spell(
     #[name_localized("ja", "エッジ")]
     #[description_localized("ja", "術者のロール前のエッジ")]
     edge: Option<EdgeChoice>,
-    #[description = "Sustain the spell if it succeeds (−2 dice on every test while sustained)"]
+    #[description = "Sustain if it succeeds (−2 dice each test)"]
     #[name_localized("ja", "維持")]
-    #[description_localized("ja", "成功したら呪文を維持する（維持中は全テストに-2）")]
+    #[description_localized("ja", "成功したら維持（全テスト-2）")]
     sustain: Option<bool>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
@@ -319,7 +319,11 @@ pub async fn summon(
     let outcome = common::roll(ctx, |r| summon_spirit(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::summon_view(&outcome, &c.name, req.force, inv.lang);
     let d = (outcome.drain.damage_type, outcome.drain.boxes);
-    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, None, false).await
+    let payload = serde_json::json!({
+        "roll": "summon", "session": session.id, "character": c.name, "force": req.force, "outcome": outcome,
+    });
+    let offer = Some((&outcome.summon.roll, payload));
+    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, offer, false).await
 }
 
 /// Thread a complex form: Resonance + Software, +1 rating per hit; fading
@@ -336,7 +340,7 @@ pub async fn thread(
     #[description_localized("ja", "テクノマンサーのキャラクター")]
     #[autocomplete = "autocomplete_character"]
     character: String,
-    #[description = "Complex form's rating before threading"]
+    #[description = "Rating before threading"]
     #[name_localized("ja", "レーティング")]
     #[description_localized("ja", "スレッディング前のレーティング")]
     #[min = 0]
@@ -352,9 +356,9 @@ pub async fn thread(
     #[name_localized("ja", "エッジ")]
     #[description_localized("ja", "ロール前のエッジ")]
     edge: Option<EdgeChoice>,
-    #[description = "Sustain the thread if it gains a rating (−2 dice on every test while sustained)"]
+    #[description = "Sustain if the rating rises (−2 dice each test)"]
     #[name_localized("ja", "維持")]
-    #[description_localized("ja", "レーティングが上がったら維持する（維持中は全テストに-2）")]
+    #[description_localized("ja", "上がったら維持（全テスト-2）")]
     sustain: Option<bool>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
@@ -383,7 +387,11 @@ pub async fn thread(
     let v = view::thread_view(&outcome, &c.name, inv.lang);
     let d = (outcome.fading.damage_type, outcome.fading.boxes);
     let sustain = sustain.unwrap_or(false) && outcome.gained > 0;
-    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, None, sustain).await
+    let payload = serde_json::json!({
+        "roll": "thread", "session": session.id, "character": c.name, "request": req, "outcome": outcome,
+    });
+    let offer = Some((&outcome.thread.roll, payload));
+    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, offer, sustain).await
 }
 
 /// Compile a sprite: Resonance + Compiling against its rating; tasks; fading
@@ -445,7 +453,11 @@ pub async fn compile(
     let outcome = common::roll(ctx, |r| compile_sprite(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::compile_view(&outcome, &c.name, req.rating, inv.lang);
     let d = (outcome.fading.damage_type, outcome.fading.boxes);
-    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, None, false).await
+    let payload = serde_json::json!({
+        "roll": "compile", "session": session.id, "character": c.name, "rating": req.rating, "outcome": outcome,
+    });
+    let offer = Some((&outcome.compile.roll, payload));
+    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, offer, false).await
 }
 
 /// Dispel a sustained spell: Counterspelling + Magic against Force + caster's Magic; drain
@@ -529,7 +541,11 @@ pub async fn dispel(
     let outcome = common::roll(ctx, |r| dispel_spell(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::dispel_view(&outcome, &c.name, req.force, inv.lang);
     let d = (outcome.drain.damage_type, outcome.drain.boxes);
-    finish(ctx, &inv, &session, &c, None, d, v, &outcome, None, false).await
+    let payload = serde_json::json!({
+        "roll": "dispel", "session": session.id, "character": c.name, "force": req.force, "outcome": outcome,
+    });
+    let offer = Some((&outcome.dispel.roll, payload));
+    finish(ctx, &inv, &session, &c, None, d, v, &outcome, offer, false).await
 }
 
 /// Stop sustaining one spell or complex form (−2 dice less on every test)
@@ -542,7 +558,7 @@ pub async fn dispel(
 )]
 pub async fn drop_sustained(
     ctx: Context<'_>,
-    #[description = "Who stops sustaining (session character)"]
+    #[description = "Who stops sustaining"]
     #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "維持をやめるキャラクター")]
     #[autocomplete = "autocomplete_character"]

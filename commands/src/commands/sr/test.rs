@@ -24,7 +24,7 @@ use crate::{BotError, Context};
 #[allow(clippy::too_many_arguments)]
 pub async fn test(
     ctx: Context<'_>,
-    #[description = "Dice to roll (instead of a character)"]
+    #[description = "Dice (instead of a character)"]
     #[name_localized("ja", "ダイス数")]
     #[description_localized("ja", "振るダイス数（キャラクターの代わり）")]
     #[min = -50]
@@ -39,7 +39,7 @@ pub async fn test(
     #[name_localized("ja", "能力値")]
     #[description_localized("ja", "能力値")]
     attribute: Option<AttrChoice>,
-    #[description = "Skill (on the sheet; defaulting when missing)"]
+    #[description = "Skill (defaulting when missing)"]
     #[name_localized("ja", "技能")]
     #[description_localized("ja", "技能（なければ技能なし判定）")]
     #[max_length = 40]
@@ -54,7 +54,7 @@ pub async fn test(
     #[min = 0]
     #[max = 100]
     threshold: Option<i64>,
-    #[description = "Modifier presets, comma separated (ranged.smartlink, ranged.aim=2)"]
+    #[description = "Modifier presets, comma separated"]
     #[name_localized("ja", "修正")]
     #[description_localized("ja", "修正（カンマ区切り）")]
     #[autocomplete = "autocomplete_presets"]
@@ -70,7 +70,7 @@ pub async fn test(
     #[name_localized("ja", "エッジ")]
     #[description_localized("ja", "ロール前のエッジ")]
     edge: Option<EdgeChoice>,
-    #[description = "Edge attribute when no character is named"]
+    #[description = "Edge when no character is named"]
     #[name_localized("ja", "エッジ値")]
     #[description_localized("ja", "キャラクターなしのときの【エッジ】")]
     #[min = 1]
@@ -99,6 +99,7 @@ pub async fn test(
         attribute,
         skill: skill.as_deref(),
         attribute2,
+        program: None,
         modifiers: modifiers.as_deref(),
         dice,
     };
@@ -215,7 +216,7 @@ pub async fn opposed(
     #[name_localized("ja", "エッジ")]
     #[description_localized("ja", "行動側のロール前のエッジ")]
     edge: Option<EdgeChoice>,
-    #[description = "Edge attribute when no character is named"]
+    #[description = "Edge when no character is named"]
     #[name_localized("ja", "エッジ値")]
     #[description_localized("ja", "キャラクターなしのときの【エッジ】")]
     #[min = 1]
@@ -238,6 +239,7 @@ pub async fn opposed(
             attribute,
             skill: skill.as_deref(),
             attribute2,
+            program: None,
             modifiers: modifiers.as_deref(),
             dice: None,
         },
@@ -251,6 +253,7 @@ pub async fn opposed(
             attribute: opponent_attribute,
             skill: opponent_skill.as_deref(),
             attribute2: opponent_attribute2,
+            program: None,
             modifiers: opponent_modifiers.as_deref(),
             dice: None,
         },
@@ -344,6 +347,16 @@ pub async fn extended(
     #[min = 0]
     #[max = 20]
     retry: Option<i64>,
+    #[description = "Edge before the roll (first interval)"]
+    #[name_localized("ja", "エッジ")]
+    #[description_localized("ja", "ロール前のエッジ（最初の1回）")]
+    edge: Option<EdgeChoice>,
+    #[description = "Edge when no character is named"]
+    #[name_localized("ja", "エッジ値")]
+    #[description_localized("ja", "キャラクターなしのときの【エッジ】")]
+    #[min = 1]
+    #[max = 20]
+    edge_rating: Option<i64>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     start(&inv)?;
@@ -359,22 +372,30 @@ pub async fn extended(
             character: character.as_deref(),
             attribute,
             skill: skill.as_deref(),
-            attribute2: None,
             modifiers: modifiers.as_deref(),
-            dice: None,
+            ..Default::default()
         },
     )?;
+    let edge = edge_before(&inv, edge, who.as_ref(), edge_rating)?;
     let req = ExtendedRequest {
         pool,
         retry: u32::try_from(retry.unwrap_or(0)).unwrap_or(0),
         threshold: u32::try_from(threshold).unwrap_or(0),
         max_intervals: max_intervals.map(|m| u32::try_from(m).unwrap_or(0)),
+        edge,
     };
     let outcome = common::roll(ctx, |r| extended_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let spent: Vec<String> = match (&who, edge) {
+        (Some(c), Some(_)) => vec![c.name.clone()],
+        _ => Vec::new(),
+    };
+    common::spend_edge(ctx, &inv, session.as_ref(), &spent).await?;
     let v = view::extended_view(&outcome, who.as_ref().map(|c| c.name.as_str()), inv.lang);
     let mut buttons = Vec::new();
-    // Second chance on the interval that ended a test that did not succeed.
-    if let (Some(c), Some(s), Some(last), false) = (&who, &session, outcome.intervals.last(), outcome.success)
+    // Second chance on the interval that ended a test that did not succeed (one Edge use per
+    // test: none after Edge before the roll).
+    if let (Some(c), Some(s), Some(last), false, None) =
+        (&who, &session, outcome.intervals.last(), outcome.success, edge)
     {
         let payload = json!({
             "roll": "extended", "session": s.id, "character": c.name, "request": req, "outcome": outcome,
@@ -411,7 +432,7 @@ pub async fn extended(
 #[allow(clippy::too_many_arguments)]
 pub async fn teamwork(
     ctx: Context<'_>,
-    #[description = "Assistants: characters or dice counts, comma separated (Bob, 4)"]
+    #[description = "Assistants: names or dice, comma separated (Bob, 4)"]
     #[name_localized("ja", "補助")]
     #[description_localized("ja", "補助：キャラクター名かダイス数をカンマ区切りで")]
     #[max_length = 300]
@@ -427,13 +448,13 @@ pub async fn teamwork(
     #[description_localized("ja", "リーダーのキャラクター")]
     #[autocomplete = "autocomplete_character"]
     character: Option<String>,
-    #[description = "Attribute (leader and character assistants)"]
+    #[description = "Attribute (leader, assistants)"]
     #[name_localized("ja", "能力値")]
-    #[description_localized("ja", "能力値（リーダーとキャラクターの補助）")]
+    #[description_localized("ja", "能力値（リーダーと補助）")]
     attribute: Option<AttrChoice>,
-    #[description = "Skill (leader and character assistants)"]
+    #[description = "Skill (leader, assistants)"]
     #[name_localized("ja", "技能")]
-    #[description_localized("ja", "技能（リーダーとキャラクターの補助）")]
+    #[description_localized("ja", "技能（リーダーと補助）")]
     #[max_length = 40]
     skill: Option<String>,
     #[description = "Threshold"]
@@ -442,6 +463,34 @@ pub async fn teamwork(
     #[min = 0]
     #[max = 100]
     threshold: Option<i64>,
+    #[description = "Leader's modifier presets"]
+    #[name_localized("ja", "修正")]
+    #[description_localized("ja", "リーダーの修正")]
+    #[autocomplete = "autocomplete_presets"]
+    #[max_length = 300]
+    modifiers: Option<String>,
+    #[description = "Leader's extra dice, + or −"]
+    #[name_localized("ja", "追加ダイス")]
+    #[description_localized("ja", "リーダーの追加・減少ダイス")]
+    #[min = -50]
+    #[max = 50]
+    dice: Option<i64>,
+    #[description = "Leader's Edge before the roll"]
+    #[name_localized("ja", "エッジ")]
+    #[description_localized("ja", "リーダーのロール前のエッジ")]
+    edge: Option<EdgeChoice>,
+    #[description = "Edge when no character is named"]
+    #[name_localized("ja", "エッジ値")]
+    #[description_localized("ja", "キャラクターなしのときの【エッジ】")]
+    #[min = 1]
+    #[max = 20]
+    edge_rating: Option<i64>,
+    #[description = "Earlier tries (−2 dice each)"]
+    #[name_localized("ja", "再挑戦")]
+    #[description_localized("ja", "これまでの挑戦回数")]
+    #[min = 0]
+    #[max = 20]
+    retry: Option<i64>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     start(&inv)?;
@@ -460,6 +509,8 @@ pub async fn teamwork(
             character: character.as_deref(),
             attribute,
             skill: skill.as_deref(),
+            modifiers: modifiers.as_deref(),
+            dice,
             ..Default::default()
         },
     )?;
@@ -479,15 +530,50 @@ pub async fn teamwork(
             },
         };
         let (p, c) = build_pool(&inv, session.as_ref(), &args)?;
+        if let (Some(c), Some(l)) = (&c, &who)
+            && c.name == l.name
+        {
+            return Err(inv.text(
+                &format!("{} cannot assist their own test.", c.name),
+                &format!("{}は自分のテストを補助できません。", c.name),
+            ));
+        }
         labels.push(c.map_or_else(|| n.clone(), |c| c.name));
         specs.push(RollSpec::new(p));
     }
+    let edge = edge_before(&inv, edge, who.as_ref(), edge_rating)?;
     let req = TeamworkRequest {
-        leader: RollSpec::new(leader),
+        leader: RollSpec {
+            pool: leader,
+            edge,
+            retry: u32::try_from(retry.unwrap_or(0)).unwrap_or(0),
+        },
         assistants: specs,
         threshold: threshold.map(|t| u32::try_from(t).unwrap_or(0)),
     };
     let outcome = common::roll(ctx, |r| teamwork_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let spent: Vec<String> = match (&who, edge) {
+        (Some(c), Some(_)) => vec![c.name.clone()],
+        _ => Vec::new(),
+    };
+    common::spend_edge(ctx, &inv, session.as_ref(), &spent).await?;
     let v = view::teamwork_view(&outcome, who.as_ref().map(|c| c.name.as_str()), &labels, inv.lang);
-    common::reply(ctx, &inv, session.as_ref(), v, Vec::new(), &outcome).await
+    let mut buttons = Vec::new();
+    if let (Some(c), Some(r), Some(s)) = (&who, &outcome.leader.rolled, &session) {
+        let payload = json!({
+            "roll": "teamwork", "session": s.id, "character": c.name, "labels": labels, "outcome": outcome,
+        });
+        let l = &outcome.leader;
+        let burn = l.success != Some(true) || l.glitch != engine::systems::shadowrun4::Glitch::None;
+        let offer = common::EdgeOffer {
+            who: c,
+            roll: &r.roll,
+            burn,
+            second_chance: true,
+            negate: true,
+            payload,
+        };
+        buttons = common::edge_buttons(ctx, &inv, offer).await;
+    }
+    common::reply(ctx, &inv, session.as_ref(), v, buttons, &outcome).await
 }
