@@ -18,6 +18,7 @@ use tokio::task::JoinHandle;
 use crate::config::Sharding;
 use crate::dice_source::DiceSource;
 use crate::metrics::{Metrics, Outcome};
+use crate::reply::{self, InvocationState};
 use crate::store::Store;
 use crate::{BotError, Context, Data, TappedOutcome, buttons, commands, error, registration};
 
@@ -114,22 +115,15 @@ async fn shared(ctx: &serenity::all::Context) -> Option<Arc<Shared>> {
     ctx.data.read().await.get::<Shared>().cloned()
 }
 
-/// When the command started, kept in poise's per-invocation data.
-struct Started {
-    at: Instant,
-    /// When the first reply went out (see [`on_reply`]).
-    replied: std::sync::OnceLock<Instant>,
-}
-
 /// poise calls this for every reply just before sending it: the first one ends the
 /// interaction's latency (work after the reply — log writes, follow-ups — is not the user's
 /// wait).
 fn on_reply(ctx: Context<'_>, reply: poise::CreateReply) -> poise::CreateReply {
     if let poise::Context::Application(app) = ctx
         && let Ok(data) = app.invocation_data.try_lock()
-        && let Some(started) = data.downcast_ref::<Started>()
+        && let Some(state) = data.downcast_ref::<Arc<InvocationState>>()
     {
-        let _ = started.replied.set(Instant::now());
+        let _ = state.replied.set(Instant::now());
     }
     reply
 }
@@ -263,7 +257,11 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
     }
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
-            commands: commands::all(),
+            commands: {
+                let mut all = commands::all();
+                reply::defer_when_slow(&mut all);
+                all
+            },
             on_error: |e| Box::pin(on_error(e)),
             pre_command: |ctx| Box::pin(pre_command(ctx)),
             post_command: |ctx| Box::pin(post_command(ctx)),
@@ -312,11 +310,7 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
 }
 
 async fn pre_command(ctx: Context<'_>) {
-    ctx.set_invocation_data(Started {
-        at: Instant::now(),
-        replied: std::sync::OnceLock::new(),
-    })
-    .await;
+    ctx.set_invocation_data(InvocationState::new()).await;
     if let Some(m) = shared(ctx.serenity_context())
         .await
         .and_then(|s| s.metrics.clone())
@@ -338,7 +332,7 @@ async fn post_command(ctx: Context<'_>) {
 async fn finished(ctx: Context<'_>, outcome: Outcome) {
     // Received → first reply sent; a command that never replied: until it finished.
     let elapsed = ctx
-        .invocation_data::<Started>()
+        .invocation_data::<Arc<InvocationState>>()
         .await
         .map(|s| match s.replied.get() {
             Some(r) => r.duration_since(s.at),

@@ -48,7 +48,7 @@ fn internal_message(lang: Lang, id: &str) -> String {
 
 async fn reply_ephemeral(ctx: Context<'_>, text: String) {
     let reply = CreateReply::default().content(text).ephemeral(true);
-    if let Err(e) = ctx.send(reply).await {
+    if let Err(e) = crate::reply::send(ctx, reply).await {
         tracing::warn!(command = %ctx.command().qualified_name, "could not send the error reply: {e}");
     }
 }

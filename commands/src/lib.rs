@@ -15,6 +15,7 @@ pub mod loadtest;
 pub mod logging;
 pub mod metrics;
 pub mod registration;
+pub mod reply;
 pub mod store;
 
 pub use error::BotError;

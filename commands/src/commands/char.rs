@@ -132,8 +132,11 @@ async fn show_entry(
             name: name.to_string(),
         })
     })?;
-    ctx.send(CreateReply::default().embed(entry_view(session.system, entry, inv.lang).to_embed()))
-        .await?;
+    crate::reply::send(
+        ctx,
+        CreateReply::default().embed(entry_view(session.system, entry, inv.lang).to_embed()),
+    )
+    .await?;
     Ok(())
 }
 
@@ -300,7 +303,7 @@ pub async fn remove(
         Lang::En => format!("Removed {name}."),
         Lang::Ja => format!("{name} を削除しました。"),
     };
-    ctx.send(CreateReply::default().content(text)).await?;
+    crate::reply::send(ctx, CreateReply::default().content(text)).await?;
     Ok(())
 }
 

@@ -191,8 +191,7 @@ async fn show_settings(
         .await
         .map_err(|e| store_error(e, inv.lang))?;
     let view = settings_view(settings, channel.as_ref(), inv.lang);
-    ctx.send(CreateReply::default().embed(view.to_embed()).ephemeral(true))
-        .await?;
+    crate::reply::send(ctx, CreateReply::default().embed(view.to_embed()).ephemeral(true)).await?;
     Ok(())
 }
 

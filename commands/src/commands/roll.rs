@@ -82,11 +82,10 @@ pub async fn roll(
     let channel_secret = channel_settings.is_some_and(|c| c.visibility == Visibility::Secret);
     let secret = outcome.flags.secret || channel_secret;
     if !secret && !outcome.flags.private {
-        ctx.send(CreateReply::default().embed(view.to_embed())).await?;
+        crate::reply::send(ctx, CreateReply::default().embed(view.to_embed())).await?;
     } else {
         // The roller sees the result; the channel sees that a roll was made.
-        ctx.send(CreateReply::default().embed(view.to_embed()).ephemeral(true))
-            .await?;
+        crate::reply::send(ctx, CreateReply::default().embed(view.to_embed()).ephemeral(true)).await?;
         let mut notice = CreateReply::default().content(notice_text(lang, &roller, secret));
         if secret {
             if session_read.is_none() {
@@ -121,7 +120,7 @@ pub async fn roll(
                 Err(e) => tracing::warn!("secret roll not revealable: {e}"),
             }
         }
-        ctx.send(notice).await?;
+        crate::reply::send(ctx, notice).await?;
     }
     let session = match session_read {
         Some(s) => s,

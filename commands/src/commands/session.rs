@@ -33,7 +33,7 @@ fn say(lang: Lang, en: String, ja: String) -> String {
 }
 
 async fn reply(ctx: Context<'_>, view: EmbedView) -> Result<(), BotError> {
-    ctx.send(CreateReply::default().embed(view.to_embed())).await?;
+    crate::reply::send(ctx, CreateReply::default().embed(view.to_embed())).await?;
     Ok(())
 }
 
@@ -118,7 +118,7 @@ pub async fn join(ctx: Context<'_>) -> Result<(), BotError> {
         format!("<@{user}> joined {}.", s.name),
         format!("<@{user}> が {} に参加しました。", s.name),
     );
-    ctx.send(CreateReply::default().content(text)).await?;
+    crate::reply::send(ctx, CreateReply::default().content(text)).await?;
     Ok(())
 }
 
@@ -138,7 +138,7 @@ pub async fn leave(ctx: Context<'_>) -> Result<(), BotError> {
         format!("<@{user}> left {}.", s.name),
         format!("<@{user}> が {} から抜けました。", s.name),
     );
-    ctx.send(CreateReply::default().content(text)).await?;
+    crate::reply::send(ctx, CreateReply::default().content(text)).await?;
     Ok(())
 }
 
@@ -159,7 +159,7 @@ pub async fn status(ctx: Context<'_>) -> Result<(), BotError> {
         for view in message {
             reply = reply.embed(view.to_embed());
         }
-        ctx.send(reply).await?;
+        crate::reply::send(ctx, reply).await?;
     }
     Ok(())
 }
@@ -245,8 +245,7 @@ pub async fn log(
                 .into(),
             mine.join("\n"),
         );
-        ctx.send(CreateReply::default().embed(view.to_embed()).ephemeral(true))
-            .await?;
+        crate::reply::send(ctx, CreateReply::default().embed(view.to_embed()).ephemeral(true)).await?;
     }
     Ok(())
 }
@@ -479,7 +478,8 @@ pub async fn export(
             format!(" 続きは /session export session:{} start:{}", s.id, last + 1),
         ));
     }
-    ctx.send(
+    crate::reply::send(
+        ctx,
         CreateReply::default()
             .content(text)
             .attachment(file)
@@ -511,6 +511,6 @@ pub async fn gm(
         format!("<@{new_gm}> is now the GM of {}.", s.name),
         format!("{} のGMは <@{new_gm}> になりました。", s.name),
     );
-    ctx.send(CreateReply::default().content(text)).await?;
+    crate::reply::send(ctx, CreateReply::default().content(text)).await?;
     Ok(())
 }

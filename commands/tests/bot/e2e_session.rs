@@ -886,3 +886,62 @@ async fn latency_runs_from_the_interaction_to_the_reply_not_to_later_work() {
     assert!(value(&body, sum) < 1.0, "timed to the reply: {body}");
     h.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_slow_write_is_deferred_and_its_reply_fills_in_the_original_response() {
+    use saikoro_bot::fake_discord::ReplyEvent;
+    use std::sync::atomic::Ordering;
+    let dir = tempfile::tempdir().unwrap();
+    let store = std::sync::Arc::new(support::harness::FlakyStore::new(
+        support::harness::sqlite(dir.path()).await,
+    ));
+    let fake = saikoro_bot::fake_discord::FakeDiscord::start().await.unwrap();
+    let h = support::harness::Harness::start(fake, store.clone()).await;
+    let gm = h.invoker("gm");
+    h.send(&gm, "/session start name:Run system:warmachine").await;
+    let quick = h.send(&gm, "/char add name:Ana stats:body=4").await;
+    assert!(
+        matches!(&quick.events[..], [ReplyEvent::Callback(b)] if b["type"] == 4),
+        "a quick command answers directly: {:?}",
+        quick.events
+    );
+
+    // Each session write now takes longer than Discord's window allows without a defer.
+    store.update_delay_ms.store(2600, Ordering::SeqCst);
+    let slow = h.send(&gm, "/char add name:Bob stats:body=5").await;
+    match &slow.events[..] {
+        [ReplyEvent::Callback(defer), ReplyEvent::EditOriginal(_), ..] => {
+            assert_eq!(defer["type"], 5, "a deferred channel message: {defer}");
+            assert_eq!(
+                defer["data"]["flags"].as_u64().unwrap_or(0) & 64,
+                0,
+                "public thinking"
+            );
+        }
+        other => panic!("expected a defer then an edit of the original: {other:?}"),
+    }
+    assert!(!slow.ephemeral);
+    assert!(text(&slow).contains("Bob"), "{}", text(&slow));
+    assert!(
+        slow.followups.is_empty(),
+        "no follow-up completes it: {:?}",
+        slow.followups
+    );
+
+    // A private error after a public defer replaces the thinking message with a private one.
+    let refused = h.send(&gm, "/char add name:Bob stats:body=5").await;
+    assert!(refused.ephemeral, "{:?}", refused.events);
+    assert!(
+        refused
+            .events
+            .iter()
+            .any(|e| matches!(e, ReplyEvent::DeleteOriginal)),
+        "{:?}",
+        refused.events
+    );
+    store.update_delay_ms.store(0, Ordering::SeqCst);
+    let status = h.send(&gm, "/session status").await;
+    let shown = all_text(&status);
+    assert!(shown.contains("Ana") && shown.contains("Bob"), "{shown}");
+    h.shutdown().await;
+}

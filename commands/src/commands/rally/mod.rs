@@ -101,7 +101,7 @@ pub fn model_choices(query: &str, lang: Lang) -> Vec<(String, String)> {
 
 /// Send one embed to the channel.
 pub async fn reply(ctx: Context<'_>, view: &EmbedView) -> Result<(), BotError> {
-    ctx.send(CreateReply::default().embed(view.to_embed())).await?;
+    crate::reply::send(ctx, CreateReply::default().embed(view.to_embed())).await?;
     Ok(())
 }
 
@@ -115,7 +115,7 @@ pub async fn reply_with(
     if !buttons.is_empty() {
         r = r.components(reliable::rows(buttons));
     }
-    ctx.send(r).await?;
+    crate::reply::send(ctx, r).await?;
     Ok(())
 }
 

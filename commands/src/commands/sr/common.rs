@@ -725,7 +725,7 @@ pub async fn reply(
     if !buttons.is_empty() {
         r = r.components(vec![CreateActionRow::Buttons(buttons)]);
     }
-    ctx.send(r).await?;
+    crate::reply::send(ctx, r).await?;
     inv.log_roll(ctx, session, &ctx.invocation_string(), outcome)
         .await;
     Ok(())

@@ -23,6 +23,8 @@ pub struct FlakyStore {
     pub settings_down: AtomicBool,
     /// Milliseconds every roll-log append waits first (slow work after a reply).
     pub append_delay_ms: std::sync::atomic::AtomicU64,
+    /// Milliseconds every session update waits first (a slow database or a held row lock).
+    pub update_delay_ms: std::sync::atomic::AtomicU64,
 }
 
 impl FlakyStore {
@@ -31,6 +33,7 @@ impl FlakyStore {
             inner,
             settings_down: false.into(),
             append_delay_ms: 0.into(),
+            update_delay_ms: 0.into(),
         }
     }
 }
@@ -84,7 +87,11 @@ impl Store for FlakyStore {
         self.inner.session(id)
     }
     fn update_session<'a>(&'a self, channel: u64, edit: &'a mut Edit<'_>) -> StoreFuture<'a, Session> {
-        self.inner.update_session(channel, edit)
+        let delay = Duration::from_millis(self.update_delay_ms.load(Ordering::SeqCst));
+        Box::pin(async move {
+            tokio::time::sleep(delay).await;
+            self.inner.update_session(channel, edit).await
+        })
     }
     fn ended_sessions(&self, guild: u64, limit: u32) -> StoreFuture<'_, Vec<Session>> {
         self.inner.ended_sessions(guild, limit)
