@@ -1,6 +1,8 @@
 //! Button presses. A button's `custom_id` is `act:<id>`; the state behind it is an action row in
 //! the store, so buttons keep working after a restart and a second press is refused. Each
-//! action kind is routed to the module that made it.
+//! action kind is routed to the module that made it. A press still being handled after
+//! [`crate::reply::DEFER_AFTER`] is acknowledged first ("deferred update"), and its answer then
+//! edits the message or arrives as a follow-up, so a slow store never fails the interaction.
 
 use engine::i18n::{Lang, Localized};
 use engine::session::Session;
@@ -9,8 +11,23 @@ use serenity::all::{
     CreateInteractionResponse, CreateInteractionResponseMessage, FullEvent, Interaction, Permissions,
 };
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::store::{Action, StoreError};
 use crate::{BotError, Data};
+
+/// Whether this press has started answering, or was acknowledged by the watchdog. Task-local:
+/// the watchdog and the handler run on the press's own task.
+#[derive(Default)]
+struct PressState {
+    responding: AtomicBool,
+    deferred: AtomicBool,
+}
+
+tokio::task_local! {
+    static PRESS: Arc<PressState>;
+}
 
 const PREFIX: &str = "act:";
 
@@ -59,13 +76,53 @@ pub async fn on_event(ctx: &SerenityContext, event: &FullEvent, data: &Data) -> 
     } = event
         && press.data.custom_id.starts_with(PREFIX)
     {
-        handle(ctx, data, press).await;
+        let state = Arc::new(PressState::default());
+        PRESS
+            .scope(state.clone(), with_watchdog(ctx, data, press, &state))
+            .await;
     }
     Ok(())
 }
 
+async fn with_watchdog(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction, state: &PressState) {
+    let work = handle(ctx, data, press);
+    tokio::pin!(work);
+    tokio::select! {
+        () = &mut work => return,
+        () = tokio::time::sleep(crate::reply::DEFER_AFTER) => {}
+    }
+    if !state.responding.load(Ordering::SeqCst) {
+        match press.defer(&ctx.http).await {
+            Ok(()) => state.deferred.store(true, Ordering::SeqCst),
+            Err(e) => tracing::warn!(custom_id = %press.data.custom_id, "could not defer the press: {e}"),
+        }
+    }
+    work.await
+}
+
 async fn respond(ctx: &SerenityContext, press: &ComponentInteraction, reply: CreateInteractionResponse) {
-    if let Err(e) = press.create_response(&ctx.http, reply).await {
+    let deferred = PRESS
+        .try_with(|s| {
+            s.responding.store(true, Ordering::SeqCst);
+            s.deferred.load(Ordering::SeqCst)
+        })
+        .unwrap_or(false);
+    let sent = match (deferred, reply) {
+        (false, reply) => press.create_response(&ctx.http, reply).await,
+        // Acknowledged already: an update edits the button's message, anything else follows up.
+        (true, CreateInteractionResponse::UpdateMessage(m)) => ctx
+            .http
+            .edit_original_interaction_response(&press.token, &m, vec![])
+            .await
+            .map(|_| ()),
+        (true, CreateInteractionResponse::Message(m)) => ctx
+            .http
+            .create_followup_message(&press.token, &m, vec![])
+            .await
+            .map(|_| ()),
+        (true, other) => press.create_response(&ctx.http, other).await,
+    };
+    if let Err(e) = sent {
         tracing::warn!(custom_id = %press.data.custom_id, "button response failed: {e}");
     }
 }

@@ -945,3 +945,57 @@ async fn a_slow_write_is_deferred_and_its_reply_fills_in_the_original_response()
     assert!(shown.contains("Ana") && shown.contains("Bob"), "{shown}");
     h.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_slow_button_press_is_acknowledged_then_edits_its_message() {
+    use saikoro_bot::fake_discord::ReplyEvent;
+    use std::sync::atomic::Ordering;
+    let dir = tempfile::tempdir().unwrap();
+    let store = std::sync::Arc::new(support::harness::FlakyStore::new(
+        support::harness::sqlite(dir.path()).await,
+    ));
+    let fake = saikoro_bot::fake_discord::FakeDiscord::start().await.unwrap();
+    let h = support::harness::Harness::start(fake, store.clone()).await;
+    let (gm, ana) = (h.invoker("gm"), h.invoker("ana"));
+    h.send(&gm, "/session start name:Run system:warmachine").await;
+    h.dice.queue([2, 5]);
+    let (roll, _) = h.send_id(&ana, "/roll dice:S2D6").await;
+    let mut notice = None;
+    for _ in 0..50 {
+        notice = h.fake.events(roll).into_iter().find_map(|e| match e {
+            ReplyEvent::Followup(b) if b["components"].is_array() => Some(b),
+            _ => None,
+        });
+        if notice.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let notice = notice.expect("the channel notice with its Reveal button");
+    let custom_id = notice["components"][0]["components"][0]["custom_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let message = saikoro_bot::fake_discord::payloads::message(
+        77,
+        DEFAULT_CHANNEL,
+        &user_for("Saikoro"),
+        &notice,
+        h.fake.app_id(),
+    );
+
+    // Logging the revealed result now takes longer than Discord waits for an answer.
+    store.append_delay_ms.store(2600, Ordering::SeqCst);
+    let r = h.fake.press(&ana, &message, &custom_id, WAIT).await.unwrap();
+    match &r.events[..] {
+        [ReplyEvent::Callback(ack), ReplyEvent::EditOriginal(edit), ..] => {
+            assert_eq!(ack["type"], 6, "a deferred update: {ack}");
+            assert!(
+                edit.to_string().contains("**7**"),
+                "the result replaces the notice: {edit}"
+            );
+        }
+        other => panic!("expected an acknowledgement then an edit: {other:?}"),
+    }
+    h.shutdown().await;
+}

@@ -200,6 +200,11 @@ impl Harness {
 
     /// Type `line` as `who` (built from every command the bot has, registered or not).
     pub async fn send(&self, who: &Invoker, line: &str) -> Reply {
+        self.send_id(who, line).await.1
+    }
+
+    /// [`Self::send`], with the interaction's id (to read its later follow-ups).
+    pub async fn send_id(&self, who: &Invoker, line: &str) -> (u64, Reply) {
         let built = saikoro_bot::console::line::build(line, &all_commands(), &|n| {
             fake_discord::payloads::user(&user_for(n))
         })
@@ -208,10 +213,12 @@ impl Harness {
             self.fake
                 .command_interaction(who, 2, &built.command, built.options, built.resolved);
         let id = self.fake.deliver(interaction).expect("delivered");
-        self.fake
+        let reply = self
+            .fake
             .wait_reply(id, Duration::from_secs(15))
             .await
-            .unwrap_or_else(|e| panic!("{line}: {e}"))
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        (id, reply)
     }
 
     pub async fn shutdown(mut self) {
