@@ -90,9 +90,11 @@ async fn run_with_watchdog(
     work.await
 }
 
-/// Admin commands answer privately, so their "thinking…" is private too.
-fn defers_ephemeral(command: &Command) -> bool {
-    command.ephemeral || !command.default_member_permissions.is_empty()
+/// Admin commands answer privately, so their "thinking…" is private too. Discord applies a
+/// command's default permissions to its whole tree, and poise keeps them on the root only.
+fn defers_ephemeral(parents: &[&Command], command: &Command) -> bool {
+    let root = parents.first().copied().unwrap_or(command);
+    command.ephemeral || !root.default_member_permissions.is_empty()
 }
 
 async fn defer(ctx: poise::ApplicationContext<'_, Data, BotError>) {
@@ -102,7 +104,7 @@ async fn defer(ctx: poise::ApplicationContext<'_, Data, BotError>) {
     if state.reply_started.load(Ordering::SeqCst) || ctx.has_sent_initial_response.load(Ordering::SeqCst) {
         return;
     }
-    let ephemeral = defers_ephemeral(ctx.command());
+    let ephemeral = defers_ephemeral(ctx.parent_commands(), ctx.command());
     match ctx.defer_response(ephemeral).await {
         Ok(()) => {
             let _ = state.deferred.set(ephemeral);
@@ -190,10 +192,23 @@ mod tests {
     }
 
     #[test]
-    fn admin_commands_think_privately() {
+    fn admin_subcommands_think_privately() {
         let commands = crate::commands::all();
         let by_name = |n: &str| commands.iter().find(|c| c.name == n).expect(n);
-        assert!(defers_ephemeral(by_name("config")));
-        assert!(!defers_ephemeral(by_name("roll")));
+        let config = by_name("config");
+        let channel = config
+            .subcommands
+            .iter()
+            .find(|c| c.name == "channel")
+            .expect("/config channel");
+        assert!(defers_ephemeral(&[config], channel));
+        let session = by_name("session");
+        let status = session
+            .subcommands
+            .iter()
+            .find(|c| c.name == "status")
+            .expect("status");
+        assert!(!defers_ephemeral(&[session], status));
+        assert!(!defers_ephemeral(&[], by_name("roll")));
     }
 }

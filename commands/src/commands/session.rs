@@ -398,7 +398,14 @@ pub async fn export(
     let s = match session {
         None => inv.session(ctx).await?,
         Some(id) => match ctx.data().store.session(id).await {
-            Ok(Some(s)) if s.guild_id == guild => s,
+            // Another channel's log may be one this member cannot read: only its GM or a
+            // server manager exports it from elsewhere.
+            Ok(Some(s))
+                if s.guild_id == guild
+                    && (s.channel_id == inv.channel || s.gm == inv.user || inv.actor.manage_server) =>
+            {
+                s
+            }
             Ok(_) => return Err(inv.user_error(&StoreError::NotFound)),
             Err(e) => return Err(store_error(e, inv.lang)),
         },
@@ -418,6 +425,16 @@ pub async fn export(
         .min(EXPORT_MAX_BYTES)
         .saturating_sub(EXPORT_MARGIN)
         .max(1024);
+    if page.total_rolls > 0 && u64::from(offset) >= page.total_rolls {
+        return Err(BotError::User(say(
+            inv.lang,
+            format!("`start` is past the end: the log has {} rolls.", page.total_rolls),
+            format!(
+                "「開始」がログの末尾を超えています（ロールは{}件です）。",
+                page.total_rolls
+            ),
+        )));
+    }
     let mut export = page.export;
     // Hidden rolls stay hidden from everyone but their roller and the GM; a file that keeps
     // any of them is shown only to whoever asked.

@@ -766,6 +766,21 @@ async fn export_splits_a_long_log_and_reaches_ended_sessions() {
     elsewhere.guild_id = Some(DEFAULT_GUILD + 1);
     let r = as_(&mut c, &elsewhere, &format!("/session export session:{}", s.id)).await;
     assert!(r.ephemeral && r.body.get("files").is_none(), "{}", text(&r));
+    // Past the end of the log: a clear error and no file.
+    let r = as_(&mut c, &gm, &format!("/session export session:{} start:41", s.id)).await;
+    assert!(
+        r.ephemeral && r.content().contains("past the end") && r.body.get("files").is_none(),
+        "{}",
+        text(&r)
+    );
+    // A player elsewhere in the server cannot read this channel's log; here they can.
+    let mut bob = player(&c, "bob");
+    bob.channel_id = DEFAULT_CHANNEL + 5;
+    let r = as_(&mut c, &bob, &format!("/session export session:{}", s.id)).await;
+    assert!(r.ephemeral && r.body.get("files").is_none(), "{}", text(&r));
+    bob.channel_id = DEFAULT_CHANNEL;
+    let r = as_(&mut c, &bob, &format!("/session export session:{}", s.id)).await;
+    assert!(r.body["files"][0]["content"].is_string(), "{}", text(&r));
     c.shutdown().await;
 }
 
@@ -856,14 +871,15 @@ async fn latency_runs_from_the_interaction_to_the_reply_not_to_later_work() {
     let h = support::harness::Harness::start_with(fake, store.clone(), scale).await;
     let gm = h.invoker("gm");
     h.send(&gm, "/session start name:Run system:warmachine").await;
-    // Logging the roll (after the reply) takes a second: the user did not wait for it.
-    store.append_delay_ms.store(1500, Ordering::SeqCst);
+    // Logging the roll (after the reply) takes 5 s: the user did not wait for it. The margins
+    // are wide so a loaded CI machine cannot blur reply time and log time.
+    store.append_delay_ms.store(5000, Ordering::SeqCst);
     h.dice.queue([3, 4]);
     let started = std::time::Instant::now();
     let r = h.send(&gm, "/roll dice:2d6").await;
     assert!(text(&r).contains("**7**"), "{}", text(&r));
     assert!(
-        started.elapsed() < Duration::from_millis(1000),
+        started.elapsed() < Duration::from_millis(3000),
         "the reply came first"
     );
     // The command finishes (and is counted) once the log is written.
@@ -875,7 +891,7 @@ async fn latency_runs_from_the_interaction_to_the_reply_not_to_later_work() {
             .unwrap_or(0.0)
     };
     let mut body = String::new();
-    for _ in 0..50 {
+    for _ in 0..150 {
         body = metrics.render();
         if value(&body, count) >= 1.0 {
             break;
@@ -883,7 +899,10 @@ async fn latency_runs_from_the_interaction_to_the_reply_not_to_later_work() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(value(&body, count), 1.0, "{body}");
-    assert!(value(&body, sum) < 1.0, "timed to the reply: {body}");
+    assert!(
+        value(&body, sum) < 3.0,
+        "timed to the reply, not the 5 s log write: {body}"
+    );
     h.shutdown().await;
 }
 
