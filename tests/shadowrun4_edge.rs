@@ -229,3 +229,36 @@ fn sustaining_lowers_the_initiative_pool_like_every_other_test() {
     let s = roll_initiative(&[cb], &mut fixed(&[])).unwrap();
     assert_eq!((s.entries[0].score, s.entries[0].roll.is_none()), (5, true));
 }
+
+#[test]
+fn a_players_sheet_edit_never_raises_edge_points_the_gms_may() {
+    use saikoro::session::SystemId;
+    use saikoro::systems::sheet::{edit_sheet_as, new_sheet, parse_fields};
+    let f = |s: &str| parse_fields(s).unwrap();
+    let sheet = new_sheet(SystemId::Shadowrun4, &f("body=3 edge=3")).unwrap();
+    let sheet = edit_sheet_as(SystemId::Shadowrun4, &sheet, &f("edge_points=1"), true).unwrap();
+    assert_eq!(sheet["edge_points"], 1);
+    // A player lowers the attribute to the points left (now "full"), then raises it again: the
+    // points stay 1, no refill.
+    let p = edit_sheet_as(SystemId::Shadowrun4, &sheet, &f("edge=1"), false).unwrap();
+    assert_eq!(
+        (p["attributes"]["edge"].clone(), p["edge_points"].clone()),
+        (1.into(), 1.into())
+    );
+    let p = edit_sheet_as(SystemId::Shadowrun4, &p, &f("edge=4"), false).unwrap();
+    assert_eq!(
+        (p["attributes"]["edge"].clone(), p["edge_points"].clone()),
+        (4.into(), 1.into())
+    );
+    // Lowering still takes the points down with it.
+    let p = edit_sheet_as(SystemId::Shadowrun4, &p, &f("edge=0"), false).unwrap();
+    assert_eq!(p["edge_points"], 0);
+    // The GM's same edits refill a full pool.
+    let g = edit_sheet_as(SystemId::Shadowrun4, &sheet, &f("edge=1"), true).unwrap();
+    let g = edit_sheet_as(SystemId::Shadowrun4, &g, &f("edge=4"), true).unwrap();
+    assert_eq!(g["edge_points"], 4);
+    // A new sheet starts full whoever writes it.
+    let empty = serde_json::json!({});
+    let n = edit_sheet_as(SystemId::Shadowrun4, &empty, &f("edge=2"), false).unwrap();
+    assert_eq!(n["edge_points"], 2);
+}

@@ -150,9 +150,20 @@ pub fn edit_sheet(
     current: &Value,
     fields: &[(String, String)],
 ) -> Result<Value, SheetError> {
+    edit_sheet_as(system, current, fields, true)
+}
+
+/// [`edit_sheet`] by the GM (`gm`) or a player: Shadowrun 4 keeps a player from raising Edge
+/// points (the GM refreshes them).
+pub fn edit_sheet_as(
+    system: SystemId,
+    current: &Value,
+    fields: &[(String, String)],
+    gm: bool,
+) -> Result<Value, SheetError> {
     match system {
         SystemId::BadlandsRally => crate::systems::badlands_rally::sheet::edit(current, fields),
-        SystemId::Shadowrun4 => crate::systems::shadowrun4::sheet::edit(current, fields),
+        SystemId::Shadowrun4 => crate::systems::shadowrun4::sheet::edit_as(current, fields, gm),
         SystemId::Warmachine | SystemId::Terminator | SystemId::MechaD20 => Ok(generic_edit(current, fields)),
     }
 }

@@ -4,7 +4,7 @@
 use engine::i18n::Lang;
 use engine::session::{Effect, EntryEdit, RosterEntry, SessionError};
 use engine::systems::sheet::{
-    SheetError, describe_sheet, edit_sheet, gm_only_fields, new_sheet, parse_fields,
+    SheetError, describe_sheet, edit_sheet_as, gm_only_fields, new_sheet, parse_fields,
 };
 use poise::CreateReply;
 use serenity::all::User;
@@ -228,8 +228,9 @@ pub async fn edit(
             let current = s
                 .entry(&name)
                 .ok_or_else(|| SessionError::UnknownEntry { name: name.clone() })?;
+            let gm = s.may_manage(actor);
             let locked = gm_only_fields(system, &fields);
-            if !locked.is_empty() && !s.may_manage(actor) {
+            if !locked.is_empty() && !gm {
                 let list = locked.join(", ");
                 return Err(SessionError::Rule {
                     en: format!("Only the GM may change {list}."),
@@ -239,7 +240,7 @@ pub async fn edit(
             let sheet = if fields.is_empty() {
                 None
             } else {
-                Some(edit_sheet(system, &current.sheet, &fields).map_err(sheet_error)?)
+                Some(edit_sheet_as(system, &current.sheet, &fields, gm).map_err(sheet_error)?)
             };
             s.edit_entry(
                 actor,

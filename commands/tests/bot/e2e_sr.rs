@@ -929,6 +929,57 @@ async fn target_edge_is_spent_only_for_rolls_made_and_empty_pools_still_resolve(
 }
 
 #[tokio::test]
+async fn a_soak_first_rolled_after_an_edge_press_spends_the_targets_edge_asked_for_on_the_attack() {
+    let mut c = console().await;
+    run(&mut c).await;
+    let ana = player(&c, "ana");
+    // Ana's 5 dice all miss; Bob's defence 3 dice, 1 hit. Queued for the attack that is made.
+    c.queue_dice([2, 2, 2, 2, 2, 5, 2, 2]);
+    // Ana's player may not ask for Bob's Edge: refused before any roll, nothing written.
+    let before = version(&c).await;
+    let (_, r) = as_(&mut c, &ana, &format!("{ATTACK} soak_edge:true")).await;
+    assert!(
+        r.ephemeral && r.content().contains("Only Bob's owner or the GM"),
+        "{}",
+        text(&r)
+    );
+    let mut ana_ja = player(&c, "ana");
+    ana_ja.locale = "ja".into();
+    let (_, r) = as_(&mut c, &ana_ja, &format!("{ATTACK} defence_edge:true")).await;
+    assert!(
+        r.ephemeral && r.content().contains("持ち主かGMだけ"),
+        "{}",
+        text(&r)
+    );
+    assert_eq!(version(&c).await, before, "nothing written");
+    // The GM asks for Bob's soak Edge; the attack misses, so no soak yet and no point spent.
+    let gm = c.invoker();
+    let (id, r) = as_(&mut c, &gm, &format!("{ATTACK} soak_edge:true")).await;
+    assert!(field(&r.embeds()[0], "Result").contains("Miss"), "{}", text(&r));
+    assert_eq!(sheet(&c, "Bob").await["edge_points"], 1);
+    let message = c.fake.original_message(id).unwrap();
+    // Second chance: the misses reroll 5, 5, 2, 2, 2 — 2 hits, net 1, 6P. The soak is rolled
+    // now, with Bob's Edge: Body 4 + armour 6 − 1 + Edge 1 = 10 dice, 1 hit: 5 boxes.
+    c.queue_dice([5, 5, 2, 2, 2, 5, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
+    let r = press(&c, &gm, &message, &button(&message, "Second chance")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    let e = &r.embeds()[0];
+    assert!(field(e, "Soak").contains("Edge"), "{e}");
+    assert!(field(e, "Damage").contains("**5 box(es)**"), "{e}");
+    assert_eq!(
+        sheet(&c, "Ana").await["edge_points"],
+        1,
+        "Ana's point for the press"
+    );
+    assert_eq!(
+        sheet(&c, "Bob").await["edge_points"],
+        0,
+        "Bob's soak Edge, asked by the GM"
+    );
+    c.shutdown().await;
+}
+
+#[tokio::test]
 async fn a_defenders_glitch_is_in_the_title_with_its_name() {
     let mut c = console().await;
     run(&mut c).await;
@@ -1247,5 +1298,28 @@ async fn teamwork_second_chance_spends_the_leaders_edge() {
     let r = press(&c, &ana, &message, &button(&message, "Second chance")).await;
     assert!(r.ephemeral, "{}", text(&r));
     assert_eq!(sheet(&c, "Ana").await["edge_points"], 1);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_player_cannot_refill_edge_by_lowering_and_raising_the_attribute() {
+    let mut c = console().await;
+    run(&mut c).await;
+    // Ana has Edge 2 with one point left.
+    let r = send(&mut c, "/char edit name:Ana stats:edge_points=1").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let ana = player(&c, "ana");
+    // Edge 1 makes the points "full"; Edge 4 then must not refill them.
+    for stats in ["edge=1", "edge=4"] {
+        let (_, r) = as_(&mut c, &ana, &format!("/char edit name:Ana stats:{stats}")).await;
+        assert!(!r.ephemeral, "{stats}: {}", text(&r));
+    }
+    let s = sheet(&c, "Ana").await;
+    assert_eq!(s["attributes"]["edge"], 4);
+    assert_eq!(s["edge_points"], 1, "only the GM refreshes Edge points");
+    // The GM's refresh fills them.
+    let r = send(&mut c, "/char edit name:Ana stats:refresh=yes").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 4);
     c.shutdown().await;
 }

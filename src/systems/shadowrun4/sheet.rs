@@ -216,7 +216,7 @@ pub fn read(sheet: &Value) -> Result<Sheet, SheetError> {
                 .collect()
         })
         .unwrap_or_default();
-    apply(blank()?, &fields)
+    apply(blank()?, &fields, true)
 }
 
 fn blank() -> Result<Sheet, SheetError> {
@@ -242,8 +242,12 @@ pub fn write(sheet: &Sheet, character: &Character) -> Value {
     serde_json::to_value(&s).unwrap_or(Value::Object(serde_json::Map::new()))
 }
 
-fn apply(mut s: Sheet, fields: &[(String, String)]) -> Result<Sheet, SheetError> {
+/// `fields` applied to `s`. `may_raise_points`: whether Edge points may go up (the GM's edit, or
+/// a new sheet); otherwise they only follow the attribute down (decisions "Edge": the GM
+/// refreshes points).
+fn apply(mut s: Sheet, fields: &[(String, String)], may_raise_points: bool) -> Result<Sheet, SheetError> {
     let c = &mut s.character;
+    let old_points = c.edge_points;
     let was_full = c.edge_points == c.attributes.edge;
     let mut points: Option<u32> = None;
     let mut refresh = false;
@@ -341,6 +345,11 @@ fn apply(mut s: Sheet, fields: &[(String, String)]) -> Result<Sheet, SheetError>
     if refresh {
         c.edge_points = edge;
     }
+    if !may_raise_points {
+        // A full pool stays full only up to the points it had: raising the attribute from a
+        // player's edit (edge=1, then edge=4) must not refill it.
+        c.edge_points = c.edge_points.min(old_points);
+    }
     if c.passes == 0 {
         c.passes = 1;
     }
@@ -348,11 +357,18 @@ fn apply(mut s: Sheet, fields: &[(String, String)]) -> Result<Sheet, SheetError>
     Ok(s)
 }
 
-/// `current` with `fields` applied and validated.
+/// `current` with `fields` applied and validated, as the GM edits it.
 pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, SheetError> {
+    edit_as(current, fields, true)
+}
+
+/// [`edit`] by the GM (`gm`) or a player. A player's edit never raises the Edge points of an
+/// existing sheet (they follow the attribute down only); the GM refreshes them. A sheet with
+/// no stats yet starts with its points full either way.
+pub fn edit_as(current: &Value, fields: &[(String, String)], gm: bool) -> Result<Value, SheetError> {
     let empty = current.as_object().is_none_or(|m| m.is_empty());
     let base = if empty { blank()? } else { read(current)? };
-    let s = apply(base, fields)?;
+    let s = apply(base, fields, gm || empty)?;
     Ok(write(&s, &s.character))
 }
 

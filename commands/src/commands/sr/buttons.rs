@@ -287,8 +287,10 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
                 .as_ref()
                 .filter(|d| d.boxes > 0)
                 .map(|d| (target.clone(), d.damage_type, d.boxes, false));
+            // `/sr attack` let only the target's owner or the GM ask for it; whoever presses
+            // now (the roller or the GM) spends it for them.
             if next.soak_edge_rolled() && !o.soak_edge_rolled() {
-                extra_ops.push((target.clone(), Op::SpendEdge));
+                extra_ops.push((target.clone(), Op::SpendAuthorisedEdge));
             }
             (v, json!(next), apply)
         }

@@ -151,6 +151,21 @@ pub async fn attack(
             Ok(None)
         }
     };
+    // The target's Edge is its owner's or the GM's to spend: asked for now, it is authorised
+    // for every roll of this attack, including a soak first rolled after an Edge press.
+    let asks_target_edge = defence_edge.unwrap_or(false) || soak_edge.unwrap_or(false);
+    if asks_target_edge && t.owner != inv.user && !session.may_manage(inv.actor) {
+        return Err(BotError::User(match inv.lang {
+            engine::i18n::Lang::Ja => format!(
+                "{}のエッジ（防御エッジ・抵抗エッジ）を使えるのは、そのキャラクターの持ち主かGMだけです。",
+                t.name
+            ),
+            _ => format!(
+                "Only {}'s owner or the GM may spend its Edge (defence_edge, soak_edge).",
+                t.name
+            ),
+        }));
+    }
     let defence_edge = push(defence_edge)?;
     let soak_edge = push(soak_edge)?;
     // The target must have a point for every Edge use asked for; only the rolls actually made

@@ -358,6 +358,10 @@ pub fn program_rating(inv: &Invocation, c: &Sr4Char, text: &str) -> Result<(Stri
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
     SpendEdge,
+    /// Spend a point of Edge use that was authorised when the roll was made (a target's soak
+    /// Edge asked for by its owner or the GM on `/sr attack`, first rolled after a press): no
+    /// owner check against whoever spends it now, but the point must still be there.
+    SpendAuthorisedEdge,
     /// Burn a point of the Edge attribute (seed 2: critical success).
     BurnEdge,
     /// Seed 2: burn a point of Edge to live through a killing blow (the character must be dead).
@@ -459,7 +463,9 @@ pub async fn save_ops_with(
                     return Err(SessionError::NotOwner { name: name.clone() });
                 }
                 let next = match op {
-                    Op::SpendEdge => c.spend_edge().map_err(|e| rule_session(&e))?,
+                    Op::SpendEdge | Op::SpendAuthorisedEdge => {
+                        c.spend_edge().map_err(|e| rule_session(&e))?
+                    }
                     Op::BurnEdge => c.burn_edge().map_err(|e| rule_session(&e))?,
                     Op::CheatDeath => {
                         if c.condition() != engine::systems::shadowrun4::Condition::Dead {

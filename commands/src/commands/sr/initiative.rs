@@ -138,13 +138,60 @@ pub fn stored_state(session: &Session) -> Option<InitiativeState> {
     serde_json::from_value(v.clone()).ok()
 }
 
-/// The Edge points and the turn order (the current pass's) in ONE session transaction.
+/// The stored initiative record (turn, pass, order, state), as `next` reads it.
+fn stored_record(session: &Session) -> Option<&serde_json::Value> {
+    session.system_state.get(common::STATE_KEY)?.get("initiative")
+}
+
+/// What `/sr initiative next` was computed from must still be stored: a concurrent `next` or
+/// `roll` saved since would otherwise be overwritten and its Edge spent twice.
+fn unchanged_since(s: &Session, read: Option<&serde_json::Value>) -> Result<(), SessionError> {
+    if stored_record(s) == read {
+        Ok(())
+    } else {
+        Err(SessionError::Rule {
+            en: "The initiative changed meanwhile (another /sr initiative command); nothing was saved. Try again."
+                .into(),
+            ja: "その間にイニシアティブが変更されました（別の /sr initiative コマンド）。何も保存していません。もう一度実行してください。"
+                .into(),
+        })
+    }
+}
+
+/// The turn order and the initiative record written into the session (inside the transaction).
+/// `read`: for `next`, the record the new state was computed from (refused if it changed).
+fn write_initiative(
+    s: &mut Session,
+    actor: engine::session::Actor,
+    read: Option<Option<&serde_json::Value>>,
+    order: &[String],
+    stored: &serde_json::Value,
+) -> Result<(), SessionError> {
+    if let Some(read) = read {
+        unchanged_since(s, read)?;
+    }
+    let refs: Vec<&str> = order.iter().map(String::as_str).collect();
+    s.set_turn_order(actor, &refs)?;
+    if !s.system_state.is_object() {
+        s.system_state = json!({});
+    }
+    let st = &mut s.system_state[common::STATE_KEY];
+    if !st.is_object() {
+        *st = json!({});
+    }
+    st["initiative"] = stored.clone();
+    Ok(())
+}
+
+/// The Edge points and the turn order (the current pass's) in ONE session transaction. With
+/// `from_stored` (`next`), only if the stored initiative is still the one `session` holds.
 async fn save(
     ctx: Context<'_>,
     inv: &Invocation,
     session: &Session,
     state: &InitiativeState,
     ops: &[(String, Op)],
+    from_stored: bool,
 ) -> Result<Session, BotError> {
     let order: Vec<String> = state.order().iter().map(|e| e.name.clone()).collect();
     // The dice stay in the log; the state keeps what the next pass and turn need.
@@ -158,6 +205,7 @@ async fn save(
         "state": kept,
     });
     let actor = inv.actor;
+    let read = from_stored.then(|| stored_record(session));
     let store = ctx.data().store.clone();
     let (saved, _) = common::save_ops_with(
         &*store,
@@ -166,19 +214,7 @@ async fn save(
         Some(actor),
         session.id,
         ops,
-        &mut |s| {
-            let refs: Vec<&str> = order.iter().map(String::as_str).collect();
-            s.set_turn_order(actor, &refs)?;
-            if !s.system_state.is_object() {
-                s.system_state = json!({});
-            }
-            let st = &mut s.system_state[common::STATE_KEY];
-            if !st.is_object() {
-                *st = json!({});
-            }
-            st["initiative"] = stored.clone();
-            Ok(())
-        },
+        &mut |s| write_initiative(s, actor, read, &order, &stored),
     )
     .await?;
     Ok(saved)
@@ -238,7 +274,7 @@ pub async fn roll_cmd(
     let state = apply_uses(state, &uses.seize, true).map_err(|e| rule(&inv, &e))?;
     let state = apply_uses(state, &uses.extra, false).map_err(|e| rule(&inv, &e))?;
     let ops = uses.ops(&inv, &session, &state, true)?;
-    let saved = save(ctx, &inv, &session, &state, &ops).await?;
+    let saved = save(ctx, &inv, &session, &state, &ops, false).await?;
     let v = view::initiative_view(&state, inv.lang);
     common::reply(ctx, &inv, Some(&saved), v, Vec::new(), &state).await
 }
@@ -322,7 +358,112 @@ pub async fn next(
     }
     let state = apply_uses(state, &uses.seize, true).map_err(|e| rule(&inv, &e))?;
     let ops = uses.ops(&inv, &session, &state, new_turn)?;
-    let saved = save(ctx, &inv, &session, &state, &ops).await?;
+    let saved = save(ctx, &inv, &session, &state, &ops, true).await?;
     let v = view::initiative_view(&state, inv.lang);
     common::reply(ctx, &inv, Some(&saved), v, Vec::new(), &state).await
+}
+
+#[cfg(test)]
+mod tests {
+    use engine::session::{Actor, RosterEntry, Session, SessionError, SystemId};
+    use serde_json::json;
+
+    use super::{stored_record, write_initiative};
+
+    const GM: Actor = Actor {
+        user: 1,
+        manage_server: false,
+    };
+
+    fn session() -> Session {
+        let mut s = Session::start(10, 20, "Run", SystemId::Shadowrun4, GM.user, 0).expect("session");
+        s.roster.push(RosterEntry::new("Ana", 2));
+        s.roster.push(RosterEntry::new("Bob", 3));
+        s
+    }
+
+    fn record(turn: u32, pass: u32, order: &[&str]) -> serde_json::Value {
+        json!({ "turn": turn, "pass": pass, "order": order, "state": { "turn": turn, "pass": pass } })
+    }
+
+    fn names(order: &[&str]) -> Vec<String> {
+        order.iter().map(|n| n.to_string()).collect()
+    }
+
+    #[test]
+    fn two_nexts_from_the_same_initiative_the_second_is_refused_and_writes_nothing() {
+        let mut s = session();
+        write_initiative(
+            &mut s,
+            GM,
+            None,
+            &names(&["Ana", "Bob"]),
+            &record(1, 1, &["Ana", "Bob"]),
+        )
+        .expect("roll");
+        // Both `next` runs read turn 1 pass 1.
+        let read = s.clone();
+        let from = stored_record(&read);
+        write_initiative(&mut s, GM, Some(from), &names(&["Ana"]), &record(1, 2, &["Ana"]))
+            .expect("the first next lands");
+        let before = s.clone();
+        let e = write_initiative(
+            &mut s,
+            GM,
+            Some(from),
+            &names(&["Bob", "Ana"]),
+            &record(2, 1, &["Bob", "Ana"]),
+        )
+        .expect_err("the second next started from a stale initiative");
+        let SessionError::Rule { en, ja } = e else {
+            panic!("a rule error, not {e:?}");
+        };
+        assert!(en.contains("changed meanwhile"), "{en}");
+        assert!(ja.contains("もう一度"), "{ja}");
+        assert_eq!(s.system_state, before.system_state, "the first next is kept");
+        assert_eq!(s.turn.order, vec!["Ana".to_string()]);
+    }
+
+    #[test]
+    fn a_roll_saved_meanwhile_also_refuses_a_next_and_a_fresh_read_lands() {
+        let mut s = session();
+        write_initiative(
+            &mut s,
+            GM,
+            None,
+            &names(&["Ana", "Bob"]),
+            &record(1, 1, &["Ana", "Bob"]),
+        )
+        .expect("roll");
+        let stale = s.clone();
+        // A new roll (no check) replaces the initiative meanwhile.
+        write_initiative(
+            &mut s,
+            GM,
+            None,
+            &names(&["Bob", "Ana"]),
+            &record(1, 1, &["Bob", "Ana"]),
+        )
+        .expect("roll again");
+        assert!(
+            write_initiative(
+                &mut s,
+                GM,
+                Some(stored_record(&stale)),
+                &names(&["Ana"]),
+                &record(1, 2, &["Ana"])
+            )
+            .is_err()
+        );
+        let fresh = s.clone();
+        write_initiative(
+            &mut s,
+            GM,
+            Some(stored_record(&fresh)),
+            &names(&["Bob"]),
+            &record(1, 2, &["Bob"]),
+        )
+        .expect("computed from what is stored");
+        assert_eq!(s.system_state["shadowrun4"]["initiative"]["pass"], 2);
+    }
 }

@@ -41,6 +41,14 @@ fn cast_spec(
     Ok((RollSpec { pool, edge, retry: 0 }, edge))
 }
 
+/// How many effects `name` sustains in `session` (the saved one, after the transaction).
+fn sustained(session: &engine::session::Session, name: &str) -> Option<u32> {
+    let e = session.entry(name)?;
+    engine::systems::shadowrun4::sheet::character(&e.sheet, &e.name)
+        .ok()
+        .map(|(_, c)| c.sustained)
+}
+
 /// Drain or fading buttons and the reply.
 #[allow(clippy::too_many_arguments)]
 async fn finish(
@@ -64,8 +72,9 @@ async fn finish(
         ops.push((c.name.clone(), Op::Sustain));
     }
     let mut v = v;
+    let mut saved = None;
     if !ops.is_empty() {
-        let (_, _) = common::save_ops(
+        let (s, _) = common::save_ops(
             &*ctx.data().store,
             inv.channel,
             inv.lang,
@@ -74,9 +83,14 @@ async fn finish(
             &ops,
         )
         .await?;
+        saved = Some(s);
     }
     if sustain {
-        let n = c.character.sustained.saturating_add(1);
+        // The count as saved (another spell may have been sustained meanwhile).
+        let n = saved
+            .as_ref()
+            .and_then(|s| sustained(s, &c.name))
+            .unwrap_or_else(|| c.character.sustained.saturating_add(1));
         v.fields.push((
             inv.lang.pick("Sustained", "維持").to_string(),
             match inv.lang {
@@ -118,7 +132,15 @@ async fn finish(
     if let Some(id) = apply {
         buttons.push(common::apply_button(id, true, inv.lang));
     }
-    common::reply(ctx, inv, Some(session), v, buttons, outcome).await
+    common::reply(
+        ctx,
+        inv,
+        Some(saved.as_ref().unwrap_or(session)),
+        v,
+        buttons,
+        outcome,
+    )
+    .await
 }
 
 /// Cast a spell: Magic + Spellcasting (hits capped at Force), resistance, drain
@@ -577,7 +599,7 @@ pub async fn drop_sustained(
         &[(c.name.clone(), Op::DropSustained)],
     )
     .await?;
-    let left = c.character.sustained.saturating_sub(1);
+    let left = sustained(&saved, &c.name).unwrap_or_else(|| c.character.sustained.saturating_sub(1));
     let text = match inv.lang {
         engine::i18n::Lang::Ja => format!("{}は維持を1つやめました。残り{left}個。", c.name),
         _ => format!("{} stops sustaining one effect; {left} left.", c.name),
