@@ -256,3 +256,25 @@ fn bcdice_forms_mix_with_dice_maiden_rolls() {
     assert_eq!(kinds, [Kind::Barabara, Kind::Dice, Kind::D66]);
     assert_eq!(o.comment.as_deref(), Some("mixed"));
 }
+
+#[test]
+fn a_message_after_a_space_is_the_comment_as_in_bcdice() {
+    let o = roll("2D6>=7 命中判定", &[3, 5]);
+    assert_eq!(o.comment.as_deref(), Some("命中判定"));
+    assert_eq!((o.lines[0].kind, o.lines[0].total), (Kind::Sum, Some(8)));
+    assert_eq!(o.lines[0].verdict, Some(Verdict::Success));
+    let o = roll("4B6>=5 回避 (ダメージ半減)", &[5, 1, 6, 2]);
+    assert_eq!(o.comment.as_deref(), Some("回避 (ダメージ半減)"));
+    assert_eq!(o.lines[0].successes, Some(2));
+    // Full-width notation is still notation; only text that is not is the message.
+    let o = roll("２Ｄ６ ＋３ 攻撃", &[1, 2]);
+    assert_eq!((o.lines[0].total, o.comment.as_deref()), (Some(6), Some("攻撃")));
+    // `!` still marks the comment; choice's options stay options.
+    let o = roll("2d6 ! 剣で", &[4, 4]);
+    assert_eq!(o.comment.as_deref(), Some("剣で"));
+    let o = roll("choice 攻撃 防御", &[2]);
+    assert_eq!(o.comment, None);
+    assert!(format!("{:?}", o.lines[0]).contains("防御"));
+    // ASCII words after a space are still read as notation (and refused when they are not).
+    assert!(evaluate("2d6 attack", &mut FixedRoller::new([1, 1])).is_err());
+}

@@ -33,7 +33,9 @@ pub fn parse(input: &str) -> Result<Parsed, NotationError> {
     let mut c = Cursor::new(&src, start, end);
     let mut flags = leading_flags(&mut c);
 
-    let body_end = find_top_level(&src, c.pos, end, '!').unwrap_or(end);
+    let body_end = find_top_level(&src, c.pos, end, '!')
+        .or_else(|| free_text_start(&src, c.pos, end))
+        .unwrap_or(end);
     let comment = (body_end < end)
         .then(|| src.text(body_end + 1, end))
         .filter(|t| !t.is_empty());
@@ -99,6 +101,32 @@ fn leading_flags(c: &mut Cursor) -> Flags {
         c.pos += k;
         c.skip_ws();
     }
+}
+
+/// BCDice players end a command with a message after a space (`2D6>=7 命中判定`). Text after a
+/// top-level space is taken as the comment when it starts with a non-ASCII character (after
+/// full-width folding, so `２Ｄ６ ＋３` is still notation): such text is never dice notation.
+/// Not for `choice`, whose space-separated options may be Japanese, nor several `;` rolls.
+fn free_text_start(src: &Source, start: usize, end: usize) -> Option<usize> {
+    let body: String = src.norm.get(start..end)?.iter().collect();
+    if body.to_ascii_lowercase().contains("choice") || find_top_level(src, start, end, ';').is_some() {
+        return None;
+    }
+    let mut depth = 0usize;
+    for i in start..end {
+        match src.norm.get(i).copied()? {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            ch if ch.is_whitespace() && depth == 0 => {
+                let next = src.norm.get(i + 1..end)?.iter().find(|c| !c.is_whitespace());
+                if next.is_some_and(|c| !c.is_ascii()) {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// First `needle` in `start..end` outside parentheses and brackets.
