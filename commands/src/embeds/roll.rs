@@ -73,10 +73,11 @@ fn result_text(line: &RollLine, lang: Lang) -> String {
     } else if let Some(t) = line.total {
         parts.push(format!("**{t}**"));
     }
-    if let Some(f) = line.failures.filter(|&f| f > 0) {
+    // Shown whenever `f`/`b` was asked for: "0 botches" is an answer the player wants to see.
+    if let Some(f) = line.failures {
         parts.push(format!("{} {f}", lang.pick("Failures", "失敗")));
     }
-    if let Some(b) = line.botches.filter(|&b| b > 0) {
+    if let Some(b) = line.botches {
         parts.push(format!("{} {b}", lang.pick("Botches", "ファンブル")));
     }
     if let (Some(t), Some(v)) = (line.target, line.verdict) {

@@ -138,6 +138,15 @@ async fn the_embed_marks_dropped_exploded_and_successful_dice() {
         "{d}"
     );
     assert_eq!(find(&r.embeds()[0]["fields"], "Successes")["value"], "**3**");
+    // Asked-for failures and botches show even at zero; a 1 is both here.
+    console.queue_dice([9, 5, 7]);
+    let r = console.send("/roll dice:3d10 t7 f1 b1").await.unwrap();
+    let d = r.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(d.contains("Failures 0") && d.contains("Botches 0"), "{d}");
+    console.queue_dice([1, 8, 2]);
+    let r = console.send("/roll dice:3d10 t7 f1 b1").await.unwrap();
+    let d = r.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(d.contains("Failures 1") && d.contains("Botches 1"), "{d}");
     // BCDice verdict.
     console.queue_dice([6, 5]);
     let r = console.send("/roll dice:2D6>=10").await.unwrap();
