@@ -187,3 +187,137 @@ async fn two_shard_ranges_split_the_guilds_and_share_one_database() {
     store_a.close().await;
     store_b.close().await;
 }
+
+/// A real `saikoro` process running shard `range` of two against the fake and PostgreSQL; its
+/// JSON log lines are collected as they come.
+fn spawn_process(
+    fake: &FakeDiscord,
+    database_url: &str,
+    range: &str,
+    dir: &std::path::Path,
+) -> (
+    tokio::process::Child,
+    std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+) {
+    use tokio::io::AsyncBufReadExt;
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_saikoro"))
+        // No .env above a temp dir; the environment is exactly this.
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("DISCORD_TOKEN", FAKE_TOKEN)
+        .env("DISCORD_PROXY_URL", fake.url())
+        .env("DATABASE_URL", database_url)
+        .env("SHARD_TOTAL", "2")
+        .env("SHARD_RANGE", range)
+        .env("LOG_FORMAT", "json")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the binary starts");
+    let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = lines.clone();
+    let stderr = child.stderr.take().expect("stderr");
+    tokio::spawn(async move {
+        let mut reader = tokio::io::BufReader::new(stderr).lines();
+        while let Ok(Some(l)) = reader.next_line().await {
+            sink.lock().unwrap_or_else(|e| e.into_inner()).push(l);
+        }
+    });
+    (child, lines)
+}
+
+/// The interaction ids a process logged as handled.
+fn logged_interactions(lines: &std::sync::Mutex<Vec<String>>) -> HashSet<u64> {
+    lines
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|e| e["message"] == "interaction")
+        .filter_map(|e| e["interaction"].as_u64())
+        .collect()
+}
+
+async fn wait_logged(lines: &std::sync::Mutex<Vec<String>>, id: u64) {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while !logged_interactions(lines).contains(&id) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "interaction {id} never logged by the process owning its shard"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn two_bot_processes_with_their_own_shard_ranges_share_one_database() {
+    let db = TestDb::create().await;
+    let fake = FakeDiscord::start_with(FakeOptions {
+        shards: 2,
+        guilds: vec![GUILD_0, GUILD_1],
+        ..Default::default()
+    })
+    .await
+    .expect("fake");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut a, log_a) = spawn_process(&fake, &db.url, "0-0", dir.path());
+    let (mut b, log_b) = spawn_process(&fake, &db.url, "1-1", dir.path());
+    fake.wait_shards(2, WAIT).await.expect("both processes connect");
+    assert_eq!(fake.connected_shards(), vec![0, 1]);
+    fake.wait_commands(Some(GUILD_0), WAIT)
+        .await
+        .expect("guild 0 commands");
+    fake.wait_commands(Some(GUILD_1), WAIT)
+        .await
+        .expect("guild 1 commands");
+
+    let (mut ids_0, mut ids_1) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        let (id, r) = send(&fake, &gm(GUILD_0), "/roll dice:2d6").await;
+        assert!(!r.ephemeral, "{:?}", r.body);
+        wait_logged(&log_a, id).await;
+        ids_0.push(id);
+        let (id, r) = send(&fake, &gm(GUILD_1), "/roll dice:2d6").await;
+        assert!(!r.ephemeral, "{:?}", r.body);
+        wait_logged(&log_b, id).await;
+        ids_1.push(id);
+    }
+    // A session started through process A is read and changed through process B.
+    let (id, r) = send(
+        &fake,
+        &gm(GUILD_0),
+        "/session start name:Shared system:warmachine",
+    )
+    .await;
+    assert!(!r.ephemeral, "{:?}", r.body);
+    wait_logged(&log_a, id).await;
+    let (id, r) = send(&fake, &gm(GUILD_1), "/char add name:Ana stats:body=4").await;
+    assert!(!r.ephemeral, "{:?}", r.body);
+    wait_logged(&log_b, id).await;
+    let (id, r) = send(&fake, &gm(GUILD_0), "/char show name:Ana").await;
+    assert!(r.embeds()[0].to_string().contains("body"), "{:?}", r.embeds());
+    wait_logged(&log_a, id).await;
+
+    let (seen_a, seen_b) = (logged_interactions(&log_a), logged_interactions(&log_b));
+    assert!(
+        ids_0.iter().all(|id| !seen_b.contains(id)),
+        "process B handled guild 0"
+    );
+    assert!(
+        ids_1.iter().all(|id| !seen_a.contains(id)),
+        "process A handled guild 1"
+    );
+
+    for child in [&mut a, &mut b] {
+        let pid = child.id().expect("running").to_string();
+        let killed = std::process::Command::new("kill").args(["-TERM", &pid]).status();
+        assert!(killed.is_ok_and(|s| s.success()));
+        let status = tokio::time::timeout(WAIT, child.wait())
+            .await
+            .expect("stops within 30 s of SIGTERM")
+            .expect("exit status");
+        assert_eq!(status.code(), Some(0), "{status:?}");
+    }
+}
