@@ -259,12 +259,27 @@ async fn disabling_a_system_refuses_it_and_re_registers_the_servers_commands() {
 }
 
 #[tokio::test]
-async fn sessions_settings_and_logs_survive_a_restart() {
+async fn sessions_settings_and_logs_survive_a_restart_on_sqlite() {
     let dir = tempfile::tempdir().unwrap();
-    let opts = || ConsoleOptions {
+    survive_a_restart(|| ConsoleOptions {
         data_dir: Some(dir.path().to_path_buf()),
         ..Default::default()
-    };
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn sessions_settings_and_logs_survive_a_restart_on_postgres() {
+    let db = support::pg::TestDb::create().await;
+    survive_a_restart(|| ConsoleOptions {
+        database_url: Some(db.url.clone()),
+        ..Default::default()
+    })
+    .await;
+}
+
+/// Stop the bot, start a new one on the same database: sessions, settings and logs are there.
+async fn survive_a_restart(opts: impl Fn() -> ConsoleOptions) {
     let mut c = console_with(opts()).await;
     let admin = c.invoker();
     as_(&mut c, &admin, "/session start name:Campaign system:warmachine").await;
@@ -289,8 +304,22 @@ async fn sessions_settings_and_logs_survive_a_restart() {
 }
 
 #[tokio::test]
-async fn fifty_concurrent_edits_through_the_bot_all_land() {
-    let mut c = console().await;
+async fn fifty_concurrent_edits_through_the_bot_all_land_on_sqlite() {
+    fifty_concurrent_edits(console().await).await;
+}
+
+#[tokio::test]
+async fn fifty_concurrent_edits_through_the_bot_all_land_on_postgres() {
+    let db = support::pg::TestDb::create().await;
+    let c = console_with(ConsoleOptions {
+        database_url: Some(db.url.clone()),
+        ..Default::default()
+    })
+    .await;
+    fifty_concurrent_edits(c).await;
+}
+
+async fn fifty_concurrent_edits(mut c: Console) {
     let admin = c.invoker();
     as_(&mut c, &admin, "/session start name:Run system:warmachine").await;
     as_(&mut c, &admin, "/char add name:Jack").await;
