@@ -685,7 +685,8 @@ pub fn damage_view(d: &DamageOutcome, target: Option<(&[Change], &GearStatus)>, 
     }
 }
 
-pub fn initiative_view(out: &InitiativeOutcome, round: u32, lang: Lang) -> EmbedView {
+/// `play`: the stored play order (the winner, then clockwise), shown beside the ranking.
+pub fn initiative_view(out: &InitiativeOutcome, play: &[String], round: u32, lang: Lang) -> EmbedView {
     let title = match (out.kind, lang) {
         (InitiativeKind::Pole, _) => format!("🏁 {}", lang.pick("Pole position", "ポール・ポジション")),
         (InitiativeKind::Contested, _) => format!("🏁 {}", lang.pick("Contested victory", "僅差勝利")),
@@ -733,6 +734,14 @@ pub fn initiative_view(out: &InitiativeOutcome, round: u32, lang: Lang) -> Embed
         })
         .collect();
     let mut fields = Vec::new();
+    let play_label = match out.kind {
+        InitiativeKind::Pole => Some(lang.pick("Placement order (clockwise)", "配置順（左回り）")),
+        InitiativeKind::Round => Some(lang.pick("Play order (clockwise)", "行動順（左回り）")),
+        InitiativeKind::Contested => None,
+    };
+    if let Some(label) = play_label.filter(|_| play.len() > 1) {
+        fields.push((label.to_string(), play.join(" → "), false));
+    }
     for t in &out.tie_breaks {
         let (ids, how) = match t {
             TieBreak::Position { ids } => (
@@ -1000,7 +1009,7 @@ pub fn collision_view(
 /// `/rally victory`: who has won, and the contested-victory checks when it was close.
 pub fn victory_view(v: &Victory, contest: Option<&InitiativeOutcome>, lang: Lang) -> EmbedView {
     let mut view = match contest {
-        Some(out) => initiative_view(out, 0, lang),
+        Some(out) => initiative_view(out, &[], 0, lang),
         None => EmbedView {
             title: format!("🏁 {}", lang.pick("Victory", "勝敗")),
             colour: colour::NEUTRAL,

@@ -264,6 +264,24 @@ impl InitiativeOutcome {
     pub fn winner(&self) -> Option<&str> {
         self.order.first().map(|e| e.id.as_str())
     }
+
+    /// Seed 3 and 6: the winner places (pole) or acts (a round) first, then play goes on to the
+    /// left (clockwise) round the table. `seating` is the table's order — the order the gears
+    /// joined the race ([`RaceState::seating`]); a gear in the check but not seated follows in
+    /// rank order.
+    pub fn play_order(&self, seating: &[String]) -> Vec<String> {
+        let in_check = |id: &String| self.order.iter().any(|e| &e.id == id);
+        let mut seated: Vec<String> = seating.iter().filter(|id| in_check(id)).cloned().collect();
+        if let Some(at) = self.winner().and_then(|w| seated.iter().position(|id| id == w)) {
+            seated.rotate_left(at);
+        }
+        for e in &self.order {
+            if !seated.contains(&e.id) {
+                seated.push(e.id.clone());
+            }
+        }
+        seated
+    }
 }
 
 fn initiative_pool(gear: &Gear, kind: InitiativeKind) -> Result<Pool, RuleError> {
@@ -465,6 +483,11 @@ fn settle_order(
 }
 
 impl RaceState {
+    /// The table's seating: the order the gears joined the race (their roster order).
+    pub fn seating(&self) -> Vec<String> {
+        self.entries.iter().map(|e| e.id.clone()).collect()
+    }
+
     fn racing_ids(&self) -> Vec<String> {
         self.entries
             .iter()
@@ -1238,6 +1261,32 @@ mod tests {
             }]
         );
         assert_eq!(out.order[0].checks.len(), 2);
+    }
+
+    #[test]
+    fn the_winner_goes_first_then_play_goes_clockwise_round_the_table() {
+        let r = race(&["a", "b", "c", "d"]);
+        assert_eq!(r.seating(), ids(&["a", "b", "c", "d"]));
+        let entry = |id: &str, score: u32| InitiativeEntry {
+            id: id.into(),
+            checks: Vec::new(),
+            penalty: 0,
+            score,
+            reliable: None,
+        };
+        // Ranked c, a, d, b: c acts first, then the gears seated after it, wrapping round.
+        let out = InitiativeOutcome {
+            kind: InitiativeKind::Round,
+            order: vec![entry("c", 6), entry("a", 4), entry("d", 3), entry("b", 1)],
+            tie_breaks: Vec::new(),
+        };
+        assert_eq!(out.play_order(&r.seating()), ids(&["c", "d", "a", "b"]));
+        // A knocked-out gear (not in the check) is skipped; one not seated follows by rank.
+        let out = InitiativeOutcome {
+            order: vec![entry("d", 5), entry("x", 4), entry("a", 2)],
+            ..out
+        };
+        assert_eq!(out.play_order(&r.seating()), ids(&["d", "a", "x"]));
     }
 
     #[test]

@@ -62,7 +62,9 @@ pub async fn rally_initiative(
             started.initiative(&ahead, &mut &mut *roller)
         }
         .map_err(rule)?;
-        let names: Vec<&str> = out.order.iter().map(|e| e.id.as_str()).collect();
+        // The winner first, then clockwise round the table (seed 3 and 6).
+        let play = out.play_order(&after.seating());
+        let names: Vec<&str> = play.iter().map(String::as_str).collect();
         s.set_turn_order(actor, &names)?;
         // Reliable may reroll a gear's check from the race as it was before it.
         let offer = reliable::CheckOffer::new(&out, &ahead, &started, &after);
@@ -78,7 +80,12 @@ pub async fn rally_initiative(
         inv.lang,
     )
     .await;
-    reply_with(ctx, &initiative_view(&out, session.turn.round, inv.lang), buttons).await?;
+    reply_with(
+        ctx,
+        &initiative_view(&out, &session.turn.order, session.turn.round, inv.lang),
+        buttons,
+    )
+    .await?;
     record(ctx, &inv, Some(&session), "/rally initiative", &out).await;
     Ok(())
 }

@@ -555,6 +555,7 @@ async fn reroll_check(p: &Press<'_>) -> Result<PressReply, BotError> {
     let after: Vec<Entry> = field(payload, "after")?;
     let ids: Vec<String> = outcome.order.iter().map(|e| e.id.clone()).collect();
     let (session, (out, offer)) = store::run_press(p, session_id, &mut |s, race, roller| {
+        let play = outcome.play_order(&race.seating());
         // The race must be as the check left it: the same round, the same gears, and the order
         // (or the contested result) it decided still standing.
         if race.round != round {
@@ -571,7 +572,7 @@ async fn reroll_check(p: &Press<'_>) -> Result<PressReply, BotError> {
             _ => Vec::new(),
         };
         let standing = match outcome.kind {
-            InitiativeKind::Pole | InitiativeKind::Round => s.turn.order == ids && s.turn.current == 0,
+            InitiativeKind::Pole | InitiativeKind::Round => s.turn.order == play && s.turn.current == 0,
             InitiativeKind::Contested => {
                 let (mut a, mut b) = (contenders.clone(), ids.clone());
                 a.sort();
@@ -593,7 +594,8 @@ async fn reroll_check(p: &Press<'_>) -> Result<PressReply, BotError> {
             .map_err(rule)?;
         match out.kind {
             InitiativeKind::Pole | InitiativeKind::Round => {
-                let names: Vec<&str> = out.order.iter().map(|e| e.id.as_str()).collect();
+                let play = out.play_order(&next.seating());
+                let names: Vec<&str> = play.iter().map(String::as_str).collect();
                 s.set_turn_order(Actor::user(s.gm), &names)?;
             }
             InitiativeKind::Contested => store_contest(s, &next, &contenders, &out),
@@ -625,7 +627,7 @@ async fn reroll_check(p: &Press<'_>) -> Result<PressReply, BotError> {
     let lang = p.lang;
     let mut view = match out.kind {
         InitiativeKind::Contested => victory_view(&Victory::Contested { ids }, Some(&out), lang),
-        _ => initiative_view(&out, session.turn.round, lang),
+        _ => initiative_view(&out, &session.turn.order, session.turn.round, lang),
     };
     view.footer = Some(match lang {
         engine::i18n::Lang::En => format!("Reliable: {id} rerolled (once per lap)"),
