@@ -780,7 +780,11 @@ async fn negate_glitch_on_an_attack_keeps_the_damage_and_only_the_owner_spends_e
             "Second chance (Edge)",
             "+2 Edge dice (Edge)",
             "Negate glitch (Edge)",
-            "Apply damage"
+            "Apply damage",
+            "Defender: Second chance (Edge)",
+            "Defender: +1 Edge dice (Edge)",
+            "Defender soak: Second chance (Edge)",
+            "Defender soak: +1 Edge dice (Edge)",
         ],
         "{message}"
     );
@@ -1321,5 +1325,139 @@ async fn a_player_cannot_refill_edge_by_lowering_and_raising_the_attribute() {
     let r = send(&mut c, "/char edit name:Ana stats:refresh=yes").await;
     assert!(!r.ephemeral, "{}", text(&r));
     assert_eq!(sheet(&c, "Ana").await["edge_points"], 4);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_defender_spends_their_own_edge_after_the_gms_attack() {
+    let mut c = console().await;
+    run(&mut c).await;
+    let r = send(
+        &mut c,
+        "/char add name:Ganger stats:agility=4 reaction=3 body=3 edge=1 pistols=3",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let bob = player(&c, "bob");
+    let carl = player(&c, "carl");
+    let gm = c.invoker();
+    // Attack 7 dice: 3 hits. Bob's defence, Reaction 3: 5, 2, 1 — one hit. Net 2: DV 7P
+    // against armour 6 − 1. Soak 4 + 6 − 1 = 9 dice, one hit: 6 boxes, knockdown (> Body 4).
+    c.queue_dice([5, 5, 6, 2, 3, 1, 2, 5, 2, 1, 5, 2, 2, 3, 4, 2, 3, 4, 1]);
+    let (id, r) = as_(
+        &mut c,
+        &gm,
+        "/sr attack attacker:Ganger target:Bob skill:pistols dv:5 ap:-1",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let e = &r.embeds()[0];
+    assert!(
+        field(e, "Damage").contains("**7P**") && field(e, "Damage").contains("**6 box(es)**"),
+        "{e}"
+    );
+    let message = c.fake.original_message(id).unwrap();
+    let labels: Vec<String> = buttons(&message).into_iter().map(|(l, _)| l).collect();
+    assert_eq!(
+        labels,
+        vec![
+            "Second chance (Edge)",
+            "+1 Edge dice (Edge)",
+            "Apply damage",
+            "Defender: Second chance (Edge)",
+            "Defender: +1 Edge dice (Edge)",
+            "Defender soak: Second chance (Edge)",
+            "Defender soak: +1 Edge dice (Edge)",
+        ],
+        "{message}"
+    );
+    assert_eq!(
+        message["components"].as_array().unwrap().len(),
+        3,
+        "one row per roll"
+    );
+    let defender_chance = button(&message, "Defender: Second chance");
+    // Bob's Edge: not carl's to spend.
+    let before = version(&c).await;
+    let r = press(&c, &carl, &message, &defender_chance).await;
+    assert!(r.ephemeral && r.content().contains("Only"), "{}", text(&r));
+    assert_eq!(version(&c).await, before);
+
+    // Bob rerolls his two misses (2, 1 → 5, 3): 2 hits, net 1, DV 6P; the soak stays (1 hit):
+    // 5 boxes, still a knockdown.
+    c.queue_dice([5, 3]);
+    let r = press(&c, &bob, &message, &defender_chance).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    let updated = updated_message(&message, &r);
+    let e = &r.embeds()[0];
+    let defence = field(e, "Defence");
+    assert!(
+        defence.starts_with("hits **2**\n") && defence.contains("↺[**5** 3]"),
+        "{defence}"
+    );
+    assert_eq!(field(e, "Net hits"), "**1**");
+    let damage = field(e, "Damage");
+    assert!(
+        damage.contains("**6P**") && damage.contains("**5 box(es)**") && damage.contains("KNOCKDOWN"),
+        "{damage}"
+    );
+    assert_eq!(sheet(&c, "Bob").await["edge_points"], 0, "Bob's point spent");
+    assert_eq!(sheet(&c, "Ganger").await["edge_points"], 1, "not the attacker's");
+    // Bob has no Edge left: no defender buttons; the attacker's stay, with Apply damage.
+    let labels: Vec<String> = buttons(&updated).into_iter().map(|(l, _)| l).collect();
+    assert_eq!(
+        labels,
+        vec!["Second chance (Edge)", "+1 Edge dice (Edge)", "Apply damage"],
+        "{updated}"
+    );
+
+    // A second press is refused, by Bob or the GM; so are the old message's other buttons.
+    let before = version(&c).await;
+    let r = press(&c, &bob, &message, &defender_chance).await;
+    assert!(r.ephemeral, "{}", text(&r));
+    let r = press(&c, &gm, &message, &defender_chance).await;
+    assert!(r.ephemeral, "{}", text(&r));
+    let r = press(&c, &gm, &message, &button(&message, "Second chance")).await;
+    assert!(r.ephemeral && r.content().contains("changed"), "{}", text(&r));
+    assert_eq!(version(&c).await, before, "nothing written");
+    assert_eq!(sheet(&c, "Ganger").await["edge_points"], 1);
+
+    // The attacker's Second chance on the updated result works (the GM's), and Apply damage.
+    c.queue_dice([2, 2, 2, 2]);
+    let r = press(&c, &gm, &updated, &button(&updated, "Second chance")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    assert_eq!(sheet(&c, "Ganger").await["edge_points"], 0);
+    let last = updated_message(&updated, &r);
+    let r = press(&c, &gm, &last, &button(&last, "Apply damage")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    assert_eq!(sheet(&c, "Bob").await["physical"], 5);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_gm_may_press_the_defenders_edge_on_the_soak() {
+    let mut c = console().await;
+    run(&mut c).await;
+    let gm = c.invoker();
+    let ana = player(&c, "ana");
+    // Ana's attack from above: net 1, DV 6P, soak 9 dice with one hit: 5 boxes.
+    c.queue_dice([5, 2, 3, 1, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4]);
+    let (id, _) = as_(&mut c, &ana, ATTACK).await;
+    let message = c.fake.original_message(id).unwrap();
+    // Ana may not press Bob's buttons.
+    let soak = button(&message, "Defender soak: Second chance");
+    let r = press(&c, &ana, &message, &soak).await;
+    assert!(r.ephemeral && r.content().contains("Only"), "{}", text(&r));
+    // The GM rerolls Bob's eight soak misses: four more hits, 5 in all: 1 box, no knockdown.
+    c.queue_dice([5, 5, 6, 5, 2, 2, 2, 2]);
+    let r = press(&c, &gm, &message, &soak).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    let damage = field(&r.embeds()[0], "Damage");
+    assert!(
+        damage.contains("**1 box(es)**") && !damage.contains("KNOCKDOWN"),
+        "{damage}"
+    );
+    assert_eq!(sheet(&c, "Bob").await["edge_points"], 0);
+    assert_eq!(sheet(&c, "Ana").await["edge_points"], 2);
     c.shutdown().await;
 }

@@ -550,6 +550,95 @@ mod unit {
     }
 
     #[test]
+    fn defenders_second_chance_lowers_net_hits_dv_damage_and_knockdown() {
+        // Attack 4 dice: 3 hits. Defence 3 dice: 1 hit (5, 2, 1). Net 2: DV 5 + 2 = 7 > armour
+        // 6 − 1 → Physical. Soak Body 3 + 6 − 1 = 8 dice: 2 hits → 5 boxes, knockdown (> 3).
+        let r = req(4, 3, 5, -1, 6, 3);
+        let o = resolve_attack(&r, &mut fixed(&[5, 5, 6, 1, 5, 2, 1, 5, 5, 1, 2, 3, 4, 2, 3])).unwrap();
+        let d = o.damage.clone().unwrap();
+        assert_eq!((o.net_hits, d.modified_dv, d.boxes, d.knockdown), (2, 7, 5, true));
+        assert_eq!(d.damage_type, DamageType::Physical);
+        // The defender rerolls the two misses (2, 1 → 5, 3): 2 hits, net 1, DV 6 > 5 still
+        // Physical; the soak roll is kept (2 hits): 4 boxes, still knockdown (> Body 3).
+        let mut dice = fixed(&[5, 3]);
+        let o2 = o
+            .with_edge_after(&r, AttackRoll::Defence, EdgeAfter::SecondChance, &mut dice)
+            .unwrap();
+        assert_eq!(dice.remaining(), 0, "the soak is not rolled again");
+        assert_eq!((o2.defence_hits, o2.net_hits), (2, 1));
+        let d2 = o2.damage.clone().unwrap();
+        assert_eq!((d2.modified_dv, d2.soak_hits, d2.boxes), (6, 2, 4));
+        assert!(o2.defence.as_ref().unwrap().roll.edge_used);
+        // One Edge use per roll: the defence cannot take a second one.
+        assert!(
+            o2.with_edge_after(
+                &r,
+                AttackRoll::Defence,
+                EdgeAfter::SecondChance,
+                &mut fixed(&[5, 5])
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn defenders_second_chance_can_turn_a_hit_into_a_miss_and_drop_the_soak() {
+        // Attack 2 hits, defence 1 of 3: net 1, DV 5 + 1; soak 2 + 0 + 0 = 2 dice, no hit.
+        let r = req(2, 3, 5, 0, 0, 2);
+        let o = resolve_attack(&r, &mut fixed(&[5, 6, 5, 1, 2, 2, 3])).unwrap();
+        assert!(o.hit);
+        assert_eq!(o.damage.as_ref().unwrap().boxes, 6);
+        // Misses 1, 2 → 6, 5: 3 hits against 2, the attack misses and nothing is soaked.
+        let o2 = o
+            .with_edge_after(
+                &r,
+                AttackRoll::Defence,
+                EdgeAfter::SecondChance,
+                &mut fixed(&[6, 5]),
+            )
+            .unwrap();
+        assert!(!o2.hit);
+        assert_eq!(o2.result, OpposedResult::from_net(-1));
+        assert!(o2.damage.is_none());
+    }
+
+    #[test]
+    fn defenders_edge_on_the_soak_removes_boxes_and_the_knockdown() {
+        // Net 2: DV 5 + 2 = 7; soak 3 + 6 − 1 = 8 dice with 2 hits: 5 boxes > Body 3 → knockdown.
+        let r = req(4, 3, 5, -1, 6, 3);
+        let o = resolve_attack(&r, &mut fixed(&[5, 5, 6, 1, 5, 2, 1, 5, 5, 1, 2, 3, 4, 2, 3])).unwrap();
+        // Second chance on the six soak misses: 5, 6, 5, 2, 2, 1 → 3 more hits, 5 in all: 2 boxes.
+        let o2 = o
+            .with_edge_after(
+                &r,
+                AttackRoll::Soak,
+                EdgeAfter::SecondChance,
+                &mut fixed(&[5, 6, 5, 2, 2, 1]),
+            )
+            .unwrap();
+        let d = o2.damage.unwrap();
+        assert_eq!(
+            (d.modified_dv, d.soak_hits, d.boxes, d.knockdown),
+            (7, 5, 2, false)
+        );
+        // No defence roll (unaware) means nothing to spend Edge on there.
+        let mut u = req(2, 3, 5, 0, 0, 2);
+        u.defence = RollSpec {
+            pool: DicePool::dice(3)
+                .with_presets(&[PresetChoice::new("defence.unaware")], false)
+                .unwrap(),
+            edge: None,
+            retry: 0,
+        };
+        let o = resolve_attack(&u, &mut fixed(&[5, 5, 2, 2])).unwrap();
+        assert!(o.undefended);
+        assert!(matches!(
+            o.with_edge_after(&u, AttackRoll::Defence, EdgeAfter::SecondChance, &mut fixed(&[5])),
+            Err(RuleError::NothingToReroll)
+        ));
+    }
+
+    #[test]
     fn bad_weapons_are_errors() {
         let mut r = req(2, 1, 51, 0, 0, 2);
         assert!(resolve_attack(&r, &mut fixed(&[])).is_err());

@@ -16,7 +16,7 @@
 //! - `sr.apply_damage`: mark the boxes on the target's monitor (payload: `session`, `target`,
 //!   `damage_type`, `boxes`).
 
-use engine::i18n::Lang;
+use engine::i18n::{Lang, Localized};
 use engine::session::{RollLogEntry, Session};
 use engine::systems::shadowrun4::DamageType;
 use engine::systems::shadowrun4::character::EdgeAfterKind;
@@ -92,6 +92,13 @@ async fn log(p: &Press<'_>, session: i64, command: &str, outcome: &impl serde::S
 async fn second_chance(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, BotError> {
     // The old Apply damage button goes away with this reroll; if it was pressed, too late.
     let old_apply: Option<i64> = field(&p.action.payload, "apply").unwrap_or(None);
+    // A result another Edge press changed since (an attack's other side): say so first.
+    let version: Option<String> = field(&p.action.payload, "version").unwrap_or(None);
+    if let (Some(v), Some(s)) = (version, p.session.as_ref())
+        && common::edge_roll_used(s, &format!("v:{v}"))
+    {
+        return Err(BotError::User(common::version_changed().localized(p.lang)));
+    }
     if let Some(id) = old_apply {
         match p.data.store.use_action(id).await {
             Ok(_) => {}
@@ -113,6 +120,68 @@ async fn second_chance(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply,
         tracing::warn!(action = id, "could not release the action: {r}");
     }
     result
+}
+
+/// An attack after an Edge press, for the buttons of its other rolls.
+struct AttackAfter {
+    request: AttackRequest,
+    outcome: AttackOutcome,
+    attacker: String,
+    target: String,
+    weapon: Option<String>,
+    roller: u64,
+    base: String,
+    version: Option<String>,
+}
+
+/// The Edge buttons of the attack's rolls whose Edge is still unused, on the updated result
+/// (sheets as saved with this press): the attacker's for the roller, the defender's for the
+/// defending character's owner. Old buttons are refused by the version this press recorded.
+async fn attack_again(
+    p: &Press<'_>,
+    saved: &Session,
+    session_id: i64,
+    a: AttackAfter,
+    apply: Option<i64>,
+) -> Vec<Vec<serenity::all::CreateButton>> {
+    let load = |n: &str| {
+        saved.entry(n).and_then(|e| {
+            engine::systems::shadowrun4::sheet::character(&e.sheet, &e.name)
+                .ok()
+                .map(|(sheet, character)| common::Sr4Char {
+                    name: e.name.clone(),
+                    owner: e.owner,
+                    sheet,
+                    character,
+                })
+        })
+    };
+    let (Some(attacker), Some(target)) = (load(&a.attacker), load(&a.target)) else {
+        return vec![];
+    };
+    if a.base.is_empty() {
+        return vec![];
+    }
+    let offer = super::combat::AttackOffer {
+        session: session_id,
+        attacker: &attacker,
+        target: &target,
+        roller: a.roller,
+        weapon: a.weapon.as_deref(),
+        request: &a.request,
+        outcome: &a.outcome,
+        apply,
+        base: a.base.clone(),
+        version: p.interaction.id.get().to_string(),
+    };
+    let place = |owner| common::ButtonPlace {
+        data: p.data,
+        guild: p.interaction.guild_id.map(|g| g.get()),
+        channel: p.interaction.channel_id.get(),
+        owner,
+        lang: p.lang,
+    };
+    super::combat::attack_buttons(&place(a.roller), &place(target.owner), &offer, saved).await
 }
 
 /// An Apply damage (or drain, when the flag is set) button to offer again: target, type, boxes.
@@ -142,6 +211,8 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
     let roll_kind: String = field(payload, "roll")?;
     // Edge the roll spends besides the roller's (a soak first rolled with the target's Edge).
     let mut extra_ops: Vec<(String, Op)> = Vec::new();
+    // An attack's other rolls get their Edge buttons again on the updated result.
+    let mut attack: Option<AttackAfter> = None;
     // Apply first (pure): nothing is written when the rules refuse.
     let (v, outcome, apply): (EmbedView, Value, Option<Apply>) = match roll_kind.as_str() {
         "test" => {
@@ -256,19 +327,29 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
             let mut req: AttackRequest = field(payload, "request")?;
             let target: String = field(payload, "target")?;
             let weapon: Option<String> = field(payload, "weapon").unwrap_or(None);
+            // Buttons made before the defender's got theirs name the attacker `character`.
+            let attacker: String = field::<Option<String>>(payload, "attacker")
+                .unwrap_or(None)
+                .unwrap_or_else(|| name.clone());
+            let which: AttackRoll = field::<Option<AttackRoll>>(payload, "side")
+                .unwrap_or(None)
+                .unwrap_or(AttackRoll::Attack);
             // A soak first rolled now (the attack only hits after the Edge) spends the target's
             // soak Edge now; with no point left, it is rolled without.
             let target_points = s
                 .entry(&target)
                 .and_then(|e| engine::systems::shadowrun4::sheet::character(&e.sheet, &e.name).ok())
                 .map_or(0, |(_, c)| c.edge_points);
-            if o.damage.is_none() && target_points == 0 {
+            // The defender's own press spends its point for this roll: the soak Edge asked
+            // for on the command must find another one.
+            let own_point = u32::from(which != AttackRoll::Attack && name == target);
+            if o.damage.is_none() && target_points <= own_point {
                 req.soak_edge = None;
             }
             let next = p
                 .data
                 .dice
-                .with(|r| o.with_edge_after(&req, AttackRoll::Attack, action, &mut &mut *r))
+                .with(|r| o.with_edge_after(&req, which, action, &mut &mut *r))
                 .map_err(|e| rule(p, &e))?;
             let target_now = s
                 .entry(&target)
@@ -276,7 +357,7 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
                 .map(|(_, c)| c);
             let v = view::attack_view(
                 &next,
-                &name,
+                &attacker,
                 &target,
                 weapon.as_deref(),
                 target_now.as_ref(),
@@ -292,6 +373,22 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
             if next.soak_edge_rolled() && !o.soak_edge_rolled() {
                 extra_ops.push((target.clone(), Op::SpendAuthorisedEdge));
             }
+            let base: String = field::<Option<String>>(payload, "base")
+                .unwrap_or(None)
+                .or_else(|| field::<Option<String>>(payload, "roll_id").unwrap_or(None))
+                .unwrap_or_default();
+            attack = Some(AttackAfter {
+                request: req,
+                outcome: next.clone(),
+                attacker,
+                target,
+                weapon,
+                roller: field::<Option<u64>>(payload, "roller")
+                    .unwrap_or(None)
+                    .unwrap_or(p.action.owner),
+                base,
+                version: field::<Option<String>>(payload, "version").unwrap_or(None),
+            });
             (v, json!(next), apply)
         }
         other => return Err(BotError::internal(format!("unknown Edge roll {other}"))),
@@ -307,7 +404,8 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
         user: p.interaction.user.id.get(),
         manage_server: p.is_gm,
     };
-    save_ops_with(
+    let version = attack.as_ref().and_then(|a| a.version.clone());
+    let (saved, _) = save_ops_with(
         &*p.data.store,
         p.interaction.channel_id.get(),
         lang,
@@ -316,9 +414,15 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
         &std::iter::once((name.clone(), op))
             .chain(extra_ops)
             .collect::<Vec<_>>(),
-        &mut |s| match &token {
-            Some(t) => common::mark_edge_roll(s, t),
-            None => Ok(()),
+        &mut |s| {
+            // A result another press changed since these buttons were shown: refused.
+            if let Some(v) = &version {
+                common::mark_version(s, v)?;
+            }
+            match &token {
+                Some(t) => common::mark_edge_roll(s, t),
+                None => Ok(()),
+            }
         },
     )
     .await?;
@@ -345,28 +449,36 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
     };
     log(p, session_id, command, &outcome).await;
     let mut buttons = Vec::new();
+    let mut apply_id = None;
+    // An attack's Apply damage stays the roller's, whoever spent Edge on it.
+    let apply_owner = attack.as_ref().map_or(p.action.owner, |a| a.roller);
     if let Some((target, t, boxes, drain)) = apply {
         let payload = common::damage_payload(session_id, &target, t, boxes);
         if let Some(id) = common::action(
             p.data,
             p.interaction.guild_id.map(|g| g.get()),
             p.interaction.channel_id.get(),
-            p.action.owner,
+            apply_owner,
             "sr.apply_damage",
             payload,
         )
         .await
         {
+            apply_id = Some(id);
             buttons.push(common::apply_button(id, drain, lang));
         }
     }
+    let mut rows = vec![];
+    if let Some(a) = attack {
+        rows = attack_again(p, &saved, session_id, a, apply_id).await;
+    }
+    match rows.first_mut() {
+        Some(first) => first.extend(buttons),
+        None => rows.push(buttons),
+    }
     let mut v = v;
     v.footer = Some(footer.to_string());
-    let components = if buttons.is_empty() {
-        vec![]
-    } else {
-        vec![CreateActionRow::Buttons(buttons)]
-    };
+    let components = common::rows(rows);
     Ok(PressReply::Update(
         CreateInteractionResponseMessage::new()
             .embed(v.to_embed())

@@ -1,7 +1,8 @@
 //! Ranged and melee attacks between session characters, and surprise.
 
+use engine::session::Session;
 use engine::systems::shadowrun4::combat::{
-    AttackKind, AttackRequest, MeleeDefence, SheetAttack, Weapon, resolve_attack,
+    AttackKind, AttackOutcome, AttackRequest, AttackRoll, MeleeDefence, SheetAttack, Weapon, resolve_attack,
 };
 use engine::systems::shadowrun4::initiative::{
     SurpriseParticipant, surprise as surprise_test, surprise_pool,
@@ -9,12 +10,13 @@ use engine::systems::shadowrun4::initiative::{
 use serde_json::json;
 
 use super::common::{
-    self, EdgeChoice, autocomplete_character, autocomplete_presets, find_char, parse_presets, rule,
+    self, EdgeChoice, Sr4Char, autocomplete_character, autocomplete_presets, find_char, parse_presets, rule,
     sr_session, start,
 };
 use crate::embeds::sr as view;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
+use serenity::all::CreateButton;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
 pub enum KindChoice {
@@ -211,7 +213,6 @@ pub async fn attack(
         Some(&t.character),
         lang,
     );
-    let mut buttons = Vec::new();
     let mut apply_id = None;
     if let Some(d) = outcome.damage.as_ref().filter(|d| d.boxes > 0) {
         let payload = common::damage_payload(session.id, &t.name, d.damage_type, d.boxes);
@@ -225,25 +226,118 @@ pub async fn attack(
         )
         .await;
     }
-    if attack_edge.is_none() {
-        let payload = json!({
-            "roll": "attack", "session": session.id, "character": a.name, "target": t.name,
-            "weapon": weapon, "request": req, "outcome": outcome, "apply": apply_id,
-        });
-        let offer = common::EdgeOffer {
-            who: &a,
-            roll: &outcome.attack.roll,
+    let offer = AttackOffer {
+        session: session.id,
+        attacker: &a,
+        target: &t,
+        roller: inv.user,
+        weapon: weapon.as_deref(),
+        request: &req,
+        outcome: &outcome,
+        apply: apply_id,
+        base: ctx.id().to_string(),
+        version: ctx.id().to_string(),
+    };
+    let place = |owner| common::ButtonPlace {
+        data: ctx.data(),
+        guild: inv.guild,
+        channel: inv.channel,
+        owner,
+        lang,
+    };
+    let mut rows = attack_buttons(&place(inv.user), &place(t.owner), &offer, &session).await;
+    if let Some(id) = apply_id {
+        rows[0].push(common::apply_button(id, false, lang));
+    }
+    common::reply_rows(ctx, &inv, Some(&session), v, rows, &outcome).await
+}
+
+/// An attack's result as its Edge buttons need it.
+pub struct AttackOffer<'a> {
+    pub session: i64,
+    pub attacker: &'a Sr4Char,
+    pub target: &'a Sr4Char,
+    /// Who rolled the attack: the owner of the attacker's buttons.
+    pub roller: u64,
+    pub weapon: Option<&'a str>,
+    pub request: &'a AttackRequest,
+    pub outcome: &'a AttackOutcome,
+    /// The Apply damage action shown with these buttons (a press replaces it).
+    pub apply: Option<i64>,
+    /// The attack's id: each roll's Edge use is recorded as `base`, `base:defence`, `base:soak`.
+    pub base: String,
+    /// The result these buttons were made for: an Edge press records it as changed.
+    pub version: String,
+}
+
+/// The roll id of one side of an attack.
+pub fn attack_roll_id(base: &str, which: AttackRoll) -> String {
+    match which {
+        AttackRoll::Attack => base.to_string(),
+        AttackRoll::Defence => format!("{base}:defence"),
+        AttackRoll::Soak => format!("{base}:soak"),
+    }
+}
+
+/// The Edge-after buttons of an attack, one row per roll: the attacker's on the attack (the
+/// roller's to press), then the defender's on the defence and on the soak (the defending
+/// character's owner's; the GM may press too). A roll whose Edge was used (before the roll, or
+/// recorded in `session`) offers none; the defender's rows only while the attack hits.
+pub async fn attack_buttons(
+    roller: &common::ButtonPlace<'_>,
+    defender: &common::ButtonPlace<'_>,
+    offer: &AttackOffer<'_>,
+    session: &Session,
+) -> Vec<Vec<CreateButton>> {
+    let o = offer.outcome;
+    let payload = |which: AttackRoll, who: &Sr4Char| {
+        json!({
+            "roll": "attack", "session": offer.session, "character": who.name,
+            "attacker": offer.attacker.name, "target": offer.target.name, "side": which,
+            "weapon": offer.weapon, "request": offer.request, "outcome": o,
+            "apply": offer.apply, "roller": offer.roller, "base": offer.base,
+            "version": offer.version,
+        })
+    };
+    let mut rows = vec![Vec::new(), Vec::new(), Vec::new()];
+    let mut sides: Vec<(
+        usize,
+        AttackRoll,
+        &Sr4Char,
+        &engine::systems::shadowrun4::PoolRoll,
+    )> = vec![(0, AttackRoll::Attack, offer.attacker, &o.attack.roll)];
+    if let Some(d) = o.defence.as_ref().filter(|_| o.hit) {
+        sides.push((1, AttackRoll::Defence, offer.target, &d.roll));
+    }
+    if let Some(s) = o
+        .damage
+        .as_ref()
+        .filter(|d| d.boxes > 0)
+        .and_then(|d| d.soak.as_ref())
+    {
+        sides.push((2, AttackRoll::Soak, offer.target, &s.roll));
+    }
+    for (row, which, who, roll) in sides {
+        let roll_id = attack_roll_id(&offer.base, which);
+        if common::edge_roll_used(session, &roll_id) {
+            continue;
+        }
+        let (place, side) = match which {
+            AttackRoll::Attack => (roller, common::EdgeSide::Own),
+            AttackRoll::Defence => (defender, common::EdgeSide::Defence),
+            AttackRoll::Soak => (defender, common::EdgeSide::Soak),
+        };
+        let edge_offer = common::EdgeOffer {
+            who,
+            roll,
             burn: false,
             second_chance: true,
             negate: true,
-            payload,
+            payload: payload(which, who),
         };
-        buttons.extend(common::edge_buttons(ctx, &inv, offer).await);
+        rows[row] = common::edge_buttons_at(place, edge_offer, &roll_id, side).await;
     }
-    if let Some(id) = apply_id {
-        buttons.push(common::apply_button(id, false, lang));
-    }
-    common::reply(ctx, &inv, Some(&session), v, buttons, &outcome).await
+    rows
 }
 
 /// Surprise: Intuition + Reaction for each (+3 aware, +6 ambush)

@@ -577,12 +577,15 @@ pub fn second_chance_button(id: i64, lang: Lang) -> CreateButton {
     )
 }
 
-pub fn edge_dice_button(id: i64, edge: u32, lang: Lang) -> CreateButton {
-    let label = match lang {
+fn edge_dice_label(edge: u32, lang: Lang) -> String {
+    match lang {
         Lang::Ja => format!("エッジ{edge}個追加（エッジ）"),
         _ => format!("+{edge} Edge dice (Edge)"),
-    };
-    buttons::button(id, &label, ButtonStyle::Secondary)
+    }
+}
+
+pub fn edge_dice_button(id: i64, edge: u32, lang: Lang) -> CreateButton {
+    buttons::button(id, &edge_dice_label(edge, lang), ButtonStyle::Secondary)
 }
 
 pub fn negate_glitch_button(id: i64, lang: Lang) -> CreateButton {
@@ -646,6 +649,28 @@ pub fn mark_edge_roll(s: &mut Session, token: &str) -> Result<(), SessionError> 
     Ok(())
 }
 
+/// Record that the result shown with `version` changed (an Edge press updated it): buttons
+/// still carrying that version are refused, whoever's they are. Runs inside the session
+/// transaction, in the same list as the rolls' Edge uses.
+pub fn mark_version(s: &mut Session, version: &str) -> Result<(), SessionError> {
+    mark_edge_roll(s, &format!("v:{version}")).map_err(|_| version_changed())
+}
+
+/// The refusal of a button whose result an Edge press changed since.
+pub fn version_changed() -> SessionError {
+    SessionError::Rule {
+        en: "This result has changed since: use the buttons on the message as it is now.".into(),
+        ja: "この結果はその後更新されています。現在のメッセージのボタンを使ってください。".into(),
+    }
+}
+
+/// Whether Edge was already used on roll `token` (read from a saved session).
+pub fn edge_roll_used(s: &Session, token: &str) -> bool {
+    s.system_state[STATE_KEY]["edge_rolls"]
+        .as_array()
+        .is_some_and(|a| a.iter().any(|v| v.as_str() == Some(token)))
+}
+
 /// Which Edge-after buttons a roll gets, and the payload they share (`roll_id` ties them
 /// together: the first pressed uses the roll's Edge, the others are then refused).
 pub struct EdgeOffer<'a> {
@@ -660,11 +685,59 @@ pub struct EdgeOffer<'a> {
     pub payload: Value,
 }
 
+/// Whose Edge a row of buttons spends on an attack: the roller's on their own roll, or the
+/// defender's on the defence or the soak roll (the labels say which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EdgeSide {
+    Own,
+    Defence,
+    Soak,
+}
+
+impl EdgeSide {
+    fn label(self, label: &str, lang: Lang) -> String {
+        let prefix = match self {
+            EdgeSide::Own => "",
+            EdgeSide::Defence => lang.pick("Defender: ", "防御側："),
+            EdgeSide::Soak => lang.pick("Defender soak: ", "防御側の抵抗："),
+        };
+        format!("{prefix}{label}")
+    }
+}
+
+/// Where the buttons go and whose they are.
+pub struct ButtonPlace<'a> {
+    pub data: &'a crate::Data,
+    pub guild: Option<u64>,
+    pub channel: u64,
+    /// Who may press (besides the GM).
+    pub owner: u64,
+    pub lang: Lang,
+}
+
 /// Create the Edge-after buttons the rules allow on this roll: Second chance (a miss to
 /// reroll), Negate glitch (a glitch or critical glitch, decisions "Edge"), Burn Edge for a
 /// critical success. Spending needs a point left; burning needs the attribute.
 pub async fn edge_buttons(ctx: Context<'_>, inv: &Invocation, offer: EdgeOffer<'_>) -> Vec<CreateButton> {
+    let place = ButtonPlace {
+        data: ctx.data(),
+        guild: inv.guild,
+        channel: inv.channel,
+        owner: inv.user,
+        lang: inv.lang,
+    };
+    edge_buttons_at(&place, offer, &ctx.id().to_string(), EdgeSide::Own).await
+}
+
+/// [`edge_buttons`] for any place and roll: `roll_id` ties the buttons of one roll together.
+pub async fn edge_buttons_at(
+    place: &ButtonPlace<'_>,
+    offer: EdgeOffer<'_>,
+    roll_id: &str,
+    side: EdgeSide,
+) -> Vec<CreateButton> {
     let c = &offer.who.character;
+    let lang = place.lang;
     let mut out = Vec::new();
     if offer.roll.edge_used {
         return out;
@@ -685,24 +758,40 @@ pub async fn edge_buttons(ctx: Context<'_>, inv: &Invocation, offer: EdgeOffer<'
         kinds.push("sr.burn_edge");
     }
     let mut payload = offer.payload;
-    payload["roll_id"] = Value::String(ctx.id().to_string());
+    payload["roll_id"] = Value::String(roll_id.to_string());
     for kind in kinds {
         if let Some(id) = action(
-            ctx.data(),
-            inv.guild,
-            inv.channel,
-            inv.user,
+            place.data,
+            place.guild,
+            place.channel,
+            place.owner,
             kind,
             payload.clone(),
         )
         .await
         {
-            out.push(match kind {
-                "sr.second_chance" => second_chance_button(id, inv.lang),
-                "sr.negate_glitch" => negate_glitch_button(id, inv.lang),
-                "sr.edge_dice" => edge_dice_button(id, c.attributes.edge, inv.lang),
-                _ => burn_edge_button(id, inv.lang),
-            });
+            let (label, style) = match kind {
+                "sr.second_chance" => (
+                    lang.pick("Second chance (Edge)", "セカンド・チャンス（エッジ）")
+                        .to_string(),
+                    ButtonStyle::Primary,
+                ),
+                "sr.negate_glitch" => (
+                    lang.pick("Negate glitch (Edge)", "グリッチ回避（エッジ）")
+                        .to_string(),
+                    ButtonStyle::Primary,
+                ),
+                "sr.edge_dice" => (edge_dice_label(c.attributes.edge, lang), ButtonStyle::Secondary),
+                _ => (
+                    lang.pick(
+                        "Burn Edge: critical success",
+                        "エッジを燃やす：クリティカル・サクセス",
+                    )
+                    .to_string(),
+                    ButtonStyle::Danger,
+                ),
+            };
+            out.push(buttons::button(id, &side.label(&label, lang), style));
         }
     }
     out
@@ -726,10 +815,32 @@ pub async fn reply(
     buttons: Vec<CreateButton>,
     outcome: &impl serde::Serialize,
 ) -> Result<(), BotError> {
+    reply_rows(ctx, inv, session, view, vec![buttons], outcome).await
+}
+
+/// The action rows of a reply: empty rows left out, at most Discord's five.
+pub fn rows(rows: Vec<Vec<CreateButton>>) -> Vec<CreateActionRow> {
+    rows.into_iter()
+        .filter(|r| !r.is_empty())
+        .take(5)
+        .map(CreateActionRow::Buttons)
+        .collect()
+}
+
+/// [`reply`] with its buttons in several rows (an attack: the roller's, the defender's).
+pub async fn reply_rows(
+    ctx: Context<'_>,
+    inv: &Invocation,
+    session: Option<&Session>,
+    view: EmbedView,
+    buttons: Vec<Vec<CreateButton>>,
+    outcome: &impl serde::Serialize,
+) -> Result<(), BotError> {
     ctx.data().tap(ctx.id(), outcome);
     let mut r = CreateReply::default().embed(view.to_embed());
-    if !buttons.is_empty() {
-        r = r.components(vec![CreateActionRow::Buttons(buttons)]);
+    let rows = rows(buttons);
+    if !rows.is_empty() {
+        r = r.components(rows);
     }
     crate::reply::send(ctx, r).await?;
     inv.log_roll(ctx, session, &ctx.invocation_string(), outcome)
