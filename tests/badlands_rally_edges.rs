@@ -3,47 +3,24 @@
 //! landings, rattled mid-activation at top speed, victory judged at the end of the round, the
 //! scenario and trait hooks of collisions, and the recovery order.
 
+mod common;
+
 use saikoro::dice::FixedRoller;
 use saikoro::systems::badlands_rally::RuleError;
 use saikoro::systems::badlands_rally::attack::{AttackKind, AttackSetup, Cover, Facing};
-use saikoro::systems::badlands_rally::datacards::with_model;
-use saikoro::systems::badlands_rally::gear::{
-    GearSheet, Range, Speed, Trait, Weapon, WeaponChoice, WeaponKind, WeaponTrait,
-};
+use saikoro::systems::badlands_rally::gear::{GearSheet, Speed, Trait, WeaponChoice, WeaponTrait};
 use saikoro::systems::badlands_rally::moves::{CollisionCause, MoveRequest};
 use saikoro::systems::badlands_rally::race::{
     Action, ActionOutcome, InitiativeKind, RaceAttack, RaceEvent, RaceOptions, RaceState, Victory,
 };
-use saikoro::systems::badlands_rally::roll::Rating;
 use saikoro::systems::badlands_rally::state::{
     Activation, Change, GearEvent, Hit, RecoveryOrder, SpinOutCause,
 };
 use saikoro::systems::badlands_rally::tables::Scenario;
 
 fn sheet(name: &str) -> GearSheet {
-    let s = GearSheet {
-        name: name.to_string(),
-        model: None,
-        attack: Rating::new(4).unwrap(),
-        defence: Rating::new(4).unwrap(),
-        initiative: Rating::new(4).unwrap(),
-        mr: 12,
-        hull: 2,
-        structure: 1,
-        ar: 5,
-        weapons: vec![Weapon {
-            name: "Rifle".into(),
-            kind: WeaponKind::Rifle,
-            pow: 6,
-            range: Range::new(3, 6, 12).unwrap(),
-            traits: vec![],
-            attack: None,
-        }],
-        traits: vec![],
-        upgrades: vec![],
-    };
     // Hunter: Reliable and two campaign traits, nothing that changes these rolls.
-    with_model(s, "hunter").unwrap()
+    common::rally_gear(name, "hunter")
 }
 
 /// hunter, target and c, in round 1, none activated.

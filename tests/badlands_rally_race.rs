@@ -2,40 +2,19 @@
 //! 1 to 6 and knocked out (Hi-Tech: 1 to 5), with excess damage into the skid and recovery
 //! between the hits.
 
+mod common;
+
 use saikoro::dice::FixedRoller;
 use saikoro::systems::badlands_rally::RuleError;
 use saikoro::systems::badlands_rally::attack::{AttackKind, AttackSetup, Cover, Facing};
-use saikoro::systems::badlands_rally::datacards::with_model;
-use saikoro::systems::badlands_rally::gear::{GearSheet, Range, Speed, Weapon, WeaponChoice, WeaponKind};
+use saikoro::systems::badlands_rally::gear::{GearSheet, Speed, WeaponChoice};
 use saikoro::systems::badlands_rally::race::{
     Action, ActionOutcome, RaceAttack, RaceEvent, RaceOptions, RaceState, Victory,
 };
-use saikoro::systems::badlands_rally::roll::Rating;
 use saikoro::systems::badlands_rally::state::{Change, GearEvent, SpinOutCause};
 
 fn sheet(name: &str, model: &str) -> GearSheet {
-    let s = GearSheet {
-        name: name.to_string(),
-        model: None,
-        attack: Rating::new(4).unwrap(),
-        defence: Rating::new(4).unwrap(),
-        initiative: Rating::new(4).unwrap(),
-        mr: 12,
-        hull: 2,
-        structure: 1,
-        ar: 5,
-        weapons: vec![Weapon {
-            name: "Rifle".into(),
-            kind: WeaponKind::Rifle,
-            pow: 6,
-            range: Range::new(3, 6, 12).unwrap(),
-            traits: vec![],
-            attack: None,
-        }],
-        traits: vec![],
-        upgrades: vec![],
-    };
-    with_model(s, model).unwrap()
+    common::rally_gear(name, model)
 }
 
 fn on(r: RaceState, id: &str, event: GearEvent) -> RaceState {
