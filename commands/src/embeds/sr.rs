@@ -114,6 +114,8 @@ pub fn part_name(p: &PoolPart, lang: Lang) -> String {
         PartSource::Teamwork => lang.pick("Teamwork", "チームワーク").to_string(),
         PartSource::Armour => lang.pick("Armour", "装甲").to_string(),
         PartSource::ArmourPenetration => "AP".to_string(),
+        PartSource::Positioning => lang.pick("Positioning", "位置取り").to_string(),
+        PartSource::CutOff => lang.pick("Cut off", "進路妨害").to_string(),
         PartSource::Custom { label } => label.clone(),
     }
 }

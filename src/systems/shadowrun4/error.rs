@@ -83,6 +83,9 @@ pub enum RuleError {
     NoGlitchToNegate,
     #[error("every die already hit: nothing to reroll")]
     NothingToReroll,
+    /// Seed 7.7: a chase manoeuvre made at the wrong range band.
+    #[error("this chase manoeuvre needs the {needed:?} range band")]
+    WrongChaseRange { needed: super::rigging::RangeBand },
     #[error("bought hits cannot be combined with rolling or Edge")]
     BoughtHitsNoEdge,
     #[error("unknown modifier preset {key:?}")]
@@ -164,6 +167,18 @@ impl Localized for RuleError {
             (NothingToReroll, Lang::En) => "Every die already hit: there is nothing to reroll.".to_string(),
             (NothingToReroll, Lang::Ja) => {
                 "すべてのダイスがヒットしているので、振りなおすダイスがありません。".to_string()
+            }
+            (WrongChaseRange { needed }, lang) => {
+                use super::rigging::RangeBand;
+                let band = match needed {
+                    RangeBand::Close => lang.pick("close", "至近距離"),
+                    RangeBand::Near => lang.pick("near", "近距離"),
+                    RangeBand::Far => lang.pick("far", "遠距離"),
+                };
+                match lang {
+                    Lang::Ja => format!("このチェイス機動は{band}でしか行えません。"),
+                    _ => format!("This chase manoeuvre is only possible at {band} range."),
+                }
             }
             (BoughtHitsNoEdge, Lang::En) => {
                 "Bought hits cannot be combined with rolling or with Edge.".to_string()
@@ -272,6 +287,9 @@ mod unit {
             RuleError::PresetWrongAttackKind {
                 key: "x".into(),
                 melee_only: false,
+            },
+            RuleError::WrongChaseRange {
+                needed: super::super::rigging::RangeBand::Far,
             },
         ];
         for e in errors {

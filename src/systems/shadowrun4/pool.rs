@@ -47,6 +47,10 @@ pub enum PartSource {
     Teamwork,
     Armour,
     ArmourPenetration,
+    /// Seed 7.7 位置取り: the net hits of last turn's positioning test.
+    Positioning,
+    /// Seed 7.7 進路妨害: the net hits of the cut-off test the driver lost.
+    CutOff,
     /// A part the user named.
     Custom {
         label: String,
