@@ -254,10 +254,16 @@ async fn initiative_orders_every_gear_and_is_stored() {
     c.queue_dice([5, 1, 6, 4, 4, 1]);
     let r = send(&mut c, "/rally initiative").await;
     let d = r.embeds()[0]["description"].as_str().unwrap().to_string();
-    assert!(d.starts_with("1. **Brute** — **7**") && d.contains("2. **Hopper** — **5**"), "{d}");
+    assert!(
+        d.starts_with("1. **Brute** — **7**") && d.contains("2. **Hopper** — **5**"),
+        "{d}"
+    );
     assert!(text(&r).contains("Brute → Cobra → Hopper"), "{}", text(&r));
     let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
-    assert_eq!(s.turn.order, ["Brute", "Cobra", "Hopper"].map(String::from).to_vec());
+    assert_eq!(
+        s.turn.order,
+        ["Brute", "Cobra", "Hopper"].map(String::from).to_vec()
+    );
     // Rally the Crowd then shows up as an extra die.
     send(&mut c, "/rally activate gear:Brute").await;
     let r = send(&mut c, "/rally crowd gear:Brute").await;
