@@ -603,6 +603,22 @@ impl Character {
         Ok(DicePool::default().with(sa, va).with(sb, vb))
     }
 
+    /// Willpower + Biofeedback Filter (seed 5.5 black IC, 7.2 rigger feedback): a damage
+    /// resistance test, so no wound modifiers; a filter of 0 adds no part.
+    pub fn biofeedback_pool(&self, filter: u32) -> DicePool {
+        let (source, will) = self.attr_part(Attribute::Willpower);
+        let pool = DicePool::default().with(source, will);
+        if filter == 0 {
+            return pool;
+        }
+        pool.with(
+            PartSource::Program {
+                name: "biofeedback_filter".into(),
+            },
+            to_i32(filter),
+        )
+    }
+
     /// Attribute + skill with the situational modifiers (used by the combat helpers).
     pub(crate) fn skill_or_zero(&self, skill: &str) -> i32 {
         to_i32(self.skill(skill).unwrap_or(0))

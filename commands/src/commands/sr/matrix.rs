@@ -9,7 +9,6 @@ use engine::systems::shadowrun4::character::Attribute;
 use engine::systems::shadowrun4::matrix::{
     CybercombatRequest, HackRequest, MatrixTarget, cybercombat as cyber, hack_on_the_fly, matrix_perception,
 };
-use engine::systems::shadowrun4::pool::PartSource;
 use engine::systems::shadowrun4::rigging::{
     ChaseRequest, CrashRequest, RangeBand, chase_range, crash_test, rigger_feedback, sensor_test,
 };
@@ -78,31 +77,16 @@ async fn pool_from(
     Ok((pool, who, session))
 }
 
+/// The Biofeedback Filter option as a rating (absent or negative: none).
+fn filter_rating(filter: Option<i64>) -> u32 {
+    filter.map_or(0, |f| u32::try_from(f.max(0)).unwrap_or(u32::MAX))
+}
+
 fn attr_choice(a: Attribute) -> AttrChoice {
     match a {
         Attribute::Reaction => AttrChoice::Reaction,
         Attribute::Willpower => AttrChoice::Willpower,
         _ => AttrChoice::Intuition,
-    }
-}
-
-/// Willpower + Biofeedback Filter (seed 5.5 black IC, 7.2 feedback): no wound modifiers.
-fn biofeedback_resist(c: &Sr4Char, filter: Option<i64>) -> DicePool {
-    let will = i32::try_from(c.character.attributes.willpower).unwrap_or(0);
-    let pool = DicePool::default().with(
-        PartSource::Attribute {
-            attribute: Attribute::Willpower,
-        },
-        will,
-    );
-    match filter.filter(|&f| f > 0) {
-        Some(f) => pool.with(
-            PartSource::Program {
-                name: "biofeedback_filter".into(),
-            },
-            i32::try_from(f).unwrap_or(i32::MAX),
-        ),
-        None => pool,
     }
 }
 
@@ -332,7 +316,11 @@ pub async fn cybercombat(
             if who.as_ref().is_some_and(|c| c.name == d.name) {
                 return Err(inv.text("A character cannot attack itself.", "自分自身は攻撃できません。"));
             }
-            (RollSpec::new(biofeedback_resist(&d, filter)), Some(d), Some(s))
+            (
+                RollSpec::new(d.character.biofeedback_pool(filter_rating(filter))),
+                Some(d),
+                Some(s),
+            )
         }
     };
     let req = CybercombatRequest {
@@ -849,7 +837,11 @@ pub async fn feedback(
         (Some(name), None) => {
             let s = sr_session(ctx, &inv).await?;
             let c = find_char(&inv, &s, name)?;
-            (RollSpec::new(biofeedback_resist(&c, filter)), Some(c), Some(s))
+            (
+                RollSpec::new(c.character.biofeedback_pool(filter_rating(filter))),
+                Some(c),
+                Some(s),
+            )
         }
     };
     let outcome = common::roll(ctx, |r| rigger_feedback(u(damage), &resist, &mut &mut *r))
