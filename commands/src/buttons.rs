@@ -85,19 +85,15 @@ pub async fn on_event(ctx: &SerenityContext, event: &FullEvent, data: &Data) -> 
 }
 
 async fn with_watchdog(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction, state: &PressState) {
-    let work = handle(ctx, data, press);
-    tokio::pin!(work);
-    tokio::select! {
-        () = &mut work => return,
-        () = tokio::time::sleep(crate::reply::DEFER_AFTER) => {}
-    }
-    if !state.responding.load(Ordering::SeqCst) {
-        match press.defer(&ctx.http).await {
-            Ok(()) => state.deferred.store(true, Ordering::SeqCst),
-            Err(e) => tracing::warn!(custom_id = %press.data.custom_id, "could not defer the press: {e}"),
+    let acknowledge = async {
+        if !state.responding.load(Ordering::SeqCst) {
+            match press.defer(&ctx.http).await {
+                Ok(()) => state.deferred.store(true, Ordering::SeqCst),
+                Err(e) => tracing::warn!(custom_id = %press.data.custom_id, "could not defer the press: {e}"),
+            }
         }
-    }
-    work.await
+    };
+    crate::reply::acknowledge_if_slow(handle(ctx, data, press), acknowledge).await
 }
 
 async fn respond(ctx: &SerenityContext, press: &ComponentInteraction, reply: CreateInteractionResponse) {

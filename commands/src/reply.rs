@@ -80,13 +80,22 @@ async fn run_with_watchdog(
         tracing::error!(command = %ctx.command().qualified_name, "slash action missing");
         return Ok(());
     };
-    let work = action(ctx);
+    acknowledge_if_slow(action(ctx), defer(ctx)).await
+}
+
+/// Run `work`; if it is still running after [`DEFER_AFTER`], run `acknowledge` (a defer) and
+/// then let `work` finish. Both run on the caller's task, so `acknowledge` only ever runs while
+/// `work` is suspended at an `.await` — never in the middle of sending a reply.
+pub async fn acknowledge_if_slow<T>(
+    work: impl std::future::Future<Output = T>,
+    acknowledge: impl std::future::Future<Output = ()>,
+) -> T {
     tokio::pin!(work);
     tokio::select! {
         done = &mut work => return done,
         () = tokio::time::sleep(DEFER_AFTER) => {}
     }
-    defer(ctx).await;
+    acknowledge.await;
     work.await
 }
 
