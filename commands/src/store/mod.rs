@@ -162,7 +162,16 @@ pub trait Store: Send + Sync {
 
     /// `None` when the server never saved settings (use `ServerSettings::default()`).
     fn server_settings(&self, guild: u64) -> StoreFuture<'_, Option<ServerSettings>>;
-    fn put_server_settings<'a>(&'a self, guild: u64, settings: &'a ServerSettings) -> StoreFuture<'a, ()>;
+    /// Replace a server's settings: [`Self::update_server_settings`] with the whole value.
+    fn put_server_settings<'a>(&'a self, guild: u64, settings: &'a ServerSettings) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let mut replace = |s: &mut ServerSettings| {
+                *s = settings.clone();
+                Ok(())
+            };
+            self.update_server_settings(guild, &mut replace).await.map(|_| ())
+        })
+    }
 
     /// Read, change and save a server's settings in one transaction (the row locked), so two
     /// admins changing different settings at once both land. A refused edit writes nothing.
@@ -179,12 +188,23 @@ pub trait Store: Send + Sync {
         edit: &'a mut SettingsEdit<'_, ChannelSettings>,
     ) -> StoreFuture<'a, ChannelSettings>;
     fn channel_settings(&self, channel: u64) -> StoreFuture<'_, Option<ChannelSettings>>;
+    /// Replace a channel's settings: [`Self::update_channel_settings`] with the whole value.
     fn put_channel_settings<'a>(
         &'a self,
         guild: u64,
         channel: u64,
         settings: &'a ChannelSettings,
-    ) -> StoreFuture<'a, ()>;
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let mut replace = |s: &mut ChannelSettings| {
+                *s = *settings;
+                Ok(())
+            };
+            self.update_channel_settings(guild, channel, &mut replace)
+                .await
+                .map(|_| ())
+        })
+    }
 
     /// Stores a new session (from `Session::start`) and returns it with its id and version 1.
     /// [`StoreError::AlreadyActive`] if one is active in that channel, decided by a unique

@@ -196,24 +196,6 @@ macro_rules! sql_store {
                     })
                 }
 
-                fn put_server_settings<'a>(
-                    &'a self,
-                    guild: u64,
-                    settings: &'a ServerSettings,
-                ) -> StoreFuture<'a, ()> {
-                    Box::pin(async move {
-                        settings.validate()?;
-                        sqlx::query(UPSERT_SETTINGS)
-                            .bind(to_db(guild))
-                            .bind(Json(settings))
-                            .bind(now_ms())
-                            .execute(&self.pool)
-                            .await
-                            .map_err(Self::classify)?;
-                        Ok(())
-                    })
-                }
-
                 fn update_server_settings<'a>(
                     &'a self,
                     guild: u64,
@@ -301,25 +283,6 @@ macro_rules! sql_store {
                             .await
                             .map_err(Self::classify)?;
                         Ok(row.map(|(Json(s),)| s))
-                    })
-                }
-
-                fn put_channel_settings<'a>(
-                    &'a self,
-                    guild: u64,
-                    channel: u64,
-                    settings: &'a ChannelSettings,
-                ) -> StoreFuture<'a, ()> {
-                    Box::pin(async move {
-                        sqlx::query(UPSERT_CHANNEL)
-                            .bind(to_db(channel))
-                            .bind(to_db(guild))
-                            .bind(Json(settings))
-                            .bind(now_ms())
-                            .execute(&self.pool)
-                            .await
-                            .map_err(Self::classify)?;
-                        Ok(())
                     })
                 }
 

@@ -48,9 +48,6 @@ impl Store for FlakyStore {
         }
         self.inner.server_settings(guild)
     }
-    fn put_server_settings<'a>(&'a self, guild: u64, settings: &'a ServerSettings) -> StoreFuture<'a, ()> {
-        self.inner.put_server_settings(guild, settings)
-    }
     fn update_server_settings<'a>(
         &'a self,
         guild: u64,
@@ -68,14 +65,6 @@ impl Store for FlakyStore {
     }
     fn channel_settings(&self, channel: u64) -> StoreFuture<'_, Option<ChannelSettings>> {
         self.inner.channel_settings(channel)
-    }
-    fn put_channel_settings<'a>(
-        &'a self,
-        guild: u64,
-        channel: u64,
-        settings: &'a ChannelSettings,
-    ) -> StoreFuture<'a, ()> {
-        self.inner.put_channel_settings(guild, channel, settings)
     }
     fn create_session<'a>(&'a self, session: &'a Session) -> StoreFuture<'a, Session> {
         self.inner.create_session(session)
