@@ -72,6 +72,14 @@ fn rule(p: &Press<'_>, e: &impl engine::i18n::Localized) -> BotError {
     BotError::User(e.localized(p.lang))
 }
 
+/// Roll with the bot's dice (what every Edge-after press does) and localize a refusal.
+fn reroll<T>(
+    p: &Press<'_>,
+    f: impl FnOnce(&mut dyn engine::dice::Roller) -> Result<T, engine::systems::shadowrun4::RuleError>,
+) -> Result<T, BotError> {
+    p.data.dice.with(f).map_err(|e| rule(p, &e))
+}
+
 async fn log(p: &Press<'_>, session: i64, command: &str, outcome: &impl serde::Serialize) {
     p.data.tap(p.interaction.id.get(), outcome);
     let Ok(outcome) = serde_json::to_value(outcome) else {
@@ -217,21 +225,13 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
     let (v, outcome, apply): (EmbedView, Value, Option<Apply>) = match roll_kind.as_str() {
         "test" => {
             let o: SuccessOutcome = field(payload, "outcome")?;
-            let next = p
-                .data
-                .dice
-                .with(|r| o.with_edge_after(action, &mut &mut *r))
-                .map_err(|e| rule(p, &e))?;
+            let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
             (view::test_view(&next, Some(&name), lang), json!(next), None)
         }
         "opposed" => {
             let o: OpposedOutcome = field(payload, "outcome")?;
             let opponent: Option<String> = field(payload, "opponent").unwrap_or(None);
-            let next = p
-                .data
-                .dice
-                .with(|r| o.with_edge_after(Side::Actor, action, None, &mut &mut *r))
-                .map_err(|e| rule(p, &e))?;
+            let next = reroll(p, |r| o.with_edge_after(Side::Actor, action, None, &mut &mut *r))?;
             (
                 view::opposed_view(&next, Some(&name), opponent.as_deref(), lang),
                 json!(next),
@@ -244,21 +244,13 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
             if kind != EdgeAfterKind::SecondChance {
                 return Err(BotError::internal("extended tests take Second chance only"));
             }
-            let next = p
-                .data
-                .dice
-                .with(|r| o.with_second_chance(&req, &mut &mut *r))
-                .map_err(|e| rule(p, &e))?;
+            let next = reroll(p, |r| o.with_second_chance(&req, &mut &mut *r))?;
             (view::extended_view(&next, Some(&name), lang), json!(next), None)
         }
         "spell" => {
             let o: SpellOutcome = field(payload, "outcome")?;
             let target: Option<String> = field(payload, "target").unwrap_or(None);
-            let next = p
-                .data
-                .dice
-                .with(|r| o.with_edge_after(action, &mut &mut *r))
-                .map_err(|e| rule(p, &e))?;
+            let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
             let v = view::spell_view(&next, &name, target.as_deref(), lang);
             let apply = (next.drain.boxes > 0)
                 .then(|| (name.clone(), next.drain.damage_type, next.drain.boxes, true));
@@ -267,55 +259,35 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
         "summon" => {
             let o: SummonOutcome = field(payload, "outcome")?;
             let force: u32 = field(payload, "force")?;
-            let next = p
-                .data
-                .dice
-                .with(|r| o.with_edge_after(action, &mut &mut *r))
-                .map_err(|e| rule(p, &e))?;
+            let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
             let v = view::summon_view(&next, &name, force, lang);
             (v, json!(next), drain_apply(&name, &next.drain))
         }
         "dispel" => {
             let o: DispelOutcome = field(payload, "outcome")?;
             let force: u32 = field(payload, "force")?;
-            let next = p
-                .data
-                .dice
-                .with(|r| o.with_edge_after(action, &mut &mut *r))
-                .map_err(|e| rule(p, &e))?;
+            let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
             let v = view::dispel_view(&next, &name, force, lang);
             (v, json!(next), drain_apply(&name, &next.drain))
         }
         "thread" => {
             let o: ThreadOutcome = field(payload, "outcome")?;
             let req: ThreadRequest = field(payload, "request")?;
-            let next = p
-                .data
-                .dice
-                .with(|r| o.with_edge_after(&req, action, &mut &mut *r))
-                .map_err(|e| rule(p, &e))?;
+            let next = reroll(p, |r| o.with_edge_after(&req, action, &mut &mut *r))?;
             let v = view::thread_view(&next, &name, lang);
             (v, json!(next), drain_apply(&name, &next.fading))
         }
         "compile" => {
             let o: CompileOutcome = field(payload, "outcome")?;
             let rating: u32 = field(payload, "rating")?;
-            let next = p
-                .data
-                .dice
-                .with(|r| o.with_edge_after(action, &mut &mut *r))
-                .map_err(|e| rule(p, &e))?;
+            let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
             let v = view::compile_view(&next, &name, rating, lang);
             (v, json!(next), drain_apply(&name, &next.fading))
         }
         "teamwork" => {
             let o: TeamworkOutcome = field(payload, "outcome")?;
             let labels: Vec<String> = field(payload, "labels").unwrap_or_default();
-            let next = p
-                .data
-                .dice
-                .with(|r| o.with_edge_after(action, &mut &mut *r))
-                .map_err(|e| rule(p, &e))?;
+            let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
             (
                 view::teamwork_view(&next, Some(&name), &labels, lang),
                 json!(next),
@@ -346,11 +318,7 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
             if o.damage.is_none() && target_points <= own_point {
                 req.soak_edge = None;
             }
-            let next = p
-                .data
-                .dice
-                .with(|r| o.with_edge_after(&req, which, action, &mut &mut *r))
-                .map_err(|e| rule(p, &e))?;
+            let next = reroll(p, |r| o.with_edge_after(&req, which, action, &mut &mut *r))?;
             let target_now = s
                 .entry(&target)
                 .and_then(|e| engine::systems::shadowrun4::sheet::character(&e.sheet, &e.name).ok())
