@@ -2,58 +2,12 @@
 //! with `/char`, attacks changing both status lines (embed and stored session), RATTLED with its
 //! record k/6, the initiative order stored, and bad input refused with nothing written.
 
+use crate::support::e2e::*;
 use std::time::Duration;
 
-use saikoro_bot::console::{Console, ConsoleOptions, user_for};
+use saikoro_bot::console::{Console, user_for};
 use saikoro_bot::fake_discord::{DEFAULT_CHANNEL, DEFAULT_GUILD, Invoker, Reply};
 use serde_json::Value;
-
-const SEND_MESSAGES: u64 = 1 << 11;
-
-async fn console() -> Console {
-    let c = Console::start(ConsoleOptions {
-        dice: Some(vec![]),
-        user: "gm".into(),
-        ..Default::default()
-    })
-    .await
-    .expect("bot starts against the fake Discord");
-    // /rally is a system command, registered per server after the global ones.
-    c.fake
-        .wait_commands(Some(DEFAULT_GUILD), Duration::from_secs(30))
-        .await
-        .expect("server commands registered");
-    c
-}
-
-async fn as_(c: &mut Console, who: &Invoker, line: &str) -> Reply {
-    c.send_as(line, who)
-        .await
-        .unwrap_or_else(|e| panic!("{line}: {e}"))
-        .1
-}
-
-async fn send(c: &mut Console, line: &str) -> Reply {
-    c.send(line).await.unwrap_or_else(|e| panic!("{line}: {e}"))
-}
-
-fn find<'a>(list: &'a Value, name: &str) -> &'a Value {
-    list.as_array()
-        .and_then(|a| a.iter().find(|o| o["name"] == name))
-        .unwrap_or_else(|| panic!("no `{name}` in {list}"))
-}
-
-fn field<'a>(embed: &'a Value, name: &str) -> &'a str {
-    find(&embed["fields"], name)["value"].as_str().unwrap_or_default()
-}
-
-fn text(r: &Reply) -> String {
-    let mut s = r.content().to_string();
-    for e in r.embeds() {
-        s.push_str(&e.to_string());
-    }
-    s
-}
 
 const HOPPER: &str = r#"/char add name:Hopper stats:model=jerboa attack=4+ defence=3+ initiative=4+ mr=16 hits=2/1 ar=5 weapon1="Rifle 6 3-6/12""#;
 const BRUTE: &str = r#"/char add name:Brute stats:model=grizzly attack=4+ defence=4+ initiative=4+ mr=12 hits=2/2 ar=6 weapon1="Autocannon 7 2-4/10""#;
@@ -68,22 +22,9 @@ async fn race(c: &mut Console) {
     }
 }
 
-async fn gear(c: &Console, name: &str) -> Value {
-    let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
-    s.entry(name).expect("entry").sheet.clone()
-}
-
-async fn version(c: &Console) -> i64 {
-    c.store()
-        .active_session(DEFAULT_CHANNEL)
-        .await
-        .unwrap()
-        .map_or(0, |s| s.version)
-}
-
 #[tokio::test]
 async fn rally_is_registered_in_english_and_japanese() {
-    let c = console().await;
+    let c = system_console().await;
     let commands = Value::Array(c.fake.visible_commands(Some(DEFAULT_GUILD)));
     let rally = find(&commands, "rally");
     assert_eq!(rally["name_localizations"]["ja"], "ラリー");
@@ -129,7 +70,7 @@ async fn rally_is_registered_in_english_and_japanese() {
 
 #[tokio::test]
 async fn check_and_roll_examples_through_the_bot() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     c.queue_dice([4, 5, 6]);
     let r = send(&mut c, "/rally check rating:5 dice:3").await;
     assert_eq!(field(&r.embeds()[0], "Result"), "**7**");
@@ -160,9 +101,9 @@ async fn check_and_roll_examples_through_the_bot() {
 
 #[tokio::test]
 async fn two_gears_attack_and_both_status_lines_change() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     race(&mut c).await;
-    let before = gear(&c, "Brute").await;
+    let before = sheet(&c, "Brute").await;
     assert_eq!(before["state"]["hull"], 2);
     assert!(
         before["sheet"]["traits"]
@@ -189,7 +130,7 @@ async fn two_gears_attack_and_both_status_lines_change() {
     assert!(brute.starts_with("□□/■□"), "{brute}");
     assert!(brute.contains("**RATTLED**") && brute.contains("record 1/6") && brute.contains("OFF BALANCE"));
     assert_eq!(field(e, "Hopper"), "■■/■ · record 0/6");
-    let stored = gear(&c, "Brute").await;
+    let stored = sheet(&c, "Brute").await;
     assert_eq!(stored["state"]["hull"], 0);
     assert_eq!(stored["state"]["structure"], 1);
     assert_eq!(stored["state"]["rattled"], true);
@@ -211,7 +152,7 @@ async fn two_gears_attack_and_both_status_lines_change() {
         hopper.starts_with("□□/■ · **RATTLED** · record 1/6 · OFF BALANCE"),
         "{hopper}"
     );
-    let stored = gear(&c, "Hopper").await;
+    let stored = sheet(&c, "Hopper").await;
     assert_eq!(stored["state"]["hull"], 0);
     assert_eq!(stored["state"]["rattle_record"], 1);
 
@@ -229,7 +170,7 @@ async fn two_gears_attack_and_both_status_lines_change() {
 
 #[tokio::test]
 async fn initiative_orders_every_gear_and_is_stored() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     race(&mut c).await;
     // Hopper 3,1 → 3; Brute 6,4 → 7.
     c.queue_dice([3, 1, 6, 4]);
@@ -273,7 +214,7 @@ async fn initiative_orders_every_gear_and_is_stored() {
 
 #[tokio::test]
 async fn bad_input_is_an_ephemeral_localized_error_and_nothing_is_written() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     race(&mut c).await;
     let v = version(&c).await;
     let r = send(&mut c, "/rally attack attacker:Nobody defender:Brute distance:3").await;
@@ -329,7 +270,7 @@ async fn bad_input_is_an_ephemeral_localized_error_and_nothing_is_written() {
 
 #[tokio::test]
 async fn the_gms_scenario_roll_is_kept_with_the_race_and_models_autocomplete() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     send(&mut c, "/session start name:Cup system:badlands_rally").await;
     // Race Day (die 1) with a laps die of 5 → three laps.
     c.queue_dice([1, 5]);
@@ -364,23 +305,7 @@ async fn the_gms_scenario_roll_is_kept_with_the_race_and_models_autocomplete() {
     c.shutdown().await;
 }
 
-const WAIT: Duration = Duration::from_secs(15);
-
 const HUNTER: &str = r#"/char add name:Hunter stats:model=hunter attack=4+ defence=4+ initiative=4+ mr=10 hits=3/2 ar=6 weapon1="Autocannon 7 2-4/10""#;
-
-/// Buttons on a message: (label, custom_id).
-fn buttons(message: &Value) -> Vec<(String, String)> {
-    saikoro_bot::fake_discord::buttons(message)
-}
-
-fn button(message: &Value, label: &str) -> String {
-    saikoro_bot::fake_discord::button_id(message, label)
-        .unwrap_or_else(|| panic!("no `{label}` button in {message}"))
-}
-
-async fn press(c: &Console, who: &Invoker, message: &Value, custom_id: &str) -> Reply {
-    c.fake.press(who, message, custom_id, WAIT).await.unwrap()
-}
 
 /// Send a command and return its reply and the message it posted (buttons included).
 async fn posted(c: &mut Console, line: &str) -> (Reply, Value) {
@@ -395,7 +320,7 @@ async fn posted(c: &mut Console, line: &str) -> (Reply, Value) {
 
 #[tokio::test]
 async fn reliable_rerolls_an_attack_once_per_lap_from_a_button() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     send(&mut c, "/session start name:Race system:Badlands Rally").await;
     for line in [HUNTER, BRUTE] {
         let r = send(&mut c, line).await;
@@ -431,8 +356,8 @@ async fn reliable_rerolls_an_attack_once_per_lap_from_a_button() {
     assert!(e["footer"]["text"].as_str().unwrap().contains("Reliable"), "{e}");
     assert!(field(e, "Brute").starts_with("■□/■■"), "{e}");
     assert_eq!(r.message["components"], serde_json::json!([]));
-    assert_eq!(gear(&c, "Brute").await["state"]["hull"], 1);
-    assert_eq!(gear(&c, "Hunter").await["state"]["reliable_used_lap"], 0);
+    assert_eq!(sheet(&c, "Brute").await["state"]["hull"], 1);
+    assert_eq!(sheet(&c, "Hunter").await["state"]["reliable_used_lap"], 0);
     // Once: a second press is refused and changes nothing.
     let v = version(&c).await;
     let r = press(&c, &gm, &message, &reroll).await;
@@ -468,13 +393,13 @@ async fn reliable_rerolls_an_attack_once_per_lap_from_a_button() {
         "released, not used up: {}",
         text(&r)
     );
-    assert_eq!(gear(&c, "Hunter").await["state"]["reliable_used_lap"], 0);
+    assert_eq!(sheet(&c, "Hunter").await["state"]["reliable_used_lap"], 0);
     c.shutdown().await;
 }
 
 #[tokio::test]
 async fn collisions_wrong_way_moves_and_contested_victory() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     race(&mut c).await;
     // Brute 6,4 → 7 wins the round over Hopper 3,1 → 3.
     c.queue_dice([3, 1, 6, 4]);
@@ -517,9 +442,9 @@ async fn collisions_wrong_way_moves_and_contested_victory() {
     assert!(brute.contains("1 dice [**5**] → **1 damage**"), "{brute}");
     assert!(field(e, "Brute").starts_with("■□/■■"), "{e}");
     assert_eq!(field(e, "Spin-outs caused"), "Cobra: +2");
-    assert_eq!(gear(&c, "Cobra").await["state"]["spin_outs_caused"], 2);
-    assert_eq!(gear(&c, "Hopper").await["state"]["hull"], 0);
-    assert_eq!(gear(&c, "Brute").await["state"]["hull"], 1);
+    assert_eq!(sheet(&c, "Cobra").await["state"]["spin_outs_caused"], 2);
+    assert_eq!(sheet(&c, "Hopper").await["state"]["hull"], 0);
+    assert_eq!(sheet(&c, "Brute").await["state"]["hull"], 1);
 
     // Skidding into terrain: always 2D6 (3,2 → no damage, no spin-out).
     c.queue_dice([3, 2]);
@@ -530,7 +455,7 @@ async fn collisions_wrong_way_moves_and_contested_victory() {
         field(e, "→ Brute").contains("2 dice [3, 2] → **0 damage**"),
         "{e}"
     );
-    assert_eq!(gear(&c, "Brute").await["state"]["hull"], 1);
+    assert_eq!(sheet(&c, "Brute").await["state"]["hull"], 1);
 
     // The wrong way: the record advances, no RATTLED token.
     let r = send(&mut c, "/rally wrongway gear:Brute").await;
@@ -542,7 +467,7 @@ async fn collisions_wrong_way_moves_and_contested_victory() {
 
     // Moving at top speed: normal 1, rough 1 (Rough Racer), a turn 1, normal 1 = 4 MR.
     send(&mut c, "/rally activate gear:Brute speed:top").await;
-    let before = gear(&c, "Brute").await["state"]["activation"].clone();
+    let before = sheet(&c, "Brute").await["state"]["activation"].clone();
     let r = send(&mut c, "/rally move gear:Brute path:n r t n").await;
     assert!(
         r.embeds()[0]["description"]
@@ -552,7 +477,7 @@ async fn collisions_wrong_way_moves_and_contested_victory() {
         "{}",
         text(&r)
     );
-    assert_ne!(gear(&c, "Brute").await["state"]["activation"], before);
+    assert_ne!(sheet(&c, "Brute").await["state"]["activation"], before);
     let v = version(&c).await;
     let r = send(&mut c, "/rally move gear:Brute path:-n").await;
     assert!(r.ephemeral, "no backwards at top speed: {}", text(&r));
@@ -604,7 +529,7 @@ async fn collisions_wrong_way_moves_and_contested_victory() {
 
 #[tokio::test]
 async fn scenario_rules_follow_the_stored_scenario() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     race(&mut c).await;
     // Grudge Match (3): rattling a target earns a free Rally token.
     c.queue_dice([3]);
@@ -625,7 +550,7 @@ async fn scenario_rules_follow_the_stored_scenario() {
     send(&mut c, "/rally scenario").await;
     c.queue_dice([3, 1, 1, 6]);
     send(&mut c, "/rally initiative").await;
-    assert_eq!(gear(&c, "Hopper").await["state"]["rally_tokens"], 0);
+    assert_eq!(sheet(&c, "Hopper").await["state"]["rally_tokens"], 0);
     send(&mut c, "/rally activate gear:Hopper").await;
     // Defence 3+ with 2 + 2 (Jump Jets) dice: 5,4,1,2 → 2 hexes jumped over 1 gear.
     c.queue_dice([5, 4, 1, 2]);
@@ -636,7 +561,7 @@ async fn scenario_rules_follow_the_stored_scenario() {
         "{}",
         text(&r)
     );
-    assert_eq!(gear(&c, "Hopper").await["state"]["rally_tokens"], 1);
+    assert_eq!(sheet(&c, "Hopper").await["state"]["rally_tokens"], 1);
 
     // Derby (6): three laps, and each gear's spin-outs caused on the board.
     c.queue_dice([6]);
@@ -667,7 +592,7 @@ async fn scenario_rules_follow_the_stored_scenario() {
 
 #[tokio::test]
 async fn each_side_rerolls_with_its_own_reliable_and_only_its_owner_or_the_gm_may() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     send(&mut c, "/session start name:Race system:Badlands Rally").await;
     let jager = r#"/char add name:Jager owner:@bob stats:model=jager attack=4+ defence=4+ initiative=4+ mr=10 hits=3/2 ar=6 weapon1="Autocannon 7 2-4/10""#;
     for line in [HUNTER, jager] {
@@ -699,7 +624,7 @@ async fn each_side_rerolls_with_its_own_reliable_and_only_its_owner_or_the_gm_ma
     let r = press(&c, &bob, &first, &defence).await;
     assert_eq!(r.body["type"], 7, "{}", text(&r));
     assert!(text(&r).contains("MOS 0"), "{}", text(&r));
-    assert_eq!(gear(&c, "Jager").await["state"]["reliable_used_lap"], 0);
+    assert_eq!(sheet(&c, "Jager").await["state"]["reliable_used_lap"], 0);
     let second = updated_message(&first, &r);
     assert_eq!(
         buttons(&second).len(),
@@ -732,13 +657,13 @@ async fn each_side_rerolls_with_its_own_reliable_and_only_its_owner_or_the_gm_ma
         text(&r)
     );
     assert_eq!(r.message["components"], serde_json::json!([]));
-    assert_eq!(gear(&c, "Hunter").await["state"]["reliable_used_lap"], 0);
+    assert_eq!(sheet(&c, "Hunter").await["state"]["reliable_used_lap"], 0);
     assert_eq!(
-        gear(&c, "Jager").await["state"]["reliable_used_lap"],
+        sheet(&c, "Jager").await["state"]["reliable_used_lap"],
         0,
         "Jager's reroll stays spent"
     );
-    assert_eq!(gear(&c, "Jager").await["state"]["hull"], 3);
+    assert_eq!(sheet(&c, "Jager").await["state"]["hull"], 3);
     c.shutdown().await;
 }
 
@@ -752,7 +677,7 @@ fn updated_message(old: &Value, r: &Reply) -> Value {
 
 #[tokio::test]
 async fn new_race_commands_speak_japanese() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     race(&mut c).await;
     let mut ja = c.invoker();
     ja.locale = "ja".into();
@@ -785,7 +710,7 @@ async fn new_race_commands_speak_japanese() {
 
 #[tokio::test]
 async fn reliable_rerolls_a_burn_rubber_test() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     send(&mut c, "/session start name:Race system:Badlands Rally").await;
     for line in [HUNTER, HOPPER] {
         send(&mut c, line).await;
@@ -814,7 +739,7 @@ async fn reliable_rerolls_a_burn_rubber_test() {
             .contains("Reliable")
     );
     assert_eq!(r.message["components"], serde_json::json!([]));
-    assert_eq!(gear(&c, "Hunter").await["state"]["reliable_used_lap"], 0);
+    assert_eq!(sheet(&c, "Hunter").await["state"]["reliable_used_lap"], 0);
     let r = press(&c, &gm, &message, &reroll).await;
     assert!(r.ephemeral, "once: {}", text(&r));
     c.shutdown().await;
@@ -826,7 +751,7 @@ async fn session_json(c: &Console) -> engine::session::Session {
 
 #[tokio::test]
 async fn area_effect_neighbours_typed_twice_are_hit_once() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     race(&mut c).await;
     send(
         &mut c,
@@ -844,8 +769,8 @@ async fn area_effect_neighbours_typed_twice_are_hit_once() {
     )
     .await;
     assert!(!r.ephemeral, "{}", text(&r));
-    assert_eq!(gear(&c, "Hopper").await["state"]["hull"], 1);
-    assert_eq!(gear(&c, "Gunner").await["state"]["spin_outs_caused"], 2);
+    assert_eq!(sheet(&c, "Hopper").await["state"]["hull"], 1);
+    assert_eq!(sheet(&c, "Gunner").await["state"]["spin_outs_caused"], 2);
     let r = send(&mut c, "/rally roll rating:4 dice:1").await;
     assert!(text(&r).contains("6"), "one die left over: {}", text(&r));
     c.shutdown().await;
@@ -853,7 +778,7 @@ async fn area_effect_neighbours_typed_twice_are_hit_once() {
 
 #[tokio::test]
 async fn a_jump_landing_on_a_gear_stops_short_and_both_collide() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     race(&mut c).await;
     send(&mut c, "/rally activate gear:Hopper").await;
     // 2 + 2 (Jump Jets) dice at 3+: 5,4,1,2 → 2 successes → 3 hexes; Brute is in the third:
@@ -864,10 +789,10 @@ async fn a_jump_landing_on_a_gear_stops_short_and_both_collide() {
     assert!(!r.ephemeral, "{}", text(&r));
     assert!(text(&r).contains("stopped in the hex before it"), "{}", text(&r));
     assert!(text(&r).contains("2 MR spent"), "{}", text(&r));
-    let hopper = gear(&c, "Hopper").await;
+    let hopper = sheet(&c, "Hopper").await;
     assert_eq!(hopper["state"]["activation"]["phase"], "done", "{hopper}");
     assert_eq!(hopper["state"]["spin_outs_caused"], 1);
-    let brute = gear(&c, "Brute").await;
+    let brute = sheet(&c, "Brute").await;
     assert_eq!(brute["state"]["hull"], 1);
     assert_eq!(brute["state"]["rally_tokens"], 1);
     // Landing on a gear that is not in the race: refused, nothing written.
@@ -881,14 +806,14 @@ async fn a_jump_landing_on_a_gear_stops_short_and_both_collide() {
 
 #[tokio::test]
 async fn upgrade_twins_picks_the_only_weapon_or_asks_before_rolling() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     race(&mut c).await;
     // Hopper's only Rifle: a 6 pairs it.
     c.queue_dice([6]);
     let r = send(&mut c, "/rally upgrade gear:Hopper").await;
     assert!(text(&r).contains("Twins on weapon 1"), "{}", text(&r));
     assert_eq!(
-        gear(&c, "Hopper").await["sheet"]["upgrades"],
+        sheet(&c, "Hopper").await["sheet"]["upgrades"],
         serde_json::json!([{"twins": {"weapon": 0}}])
     );
     // Two weapons Twins could pair and none named: refused before the die is rolled.
@@ -922,7 +847,7 @@ async fn upgrade_twins_picks_the_only_weapon_or_asks_before_rolling() {
 
 #[tokio::test]
 async fn a_lap_counted_against_other_laps_keeps_the_race_length() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     race(&mut c).await;
     let r = send(&mut c, "/rally lap gear:Hopper laps:1").await;
     assert!(text(&r).contains("finished in round"), "{}", text(&r));
@@ -933,7 +858,7 @@ async fn a_lap_counted_against_other_laps_keeps_the_race_length() {
 
 #[tokio::test]
 async fn the_attacking_player_applies_damage_with_impact() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     send(&mut c, "/session start name:Race system:Badlands Rally").await;
     send(&mut c, BRUTE).await;
     send(
@@ -968,8 +893,8 @@ async fn the_attacking_player_applies_damage_with_impact() {
     let e = &r.embeds()[0];
     assert!(field(e, "Spin-out").contains("3 hexes"), "{e}");
     assert!(field(e, "→ Bobcat").contains("spin-outs caused +1"), "{e}");
-    assert_eq!(gear(&c, "Bobcat").await["state"]["spin_outs_caused"], 1);
-    assert_eq!(gear(&c, "Brute").await["state"]["hull"], 0);
+    assert_eq!(sheet(&c, "Bobcat").await["state"]["spin_outs_caused"], 1);
+    assert_eq!(sheet(&c, "Brute").await["state"]["hull"], 0);
     c.shutdown().await;
 }
 
@@ -984,7 +909,7 @@ fn bob(c: &Console) -> Invoker {
 
 #[tokio::test]
 async fn reliable_rerolls_pole_position_and_a_rounds_initiative_from_buttons() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     send(&mut c, "/session start name:Race system:Badlands Rally").await;
     for line in [HUNTER, HOPPER, JAGER_BOB] {
         let r = send(&mut c, line).await;
@@ -1018,7 +943,7 @@ async fn reliable_rerolls_pole_position_and_a_rounds_initiative_from_buttons() {
     let s = session_json(&c).await;
     assert_eq!(s.turn.order, ["Hunter", "Hopper", "Jager"]);
     assert_eq!(s.system_state["race"]["pole"], "Hunter");
-    assert_eq!(gear(&c, "Hunter").await["state"]["reliable_used_lap"], 0);
+    assert_eq!(sheet(&c, "Hunter").await["state"]["reliable_used_lap"], 0);
     let second = updated_message(&first, &r);
     assert_eq!(buttons(&second).len(), 1, "only Jager's is left: {second}");
     // A second press of Hunter's button is refused.
@@ -1042,7 +967,7 @@ async fn reliable_rerolls_pole_position_and_a_rounds_initiative_from_buttons() {
     assert!(text(&r).contains("3. **Jager** — **4**"), "{}", text(&r));
     assert_eq!(r.message["components"], serde_json::json!([]));
     assert_eq!(session_json(&c).await.turn.order, ["Hunter", "Hopper", "Jager"]);
-    assert_eq!(gear(&c, "Jager").await["state"]["reliable_used_lap"], 0);
+    assert_eq!(sheet(&c, "Jager").await["state"]["reliable_used_lap"], 0);
 
     // Both spent for lap 0: the next round's initiative offers nothing.
     c.queue_dice([2, 1, 5, 4, 3, 2]);
@@ -1069,13 +994,13 @@ async fn reliable_rerolls_pole_position_and_a_rounds_initiative_from_buttons() {
     let r = press(&c, &gm, &message, &reroll).await;
     assert!(text(&r).contains("1. **Hunter** — **7**"), "{}", text(&r));
     assert_eq!(session_json(&c).await.turn.order, ["Hunter", "Hopper", "Jager"]);
-    assert_eq!(gear(&c, "Hunter").await["state"]["reliable_used_lap"], 1);
+    assert_eq!(sheet(&c, "Hunter").await["state"]["reliable_used_lap"], 1);
     c.shutdown().await;
 }
 
 #[tokio::test]
 async fn reliable_rerolls_the_contested_victory_check_which_is_kept_with_the_race() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     send(&mut c, "/session start name:Race system:Badlands Rally").await;
     for line in [HUNTER, JAGER_BOB] {
         send(&mut c, line).await;
@@ -1111,7 +1036,7 @@ async fn reliable_rerolls_the_contested_victory_check_which_is_kept_with_the_rac
     assert_eq!(r.body["type"], 7, "{}", text(&r));
     let d = r.embeds()[0]["description"].as_str().unwrap().to_string();
     assert!(d.starts_with("## 🏆 Hunter wins"), "{d}");
-    assert_eq!(gear(&c, "Hunter").await["state"]["reliable_used_lap"], 2);
+    assert_eq!(sheet(&c, "Hunter").await["state"]["reliable_used_lap"], 2);
     let second = updated_message(&first, &r);
     let s = session_json(&c).await;
     assert_eq!(
@@ -1143,13 +1068,13 @@ async fn reliable_rerolls_the_contested_victory_check_which_is_kept_with_the_rac
     .await;
     assert!(text(&r).contains("🏆 Hunter wins"), "{}", text(&r));
     assert_eq!(r.message["components"], serde_json::json!([]));
-    assert_eq!(gear(&c, "Jager").await["state"]["reliable_used_lap"], 2);
+    assert_eq!(sheet(&c, "Jager").await["state"]["reliable_used_lap"], 2);
     c.shutdown().await;
 }
 
 #[tokio::test]
 async fn collide_is_applied_only_by_the_gm_or_a_player_of_a_gear_in_it() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     race(&mut c).await;
     send(&mut c, JAGER_BOB).await;
     send(
@@ -1185,8 +1110,8 @@ async fn collide_is_applied_only_by_the_gm_or_a_player_of_a_gear_in_it() {
         text(&r)
     );
     assert_eq!(version(&c).await, v);
-    assert_eq!(gear(&c, "Hopper").await["state"]["hull"], 2);
-    assert_eq!(gear(&c, "Cobra").await["state"]["spin_outs_caused"], 0);
+    assert_eq!(sheet(&c, "Hopper").await["state"]["hull"], 2);
+    assert_eq!(sheet(&c, "Cobra").await["state"]["spin_outs_caused"], 0);
     // Bob pushed Hopper into a wall with his Jager: terrain 4,5 → 2 damage, the spin-out turns 1,
     // skids 2, and Jager is credited with it.
     c.queue_dice([4, 5, 1, 2]);
@@ -1198,7 +1123,7 @@ async fn collide_is_applied_only_by_the_gm_or_a_player_of_a_gear_in_it() {
     )
     .await;
     assert!(!r.ephemeral, "{}", text(&r));
-    assert_eq!(gear(&c, "Hopper").await["state"]["hull"], 0);
-    assert_eq!(gear(&c, "Jager").await["state"]["spin_outs_caused"], 1);
+    assert_eq!(sheet(&c, "Hopper").await["state"]["hull"], 0);
+    assert_eq!(sheet(&c, "Jager").await["state"]["spin_outs_caused"], 1);
     c.shutdown().await;
 }

@@ -1,5 +1,6 @@
 //! End to end: the real bot (serenity + poise) against the fake Discord, `/roll` with fixed dice.
 
+use crate::support::e2e::*;
 use saikoro_bot::console::{Console, ConsoleOptions};
 use serde_json::Value;
 
@@ -11,12 +12,6 @@ async fn start() -> Console {
     Console::start(opts)
         .await
         .expect("bot starts against the fake Discord")
-}
-
-fn find<'a>(list: &'a Value, name: &str) -> &'a Value {
-    list.as_array()
-        .and_then(|a| a.iter().find(|o| o["name"] == name))
-        .unwrap_or_else(|| panic!("no `{name}` in {list}"))
 }
 
 #[tokio::test]

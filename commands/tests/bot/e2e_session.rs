@@ -2,52 +2,13 @@
 //! a PostgreSQL outage, and private/secret rolls with their reveal button.
 
 use crate::support;
+use crate::support::e2e::*;
 
 use std::time::Duration;
 
 use saikoro_bot::console::{Console, ConsoleOptions, user_for};
-use saikoro_bot::fake_discord::{DEFAULT_CHANNEL, DEFAULT_GUILD, Invoker, Reply, dm_channel_id};
+use saikoro_bot::fake_discord::{DEFAULT_CHANNEL, DEFAULT_GUILD, Reply, dm_channel_id};
 use serde_json::{Value, json};
-
-const SEND_MESSAGES: u64 = 1 << 11;
-const WAIT: Duration = Duration::from_secs(15);
-
-async fn console_with(opts: ConsoleOptions) -> Console {
-    Console::start(ConsoleOptions {
-        dice: Some(vec![]),
-        user: "gm".into(),
-        ..opts
-    })
-    .await
-    .expect("bot starts")
-}
-
-async fn console() -> Console {
-    console_with(ConsoleOptions::default()).await
-}
-
-/// A member without Manage Server.
-fn player(c: &Console, name: &str) -> Invoker {
-    let mut who = c.invoker();
-    who.user = user_for(name);
-    who.permissions = SEND_MESSAGES;
-    who
-}
-
-async fn as_(c: &mut Console, who: &Invoker, line: &str) -> Reply {
-    c.send_as(line, who)
-        .await
-        .unwrap_or_else(|e| panic!("{line}: {e}"))
-        .1
-}
-
-fn text(r: &Reply) -> String {
-    let mut s = r.content().to_string();
-    for e in r.embeds() {
-        s.push_str(&e.to_string());
-    }
-    s
-}
 
 async fn session_version(c: &Console) -> Option<i64> {
     c.store()

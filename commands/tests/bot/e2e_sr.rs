@@ -3,68 +3,12 @@
 //! only), Apply damage and the target's monitor after it, glitch display, bad input refused
 //! with nothing written, and `/roll 6B6` read the Shadowrun way in a Shadowrun session.
 
+use crate::support::e2e::*;
 use std::time::Duration;
 
-use saikoro_bot::console::{Console, ConsoleOptions, user_for};
-use saikoro_bot::fake_discord::{DEFAULT_CHANNEL, DEFAULT_GUILD, Invoker, Reply};
+use saikoro_bot::console::{Console, ConsoleOptions};
+use saikoro_bot::fake_discord::{DEFAULT_CHANNEL, DEFAULT_GUILD, Reply};
 use serde_json::{Value, json};
-
-const SEND_MESSAGES: u64 = 1 << 11;
-const WAIT: Duration = Duration::from_secs(15);
-
-async fn console() -> Console {
-    let c = Console::start(ConsoleOptions {
-        dice: Some(vec![]),
-        user: "gm".into(),
-        ..Default::default()
-    })
-    .await
-    .expect("bot starts against the fake Discord");
-    // /sr is a system command, registered per server after the global ones.
-    c.fake
-        .wait_commands(Some(DEFAULT_GUILD), Duration::from_secs(30))
-        .await
-        .expect("server commands registered");
-    c
-}
-
-fn player(c: &Console, name: &str) -> Invoker {
-    let mut who = c.invoker();
-    who.user = user_for(name);
-    who.permissions = SEND_MESSAGES;
-    who
-}
-
-async fn as_(c: &mut Console, who: &Invoker, line: &str) -> (u64, Reply) {
-    c.send_as(line, who)
-        .await
-        .unwrap_or_else(|e| panic!("{line}: {e}"))
-}
-
-async fn send(c: &mut Console, line: &str) -> Reply {
-    c.send(line).await.unwrap_or_else(|e| panic!("{line}: {e}"))
-}
-
-fn find<'a>(list: &'a Value, name: &str) -> &'a Value {
-    list.as_array()
-        .and_then(|a| {
-            a.iter()
-                .find(|o| o["name"].as_str().is_some_and(|n| n.starts_with(name)))
-        })
-        .unwrap_or_else(|| panic!("no `{name}` in {list}"))
-}
-
-fn field<'a>(embed: &'a Value, name: &str) -> &'a str {
-    find(&embed["fields"], name)["value"].as_str().unwrap_or_default()
-}
-
-fn text(r: &Reply) -> String {
-    let mut s = r.content().to_string();
-    for e in r.embeds() {
-        s.push_str(&e.to_string());
-    }
-    s
-}
 
 /// A run with Ana (owned by ana) and Bob (owned by bob); the console user is the GM.
 async fn run(c: &mut Console) {
@@ -79,46 +23,18 @@ async fn run(c: &mut Console) {
     }
 }
 
-async fn sheet(c: &Console, name: &str) -> Value {
-    let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
-    s.entry(name).expect("entry").sheet.clone()
-}
-
-async fn version(c: &Console) -> i64 {
-    c.store()
-        .active_session(DEFAULT_CHANNEL)
-        .await
-        .unwrap()
-        .unwrap()
-        .version
-}
-
-/// Buttons on a message: (label, custom_id).
-fn buttons(message: &Value) -> Vec<(String, String)> {
-    saikoro_bot::fake_discord::buttons(message)
-}
-
-fn button(message: &Value, label: &str) -> String {
-    saikoro_bot::fake_discord::button_id(message, label)
-        .unwrap_or_else(|| panic!("no `{label}` button in {message}"))
-}
-
-async fn press(c: &Console, who: &Invoker, message: &Value, custom_id: &str) -> Reply {
-    c.fake.press(who, message, custom_id, WAIT).await.unwrap()
-}
-
 const ATTACK: &str = "/sr attack attacker:Ana target:Bob skill:pistols dv:5 ap:-1 weapon:Ares Predator";
 
 #[tokio::test]
 async fn attack_second_chance_apply_damage_and_the_monitor() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     let ana = player(&c, "ana");
     let carl = player(&c, "carl");
     // Attack Agility 3 + pistols 2 = 5 dice: 2 hits. Defence Reaction 3: 1 hit. Net 1: DV 6P
     // against armour 6 − 1. Soak Body 4 + 6 − 1 = 9 dice: 1 hit → 5 boxes, knockdown (> Body 4).
     c.queue_dice([5, 2, 3, 1, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4]);
-    let (id, r) = as_(&mut c, &ana, ATTACK).await;
+    let (id, r) = as_id(&mut c, &ana, ATTACK).await;
     assert!(!r.ephemeral, "{}", text(&r));
     let e = &r.embeds()[0];
     assert!(
@@ -218,11 +134,11 @@ fn updated_message(old: &Value, r: &Reply) -> Value {
 
 #[tokio::test]
 async fn second_chance_is_too_late_once_damage_is_applied_and_the_gm_may_press() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     let ana = player(&c, "ana");
     c.queue_dice([5, 2, 3, 1, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4]);
-    let (id, _) = as_(&mut c, &ana, ATTACK).await;
+    let (id, _) = as_id(&mut c, &ana, ATTACK).await;
     let message = c.fake.original_message(id).unwrap();
     // The GM applies the damage for Ana.
     let gm = c.invoker();
@@ -242,7 +158,7 @@ async fn second_chance_is_too_late_once_damage_is_applied_and_the_gm_may_press()
 
 #[tokio::test]
 async fn glitches_cannot_be_missed() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     c.queue_dice([1, 1, 3, 5]);
     let r = send(&mut c, "/sr test pool:4 threshold:1").await;
     let e = &r.embeds()[0];
@@ -263,7 +179,7 @@ async fn glitches_cannot_be_missed() {
     let mut ja = c.invoker();
     ja.locale = "ja".into();
     c.queue_dice([1, 2]);
-    let (_, r) = as_(&mut c, &ja, "/sr test pool:2").await;
+    let (_, r) = as_id(&mut c, &ja, "/sr test pool:2").await;
     let e = &r.embeds()[0];
     assert!(
         e["title"]
@@ -290,7 +206,7 @@ async fn glitches_cannot_be_missed() {
 
 #[tokio::test]
 async fn bad_input_is_refused_in_the_users_language_and_nothing_is_written() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     let before = version(&c).await;
     let r = send(&mut c, "/sr attack attacker:Nobody target:Bob skill:pistols dv:5").await;
@@ -298,7 +214,7 @@ async fn bad_input_is_refused_in_the_users_language_and_nothing_is_written() {
     assert!(r.content().contains("Nobody"), "{}", text(&r));
     let mut ja = c.invoker();
     ja.locale = "ja".into();
-    let (_, r) = as_(&mut c, &ja, "/sr test pool:60 dice:50").await;
+    let (_, r) = as_id(&mut c, &ja, "/sr test pool:60 dice:50").await;
     assert!(
         r.ephemeral && r.content().contains("大きすぎます"),
         "{}",
@@ -313,7 +229,7 @@ async fn bad_input_is_refused_in_the_users_language_and_nothing_is_written() {
     // Ana has no Edge point left for Bob's player to spend: not his character.
     let bob = player(&c, "bob");
     c.queue_dice([5, 5, 5, 5, 5, 5, 5]);
-    let (_, r) = as_(
+    let (_, r) = as_id(
         &mut c,
         &bob,
         "/sr test character:Ana attribute:agility skill:pistols edge:push the limit",
@@ -331,7 +247,7 @@ async fn bad_input_is_refused_in_the_users_language_and_nothing_is_written() {
 
 #[tokio::test]
 async fn roll_reads_b6_the_shadowrun_way_in_a_shadowrun_session() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     // Outside a Shadowrun channel, 6B6 stays a plain BCDice roll.
     c.queue_dice([1, 1, 1, 5, 2, 3]);
     let r = send(&mut c, "/roll dice:6B6").await;
@@ -363,7 +279,7 @@ async fn roll_reads_b6_the_shadowrun_way_in_a_shadowrun_session() {
 
 #[tokio::test]
 async fn initiative_orders_the_session_and_sr_is_localized() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     // Ana Init 3 + Intuition 0 = 3, Bob 3: Ana 2 hits, Bob 0 → Ana first.
     c.queue_dice([5, 6, 1, 2, 3, 4]);
@@ -386,7 +302,7 @@ async fn initiative_orders_the_session_and_sr_is_localized() {
 
 #[tokio::test]
 async fn the_sr_tree_fits_discords_limits() {
-    let c = console().await;
+    let c = system_console().await;
     let commands = Value::Array(c.fake.commands(Some(DEFAULT_GUILD)));
     let sr = find(&commands, "sr");
     let total = saikoro_bot::registration::command_chars(sr);
@@ -416,7 +332,7 @@ async fn buttons_work_after_a_restart() {
     run(&mut c).await;
     let ana = player(&c, "ana");
     c.queue_dice([5, 2, 3, 1, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4]);
-    let (id, _) = as_(&mut c, &ana, ATTACK).await;
+    let (id, _) = as_id(&mut c, &ana, ATTACK).await;
     let message = c.fake.original_message(id).unwrap();
     c.shutdown().await;
 
@@ -502,13 +418,13 @@ const ANA_TEST: &str = "/sr test character:Ana attribute:agility skill:pistols t
 
 #[tokio::test]
 async fn negate_glitch_and_burn_edge_buttons_use_the_characters_edge_once_per_roll() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     let ana = player(&c, "ana");
     let carl = player(&c, "carl");
     // Agility 3 + pistols 2 = 5 dice: three 1s and one hit is a glitch (3 × 2 ≥ 5).
     c.queue_dice([1, 1, 1, 5, 2]);
-    let (id, r) = as_(&mut c, &ana, ANA_TEST).await;
+    let (id, r) = as_id(&mut c, &ana, ANA_TEST).await;
     assert!(text(&r).contains("GLITCH"), "{}", text(&r));
     let message = c.fake.original_message(id).unwrap();
     let labels: Vec<String> = buttons(&message).into_iter().map(|(l, _)| l).collect();
@@ -554,7 +470,7 @@ async fn negate_glitch_and_burn_edge_buttons_use_the_characters_edge_once_per_ro
 
     // A critical glitch can be negated too (decisions "Edge"); the GM may press for Ana.
     c.queue_dice([1, 1, 1, 2, 2]);
-    let (id, r) = as_(&mut c, &ana, ANA_TEST).await;
+    let (id, r) = as_id(&mut c, &ana, ANA_TEST).await;
     assert!(text(&r).contains("CRITICAL GLITCH"), "{}", text(&r));
     let message = c.fake.original_message(id).unwrap();
     let gm = c.invoker();
@@ -572,7 +488,7 @@ async fn negate_glitch_and_burn_edge_buttons_use_the_characters_edge_once_per_ro
 
     // No point left: no Second chance or Negate; burning needs only the attribute.
     c.queue_dice([2, 2, 3, 4, 1]);
-    let (id, r) = as_(&mut c, &ana, ANA_TEST).await;
+    let (id, r) = as_id(&mut c, &ana, ANA_TEST).await;
     assert!(
         text(&r).contains("Failure") || text(&r).contains("fail"),
         "{}",
@@ -617,7 +533,7 @@ async fn negate_glitch_works_after_a_restart() {
     run(&mut c).await;
     let ana = player(&c, "ana");
     c.queue_dice([1, 1, 1, 5, 2]);
-    let (id, _) = as_(&mut c, &ana, ANA_TEST).await;
+    let (id, _) = as_id(&mut c, &ana, ANA_TEST).await;
     let message = c.fake.original_message(id).unwrap();
     c.shutdown().await;
     let c = Console::start(opts).await.unwrap();
@@ -638,7 +554,7 @@ async fn negate_glitch_works_after_a_restart() {
 
 #[tokio::test]
 async fn initiative_edge_uses_and_the_order_are_one_write() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     // Bob cannot pay for two uses with one point: refused, nothing written.
     let before = version(&c).await;
@@ -670,12 +586,12 @@ async fn initiative_edge_uses_and_the_order_are_one_write() {
 
 #[tokio::test]
 async fn second_chance_on_an_extended_test() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     let ana = player(&c, "ana");
     // 5 dice, one interval: 1 hit of 3 needed.
     c.queue_dice([5, 2, 3, 1, 2]);
-    let (id, r) = as_(
+    let (id, r) = as_id(
         &mut c,
         &ana,
         "/sr extended character:Ana attribute:agility skill:pistols threshold:3 max_intervals:1",
@@ -699,7 +615,7 @@ async fn second_chance_on_an_extended_test() {
 
 #[tokio::test]
 async fn spell_second_chance_counterspelling_and_dispelling() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     for line in [
         "/char add name:Mage stats:body=3 willpower=4 logic=4 magic=3 edge=2 spellcasting=1 counterspelling=2 tradition=hermetic",
@@ -712,7 +628,7 @@ async fn spell_second_chance_counterspelling_and_dispelling() {
     // 5 dice, 1 hit: a tie. Drain 3 against Willpower 4 + Logic 4: 2 hits → 1 Stun.
     c.queue_dice([5, 2, 2, 1, 5, 2, 2, 2, 2, 5, 5, 2, 2, 2, 2, 2, 2]);
     let gm = c.invoker();
-    let (id, r) = as_(
+    let (id, r) = as_id(
         &mut c,
         &gm,
         "/sr spell caster:Mage force:3 drain:3 target:Bob counterspell:Sham",
@@ -762,7 +678,7 @@ async fn spell_second_chance_counterspelling_and_dispelling() {
 
 #[tokio::test]
 async fn negate_glitch_on_an_attack_keeps_the_damage_and_only_the_owner_spends_edge() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     let ana = player(&c, "ana");
     let bob = player(&c, "bob");
@@ -770,7 +686,7 @@ async fn negate_glitch_on_an_attack_keeps_the_damage_and_only_the_owner_spends_e
     // 9 dice, 1 hit: 5 boxes.
     let dice = [1, 1, 1, 5, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4];
     c.queue_dice(dice);
-    let (id, r) = as_(&mut c, &ana, ATTACK).await;
+    let (id, r) = as_id(&mut c, &ana, ATTACK).await;
     assert!(text(&r).contains("GLITCH"), "{}", text(&r));
     let message = c.fake.original_message(id).unwrap();
     let labels: Vec<String> = buttons(&message).into_iter().map(|(l, _)| l).collect();
@@ -804,7 +720,7 @@ async fn negate_glitch_on_an_attack_keeps_the_damage_and_only_the_owner_spends_e
 
     // Bob rolls with Ana's sheet: he may not spend her Edge with the button.
     c.queue_dice([1, 1, 1, 5, 2]);
-    let (id, _) = as_(&mut c, &bob, ANA_TEST).await;
+    let (id, _) = as_id(&mut c, &bob, ANA_TEST).await;
     let message = c.fake.original_message(id).unwrap();
     let before = version(&c).await;
     let r = press(&c, &bob, &message, &button(&message, "Negate glitch")).await;
@@ -821,7 +737,7 @@ async fn negate_glitch_on_an_attack_keeps_the_damage_and_only_the_owner_spends_e
 
 #[tokio::test]
 async fn a_killed_character_may_burn_edge_to_cheat_death() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     let ana = player(&c, "ana");
     let bob = player(&c, "bob");
@@ -829,7 +745,7 @@ async fn a_killed_character_may_burn_edge_to_cheat_death() {
     assert!(!r.ephemeral, "{}", text(&r));
     // 5 more boxes: 17 > track 10 + Body 4, dead.
     c.queue_dice([5, 2, 3, 1, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4]);
-    let (id, _) = as_(&mut c, &ana, ATTACK).await;
+    let (id, _) = as_id(&mut c, &ana, ATTACK).await;
     let message = c.fake.original_message(id).unwrap();
     let r = press(&c, &ana, &message, &button(&message, "Apply damage")).await;
     assert_eq!(r.body["type"], 7, "{}", text(&r));
@@ -852,11 +768,11 @@ async fn a_killed_character_may_burn_edge_to_cheat_death() {
 
 #[tokio::test]
 async fn edge_dice_after_the_roll_explode_alone() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     let ana = player(&c, "ana");
     c.queue_dice([2, 2, 3, 4, 1]);
-    let (id, _) = as_(&mut c, &ana, ANA_TEST).await;
+    let (id, _) = as_id(&mut c, &ana, ANA_TEST).await;
     let message = c.fake.original_message(id).unwrap();
     // Edge 2: two dice, 6 and 5; the six explodes into a 2. 2 hits: threshold reached.
     c.queue_dice([6, 5, 2]);
@@ -873,7 +789,7 @@ async fn edge_dice_after_the_roll_explode_alone() {
 
 #[tokio::test]
 async fn target_edge_is_spent_only_for_rolls_made_and_empty_pools_still_resolve() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     // The GM spends Bob's Edge. Ana's 5 dice all miss: no soak roll, so soak Edge costs nothing.
     c.queue_dice([2, 2, 2, 2, 2, 5, 2, 2]);
@@ -899,7 +815,7 @@ async fn target_edge_is_spent_only_for_rolls_made_and_empty_pools_still_resolve(
     assert!(!r.ephemeral, "{}", text(&r));
     c.queue_dice([5, 5, 2, 2, 2, 5, 2, 2, 2]);
     let gm = c.invoker();
-    let (id, r) = as_(
+    let (id, r) = as_id(
         &mut c,
         &gm,
         "/sr attack attacker:Ana target:Cy skill:pistols dv:5 ap:-1 defence_edge:true soak_edge:true",
@@ -934,14 +850,14 @@ async fn target_edge_is_spent_only_for_rolls_made_and_empty_pools_still_resolve(
 
 #[tokio::test]
 async fn a_soak_first_rolled_after_an_edge_press_spends_the_targets_edge_asked_for_on_the_attack() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     let ana = player(&c, "ana");
     // Ana's 5 dice all miss; Bob's defence 3 dice, 1 hit. Queued for the attack that is made.
     c.queue_dice([2, 2, 2, 2, 2, 5, 2, 2]);
     // Ana's player may not ask for Bob's Edge: refused before any roll, nothing written.
     let before = version(&c).await;
-    let (_, r) = as_(&mut c, &ana, &format!("{ATTACK} soak_edge:true")).await;
+    let (_, r) = as_id(&mut c, &ana, &format!("{ATTACK} soak_edge:true")).await;
     assert!(
         r.ephemeral && r.content().contains("Only Bob's owner or the GM"),
         "{}",
@@ -949,7 +865,7 @@ async fn a_soak_first_rolled_after_an_edge_press_spends_the_targets_edge_asked_f
     );
     let mut ana_ja = player(&c, "ana");
     ana_ja.locale = "ja".into();
-    let (_, r) = as_(&mut c, &ana_ja, &format!("{ATTACK} defence_edge:true")).await;
+    let (_, r) = as_id(&mut c, &ana_ja, &format!("{ATTACK} defence_edge:true")).await;
     assert!(
         r.ephemeral && r.content().contains("持ち主かGMだけ"),
         "{}",
@@ -958,7 +874,7 @@ async fn a_soak_first_rolled_after_an_edge_press_spends_the_targets_edge_asked_f
     assert_eq!(version(&c).await, before, "nothing written");
     // The GM asks for Bob's soak Edge; the attack misses, so no soak yet and no point spent.
     let gm = c.invoker();
-    let (id, r) = as_(&mut c, &gm, &format!("{ATTACK} soak_edge:true")).await;
+    let (id, r) = as_id(&mut c, &gm, &format!("{ATTACK} soak_edge:true")).await;
     assert!(field(&r.embeds()[0], "Result").contains("Miss"), "{}", text(&r));
     assert_eq!(sheet(&c, "Bob").await["edge_points"], 1);
     let message = c.fake.original_message(id).unwrap();
@@ -985,7 +901,7 @@ async fn a_soak_first_rolled_after_an_edge_press_spends_the_targets_edge_asked_f
 
 #[tokio::test]
 async fn a_defenders_glitch_is_in_the_title_with_its_name() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     // Ana 2 hits; Bob's defence 1, 1, 2: a critical glitch; soak 9 dice, no hit.
     c.queue_dice([5, 5, 2, 2, 2, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
@@ -1003,7 +919,7 @@ async fn a_defenders_glitch_is_in_the_title_with_its_name() {
     ja.locale = "ja".into();
     // Ana 2 hits; Bob 0; soak 9 dice with five 1s and a hit: a glitch.
     c.queue_dice([5, 5, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 5, 2, 2, 2]);
-    let (_, r) = as_(&mut c, &ja, ATTACK).await;
+    let (_, r) = as_id(&mut c, &ja, ATTACK).await;
     let title = r.embeds()[0]["title"].as_str().unwrap().to_string();
     assert!(title.starts_with("⚠️ グリッチ (Bob, ダメージ抵抗) · "), "{title}");
     assert_eq!(r.embeds()[0]["color"], 0xE67E22);
@@ -1012,7 +928,7 @@ async fn a_defenders_glitch_is_in_the_title_with_its_name() {
 
 #[tokio::test]
 async fn initiative_next_moves_through_passes_and_rolls_a_new_turn() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     let r = send(&mut c, "/sr initiative next").await;
     assert!(
@@ -1067,7 +983,7 @@ async fn initiative_next_moves_through_passes_and_rolls_a_new_turn() {
     // A player may not move the initiative on.
     let ana = player(&c, "ana");
     let before = version(&c).await;
-    let (_, r) = as_(&mut c, &ana, "/sr initiative next").await;
+    let (_, r) = as_id(&mut c, &ana, "/sr initiative next").await;
     assert!(r.ephemeral, "{}", text(&r));
     assert_eq!(version(&c).await, before);
     // Japanese names of the new subcommand.
@@ -1079,7 +995,7 @@ async fn initiative_next_moves_through_passes_and_rolls_a_new_turn() {
 
 #[tokio::test]
 async fn a_sustained_spell_or_thread_counts_on_the_sheet_until_dropped() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     for line in [
         "/char add name:Mage owner:@mia stats:body=3 willpower=4 logic=4 magic=5 edge=2 spellcasting=4 tradition=hermetic",
@@ -1128,16 +1044,16 @@ async fn a_sustained_spell_or_thread_counts_on_the_sheet_until_dropped() {
     // Only Mage's owner or the GM drops Mage's spell.
     let bob = player(&c, "bob");
     let before = version(&c).await;
-    let (_, r) = as_(&mut c, &bob, "/sr drop character:Mage").await;
+    let (_, r) = as_id(&mut c, &bob, "/sr drop character:Mage").await;
     assert!(r.ephemeral, "{}", text(&r));
     assert_eq!(version(&c).await, before);
     let mia = player(&c, "mia");
-    let (_, r) = as_(&mut c, &mia, "/sr drop character:Mage").await;
+    let (_, r) = as_id(&mut c, &mia, "/sr drop character:Mage").await;
     assert!(!r.ephemeral, "{}", text(&r));
     assert_eq!(sheet(&c, "Mage").await["sustained"], 0);
     // Nothing left to drop: refused, nothing written.
     let before = version(&c).await;
-    let (_, r) = as_(&mut c, &mia, "/sr drop character:Mage").await;
+    let (_, r) = as_id(&mut c, &mia, "/sr drop character:Mage").await;
     assert!(
         r.ephemeral && r.content().contains("sustains nothing"),
         "{}",
@@ -1149,7 +1065,7 @@ async fn a_sustained_spell_or_thread_counts_on_the_sheet_until_dropped() {
 
 #[tokio::test]
 async fn a_preset_for_the_other_kind_of_attack_is_refused() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     let before = version(&c).await;
     let r = send(
@@ -1164,7 +1080,7 @@ async fn a_preset_for_the_other_kind_of_attack_is_refused() {
     );
     let mut ja = c.invoker();
     ja.locale = "ja".into();
-    let (_, r) = as_(
+    let (_, r) = as_id(
         &mut c,
         &ja,
         "/sr attack attacker:Ana target:Bob skill:pistols dv:3 defence_modifiers:defence.prone_melee",
@@ -1181,7 +1097,7 @@ async fn a_preset_for_the_other_kind_of_attack_is_refused() {
 
 #[tokio::test]
 async fn only_the_gm_refreshes_edge_or_clears_monitors_through_char() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     let r = send(&mut c, "/char edit name:Ana stats:edge_points=0 physical=3").await;
     assert!(!r.ephemeral, "{}", text(&r));
@@ -1194,7 +1110,7 @@ async fn only_the_gm_refreshes_edge_or_clears_monitors_through_char() {
         "stun=0 pistols=3",
         "edge_burnt=0",
     ] {
-        let (_, r) = as_(&mut c, &ana, &format!("/char edit name:Ana stats:{stats}")).await;
+        let (_, r) = as_id(&mut c, &ana, &format!("/char edit name:Ana stats:{stats}")).await;
         assert!(
             r.ephemeral && r.content().contains("Only the GM"),
             "{stats}: {}",
@@ -1204,7 +1120,7 @@ async fn only_the_gm_refreshes_edge_or_clears_monitors_through_char() {
     assert_eq!(version(&c).await, before, "nothing written");
     assert_eq!(sheet(&c, "Ana").await["edge_points"], 0);
     // Her own skills and attributes stay hers to change.
-    let (_, r) = as_(&mut c, &ana, "/char edit name:Ana stats:pistols=3 直感力=2").await;
+    let (_, r) = as_id(&mut c, &ana, "/char edit name:Ana stats:pistols=3 直感力=2").await;
     assert!(!r.ephemeral, "{}", text(&r));
     assert_eq!(sheet(&c, "Ana").await["attributes"]["intuition"], 2);
     // The GM refreshes.
@@ -1216,14 +1132,14 @@ async fn only_the_gm_refreshes_edge_or_clears_monitors_through_char() {
 
 #[tokio::test]
 async fn matrix_pools_from_a_sheet_black_ic_and_feedback_apply_damage() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     let ana = player(&c, "ana");
     let r = send(&mut c, "/char edit name:Ana stats:hacking=4 exploit=5 stun=3").await;
     assert!(!r.ephemeral, "{}", text(&r));
     // Ana's pool from her sheet: exploit 5 + hacking 4 − wounds 1 = 8 dice (1 hit); node 1 die.
     c.queue_dice([5, 2, 2, 2, 2, 2, 2, 2, 2]);
-    let (_, r) = as_(
+    let (_, r) = as_id(
         &mut c,
         &ana,
         "/sr matrix hack character:Ana firewall:1 node:1 stealth:10",
@@ -1248,7 +1164,7 @@ async fn matrix_pools_from_a_sheet_black_ic_and_feedback_apply_damage() {
     // Willpower 3 (1 hit): 4 Stun boxes, written by Apply damage.
     c.queue_dice([5, 5, 2, 5, 2, 2]);
     let line = "/sr matrix cybercombat attack:2 defence:1 dv:3 target:black IC (stun) defender:Bob";
-    let (id, r) = as_(&mut c, &ana, line).await;
+    let (id, r) = as_id(&mut c, &ana, line).await;
     assert!(!r.ephemeral, "{}", text(&r));
     assert!(
         field(&r.embeds()[0], "Resist").contains("Willpower 3"),
@@ -1270,7 +1186,7 @@ async fn matrix_pools_from_a_sheet_black_ic_and_feedback_apply_damage() {
 
     // Rigger feedback: drone damage 5 → 3 Stun; Willpower 3 + filter 1 = 4 dice, 1 hit → 2.
     c.queue_dice([5, 2, 2, 2]);
-    let (id, r) = as_(&mut c, &ana, "/sr rig feedback damage:5 character:Bob filter:1").await;
+    let (id, r) = as_id(&mut c, &ana, "/sr rig feedback damage:5 character:Bob filter:1").await;
     assert!(!r.ephemeral, "{}", text(&r));
     assert!(text(&r).contains("Rigger feedback"), "{}", text(&r));
     let message = c.fake.original_message(id).expect("the result message");
@@ -1282,14 +1198,14 @@ async fn matrix_pools_from_a_sheet_black_ic_and_feedback_apply_damage() {
 
 #[tokio::test]
 async fn teamwork_second_chance_spends_the_leaders_edge() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     let ana = player(&c, "ana");
     // Bob assists: Agility 3 defaulting −1 = 2 dice, 1 hit. Ana leads: Agility 3 + pistols 2 + 1
     // = 6 dice, 1 hit: short of 3.
     c.queue_dice([5, 2, 5, 2, 2, 2, 2, 1]);
     let line = "/sr teamwork assistants:Bob character:Ana attribute:agility skill:pistols threshold:3";
-    let (id, r) = as_(&mut c, &ana, line).await;
+    let (id, r) = as_id(&mut c, &ana, line).await;
     assert!(!r.ephemeral, "{}", text(&r));
     let message = c.fake.original_message(id).expect("the result message");
     // The five misses rerolled: 5, 6, 2, 2, 2 → 3 hits, success.
@@ -1307,7 +1223,7 @@ async fn teamwork_second_chance_spends_the_leaders_edge() {
 
 #[tokio::test]
 async fn a_player_cannot_refill_edge_by_lowering_and_raising_the_attribute() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     // Ana has Edge 2 with one point left.
     let r = send(&mut c, "/char edit name:Ana stats:edge_points=1").await;
@@ -1315,7 +1231,7 @@ async fn a_player_cannot_refill_edge_by_lowering_and_raising_the_attribute() {
     let ana = player(&c, "ana");
     // Edge 1 makes the points "full"; Edge 4 then must not refill them.
     for stats in ["edge=1", "edge=4"] {
-        let (_, r) = as_(&mut c, &ana, &format!("/char edit name:Ana stats:{stats}")).await;
+        let (_, r) = as_id(&mut c, &ana, &format!("/char edit name:Ana stats:{stats}")).await;
         assert!(!r.ephemeral, "{stats}: {}", text(&r));
     }
     let s = sheet(&c, "Ana").await;
@@ -1330,7 +1246,7 @@ async fn a_player_cannot_refill_edge_by_lowering_and_raising_the_attribute() {
 
 #[tokio::test]
 async fn the_defender_spends_their_own_edge_after_the_gms_attack() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     let r = send(
         &mut c,
@@ -1344,7 +1260,7 @@ async fn the_defender_spends_their_own_edge_after_the_gms_attack() {
     // Attack 7 dice: 3 hits. Bob's defence, Reaction 3: 5, 2, 1 — one hit. Net 2: DV 7P
     // against armour 6 − 1. Soak 4 + 6 − 1 = 9 dice, one hit: 6 boxes, knockdown (> Body 4).
     c.queue_dice([5, 5, 6, 2, 3, 1, 2, 5, 2, 1, 5, 2, 2, 3, 4, 2, 3, 4, 1]);
-    let (id, r) = as_(
+    let (id, r) = as_id(
         &mut c,
         &gm,
         "/sr attack attacker:Ganger target:Bob skill:pistols dv:5 ap:-1",
@@ -1436,13 +1352,13 @@ async fn the_defender_spends_their_own_edge_after_the_gms_attack() {
 
 #[tokio::test]
 async fn the_gm_may_press_the_defenders_edge_on_the_soak() {
-    let mut c = console().await;
+    let mut c = system_console().await;
     run(&mut c).await;
     let gm = c.invoker();
     let ana = player(&c, "ana");
     // Ana's attack from above: net 1, DV 6P, soak 9 dice with one hit: 5 boxes.
     c.queue_dice([5, 2, 3, 1, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4]);
-    let (id, _) = as_(&mut c, &ana, ATTACK).await;
+    let (id, _) = as_id(&mut c, &ana, ATTACK).await;
     let message = c.fake.original_message(id).unwrap();
     // Ana may not press Bob's buttons.
     let soak = button(&message, "Defender soak: Second chance");

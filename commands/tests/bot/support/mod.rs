@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod e2e;
 pub mod harness;
 pub mod pg;
 pub mod store_contract;

@@ -1,0 +1,116 @@
+//! What the end-to-end suites share: a console with fixed dice, typing as someone, reading the
+//! reply, pressing its buttons, and the stored session behind it.
+
+use std::time::Duration;
+
+use saikoro_bot::console::{Console, ConsoleOptions, user_for};
+use saikoro_bot::fake_discord::{DEFAULT_CHANNEL, DEFAULT_GUILD, Invoker, Reply};
+use serde_json::Value;
+
+pub use saikoro_bot::fake_discord::buttons;
+
+/// Discord's Send Messages permission: what a plain member has.
+pub const SEND_MESSAGES: u64 = 1 << 11;
+pub const WAIT: Duration = Duration::from_secs(15);
+
+/// The bot against the fake Discord with fixed dice (queue them per test), typed by the GM.
+pub async fn console_with(opts: ConsoleOptions) -> Console {
+    Console::start(ConsoleOptions {
+        dice: Some(vec![]),
+        user: "gm".into(),
+        ..opts
+    })
+    .await
+    .expect("bot starts against the fake Discord")
+}
+
+pub async fn console() -> Console {
+    console_with(ConsoleOptions::default()).await
+}
+
+/// [`console`], once the server's system commands (`/sr`, `/rally`) are registered too.
+pub async fn system_console() -> Console {
+    let c = console().await;
+    c.fake
+        .wait_commands(Some(DEFAULT_GUILD), Duration::from_secs(30))
+        .await
+        .expect("server commands registered");
+    c
+}
+
+/// A member without Manage Server.
+pub fn player(c: &Console, name: &str) -> Invoker {
+    let mut who = c.invoker();
+    who.user = user_for(name);
+    who.permissions = SEND_MESSAGES;
+    who
+}
+
+/// Type `line` as `who`: the interaction's id and the reply.
+pub async fn as_id(c: &mut Console, who: &Invoker, line: &str) -> (u64, Reply) {
+    c.send_as(line, who)
+        .await
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+pub async fn as_(c: &mut Console, who: &Invoker, line: &str) -> Reply {
+    as_id(c, who, line).await.1
+}
+
+/// Type `line` as the console's user (the GM).
+pub async fn send(c: &mut Console, line: &str) -> Reply {
+    c.send(line).await.unwrap_or_else(|e| panic!("{line}: {e}"))
+}
+
+/// The entry of `list` called `name` (or, failing that, the first whose name starts with it).
+pub fn find<'a>(list: &'a Value, name: &str) -> &'a Value {
+    let entries = list.as_array().map_or(&[][..], Vec::as_slice);
+    entries
+        .iter()
+        .find(|o| o["name"] == name)
+        .or_else(|| {
+            entries
+                .iter()
+                .find(|o| o["name"].as_str().is_some_and(|n| n.starts_with(name)))
+        })
+        .unwrap_or_else(|| panic!("no `{name}` in {list}"))
+}
+
+/// An embed field's value.
+pub fn field<'a>(embed: &'a Value, name: &str) -> &'a str {
+    find(&embed["fields"], name)["value"].as_str().unwrap_or_default()
+}
+
+/// A reply's content and embeds as one string, for `contains` checks.
+pub fn text(r: &Reply) -> String {
+    let mut s = r.content().to_string();
+    for e in r.embeds() {
+        s.push_str(&e.to_string());
+    }
+    s
+}
+
+/// The `custom_id` of the button whose label starts with `label`.
+pub fn button(message: &Value, label: &str) -> String {
+    saikoro_bot::fake_discord::button_id(message, label)
+        .unwrap_or_else(|| panic!("no `{label}` button in {message}"))
+}
+
+pub async fn press(c: &Console, who: &Invoker, message: &Value, custom_id: &str) -> Reply {
+    c.fake.press(who, message, custom_id, WAIT).await.unwrap()
+}
+
+/// The stored sheet of roster entry `name` in the channel's active session.
+pub async fn sheet(c: &Console, name: &str) -> Value {
+    let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
+    s.entry(name).expect("entry").sheet.clone()
+}
+
+/// The active session's version (0 when there is none).
+pub async fn version(c: &Console) -> i64 {
+    c.store()
+        .active_session(DEFAULT_CHANNEL)
+        .await
+        .unwrap()
+        .map_or(0, |s| s.version)
+}
