@@ -4,7 +4,6 @@
 //! with nothing written, and `/roll 6B6` read the Shadowrun way in a Shadowrun session.
 
 use crate::support::e2e::*;
-use std::time::Duration;
 
 use saikoro_bot::console::{Console, ConsoleOptions};
 use saikoro_bot::fake_discord::{DEFAULT_CHANNEL, DEFAULT_GUILD, Reply};
@@ -324,11 +323,7 @@ async fn buttons_work_after_a_restart() {
         data_dir: Some(dir.clone()),
         ..Default::default()
     };
-    let mut c = Console::start(opts.clone()).await.unwrap();
-    c.fake
-        .wait_commands(Some(DEFAULT_GUILD), Duration::from_secs(30))
-        .await
-        .unwrap();
+    let mut c = system_console_with(opts.clone()).await;
     run(&mut c).await;
     let ana = player(&c, "ana");
     c.queue_dice([5, 2, 3, 1, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4]);
@@ -337,11 +332,7 @@ async fn buttons_work_after_a_restart() {
     c.shutdown().await;
 
     // A new process on the same database: the Second chance still works, once.
-    let c = Console::start(opts).await.unwrap();
-    c.fake
-        .wait_commands(Some(DEFAULT_GUILD), Duration::from_secs(30))
-        .await
-        .unwrap();
+    let c = system_console_with(opts).await;
     let ana = player(&c, "ana");
     c.queue_dice([5, 6, 2]);
     let r = press(&c, &ana, &message, &button(&message, "Second chance")).await;
@@ -360,17 +351,12 @@ async fn buttons_work_after_a_restart() {
 
 #[tokio::test]
 async fn every_subcommand_answers() {
-    let mut c = Console::start(ConsoleOptions {
+    let mut c = system_console_with(ConsoleOptions {
         seed: Some(7),
         user: "gm".into(),
         ..Default::default()
     })
-    .await
-    .unwrap();
-    c.fake
-        .wait_commands(Some(DEFAULT_GUILD), Duration::from_secs(30))
-        .await
-        .unwrap();
+    .await;
     run(&mut c).await;
     for line in [
         "/char add name:Mage stats:body=3 willpower=4 logic=4 magic=5 edge=2 spellcasting=4 summoning=3 tradition=hermetic",
@@ -525,22 +511,14 @@ async fn negate_glitch_works_after_a_restart() {
         data_dir: Some(dir.clone()),
         ..Default::default()
     };
-    let mut c = Console::start(opts.clone()).await.unwrap();
-    c.fake
-        .wait_commands(Some(DEFAULT_GUILD), Duration::from_secs(30))
-        .await
-        .unwrap();
+    let mut c = system_console_with(opts.clone()).await;
     run(&mut c).await;
     let ana = player(&c, "ana");
     c.queue_dice([1, 1, 1, 5, 2]);
     let (id, _) = as_id(&mut c, &ana, ANA_TEST).await;
     let message = c.fake.original_message(id).unwrap();
     c.shutdown().await;
-    let c = Console::start(opts).await.unwrap();
-    c.fake
-        .wait_commands(Some(DEFAULT_GUILD), Duration::from_secs(30))
-        .await
-        .unwrap();
+    let c = system_console_with(opts).await;
     let ana = player(&c, "ana");
     let r = press(&c, &ana, &message, &button(&message, "Negate glitch")).await;
     assert_eq!(r.body["type"], 7, "{}", text(&r));

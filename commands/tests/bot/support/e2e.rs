@@ -30,7 +30,19 @@ pub async fn console() -> Console {
 
 /// [`console`], once the server's system commands (`/sr`, `/rally`) are registered too.
 pub async fn system_console() -> Console {
-    let c = console().await;
+    system_console_with(ConsoleOptions {
+        dice: Some(vec![]),
+        user: "gm".into(),
+        ..Default::default()
+    })
+    .await
+}
+
+/// A console started with exactly `opts`, once the server's system commands are registered.
+pub async fn system_console_with(opts: ConsoleOptions) -> Console {
+    let c = Console::start(opts)
+        .await
+        .expect("bot starts against the fake Discord");
     c.fake
         .wait_commands(Some(DEFAULT_GUILD), Duration::from_secs(30))
         .await
