@@ -5,7 +5,7 @@
 //! edits the message or arrives as a follow-up, so a slow store never fails the interaction.
 
 use engine::i18n::{Lang, Localized};
-use engine::session::Session;
+use engine::session::{ServerSettings, Session};
 use serenity::all::{
     ButtonStyle, ComponentInteraction, Context as SerenityContext, CreateActionRow, CreateButton,
     CreateInteractionResponse, CreateInteractionResponseMessage, FullEvent, Interaction, Permissions,
@@ -54,6 +54,8 @@ pub struct Press<'a> {
     pub session: Option<Session>,
     /// The presser is the session's GM, manages the server, or has the GM role.
     pub is_gm: bool,
+    /// The server's settings as read for this press (defaults when unreadable or in a DM).
+    pub settings: ServerSettings,
 }
 
 /// What the press shows.
@@ -199,6 +201,7 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
         lang,
         session,
         is_gm,
+        settings,
     };
     let result = route(&p).await;
     match result {

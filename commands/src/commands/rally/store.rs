@@ -194,18 +194,7 @@ pub async fn run_press<T: Send>(
     session_id: i64,
     step: &mut Step<'_, T>,
 ) -> Result<(Session, T), BotError> {
-    let settings = match p.interaction.guild_id {
-        Some(g) => p
-            .data
-            .store
-            .server_settings(g.get())
-            .await
-            .ok()
-            .flatten()
-            .unwrap_or_default(),
-        None => ServerSettings::default(),
-    };
-    let opts = options(&settings);
+    let opts = options(&p.settings);
     let mut produced: Option<T> = None;
     let session = p
         .data
