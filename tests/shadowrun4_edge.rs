@@ -170,6 +170,13 @@ fn several_seizing_the_initiative_keep_their_scores_order_among_themselves() {
     let p2 = s.next_pass().unwrap();
     let order: Vec<&str> = p2.order().iter().map(|e| e.name.as_str()).collect();
     assert_eq!(order, vec!["A"]);
+    // Advancing: pass 2 is A's extra pass, and B's too if B buys one now; after it the turn
+    // is over (an extra pass bought then would be a pass 2 already gone).
+    assert_eq!(s.advance(&[]).unwrap(), Some(p2.clone()));
+    let both = s.advance(&["B".to_string()]).unwrap().expect("pass 2");
+    assert_eq!((both.pass, both.order().len()), (2, 2));
+    assert_eq!(p2.advance(&[]).unwrap(), None);
+    assert_eq!(p2.advance(&["B".to_string()]).unwrap(), None);
 }
 
 #[test]

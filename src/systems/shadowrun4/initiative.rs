@@ -252,6 +252,21 @@ impl InitiativeState {
         Ok(next)
     }
 
+    /// Seed 3.1 steps 4–5 with seed 2's extra pass: the next pass of this turn, with the extra
+    /// passes bought now (`extra`, entry names) — one of which may itself be that next pass.
+    /// `None` when the turn is over: roll a new one with [`InitiativeState::next_turn`].
+    pub fn advance(&self, extra: &[String]) -> Result<Option<InitiativeState>, RuleError> {
+        let with_extra = |s: InitiativeState| extra.iter().try_fold(s, |s, n| s.extra_pass(n));
+        match self.next_pass() {
+            Ok(next) => with_extra(next).map(Some),
+            Err(RuleError::NoPassLeft) if !extra.is_empty() => {
+                Ok(with_extra(self.clone()).ok().and_then(|s| s.next_pass().ok()))
+            }
+            Err(RuleError::NoPassLeft) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Seed 3.1 step 5: a new combat turn rolls initiative again.
     pub fn next_turn(
         &self,

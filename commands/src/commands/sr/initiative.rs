@@ -328,16 +328,13 @@ pub async fn next(
     }
     let uses = Uses::new(push.as_deref(), seize.as_deref(), extra_pass.as_deref());
     uses.check(&inv, &names)?;
-    // The next pass of this turn; an extra pass bought now may be that pass (seed 2: once per
-    // turn). Otherwise the turn is over.
-    let same_turn = match current.next_pass() {
-        Ok(s) => Some(apply_uses(s, &uses.extra, false).map_err(|e| rule(&inv, &e))?),
-        Err(RuleError::NoPassLeft) => apply_uses(current.clone(), &uses.extra, false)
-            .ok()
-            .filter(|_| !uses.extra.is_empty())
-            .and_then(|s| s.next_pass().ok()),
-        Err(e) => return Err(rule(&inv, &e)),
-    };
+    let extra = uses
+        .extra
+        .iter()
+        .map(|n| canonical(&current, n))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| rule(&inv, &e))?;
+    let same_turn = current.advance(&extra).map_err(|e| rule(&inv, &e))?;
     let (state, new_turn) = match same_turn {
         Some(s) => (s, false),
         None => {
