@@ -595,6 +595,13 @@ impl Character {
         self.situational(base).with_presets(presets, true)
     }
 
+    /// One attribute ± wounds ± sustaining (seed 4.2: resisting a spell).
+    pub fn single_attribute_pool(&self, a: Attribute) -> Result<DicePool, RuleError> {
+        self.alive()?;
+        let (source, value) = self.attr_part(a);
+        Ok(self.situational(DicePool::default().with(source, value)))
+    }
+
     /// A pool that wounds and sustaining never touch (drain, fading, damage resistance).
     pub fn resistance_pool(&self, a: Attribute, b: Attribute) -> Result<DicePool, RuleError> {
         self.alive()?;

@@ -232,15 +232,7 @@ pub async fn spell(
         (Some(t), None) => {
             let t = find_char(&inv, &session, t)?;
             let a = resist.map_or(Attribute::Willpower, AttrChoice::attribute);
-            let pool = t
-                .character
-                .attribute_pool(a, a, &[])
-                .map_err(|e| rule(&inv, &e))?;
-            // One attribute: keep the first part and the sheet's modifiers.
-            let mut pool = pool;
-            if pool.parts.len() >= 2 {
-                pool.parts.remove(1);
-            }
+            let pool = t.character.single_attribute_pool(a).map_err(|e| rule(&inv, &e))?;
             (Some(RollSpec::new(pool)), Some(t.name))
         }
         (None, Some(n)) => (Some(RollSpec::dice(i32::try_from(n).unwrap_or(0))), None),
