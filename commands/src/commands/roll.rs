@@ -50,7 +50,7 @@ pub async fn roll(
     };
     let mut session_read: Option<Option<Session>> = None;
     // Shadowrun: BCDice's ShadowRun4 defaults (`nB6` hits on 5+, `nR6` rerolls sixes).
-    let sr_form = crate::embeds::roll::shadowrun_form(&dice);
+    let sr_form = engine::systems::shadowrun4::bcdice::command_form(&dice);
     let shadowrun = match &sr_form {
         Some(_) => {
             let session = inv.session_if_any(ctx).await;

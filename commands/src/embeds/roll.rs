@@ -171,64 +171,11 @@ pub fn roll_view(outcome: &RollOutcome, roller_name: &str, lang: Lang) -> EmbedV
     }
 }
 
-/// A BCDice Shadowrun line (`6B6`, `6B6>=4`, `6R6`, `6R6>=4`, with an optional `S`) in the form
-/// our notation reads with BCDice's ShadowRun4 defaults: target 5+, sixes rerolled.
-pub fn shadowrun_form(input: &str) -> Option<String> {
-    let t = input.trim();
-    let (secret, rest) = match t.strip_prefix(['S', 's']) {
-        Some(r) => ("S", r),
-        None => ("", t),
-    };
-    let digits = rest.chars().take_while(char::is_ascii_digit).count();
-    if digits == 0 {
-        return None;
-    }
-    let (n, rest) = rest.split_at(digits);
-    let mut chars = rest.chars();
-    let kind = chars.next()?.to_ascii_uppercase();
-    if chars.next() != Some('6') || !matches!(kind, 'B' | 'R') {
-        return None;
-    }
-    let target = chars.as_str().trim();
-    let target = match target.strip_prefix(">=") {
-        None if target.is_empty() => "5".to_string(),
-        Some(v) if !v.trim().is_empty() && v.trim().chars().all(|c| c.is_ascii_digit()) => {
-            v.trim().to_string()
-        }
-        _ => return None,
-    };
-    Some(match kind {
-        'B' => format!("{secret}{n}B6>={target}"),
-        _ => format!("{secret}{n}R6[6]>={target}"),
-    })
-}
-
 /// Shadowrun hits and glitches (BCDice's ShadowRun4 reading) for each `nB6` / `nR6` line.
 pub fn add_shadowrun(view: &mut EmbedView, outcome: &RollOutcome, lang: Lang) {
-    use engine::systems::shadowrun4::{Glitch, read_faces};
+    use engine::systems::shadowrun4::{Glitch, bcdice};
     let mut worst = Glitch::None;
-    for line in &outcome.lines {
-        if !matches!(line.kind, Kind::Barabara | Kind::Reroll) || line.groups.iter().any(|g| g.sides != 6) {
-            continue;
-        }
-        let faces: Vec<u32> = line
-            .groups
-            .iter()
-            .flat_map(|g| g.dice.iter().map(|d| d.face))
-            .collect();
-        let original = if line.kind == Kind::Reroll {
-            line.groups.iter().map(|g| g.count as usize).sum()
-        } else {
-            faces.len()
-        };
-        let hit_on = line
-            .target
-            .filter(|t| t.op == engine::notation::CmpOp::Ge)
-            .and_then(|t| u32::try_from(t.value).ok())
-            .unwrap_or(5);
-        let Ok(r) = read_faces(&faces, original, hit_on) else {
-            continue;
-        };
+    for r in outcome.lines.iter().filter_map(bcdice::read_line) {
         let mut v = format!(
             "{} **{}** · 1: {}/{}",
             lang.pick("Hits", "ヒット"),

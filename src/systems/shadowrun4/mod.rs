@@ -11,6 +11,7 @@
 //! [`initiative`] (and surprise), [`combat`], [`magic`] (spells, counterspelling, dispelling, summoning), [`resonance`], [`matrix`], [`rigging`].
 //! Benchmarks: `cargo bench -p saikoro --bench shadowrun4`.
 
+pub mod bcdice;
 pub mod character;
 pub mod combat;
 pub mod dice;
