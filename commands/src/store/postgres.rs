@@ -1,13 +1,11 @@
 //! The production store: PostgreSQL, shared by every bot process.
 
-use std::borrow::Cow;
 use std::time::Duration;
 
-use sqlx::SqlSafeStr;
-use sqlx::migrate::{MigrateError, Migration, MigrationType, Migrator};
+use sqlx::migrate::MigrateError;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
-use super::sql::sql_store;
+use super::sql::{embedded_migrator, sql_store};
 use super::{ACQUIRE_TIMEOUT, Backend, StoreError, classify_common};
 
 /// A [`Store`](super::Store) on PostgreSQL. The pool reconnects by itself after an outage:
@@ -52,7 +50,7 @@ impl PgStore {
             .connect_with(options)
             .await
             .map_err(Self::classify)?;
-        migrator()
+        embedded_migrator!("postgres")
             .run(&pool)
             .await
             .map_err(|e| migrate_error(e, Self::classify))?;
@@ -83,29 +81,6 @@ impl PgStore {
 }
 
 sql_store!(PgStore, sqlx::postgres::PgRow);
-
-/// The migrations in `migrations/postgres/`, embedded in the binary.
-///
-/// `sqlx::migrate!` needs sqlx's `macros` feature, which this crate does not enable; this
-/// builds the same `Migrator` (same versions and checksums) from the same files.
-fn migrator() -> Migrator {
-    Migrator::with_migrations(vec![
-        Migration::new(
-            20250101000000,
-            Cow::Borrowed("store"),
-            MigrationType::Simple,
-            include_str!("../../../migrations/postgres/20250101000000_store.sql").into_sql_str(),
-            false,
-        ),
-        Migration::new(
-            20250102000000,
-            Cow::Borrowed("actions"),
-            MigrationType::Simple,
-            include_str!("../../../migrations/postgres/20250102000000_actions.sql").into_sql_str(),
-            false,
-        ),
-    ])
-}
 
 /// Migration failures: a database that cannot be reached is `Unavailable`; anything else
 /// (a changed or missing migration) is a deployment error.

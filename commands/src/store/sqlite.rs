@@ -1,17 +1,14 @@
 //! The embedded default: one SQLite file in the data directory.
 
-use std::borrow::Cow;
 use std::path::Path;
 use std::time::Duration;
 
-use sqlx::SqlSafeStr;
-use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
 use super::postgres::migrate_error;
-use super::sql::sql_store;
+use super::sql::{embedded_migrator, sql_store};
 use super::{ACQUIRE_TIMEOUT, Backend, StoreError, classify_common};
 
 /// A [`Store`](super::Store) in one SQLite file.
@@ -49,7 +46,7 @@ impl SqliteStore {
             .connect_with(options)
             .await
             .map_err(Self::classify)?;
-        migrator()
+        embedded_migrator!("sqlite")
             .run(&pool)
             .await
             .map_err(|e| migrate_error(e, Self::classify))?;
@@ -73,24 +70,3 @@ impl SqliteStore {
 }
 
 sql_store!(SqliteStore, sqlx::sqlite::SqliteRow);
-
-/// The migrations in `migrations/sqlite/`, embedded in the binary (see the PostgreSQL
-/// `migrator` for why not `sqlx::migrate!`).
-fn migrator() -> Migrator {
-    Migrator::with_migrations(vec![
-        Migration::new(
-            20250101000000,
-            Cow::Borrowed("store"),
-            MigrationType::Simple,
-            include_str!("../../../migrations/sqlite/20250101000000_store.sql").into_sql_str(),
-            false,
-        ),
-        Migration::new(
-            20250102000000,
-            Cow::Borrowed("actions"),
-            MigrationType::Simple,
-            include_str!("../../../migrations/sqlite/20250102000000_actions.sql").into_sql_str(),
-            false,
-        ),
-    ])
-}
