@@ -162,3 +162,9 @@ impl Localized for SessionError {
         }
     }
 }
+
+impl From<crate::systems::UnknownSystem> for SessionError {
+    fn from(e: crate::systems::UnknownSystem) -> Self {
+        SessionError::UnknownSystem { input: e.input }
+    }
+}

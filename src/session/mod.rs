@@ -6,20 +6,19 @@
 mod error;
 mod log;
 mod settings;
-mod system;
 
 #[cfg(test)]
 mod tests;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::systems::registry::SystemId;
 pub use error::SessionError;
 pub use log::{EXPORT_FORMAT, RollLogEntry, SessionExport};
 pub use settings::{
     ChannelSettings, MAX_HOUSE_KEY_CHARS, MAX_HOUSE_OPTIONS, MAX_HOUSE_VALUE_CHARS, SecretRolls,
     ServerSettings, Visibility,
 };
-pub use system::SystemId;
 
 /// Longest session name, in characters.
 pub const MAX_SESSION_NAME_CHARS: usize = 100;

@@ -480,11 +480,11 @@ fn system_ids_have_stable_keys_and_parse_leniently() {
         " badlands rally ".parse::<SystemId>(),
         Ok(SystemId::BadlandsRally)
     );
-    let err = "d&d".parse::<SystemId>().unwrap_err();
+    let err = SessionError::from("d&d".parse::<SystemId>().unwrap_err());
     assert_eq!(err, SessionError::UnknownSystem { input: "d&d".into() });
     assert!(err.localized(Lang::En).contains("d&d"));
     assert!(err.localized(Lang::Ja).contains("d&d"));
-    let long = "z".repeat(500).parse::<SystemId>().unwrap_err();
+    let long = SessionError::from("z".repeat(500).parse::<SystemId>().unwrap_err());
     assert_eq!(
         long,
         SessionError::UnknownSystem {

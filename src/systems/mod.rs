@@ -1,6 +1,13 @@
-//! One module per tabletop system. Each resolver is
+//! One module per tabletop system, joined to the rest through [`registry`] (the one list of
+//! systems) and the [`rules::SystemRules`] each implements. Each resolver is
 //! `fn resolve(req: &Request, roller: &mut impl Roller) -> Result<Outcome, RuleError>`.
 
 pub mod badlands_rally;
+pub mod generic;
+pub mod registry;
+pub mod rules;
 pub mod shadowrun4;
 pub mod sheet;
+pub mod sheet_error;
+
+pub use registry::{SystemId, UnknownSystem, rules};

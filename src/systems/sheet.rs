@@ -1,49 +1,19 @@
 //! Character and gear sheets as players type them into `/char`: `key=value` fields that each
 //! system turns into its own typed sheet (stored as JSON in the roster entry).
 //!
-//! A system without typed rules yet keeps a generic sheet: whole numbers and short texts.
-
-use std::collections::BTreeMap;
+//! Each system's own sheet comes from the registry; free-form systems keep whole numbers and
+//! short texts (see `generic`).
 
 use serde_json::{Map, Value};
 
-use crate::i18n::{Lang, Localized};
-use crate::session::SystemId;
+use super::registry::{SystemId, rules};
+pub use super::sheet_error::SheetError;
+use crate::i18n::Lang;
 
 /// Most fields one `/char` line may set.
 pub const MAX_FIELDS: usize = 60;
 const MAX_KEY_CHARS: usize = 32;
 const MAX_VALUE_CHARS: usize = 200;
-
-/// A sheet problem, already phrased in both languages (systems bring their own error types).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{en}")]
-pub struct SheetError {
-    pub en: String,
-    pub ja: String,
-}
-
-impl SheetError {
-    pub fn new(en: impl Into<String>, ja: impl Into<String>) -> Self {
-        SheetError {
-            en: en.into(),
-            ja: ja.into(),
-        }
-    }
-
-    pub fn from_localized(e: &impl Localized) -> Self {
-        SheetError {
-            en: e.localized(Lang::En),
-            ja: e.localized(Lang::Ja),
-        }
-    }
-}
-
-impl Localized for SheetError {
-    fn localized(&self, lang: Lang) -> String {
-        lang.pick(&self.en, &self.ja).to_string()
-    }
-}
 
 /// `body=4 agility=5, firearms=5 weapon="Ares Predator"` → ordered fields. Keys are lower-cased;
 /// `-` and spaces inside keys become `_`.
@@ -119,26 +89,6 @@ pub fn parse_fields(input: &str) -> Result<Vec<(String, String)>, SheetError> {
     Ok(fields)
 }
 
-/// A generic value: a whole number when it reads as one, else text.
-fn generic_value(v: &str) -> Value {
-    v.parse::<i64>()
-        .map(Value::from)
-        .unwrap_or_else(|_| Value::from(v))
-}
-
-/// Fields applied over `current`; an empty value removes the field.
-fn generic_edit(current: &Value, fields: &[(String, String)]) -> Value {
-    let mut map: Map<String, Value> = current.as_object().cloned().unwrap_or_default();
-    for (k, v) in fields {
-        if v.is_empty() {
-            map.remove(k);
-        } else {
-            map.insert(k.clone(), generic_value(v));
-        }
-    }
-    Value::Object(map)
-}
-
 /// A new entry's sheet for `system` from typed fields.
 pub fn new_sheet(system: SystemId, fields: &[(String, String)]) -> Result<Value, SheetError> {
     edit_sheet(system, &Value::Object(Map::new()), fields)
@@ -153,52 +103,30 @@ pub fn edit_sheet(
     edit_sheet_as(system, current, fields, true)
 }
 
-/// [`edit_sheet`] by the GM (`gm`) or a player: Shadowrun 4 keeps a player from raising Edge
-/// points (the GM refreshes them).
+/// [`edit_sheet`] by the GM (`gm`) or a player (Shadowrun 4 keeps a player from raising Edge
+/// points: the GM refreshes them).
 pub fn edit_sheet_as(
     system: SystemId,
     current: &Value,
     fields: &[(String, String)],
     gm: bool,
 ) -> Result<Value, SheetError> {
-    match system {
-        SystemId::BadlandsRally => crate::systems::badlands_rally::sheet::edit(current, fields),
-        SystemId::Shadowrun4 => crate::systems::shadowrun4::sheet::edit_as(current, fields, gm),
-        SystemId::Warmachine | SystemId::Terminator | SystemId::MechaD20 => Ok(generic_edit(current, fields)),
-    }
+    rules(system).edit_sheet(current, fields, gm)
 }
 
-/// The fields among `fields` that only the GM may change on an existing entry (Shadowrun 4:
-/// Edge points, burnt Edge, refresh and the condition monitors — the GM refreshes points).
+/// The fields among `fields` that only the GM may change on an existing entry.
 pub fn gm_only_fields(system: SystemId, fields: &[(String, String)]) -> Vec<String> {
-    match system {
-        SystemId::Shadowrun4 => fields
-            .iter()
-            .filter(|(k, _)| crate::systems::shadowrun4::sheet::gm_only(k))
-            .map(|(k, _)| k.clone())
-            .collect(),
-        _ => Vec::new(),
-    }
+    let r = rules(system);
+    fields
+        .iter()
+        .filter(|(k, _)| r.gm_only_field(k))
+        .map(|(k, _)| k.clone())
+        .collect()
 }
 
 /// The sheet as `name: value` lines for an embed.
 pub fn describe_sheet(system: SystemId, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
-    match system {
-        SystemId::BadlandsRally => crate::systems::badlands_rally::sheet::describe(sheet, lang),
-        SystemId::Shadowrun4 => crate::systems::shadowrun4::sheet::describe(sheet, lang),
-        SystemId::Warmachine | SystemId::Terminator | SystemId::MechaD20 => {
-            let map: BTreeMap<&String, &Value> =
-                sheet.as_object().map(|m| m.iter().collect()).unwrap_or_default();
-            map.into_iter()
-                .map(|(k, v)| {
-                    (
-                        k.clone(),
-                        v.as_str().map_or_else(|| v.to_string(), str::to_string),
-                    )
-                })
-                .collect()
-        }
-    }
+    rules(system).describe_sheet(sheet, lang)
 }
 
 #[cfg(test)]
@@ -239,27 +167,5 @@ mod tests {
         assert!(parse_fields(&format!("a={}", "x".repeat(201))).is_err());
         let many: String = (0..61).map(|i| format!("k{i}=1 ")).collect();
         assert!(parse_fields(&many).is_err());
-    }
-
-    #[test]
-    fn generic_sheets_keep_numbers_and_text_and_remove_empty_values() {
-        let s = new_sheet(
-            SystemId::Warmachine,
-            &kv(&[("def", "13"), ("arm", "15"), ("note", "warjack")]),
-        )
-        .unwrap();
-        assert_eq!(s["def"], 13);
-        assert_eq!(s["note"], "warjack");
-        let s = edit_sheet(SystemId::Warmachine, &s, &kv(&[("def", "14"), ("note", "")])).unwrap();
-        assert_eq!(s["def"], 14);
-        assert!(s.get("note").is_none());
-        let lines = describe_sheet(SystemId::Warmachine, &s, Lang::En);
-        assert_eq!(
-            lines,
-            vec![
-                ("arm".to_string(), "15".to_string()),
-                ("def".to_string(), "14".to_string())
-            ]
-        );
     }
 }

@@ -13,6 +13,8 @@ pub mod gear;
 pub mod moves;
 pub mod race;
 pub mod roll;
+pub mod rules;
+pub mod session_race;
 pub mod sheet;
 pub mod state;
 pub mod tables;

@@ -30,7 +30,7 @@ use super::gear::{Gear, GearSheet, MAX_STAT, Range, Trait, Upgrade, Weapon, Weap
 use super::roll::Rating;
 use super::state::GearState;
 use crate::i18n::Lang;
-use crate::systems::sheet::SheetError;
+use crate::systems::sheet_error::SheetError;
 
 /// Most weapons one gear carries.
 pub const MAX_WEAPONS: usize = 6;

@@ -23,6 +23,7 @@ pub mod modifiers;
 pub mod pool;
 pub mod resonance;
 pub mod rigging;
+pub mod rules;
 pub mod sheet;
 pub mod test_kinds;
 

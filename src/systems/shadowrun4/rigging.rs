@@ -368,6 +368,11 @@ pub struct ChaseEntry {
 pub const MAX_CHASE_VEHICLES: usize = 50;
 
 impl ChaseState {
+    /// No vehicle has progress to keep.
+    pub fn is_empty(&self) -> bool {
+        self.vehicles.is_empty()
+    }
+
     fn key(name: &str) -> String {
         name.trim().to_lowercase()
     }

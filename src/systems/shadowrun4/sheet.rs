@@ -34,7 +34,7 @@ use super::character::{
 use super::dice::MAX_EDGE;
 use super::error::RuleError;
 use crate::i18n::Lang;
-use crate::systems::sheet::SheetError;
+use crate::systems::sheet_error::SheetError;
 
 /// The stored sheet: the engine's character plus what only the bot layer reads.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,0 +1,155 @@
+//! Badlands Rally in the registry: its names, gear sheets, house options and the race facts a
+//! session keeps (`system_state.race`).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::race::{InitiativeOutcome, RaceOptions};
+use super::sheet;
+use super::state::RecoveryOrder;
+use super::tables::Scenario;
+use crate::i18n::Lang;
+use crate::systems::rules::{HouseOption, RollDialect, SessionState, SystemRules, check_state, house_value};
+use crate::systems::sheet_error::SheetError;
+
+pub struct BadlandsRallyRules;
+
+/// The race length until `/rally scenario` stores one.
+pub const DEFAULT_LAPS: u32 = 2;
+
+/// Table options: recovery refills Hull first by default (the seed's rattled token goes once
+/// Hull is back to 1); the seed's optional Gentlemen's Sport rule is off by default.
+pub const OPTIONS: &[HouseOption] = &[
+    HouseOption {
+        key: "rally.recovery",
+        values: &["hull_first", "structure_first"],
+        en: "Which boxes recovery refills first",
+        ja: "回復で先に埋めるボックス",
+    },
+    HouseOption {
+        key: "rally.gentlemens_sport",
+        values: &["off", "on"],
+        en: "Gentlemen's Sport: no attacks in the first round",
+        ja: "紳士のスポーツ：第1ラウンドは攻撃禁止",
+    },
+];
+
+impl SystemRules for BadlandsRallyRules {
+    fn name(&self, lang: Lang) -> &'static str {
+        lang.pick("Badlands Rally", "バッドランズ・ラリー")
+    }
+
+    fn edit_sheet(
+        &self,
+        current: &Value,
+        fields: &[(String, String)],
+        _gm: bool,
+    ) -> Result<Value, SheetError> {
+        sheet::edit(current, fields)
+    }
+
+    fn gm_only_field(&self, _key: &str) -> bool {
+        false
+    }
+
+    fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
+        sheet::describe(sheet, lang)
+    }
+
+    fn roll_dialect(&self) -> Option<&'static dyn RollDialect> {
+        None
+    }
+
+    fn house_options(&self) -> &'static [HouseOption] {
+        OPTIONS
+    }
+
+    fn check_state(&self, system_state: &Value) -> Result<(), SheetError> {
+        check_state::<RaceFacts>(system_state)
+    }
+}
+
+/// The race options a server's house settings choose.
+pub fn race_options(house: &BTreeMap<String, String>) -> RaceOptions {
+    RaceOptions {
+        recovery_order: match house_value(OPTIONS, house, "rally.recovery") {
+            Some("structure_first") => RecoveryOrder::StructureFirst,
+            _ => RecoveryOrder::HullFirst,
+        },
+        gentlemens_sport: house_value(OPTIONS, house, "rally.gentlemens_sport") == Some("on"),
+    }
+}
+
+/// The contested-victory check kept with the race, rolled once for these contenders (`key`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredContest {
+    pub key: Value,
+    pub outcome: InitiativeOutcome,
+}
+
+/// Race-wide facts beyond the gears (which live in their roster entries).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RaceFacts {
+    #[serde(default)]
+    pub scenario: Option<Scenario>,
+    #[serde(default = "default_laps")]
+    pub laps: u32,
+    /// Who holds the pole position token.
+    #[serde(default)]
+    pub pole: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contest: Option<StoredContest>,
+}
+
+fn default_laps() -> u32 {
+    DEFAULT_LAPS
+}
+
+impl Default for RaceFacts {
+    fn default() -> Self {
+        RaceFacts {
+            scenario: None,
+            laps: DEFAULT_LAPS,
+            pole: None,
+            contest: None,
+        }
+    }
+}
+
+impl SessionState for RaceFacts {
+    const KEY: &'static str = "race";
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn house_options_choose_the_race_options_and_unknown_values_keep_the_default() {
+        let mut house = BTreeMap::new();
+        assert_eq!(race_options(&house), RaceOptions::default());
+        house.insert("rally.recovery".to_string(), "structure_first".to_string());
+        house.insert("rally.gentlemens_sport".to_string(), "on".to_string());
+        let o = race_options(&house);
+        assert_eq!(o.recovery_order, RecoveryOrder::StructureFirst);
+        assert!(o.gentlemens_sport);
+        house.insert("rally.recovery".to_string(), "sideways".to_string());
+        assert_eq!(race_options(&house).recovery_order, RecoveryOrder::HullFirst);
+    }
+
+    #[test]
+    fn race_facts_read_what_the_bot_stored_and_default_to_two_laps() {
+        assert_eq!(RaceFacts::read(&Value::Null).unwrap().laps, 2);
+        let f = RaceFacts::read(&json!({"race": {"laps": 4, "pole": "Ana", "scenario": null}})).unwrap();
+        assert_eq!((f.laps, f.pole.as_deref()), (4, Some("Ana")));
+        assert!(
+            BadlandsRallyRules
+                .check_state(&json!({"race": {"laps": "x"}}))
+                .is_err()
+        );
+    }
+}

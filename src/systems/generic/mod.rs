@@ -1,0 +1,148 @@
+//! The free-form system: a session with no rules module. Sheets keep whole numbers and short
+//! texts; `/roll` is the generic notation; there are no house options and no system state.
+//! Systems whose rules are not built yet use the same sheets under their own names.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use super::rules::{HouseOption, RollDialect, SystemRules};
+use super::sheet_error::SheetError;
+use crate::i18n::Lang;
+
+/// Free-form rules under a name.
+pub struct FreeForm {
+    pub en: &'static str,
+    pub ja: &'static str,
+}
+
+pub const GENERIC: FreeForm = FreeForm {
+    en: "Generic",
+    ja: "汎用",
+};
+pub const WARMACHINE: FreeForm = FreeForm {
+    en: "Warmachine",
+    ja: "ウォーマシン",
+};
+pub const TERMINATOR: FreeForm = FreeForm {
+    en: "Terminator",
+    ja: "ターミネーター",
+};
+pub const MECHA_D20: FreeForm = FreeForm {
+    en: "Mecha d20",
+    ja: "メカd20",
+};
+
+/// A free-form value: a whole number when it reads as one, else text.
+fn value_of(v: &str) -> Value {
+    v.parse::<i64>()
+        .map(Value::from)
+        .unwrap_or_else(|_| Value::from(v))
+}
+
+/// Fields applied over `current`; an empty value removes the field.
+pub fn edit(current: &Value, fields: &[(String, String)]) -> Value {
+    let mut map: Map<String, Value> = current.as_object().cloned().unwrap_or_default();
+    for (k, v) in fields {
+        if v.is_empty() {
+            map.remove(k);
+        } else {
+            map.insert(k.clone(), value_of(v));
+        }
+    }
+    Value::Object(map)
+}
+
+/// Every field, sorted by name.
+pub fn describe(sheet: &Value) -> Vec<(String, String)> {
+    let map: BTreeMap<&String, &Value> = sheet.as_object().map(|m| m.iter().collect()).unwrap_or_default();
+    map.into_iter()
+        .map(|(k, v)| {
+            (
+                k.clone(),
+                v.as_str().map_or_else(|| v.to_string(), str::to_string),
+            )
+        })
+        .collect()
+}
+
+impl SystemRules for FreeForm {
+    fn name(&self, lang: Lang) -> &'static str {
+        lang.pick(self.en, self.ja)
+    }
+
+    fn edit_sheet(
+        &self,
+        current: &Value,
+        fields: &[(String, String)],
+        _gm: bool,
+    ) -> Result<Value, SheetError> {
+        Ok(edit(current, fields))
+    }
+
+    fn gm_only_field(&self, _key: &str) -> bool {
+        false
+    }
+
+    fn describe_sheet(&self, sheet: &Value, _lang: Lang) -> Vec<(String, String)> {
+        describe(sheet)
+    }
+
+    fn roll_dialect(&self) -> Option<&'static dyn RollDialect> {
+        None
+    }
+
+    fn house_options(&self) -> &'static [HouseOption] {
+        &[]
+    }
+
+    /// Free-form sessions keep no state of their own; any object (or none) reads.
+    fn check_state(&self, system_state: &Value) -> Result<(), SheetError> {
+        if system_state.is_null() || system_state.is_object() {
+            Ok(())
+        } else {
+            Err(SheetError::new(
+                "A free-form session's state must be an object.",
+                "汎用セッションの状態はオブジェクトである必要があります。",
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kv(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn free_form_sheets_keep_numbers_and_text_and_remove_empty_values() {
+        let s = GENERIC
+            .edit_sheet(
+                &Value::Object(Map::new()),
+                &kv(&[("def", "13"), ("arm", "15"), ("note", "warjack")]),
+                false,
+            )
+            .unwrap();
+        assert_eq!(s["def"], 13);
+        assert_eq!(s["note"], "warjack");
+        let s = GENERIC
+            .edit_sheet(&s, &kv(&[("def", "14"), ("note", "")]), false)
+            .unwrap();
+        assert_eq!(s["def"], 14);
+        assert!(s.get("note").is_none());
+        assert_eq!(
+            GENERIC.describe_sheet(&s, Lang::En),
+            vec![
+                ("arm".to_string(), "15".to_string()),
+                ("def".to_string(), "14".to_string())
+            ]
+        );
+        assert!(GENERIC.check_state(&serde_json::json!([1])).is_err());
+    }
+}

@@ -1,0 +1,238 @@
+//! The one list of game systems. A [`SystemId`] is what sessions, settings and exports store;
+//! [`rules`] is everything the rest of Saikoro asks of that system's folder. Adding a system:
+//! its folder under `systems/`, a variant here (with its stored key), and its arm in [`rules`]
+//! — the compiler then points at every `match` that must learn it, and the conformance test
+//! below checks each piece is there.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use super::rules::SystemRules;
+use super::{badlands_rally, generic, shadowrun4};
+use crate::i18n::{Lang, Localized};
+
+/// A game system. The string keys are stored in databases and exports: never rename them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum SystemId {
+    #[serde(rename = "badlands_rally")]
+    BadlandsRally,
+    #[serde(rename = "shadowrun4")]
+    Shadowrun4,
+    #[serde(rename = "warmachine")]
+    Warmachine,
+    #[serde(rename = "terminator")]
+    Terminator,
+    #[serde(rename = "mecha_d20")]
+    MechaD20,
+    /// Free-form: a session with no rules module (sheets of whole numbers and text).
+    #[serde(rename = "generic")]
+    Generic,
+}
+
+/// Each system's rules. The match is exhaustive: a new [`SystemId`] does not compile until it
+/// has its entry here.
+pub fn rules(id: SystemId) -> &'static dyn SystemRules {
+    match id {
+        SystemId::BadlandsRally => &badlands_rally::rules::BadlandsRallyRules,
+        SystemId::Shadowrun4 => &shadowrun4::rules::Shadowrun4Rules,
+        // Not built yet: free-form sheets under their own names until their folders land.
+        SystemId::Warmachine => &generic::WARMACHINE,
+        SystemId::Terminator => &generic::TERMINATOR,
+        SystemId::MechaD20 => &generic::MECHA_D20,
+        SystemId::Generic => &generic::GENERIC,
+    }
+}
+
+impl SystemId {
+    /// Every system, in the order menus show them.
+    pub const ALL: [SystemId; 6] = [
+        SystemId::BadlandsRally,
+        SystemId::Shadowrun4,
+        SystemId::Warmachine,
+        SystemId::Terminator,
+        SystemId::MechaD20,
+        SystemId::Generic,
+    ];
+
+    /// The stable key (`shadowrun4`, `mecha_d20`, …), identical to the serde form.
+    pub fn key(self) -> &'static str {
+        match self {
+            SystemId::BadlandsRally => "badlands_rally",
+            SystemId::Shadowrun4 => "shadowrun4",
+            SystemId::Warmachine => "warmachine",
+            SystemId::Terminator => "terminator",
+            SystemId::MechaD20 => "mecha_d20",
+            SystemId::Generic => "generic",
+        }
+    }
+
+    /// The name shown to people.
+    pub fn display_name(self, lang: Lang) -> &'static str {
+        rules(self).name(lang)
+    }
+
+    pub fn rules(self) -> &'static dyn SystemRules {
+        rules(self)
+    }
+}
+
+impl fmt::Display for SystemId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// A typed system name that matches no system.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game system {input:?}")]
+pub struct UnknownSystem {
+    /// At most 40 characters of what was typed.
+    pub input: String,
+}
+
+impl Localized for UnknownSystem {
+    fn localized(&self, lang: Lang) -> String {
+        let input = &self.input;
+        match lang {
+            Lang::En => format!("Unknown game system “{input}”."),
+            Lang::Ja => format!("「{input}」というシステムはありません。"),
+        }
+    }
+}
+
+impl FromStr for SystemId {
+    type Err = UnknownSystem;
+
+    /// Accepts the key in any case, with `-` or spaces for `_`, or either display name, so a
+    /// typed `Shadowrun4`, `mecha-d20` or `シャドウラン第4版` all work.
+    fn from_str(input: &str) -> Result<Self, Self::Err> {
+        let trimmed = input.trim();
+        let normal: String = trimmed
+            .chars()
+            .map(|c| {
+                if c == '-' || c == ' ' {
+                    '_'
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            })
+            .collect();
+        SystemId::ALL
+            .into_iter()
+            .find(|s| {
+                s.key() == normal
+                    || s.display_name(Lang::En).eq_ignore_ascii_case(trimmed)
+                    || s.display_name(Lang::Ja) == trimmed
+            })
+            .ok_or_else(|| UnknownSystem {
+                input: trimmed.chars().take(40).collect(),
+            })
+    }
+}
+
+#[cfg(test)]
+mod conformance {
+    //! One test over every system (as BCDice checks every game system in one test): each has
+    //! its id, names, sheet, dialect, options and state, and they agree with each other.
+
+    use std::collections::{BTreeMap, HashSet};
+
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::dice::FixedRoller;
+
+    /// Every variant is in `ALL`: this match stops compiling when a variant is added, and the
+    /// count below fails when `ALL` is not extended with it.
+    #[test]
+    fn all_lists_every_variant_once() {
+        let count = |id: SystemId| match id {
+            SystemId::BadlandsRally
+            | SystemId::Shadowrun4
+            | SystemId::Warmachine
+            | SystemId::Terminator
+            | SystemId::MechaD20
+            | SystemId::Generic => 1,
+        };
+        let unique: HashSet<SystemId> = SystemId::ALL.into_iter().collect();
+        assert_eq!(
+            unique.len(),
+            SystemId::ALL.iter().map(|&s| count(s)).sum::<usize>()
+        );
+        assert_eq!(unique.len(), 6);
+    }
+
+    #[test]
+    fn every_system_conforms() {
+        let mut keys = HashSet::new();
+        let mut names = HashSet::new();
+        let mut option_keys = HashSet::new();
+        for id in SystemId::ALL {
+            let r = rules(id);
+            // Id: the stored key round-trips through serde and FromStr.
+            assert!(keys.insert(id.key()), "{id}: duplicate key");
+            assert_eq!(serde_json::to_value(id).unwrap(), json!(id.key()));
+            assert_eq!(id.key().parse::<SystemId>(), Ok(id));
+            // Names: both languages, distinct, and typed names find the system.
+            for lang in [Lang::En, Lang::Ja] {
+                let name = r.name(lang);
+                assert!(!name.trim().is_empty(), "{id}: no {lang:?} name");
+                assert!(names.insert(name), "{id}: name {name} taken");
+                assert_eq!(name.parse::<SystemId>(), Ok(id));
+            }
+            // Sheet: an empty one is kept or refused in both languages, and described either way.
+            match r.edit_sheet(&json!({}), &[], true) {
+                Ok(sheet) => {
+                    let _ = r.describe_sheet(&sheet, Lang::En);
+                }
+                Err(e) => assert!(!e.en.is_empty() && !e.ja.is_empty(), "{id}: unlocalized refusal"),
+            }
+            let _ = r.describe_sheet(&json!({}), Lang::Ja);
+            assert!(!r.gm_only_field(""), "{id}: the empty field name is nobody's");
+            // Options: keys carry a prefix, have a default, and are unique across systems.
+            for o in r.house_options() {
+                assert!(o.key.contains('.'), "{id}: option {} has no prefix", o.key);
+                assert!(!o.values.is_empty(), "{id}: option {} has no values", o.key);
+                assert!(
+                    !o.en.is_empty() && !o.ja.is_empty(),
+                    "{id}: option {} undescribed",
+                    o.key
+                );
+                assert!(option_keys.insert(o.key), "option {} listed twice", o.key);
+                let house = BTreeMap::new();
+                assert_eq!(
+                    crate::systems::rules::house_value(r.house_options(), &house, o.key),
+                    Some(o.default_value())
+                );
+            }
+            // State: a new session's (null) state and an empty object read.
+            r.check_state(&Value::Null)
+                .unwrap_or_else(|e| panic!("{id}: {e}"));
+            r.check_state(&json!({})).unwrap_or_else(|e| panic!("{id}: {e}"));
+            // Dialect: plain generic notation is never rewritten.
+            if let Some(d) = r.roll_dialect() {
+                assert_eq!(d.rewrite("2d6+1"), None, "{id}");
+                let out = crate::notation::evaluate("2d6", &mut FixedRoller::new(vec![3, 4])).unwrap();
+                let _ = d.read(&out, Lang::Ja);
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_systems_are_refused_with_the_input_cut() {
+        let err = "d&d".parse::<SystemId>().unwrap_err();
+        assert_eq!(err.input, "d&d");
+        assert!(err.localized(Lang::Ja).contains("d&d"));
+        assert_eq!(
+            "z".repeat(500)
+                .parse::<SystemId>()
+                .unwrap_err()
+                .input
+                .chars()
+                .count(),
+            40
+        );
+    }
+}

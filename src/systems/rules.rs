@@ -1,0 +1,150 @@
+//! What every game system tells the rest of Saikoro: the [`SystemRules`] trait each system
+//! folder implements once, and the plain types it speaks in. The registry
+//! ([`super::registry`]) maps each [`SystemId`](super::registry::SystemId) to one of these.
+//!
+//! No method has a default: a new system that forgets a piece does not compile.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::sheet_error::SheetError;
+use crate::i18n::Lang;
+use crate::notation::RollOutcome;
+
+/// A house option a server's admins may set (`/config option`), with the value the rules use
+/// when nobody set it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HouseOption {
+    /// Stored key, `<system prefix>.<name>` (`rally.recovery`): never rename one.
+    pub key: &'static str,
+    /// The values it takes; the first is the default.
+    pub values: &'static [&'static str],
+    pub en: &'static str,
+    pub ja: &'static str,
+}
+
+impl HouseOption {
+    pub fn default_value(&self) -> &'static str {
+        self.values[0]
+    }
+
+    pub fn describe(&self, lang: Lang) -> &'static str {
+        lang.pick(self.en, self.ja)
+    }
+}
+
+/// How a result reads at a glance; the bot picks the colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tone {
+    Neutral,
+    Warning,
+    Critical,
+}
+
+/// What a system adds to a generic `/roll` outcome it recognises: fields shown under the dice,
+/// a headline before the title, and the tone.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DialectReading {
+    pub fields: Vec<(String, String)>,
+    pub headline: Option<String>,
+    pub tone: Option<Tone>,
+}
+
+/// A system's reading of `/roll` in its sessions and channels (Shadowrun: BCDice's `nB6`, hits
+/// on 5+, glitches).
+pub trait RollDialect: Sync {
+    /// The expression to evaluate for what the player typed, when the system reads it its own
+    /// way (`6B6` → `6B6>=5`); `None`: generic notation.
+    fn rewrite(&self, input: &str) -> Option<String>;
+    /// What the system reads in the rolled outcome.
+    fn read(&self, outcome: &RollOutcome, lang: Lang) -> DialectReading;
+}
+
+/// One game system's rules as the session, `/char`, `/roll` and `/config` need them.
+pub trait SystemRules: Sync {
+    /// The name shown to people.
+    fn name(&self, lang: Lang) -> &'static str;
+
+    /// `current` with `fields` applied and validated; `gm`: the GM (or a server manager) edits.
+    fn edit_sheet(&self, current: &Value, fields: &[(String, String)], gm: bool)
+    -> Result<Value, SheetError>;
+
+    /// Whether only the GM may change `key` on an existing entry.
+    fn gm_only_field(&self, key: &str) -> bool;
+
+    /// The sheet as `name: value` lines.
+    fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)>;
+
+    /// How `/roll` reads in this system's channels; `None`: generic notation only.
+    fn roll_dialect(&self) -> Option<&'static dyn RollDialect>;
+
+    /// The house options the system reads, each with its default.
+    fn house_options(&self) -> &'static [HouseOption];
+
+    /// Whether a session's `system_state` reads as this system's state type (the store keeps
+    /// it as JSON; see [`SessionState`]).
+    fn check_state(&self, system_state: &Value) -> Result<(), SheetError>;
+}
+
+/// A system's typed session state, kept under its own key of `Session::system_state` (JSON in
+/// the store; other keys are left alone). `Default` is a new session's state; a missing key
+/// reads as the default.
+pub trait SessionState: Serialize + DeserializeOwned + Default {
+    /// The key in `system_state` (`shadowrun4`, `race`): stored, never rename it.
+    const KEY: &'static str;
+
+    /// Read the state, or explain why it does not read.
+    fn read(system_state: &Value) -> Result<Self, SheetError> {
+        match system_state.get(Self::KEY) {
+            None | Some(Value::Null) => Ok(Self::default()),
+            Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
+                SheetError::new(
+                    format!("The session's stored game state does not read: {e}"),
+                    format!("セッションに保存されたゲーム状態を読めません: {e}"),
+                )
+            }),
+        }
+    }
+
+    /// Read the state; one that does not read counts as new (it was checked when written).
+    fn read_or_default(system_state: &Value) -> Self {
+        Self::read(system_state).unwrap_or_default()
+    }
+
+    /// Store the state under its key, keeping whatever else `system_state` holds.
+    fn write(&self, system_state: &mut Value) {
+        if !system_state.is_object() {
+            *system_state = Value::Object(serde_json::Map::new());
+        }
+        system_state[Self::KEY] = serde_json::to_value(self).unwrap_or(Value::Null);
+    }
+}
+
+/// [`SystemRules::check_state`] for a system whose state is `T`.
+pub fn check_state<T: SessionState>(system_state: &Value) -> Result<(), SheetError> {
+    if !(system_state.is_null() || system_state.is_object()) {
+        return Err(SheetError::new(
+            "The session's stored game state must be an object.",
+            "セッションに保存されたゲーム状態はオブジェクトである必要があります。",
+        ));
+    }
+    T::read(system_state).map(|_| ())
+}
+
+/// A house option's value in `house`, or its default; `None` for a key the table does not list.
+pub fn house_value<'a>(
+    options: &'static [HouseOption],
+    house: &'a std::collections::BTreeMap<String, String>,
+    key: &str,
+) -> Option<&'a str> {
+    let option = options.iter().find(|o| o.key == key)?;
+    Some(
+        house
+            .get(key)
+            .map(String::as_str)
+            .filter(|v| option.values.contains(v))
+            .unwrap_or(option.default_value()),
+    )
+}
