@@ -5,16 +5,16 @@
 //! edits the message or arrives as a follow-up, so a slow store never fails the interaction.
 
 use engine::i18n::{Lang, Localized};
-use engine::session::{ServerSettings, Session};
 use serenity::all::{
-    ButtonStyle, ComponentInteraction, Context as SerenityContext, CreateActionRow, CreateButton,
-    CreateInteractionResponse, CreateInteractionResponseMessage, FullEvent, Interaction, Permissions,
+    ComponentInteraction, Context as SerenityContext, CreateInteractionResponse,
+    CreateInteractionResponseMessage, FullEvent, Interaction, Permissions,
 };
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::store::{Action, StoreError};
+pub use crate::press::{PREFIX, Press, PressReply, button, row};
+use crate::store::StoreError;
 use crate::{BotError, Data};
 
 /// Whether this press has started answering, or was acknowledged by the watchdog. Task-local:
@@ -29,47 +29,10 @@ tokio::task_local! {
     static PRESS: Arc<PressState>;
 }
 
-const PREFIX: &str = "act:";
-
-/// A button that triggers action `id`.
-pub fn button(id: i64, label: &str, style: ButtonStyle) -> CreateButton {
-    CreateButton::new(format!("{PREFIX}{id}"))
-        // Discord caps button labels at 80 characters.
-        .label(crate::embeds::truncate(label, 80))
-        .style(style)
-}
-
-pub fn row(buttons: Vec<CreateButton>) -> CreateActionRow {
-    CreateActionRow::Buttons(buttons)
-}
-
-/// Everything a handler needs about one press.
-pub struct Press<'a> {
-    pub ctx: &'a SerenityContext,
-    pub data: &'a Data,
-    pub interaction: &'a ComponentInteraction,
-    pub action: Action,
-    pub lang: Lang,
-    /// The channel's active session, if any.
-    pub session: Option<Session>,
-    /// The presser is the session's GM, manages the server, or has the GM role.
-    pub is_gm: bool,
-    /// The server's settings as read for this press (defaults when unreadable or in a DM).
-    pub settings: ServerSettings,
-}
-
-/// What the press shows.
-pub enum PressReply {
-    /// Replace the message the button is on.
-    Update(CreateInteractionResponseMessage),
-    /// A new message in the channel.
-    Message(CreateInteractionResponseMessage),
-}
-
 /// Whether the GM may press an action of this kind on the owner's behalf.
 fn gm_may_press(kind: &str) -> bool {
     // A secret roll is the roller's to reveal; game actions (Edge, damage) the GM may run.
-    kind != "reveal"
+    kind != crate::commands::roll::REVEAL
 }
 
 pub async fn on_event(ctx: &SerenityContext, event: &FullEvent, data: &Data) -> Result<(), BotError> {
@@ -230,12 +193,15 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
     }
 }
 
-/// Action kinds to the modules that handle them.
+/// Action kinds to the modules that handle them: `reveal` is `/roll`'s, every other kind
+/// starts with a system's button prefix (see [`crate::systems`]).
 async fn route(p: &Press<'_>) -> Result<PressReply, BotError> {
-    match p.action.kind.as_str() {
-        "reveal" => crate::commands::roll::reveal(p).await,
-        k if k.starts_with("sr.") => crate::commands::sr::press(p).await,
-        k if k.starts_with("rally.") => crate::commands::rally::press(p).await,
-        other => Err(BotError::internal(format!("unknown action kind {other}"))),
+    let kind = p.action.kind.as_str();
+    if kind == crate::commands::roll::REVEAL {
+        return crate::commands::roll::reveal(p).await;
+    }
+    match crate::systems::by_button_kind(kind) {
+        Some(system) => system.press(p).await,
+        None => Err(BotError::internal(format!("unknown action kind {kind}"))),
     }
 }

@@ -88,6 +88,21 @@ async fn handle(error: poise::FrameworkError<'_, Data, BotError>) {
             };
             reply_ephemeral(ctx, text.to_string()).await;
         }
+        // A check's own refusal (a system turned off here, storage unavailable) is the message.
+        F::CommandCheckFailed {
+            ctx,
+            error: Some(BotError::User(text)),
+            ..
+        } => reply_ephemeral(ctx, text).await,
+        F::CommandCheckFailed {
+            ctx,
+            error: Some(BotError::Internal(detail)),
+            ..
+        } => {
+            let id = new_error_id();
+            tracing::error!(error_id = %id, command = %ctx.command().qualified_name, "check: {detail}");
+            reply_ephemeral(ctx, internal_message(lang_of(ctx), &id)).await;
+        }
         F::MissingUserPermissions { ctx, .. }
         | F::NotAnOwner { ctx, .. }
         | F::CommandCheckFailed { ctx, .. } => {

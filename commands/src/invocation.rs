@@ -32,6 +32,7 @@ pub async fn optional<T>(what: &str, read: impl Future<Output = Result<T, StoreE
     }
 }
 
+#[derive(Clone)]
 pub struct Invocation {
     pub guild: Option<u64>,
     pub channel: u64,
@@ -73,8 +74,16 @@ fn member_facts(ctx: Context<'_>) -> (bool, Vec<u64>) {
 
 impl Invocation {
     /// Reads the server settings; during an outage falls back to defaults so stateless
-    /// commands keep working.
+    /// commands keep working. A system command's check loaded it already: that one is reused.
     pub async fn load(ctx: Context<'_>) -> Invocation {
+        if let Some(inv) = ctx.invocation_data::<Invocation>().await {
+            return inv.clone();
+        }
+        Self::read(ctx).await
+    }
+
+    /// [`Self::load`] from the store, always.
+    pub async fn read(ctx: Context<'_>) -> Invocation {
         let guild = ctx.guild_id().map(|g| g.get());
         let (settings, loaded) = match guild {
             None => (ServerSettings::default(), true),

@@ -14,9 +14,11 @@ pub mod invocation;
 pub mod loadtest;
 pub mod logging;
 pub mod metrics;
+pub mod press;
 pub mod registration;
 pub mod reply;
 pub mod store;
+pub mod systems;
 
 pub use error::BotError;
 

@@ -195,7 +195,7 @@ async fn create_sessions(store: &Arc<dyn Store>, count: u64) -> Result<(), LoadE
                     DEFAULT_GUILD,
                     channel,
                     &format!("load {i}"),
-                    SystemId::Warmachine,
+                    SystemId::Generic,
                     user,
                     now,
                 )

@@ -12,9 +12,12 @@ pub type Command = poise::Command<Data, BotError>;
 
 /// Discord's cap on the characters of one command (see [`command_chars`]).
 pub const MAX_COMMAND_CHARS: usize = 8000;
+/// Our own cap, under Discord's: room for a tree to grow before Discord would refuse it.
+pub const COMMAND_BUDGET: usize = 7600;
 
-/// Characters Discord counts toward a command's 8000: names, descriptions and values of the
-/// command, its options and choices; with localizations, the longest of each field counts.
+/// Characters Discord counts toward a command's 8000, the strict way: names, descriptions and
+/// values of the command, its options and choices — every choice value as its text, numbers
+/// included (poise's choices are integers) — with only the longest localization of each field.
 pub fn command_chars(v: &Value) -> usize {
     let mut n = 0;
     for key in ["name", "description"] {
@@ -29,8 +32,10 @@ pub fn command_chars(v: &Value) -> usize {
         });
         n += base.max(longest);
     }
-    if let Some(s) = v["value"].as_str() {
-        n += s.chars().count();
+    match &v["value"] {
+        Value::Null => {}
+        Value::String(s) => n += s.chars().count(),
+        other => n += other.to_string().chars().count(),
     }
     for list in ["options", "choices"] {
         if let Some(a) = v[list].as_array() {
@@ -42,11 +47,7 @@ pub fn command_chars(v: &Value) -> usize {
 
 /// The system a top-level command belongs to (`None`: generic, registered globally).
 pub fn system_of(command_name: &str) -> Option<SystemId> {
-    match command_name {
-        "sr" => Some(SystemId::Shadowrun4),
-        "rally" => Some(SystemId::BadlandsRally),
-        _ => None,
-    }
+    crate::systems::of_command(command_name)
 }
 
 fn slash(commands: &[Command], keep: impl Fn(&Command) -> bool) -> Vec<CreateCommand> {
@@ -91,20 +92,44 @@ mod tests {
     use super::*;
 
     /// Discord refuses a whole registration if one command is too large: check every command
-    /// the bot registers, as Discord receives it.
+    /// the bot registers, as Discord receives it, against our budget (printed: `cargo test -p
+    /// saikoro-bot every_command_fits -- --nocapture`).
     #[test]
     fn every_command_fits_discords_limits() {
+        let mut over = Vec::new();
         for command in crate::commands::all() {
             let json =
                 serde_json::to_value(command.create_as_slash_command().expect("slash command")).unwrap();
             let chars = command_chars(&json);
-            assert!(
-                chars <= MAX_COMMAND_CHARS,
-                "/{} has {chars} characters",
-                command.name
-            );
+            println!("/{:<12} {chars:>5} of {COMMAND_BUDGET} characters", command.name);
+            if chars > COMMAND_BUDGET {
+                over.push(format!("/{} has {chars}", command.name));
+            }
             let options = json["options"].as_array().map_or(0, Vec::len);
             assert!(options <= 25, "/{} has {options} options", command.name);
         }
+        assert!(
+            over.is_empty(),
+            "over the {COMMAND_BUDGET}-character budget: {over:?}"
+        );
+    }
+
+    #[test]
+    fn the_strict_count_counts_integer_choice_values_and_the_longest_localization() {
+        let v = serde_json::json!({
+            "name": "ab", "name_localizations": {"ja": "あいう"},
+            "description": "d",
+            "options": [{"name": "o", "description": "x", "choices": [
+                {"name": "c", "value": 10}, {"name": "e", "value": "vv"}]}]
+        });
+        // ab→あいう 3 + d 1 + o 1 + x 1 + c 1 + "10" 2 + e 1 + vv 2
+        assert_eq!(command_chars(&v), 12);
+    }
+
+    #[test]
+    fn system_commands_belong_to_their_systems() {
+        assert_eq!(system_of("sr"), Some(SystemId::Shadowrun4));
+        assert_eq!(system_of("rally"), Some(SystemId::BadlandsRally));
+        assert_eq!(system_of("roll"), None);
     }
 }

@@ -53,7 +53,8 @@ pub async fn autocomplete_entry(
     serenity::all::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
-/// Autocomplete of the session system's models (the rally's datacards).
+/// Autocomplete of the session system's models (its registry entry's sheet choices: the rally's
+/// datacards).
 pub async fn autocomplete_model(
     ctx: Context<'_>,
     partial: &str,
@@ -67,12 +68,7 @@ pub async fn autocomplete_model(
         .ok()
         .flatten()
         .map(|s| s.system);
-    let choices = match system {
-        Some(engine::session::SystemId::BadlandsRally) => {
-            crate::commands::rally::model_choices(partial, lang)
-        }
-        _ => Vec::new(),
-    };
+    let choices = system.map_or_else(Vec::new, |s| crate::systems::bot(s).sheet_choices(partial, lang));
     let choices = choices
         .into_iter()
         .take(25)

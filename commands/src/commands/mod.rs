@@ -3,22 +3,15 @@
 
 pub mod char;
 pub mod config;
-pub mod rally;
 pub mod roll;
 pub mod session;
-pub mod sr;
 pub mod system_choice;
 
 use crate::{BotError, Data};
 
-/// Every command the bot registers.
+/// Every command the bot registers: the generic ones, then each system's (from the registry).
 pub fn all() -> Vec<poise::Command<Data, BotError>> {
-    vec![
-        roll::roll(),
-        session::session(),
-        char::char(),
-        config::config(),
-        rally::rally(),
-        sr::sr(),
-    ]
+    let mut all = vec![roll::roll(), session::session(), char::char(), config::config()];
+    all.extend(crate::systems::commands());
+    all
 }

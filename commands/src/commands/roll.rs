@@ -3,15 +3,19 @@
 use engine::i18n::Lang;
 use engine::notation::{self, RollOutcome};
 use engine::session::{RollLogEntry, SecretRolls, Session, SystemId, Visibility};
+use engine::systems::rules::RollDialect;
 use poise::CreateReply;
 use serde_json::json;
 use serenity::all::{ButtonStyle, ChannelId, CreateInteractionResponseMessage, CreateMessage, UserId};
 
-use crate::buttons::{self, Press, PressReply};
 use crate::embeds::roll::roll_view;
 use crate::invocation::{Invocation, now_ms, optional};
+use crate::press::{self as buttons, Press, PressReply};
 use crate::store::NewAction;
 use crate::{BotError, Context};
+
+/// The action kind of a secret roll's Reveal button.
+pub const REVEAL: &str = "reveal";
 
 /// Longest expression accepted (the engine's own cap is 500; Discord's is 6000).
 pub const MAX_EXPRESSION: usize = 200;
@@ -49,21 +53,29 @@ pub async fn roll(
         None => None,
     };
     let mut session_read: Option<Option<Session>> = None;
-    // Shadowrun: BCDice's ShadowRun4 defaults (`nB6` hits on 5+, `nR6` rerolls sixes).
-    let sr_form = engine::systems::shadowrun4::bcdice::command_form(&dice);
-    let shadowrun = match &sr_form {
-        Some(_) => {
-            let session = inv.session_if_any(ctx).await;
-            let is_sr = match &session {
-                Some(s) => s.system == SystemId::Shadowrun4,
-                None => channel_settings.is_some_and(|c| c.system == Some(SystemId::Shadowrun4)),
-            };
-            session_read = Some(session);
-            is_sr
-        }
-        None => false,
-    };
-    let expression = sr_form.filter(|_| shadowrun).unwrap_or_else(|| dice.clone());
+    // A system's own reading of `/roll` in its channels (Shadowrun: BCDice's `nB6`, hits on
+    // 5+): the session is read only when some system's dialect recognises the input.
+    let candidates: Vec<(SystemId, &dyn RollDialect, String)> = SystemId::ALL
+        .into_iter()
+        .filter_map(|id| {
+            let d = id.rules().roll_dialect()?;
+            let expression = d.rewrite(&dice)?;
+            Some((id, d, expression))
+        })
+        .collect();
+    let mut dialect = None;
+    if !candidates.is_empty() {
+        let session = inv.session_if_any(ctx).await;
+        let system = match &session {
+            Some(s) => Some(s.system),
+            None => channel_settings.and_then(|c| c.system),
+        };
+        dialect = candidates.into_iter().find(|(id, _, _)| Some(*id) == system);
+        session_read = Some(session);
+    }
+    let expression = dialect
+        .as_ref()
+        .map_or_else(|| dice.clone(), |(_, _, e)| e.clone());
     let mut outcome = ctx
         .data()
         .dice
@@ -76,8 +88,8 @@ pub async fn roll(
     ctx.data().tap(ctx.id(), &outcome);
     let roller = ctx.author().display_name().to_string();
     let mut view = roll_view(&outcome, &roller, lang);
-    if shadowrun {
-        crate::embeds::roll::add_shadowrun(&mut view, &outcome, lang);
+    if let Some((_, d, _)) = dialect {
+        crate::embeds::roll::add_reading(&mut view, d.read(&outcome, lang));
     }
     let channel_secret = channel_settings.is_some_and(|c| c.visibility == Visibility::Secret);
     let secret = outcome.flags.secret || channel_secret;
@@ -95,7 +107,7 @@ pub async fn roll(
             send_to_gm(ctx, &inv, gm, &roller, &view).await;
             let session_id = session_read.as_ref().and_then(|s| s.as_ref()).map(|s| s.id);
             let action = NewAction {
-                kind: "reveal".into(),
+                kind: REVEAL.into(),
                 guild: inv.guild,
                 channel: inv.channel,
                 owner: inv.user,

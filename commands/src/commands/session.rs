@@ -154,7 +154,7 @@ pub async fn status(ctx: Context<'_>) -> Result<(), BotError> {
     let s = inv.session(ctx).await?;
     // Every entry shows: a long roster continues in more embeds and, past Discord's 6000
     // characters a message, in follow-up messages.
-    for message in pack_messages(status_views(&s, inv.lang)) {
+    for message in pack_messages(status_views(&s, &inv.settings, inv.lang)) {
         let mut reply = CreateReply::default();
         for view in message {
             reply = reply.embed(view.to_embed());

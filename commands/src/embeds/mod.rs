@@ -3,9 +3,7 @@
 //! rejected by Discord.
 
 pub mod limits;
-pub mod rally;
 pub mod roll;
-pub mod sr;
 pub mod status;
 
 use serenity::all::{CreateEmbed, CreateEmbedFooter};
@@ -18,6 +16,20 @@ pub mod colour {
     pub const SUCCESS: u32 = 0x2ECC71;
     pub const FAILURE: u32 = 0xE74C3C;
     pub const WARNING: u32 = 0xF1C40F;
+    /// Something went wrong in the dice (a glitch): orange, apart from success and failure.
+    pub const ALERT: u32 = 0xE67E22;
+    /// Something went badly wrong (a critical glitch): darker than any failure.
+    pub const CRITICAL: u32 = 0x8B0000;
+
+    /// The colour of an engine [`Tone`](engine::systems::rules::Tone).
+    pub fn of_tone(tone: engine::systems::rules::Tone) -> u32 {
+        use engine::systems::rules::Tone;
+        match tone {
+            Tone::Neutral => NEUTRAL,
+            Tone::Warning => ALERT,
+            Tone::Critical => CRITICAL,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -4,6 +4,7 @@
 
 use engine::i18n::Lang;
 use engine::notation::{Die, Kind, RollLine, RollOutcome, Status, Verdict};
+use engine::systems::rules::DialectReading;
 
 use super::{EmbedView, colour};
 
@@ -171,33 +172,16 @@ pub fn roll_view(outcome: &RollOutcome, roller_name: &str, lang: Lang) -> EmbedV
     }
 }
 
-/// Shadowrun hits and glitches (BCDice's ShadowRun4 reading) for each `nB6` / `nR6` line.
-pub fn add_shadowrun(view: &mut EmbedView, outcome: &RollOutcome, lang: Lang) {
-    use engine::systems::shadowrun4::{Glitch, bcdice};
-    let mut worst = Glitch::None;
-    for r in outcome.lines.iter().filter_map(bcdice::read_line) {
-        let mut v = format!(
-            "{} **{}** · 1: {}/{}",
-            lang.pick("Hits", "ヒット"),
-            r.hits,
-            r.ones,
-            r.dice
-        );
-        let g = crate::embeds::sr::glitch_text(r.glitch, lang);
-        if let Some(g) = g {
-            v.push_str(&format!(" · **{g}**"));
-        }
-        if r.glitch == Glitch::Critical || (r.glitch == Glitch::Glitch && worst == Glitch::None) {
-            worst = r.glitch;
-        }
-        view.fields.push(("Shadowrun".to_string(), v, false));
+/// What the channel's system reads in the roll (its `/roll` dialect: Shadowrun's hits and
+/// glitches for each `nB6` / `nR6` line): fields under the dice, a headline before the title,
+/// and the colour of its tone.
+pub fn add_reading(view: &mut EmbedView, reading: DialectReading) {
+    view.fields
+        .extend(reading.fields.into_iter().map(|(n, v)| (n, v, false)));
+    if let Some(h) = reading.headline {
+        view.title = format!("{h} · {}", view.title);
     }
-    if let Some(g) = crate::embeds::sr::glitch_text(worst, lang) {
-        view.title = format!("{g} · {}", view.title);
-        view.colour = if worst == Glitch::Critical {
-            crate::embeds::sr::CRITICAL_GLITCH
-        } else {
-            crate::embeds::sr::GLITCH
-        };
+    if let Some(t) = reading.tone {
+        view.colour = super::colour::of_tone(t);
     }
 }

@@ -3,7 +3,7 @@
 //! Discord's limits need — never an entry silently dropped.
 
 use engine::i18n::Lang;
-use engine::session::{Session, SystemId};
+use engine::session::{ServerSettings, Session};
 use engine::systems::sheet::describe_sheet;
 
 use super::{EmbedView, colour, limits};
@@ -13,15 +13,14 @@ pub const ENTRY_LINE: usize = 1000;
 /// Most embeds in one message.
 pub const EMBEDS_PER_MESSAGE: usize = 10;
 
-/// `(name, value, inline)` fields for the session's system; empty when it adds none.
-pub fn system_status(session: &Session, lang: Lang) -> Vec<(String, String, bool)> {
-    match session.system {
-        SystemId::BadlandsRally => {
-            let race = crate::commands::rally::store::race_of(session, Default::default());
-            crate::embeds::rally::board_fields(&session.turn.order, session.turn.round, &race, lang)
-        }
-        SystemId::Shadowrun4 | SystemId::Warmachine | SystemId::Terminator | SystemId::MechaD20 => Vec::new(),
-    }
+/// `(name, value, inline)` fields for the session's system (its registry entry's board); empty
+/// when it adds none.
+pub fn system_status(
+    session: &Session,
+    settings: &ServerSettings,
+    lang: Lang,
+) -> Vec<(String, String, bool)> {
+    crate::systems::bot(session.system).status_board(session, settings, lang)
 }
 
 /// One roster entry on one line: name, owner, every stat, effects.
@@ -84,7 +83,7 @@ fn header(s: &Session, lang: Lang) -> String {
 
 /// The status as embeds: the header and the roster lines packed into descriptions of at most
 /// Discord's 4096 characters, then the system's board.
-pub fn status_views(s: &Session, lang: Lang) -> Vec<EmbedView> {
+pub fn status_views(s: &Session, settings: &ServerSettings, lang: Lang) -> Vec<EmbedView> {
     let title = format!("📜 {}", s.name);
     let more = match lang {
         Lang::En => format!("📜 {} (continued)", s.name),
@@ -122,7 +121,7 @@ pub fn status_views(s: &Session, lang: Lang) -> Vec<EmbedView> {
             });
         }
     }
-    let board = system_status(s, lang);
+    let board = system_status(s, settings, lang);
     if !board.is_empty() {
         let last = views.len() - 1;
         let mut with_board = views[last].clone();

@@ -23,7 +23,7 @@ async fn session_lifecycle_roster_log_and_export() {
     let mut c = console().await;
     let gm = c.invoker();
     let ana = player(&c, "ana");
-    let r = as_(&mut c, &gm, "/session start name:Night Run system:warmachine").await;
+    let r = as_(&mut c, &gm, "/session start name:Night Run system:generic").await;
     assert!(!r.ephemeral);
     assert_eq!(r.embeds()[0]["title"], "Session started: Night Run");
     let r = as_(&mut c, &ana, "/session join").await;
@@ -86,7 +86,7 @@ async fn permissions_are_enforced_and_denials_change_nothing() {
     let mut c = console().await;
     let gm = player(&c, "gm-player"); // the GM needs no server permission
     let bob = player(&c, "bob");
-    as_(&mut c, &gm, "/session start name:Run system:warmachine").await;
+    as_(&mut c, &gm, "/session start name:Run system:generic").await;
     as_(&mut c, &gm, "/char add name:Boss stats:body=9").await;
     as_(&mut c, &bob, "/session join").await;
     let before = session_version(&c).await;
@@ -113,7 +113,7 @@ async fn permissions_are_enforced_and_denials_change_nothing() {
         r.content()
     );
     // Settings need Manage Server; the command is also hidden from others by default.
-    let r = as_(&mut c, &bob, "/config systems system:warmachine enabled:false").await;
+    let r = as_(&mut c, &bob, "/config systems system:generic enabled:false").await;
     assert!(
         r.ephemeral && r.content().contains("Manage Server"),
         "{}",
@@ -139,7 +139,7 @@ async fn permissions_are_enforced_and_denials_change_nothing() {
 async fn bad_input_is_a_clear_error_and_writes_nothing() {
     let mut c = console().await;
     let gm = c.invoker();
-    as_(&mut c, &gm, "/session start name:Run system:warmachine").await;
+    as_(&mut c, &gm, "/session start name:Run system:generic").await;
     as_(&mut c, &gm, "/char add name:Ana stats:body=4").await;
     let before = session_version(&c).await;
     let cases = [
@@ -243,7 +243,7 @@ async fn sessions_settings_and_logs_survive_a_restart_on_postgres() {
 async fn survive_a_restart(opts: impl Fn() -> ConsoleOptions) {
     let mut c = console_with(opts()).await;
     let admin = c.invoker();
-    as_(&mut c, &admin, "/session start name:Campaign system:warmachine").await;
+    as_(&mut c, &admin, "/session start name:Campaign system:generic").await;
     as_(&mut c, &admin, "/char add name:Juggernaut stats:arm=20 def=10").await;
     c.queue_dice([6, 6]);
     as_(&mut c, &admin, "/roll dice:2d6").await;
@@ -282,7 +282,7 @@ async fn fifty_concurrent_edits_through_the_bot_all_land_on_postgres() {
 
 async fn fifty_concurrent_edits(mut c: Console) {
     let admin = c.invoker();
-    as_(&mut c, &admin, "/session start name:Run system:warmachine").await;
+    as_(&mut c, &admin, "/session start name:Run system:generic").await;
     as_(&mut c, &admin, "/char add name:Jack").await;
     let command = c
         .fake
@@ -320,7 +320,7 @@ async fn secret_rolls_go_to_the_roller_the_gm_and_reveal_once() {
     let gm = player(&c, "gm-dm");
     let ana = player(&c, "ana");
     let bob = player(&c, "bob");
-    as_(&mut c, &gm, "/session start name:Run system:warmachine").await;
+    as_(&mut c, &gm, "/session start name:Run system:generic").await;
     c.queue_dice([2, 5]);
     let (id, r) = c.send_as("/roll dice:S2D6", &ana).await.unwrap();
     assert!(r.ephemeral, "the roller sees the result privately");
@@ -428,7 +428,7 @@ async fn a_postgres_outage_is_answered_cleanly_and_the_bot_recovers_unaided() {
     })
     .await;
     let admin = c.invoker();
-    as_(&mut c, &admin, "/session start name:Run system:warmachine").await;
+    as_(&mut c, &admin, "/session start name:Run system:generic").await;
     as_(&mut c, &admin, "/char add name:Jack stats:arm=15").await;
 
     tokio::task::spawn_blocking({
@@ -483,7 +483,7 @@ async fn a_postgres_outage_is_answered_cleanly_and_the_bot_recovers_unaided() {
 async fn character_names_autocomplete_from_the_roster() {
     let mut c = console().await;
     let admin = c.invoker();
-    as_(&mut c, &admin, "/session start name:Run system:warmachine").await;
+    as_(&mut c, &admin, "/session start name:Run system:generic").await;
     for name in ["Ana", "Anders", "Bob"] {
         as_(&mut c, &admin, &format!("/char add name:{name}")).await;
     }
@@ -527,7 +527,7 @@ async fn hidden_rolls_stay_out_of_the_public_log_and_export_until_revealed() {
     let gm = player(&c, "gm-hidden");
     let ana = player(&c, "ana");
     let bob = player(&c, "bob");
-    as_(&mut c, &gm, "/session start name:Run system:warmachine").await;
+    as_(&mut c, &gm, "/session start name:Run system:generic").await;
     c.queue_dice([2, 5]);
     let (roll_id, _) = c.send_as("/roll dice:S2D6 label:Trap check", &ana).await.unwrap();
     c.queue_dice([6]);
@@ -645,7 +645,7 @@ async fn concurrent_channel_setting_edits_are_both_kept() {
 async fn status_shows_every_entry_of_a_long_roster_within_discords_limits() {
     let mut c = console().await;
     let gm = c.invoker();
-    as_(&mut c, &gm, "/session start name:Big Table system:warmachine").await;
+    as_(&mut c, &gm, "/session start name:Big Table system:generic").await;
     for i in 0..30 {
         let stats: Vec<String> = (1..=12)
             .map(|j| format!("k{j:02}={}", 1000 + i * 12 + j))
@@ -694,7 +694,7 @@ async fn status_shows_every_entry_of_a_long_roster_within_discords_limits() {
 async fn export_splits_a_long_log_and_reaches_ended_sessions() {
     let mut c = console().await;
     let gm = c.invoker();
-    as_(&mut c, &gm, "/session start name:Old Campaign system:warmachine").await;
+    as_(&mut c, &gm, "/session start name:Old Campaign system:generic").await;
     let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
     for n in 0..40 {
         let entry = engine::session::RollLogEntry {
@@ -728,7 +728,7 @@ async fn export_splits_a_long_log_and_reaches_ended_sessions() {
 
     // Ended: a new session runs here, the old one is still exportable by its id.
     as_(&mut c, &gm, "/session end").await;
-    as_(&mut c, &gm, "/session start name:New Campaign system:warmachine").await;
+    as_(&mut c, &gm, "/session start name:New Campaign system:generic").await;
     c.fake
         .set_attachment_size_limit(saikoro_bot::fake_discord::DEFAULT_ATTACHMENT_LIMIT);
     let r = as_(&mut c, &gm, &format!("/session export session:{}", s.id)).await;
@@ -860,7 +860,7 @@ async fn latency_runs_from_the_interaction_to_the_reply_not_to_later_work() {
     };
     let h = support::harness::Harness::start_with(fake, store.clone(), scale).await;
     let gm = h.invoker("gm");
-    h.send(&gm, "/session start name:Run system:warmachine").await;
+    h.send(&gm, "/session start name:Run system:generic").await;
     // Logging the roll (after the reply) takes 5 s: the user did not wait for it. The margins
     // are wide so a loaded CI machine cannot blur reply time and log time.
     store.append_delay_ms.store(5000, Ordering::SeqCst);
@@ -907,7 +907,7 @@ async fn a_slow_write_is_deferred_and_its_reply_fills_in_the_original_response()
     let fake = saikoro_bot::fake_discord::FakeDiscord::start().await.unwrap();
     let h = support::harness::Harness::start(fake, store.clone()).await;
     let gm = h.invoker("gm");
-    h.send(&gm, "/session start name:Run system:warmachine").await;
+    h.send(&gm, "/session start name:Run system:generic").await;
     let quick = h.send(&gm, "/char add name:Ana stats:body=4").await;
     assert!(
         matches!(&quick.events[..], [ReplyEvent::Callback(b)] if b["type"] == 4),
@@ -966,7 +966,7 @@ async fn a_slow_button_press_is_acknowledged_then_edits_its_message() {
     let fake = saikoro_bot::fake_discord::FakeDiscord::start().await.unwrap();
     let h = support::harness::Harness::start(fake, store.clone()).await;
     let (gm, ana) = (h.invoker("gm"), h.invoker("ana"));
-    h.send(&gm, "/session start name:Run system:warmachine").await;
+    h.send(&gm, "/session start name:Run system:generic").await;
     h.dice.queue([2, 5]);
     let (roll, _) = h.send_id(&ana, "/roll dice:S2D6").await;
     let mut notice = None;

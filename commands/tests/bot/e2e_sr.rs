@@ -380,12 +380,12 @@ async fn every_subcommand_answers() {
         "/sr spell caster:Mage force:3 drain:2 resist_pool:3 counterspell:Mage",
         "/sr thread character:Techno rating:2",
         "/sr compile character:Techno rating:3",
-        "/sr matrix cybercombat attack:8 defence:6 dv:5 resist:6 target:black IC (stun)",
-        "/sr matrix hack pool:8 firewall:4 node:6 stealth:4",
-        "/sr matrix perception pool:6 hidden:4",
-        "/sr rig sensor pool:6 threshold:2",
-        "/sr rig crash damage:8 body:6 pool:7",
-        "/sr rig chase pool:7 quarry_pool:6 current:near",
+        "/sr-matrix cybercombat attack:8 defence:6 dv:5 resist:6 target:black IC (stun)",
+        "/sr-matrix hack pool:8 firewall:4 node:6 stealth:4",
+        "/sr-matrix perception pool:6 hidden:4",
+        "/sr-rig sensor pool:6 threshold:2",
+        "/sr-rig crash damage:8 body:6 pool:7",
+        "/sr-rig chase pool:7 quarry_pool:6 current:near",
         "/sr initiative roll push:Ana",
     ] {
         let r = send(&mut c, line).await;
@@ -1120,7 +1120,7 @@ async fn matrix_pools_from_a_sheet_black_ic_and_feedback_apply_damage() {
     let (_, r) = as_id(
         &mut c,
         &ana,
-        "/sr matrix hack character:Ana firewall:1 node:1 stealth:10",
+        "/sr-matrix hack character:Ana firewall:1 node:1 stealth:10",
     )
     .await;
     assert!(!r.ephemeral, "{}", text(&r));
@@ -1131,7 +1131,7 @@ async fn matrix_pools_from_a_sheet_black_ic_and_feedback_apply_damage() {
     );
     assert!(t.contains("In, undetected"), "{t}");
     // A program missing from the sheet is refused, nothing rolled.
-    let r = send(&mut c, "/sr matrix perception character:Ana").await;
+    let r = send(&mut c, "/sr-matrix perception character:Ana").await;
     assert!(
         r.ephemeral && r.content().contains("no `analyze`"),
         "{}",
@@ -1141,7 +1141,7 @@ async fn matrix_pools_from_a_sheet_black_ic_and_feedback_apply_damage() {
     // Black IC (2 dice, 2 hits) against defence 1 die (0): DV 3 + 2 = 5; Bob resists with
     // Willpower 3 (1 hit): 4 Stun boxes, written by Apply damage.
     c.queue_dice([5, 5, 2, 5, 2, 2]);
-    let line = "/sr matrix cybercombat attack:2 defence:1 dv:3 target:black IC (stun) defender:Bob";
+    let line = "/sr-matrix cybercombat attack:2 defence:1 dv:3 target:black IC (stun) defender:Bob";
     let (id, r) = as_id(&mut c, &ana, line).await;
     assert!(!r.ephemeral, "{}", text(&r));
     assert!(
@@ -1156,7 +1156,7 @@ async fn matrix_pools_from_a_sheet_black_ic_and_feedback_apply_damage() {
     // An icon target takes no character.
     let r = send(
         &mut c,
-        "/sr matrix cybercombat attack:2 defence:1 dv:3 resist:2 defender:Bob",
+        "/sr-matrix cybercombat attack:2 defence:1 dv:3 resist:2 defender:Bob",
     )
     .await;
     assert!(r.ephemeral && r.content().contains("black IC"), "{}", text(&r));
@@ -1164,7 +1164,7 @@ async fn matrix_pools_from_a_sheet_black_ic_and_feedback_apply_damage() {
 
     // Rigger feedback: drone damage 5 → 3 Stun; Willpower 3 + filter 1 = 4 dice, 1 hit → 2.
     c.queue_dice([5, 2, 2, 2]);
-    let (id, r) = as_id(&mut c, &ana, "/sr rig feedback damage:5 character:Bob filter:1").await;
+    let (id, r) = as_id(&mut c, &ana, "/sr-rig feedback damage:5 character:Bob filter:1").await;
     assert!(!r.ephemeral, "{}", text(&r));
     assert!(text(&r).contains("Rigger feedback"), "{}", text(&r));
     let message = c.fake.original_message(id).expect("the result message");

@@ -158,12 +158,7 @@ async fn two_shard_ranges_split_the_guilds_and_share_one_database() {
     // A session written through bot A (guild 0) is read and changed through bot B. The same
     // channel id under the other shard's guild stands for the other process seeing it (as
     // after shards are re-balanced between processes): sessions live in PostgreSQL only.
-    let (id, r) = send(
-        &fake,
-        &gm(GUILD_0),
-        "/session start name:Shared system:warmachine",
-    )
-    .await;
+    let (id, r) = send(&fake, &gm(GUILD_0), "/session start name:Shared system:generic").await;
     assert!(!r.ephemeral, "{:?}", r.body);
     wait_finished(&mut rx_a, &mut seen_a, id).await;
     let (id, r) = send(&fake, &gm(GUILD_1), "/char add name:Ana stats:body=4").await;
@@ -285,12 +280,7 @@ async fn two_bot_processes_with_their_own_shard_ranges_share_one_database() {
         ids_1.push(id);
     }
     // A session started through process A is read and changed through process B.
-    let (id, r) = send(
-        &fake,
-        &gm(GUILD_0),
-        "/session start name:Shared system:warmachine",
-    )
-    .await;
+    let (id, r) = send(&fake, &gm(GUILD_0), "/session start name:Shared system:generic").await;
     assert!(!r.ephemeral, "{:?}", r.body);
     wait_logged(&log_a, id).await;
     let (id, r) = send(&fake, &gm(GUILD_1), "/char add name:Ana stats:body=4").await;

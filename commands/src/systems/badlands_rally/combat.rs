@@ -7,9 +7,9 @@ use engine::systems::badlands_rally::damage::{self, DamageRequest};
 use engine::systems::badlands_rally::gear::WeaponChoice;
 use engine::systems::badlands_rally::race::RaceAttack;
 
+use super::embeds::{attack_view, changes_text, damage_view, spin_out_text};
 use super::store::{self, rule};
 use super::{gear_autocomplete, record, reliable, reply, reply_with};
-use crate::embeds::rally::{attack_view, changes_text, damage_view, spin_out_text};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -76,7 +76,6 @@ async fn run_attack(
     command: &str,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    inv.require_system(engine::session::SystemId::BadlandsRally)?;
     let setup = AttackSetup {
         kind: kind_for(&inv)?,
         facing: facing.map_or(Facing::Front, Facing::from),
@@ -332,7 +331,6 @@ pub async fn rally_damage(
     attacker: Option<String>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    inv.require_system(engine::session::SystemId::BadlandsRally)?;
     let num = |v: i64| u32::try_from(v.clamp(0, 99)).unwrap_or(0);
     let mut req = DamageRequest {
         mos: num(mos),

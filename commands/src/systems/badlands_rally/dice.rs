@@ -2,8 +2,8 @@
 
 use engine::systems::badlands_rally::roll::{self, TestRequest};
 
+use super::embeds::{check_view, roll_view};
 use super::{record, reply, who};
-use crate::embeds::rally::{check_view, roll_view};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -45,7 +45,6 @@ pub async fn rally_roll(
     extra: Option<i64>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    inv.require_system(engine::session::SystemId::BadlandsRally)?;
     let req = request(rating, dice, rattled, extra);
     let out = ctx
         .data()
@@ -85,7 +84,6 @@ pub async fn rally_check(
     extra: Option<i64>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    inv.require_system(engine::session::SystemId::BadlandsRally)?;
     let req = request(rating, dice, rattled, extra);
     let out = ctx
         .data()

@@ -15,7 +15,7 @@ use engine::systems::badlands_rally::roll::{CheckOutcome, Pool, Rating, RollOutc
 use engine::systems::badlands_rally::state::{Change, SpinOutCause};
 use engine::systems::badlands_rally::tables::{Scenario, ScenarioOutcome, UpgradeOutcome};
 
-use super::{EmbedView, colour};
+use crate::embeds::{EmbedView, colour};
 
 /// Most dice printed per pool; more are counted.
 const DICE_SHOWN: usize = 40;

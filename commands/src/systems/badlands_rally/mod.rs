@@ -5,6 +5,7 @@
 
 pub mod combat;
 pub mod dice;
+pub mod embeds;
 pub mod moves;
 pub mod race;
 pub mod reliable;
@@ -16,8 +17,15 @@ use engine::systems::badlands_rally::datacards;
 use poise::CreateReply;
 use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse};
 
+use engine::session::{ServerSettings, Session, SystemId};
+use engine::systems::badlands_rally::rules::race_options;
+use engine::systems::badlands_rally::session_race::race_of;
+use futures::future::BoxFuture;
+
 use crate::embeds::EmbedView;
 use crate::invocation::Invocation;
+use crate::press::{Press, PressReply};
+use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
 
 use combat::{rally_attack, rally_damage, rally_push};
@@ -68,7 +76,7 @@ pub async fn rally(_ctx: Context<'_>) -> Result<(), BotError> {
 pub async fn gear_autocomplete(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
     let needle = partial.trim().to_lowercase();
     let names: Vec<String> = match ctx.data().store.active_session(ctx.channel_id().get()).await {
-        Ok(Some(s)) => store::race_of(&s, Default::default())
+        Ok(Some(s)) => race_of(&s, Default::default())
             .entries
             .into_iter()
             .map(|e| e.id)
@@ -119,9 +127,41 @@ pub async fn reply_with(
     Ok(())
 }
 
-/// A button press on a `/rally` result.
-pub async fn press(p: &crate::buttons::Press<'_>) -> Result<crate::buttons::PressReply, BotError> {
-    reliable::press(p).await
+/// Badlands Rally in the bot's registry.
+pub struct BadlandsRallyBot;
+
+impl SystemBot for BadlandsRallyBot {
+    fn id(&self) -> SystemId {
+        SystemId::BadlandsRally
+    }
+
+    fn commands(&self) -> Vec<Command> {
+        vec![rally()]
+    }
+
+    fn button_prefix(&self) -> Option<&'static str> {
+        Some("rally.")
+    }
+
+    /// Reliable rerolls.
+    fn press<'a>(&'a self, p: &'a Press<'a>) -> BoxFuture<'a, Result<PressReply, BotError>> {
+        Box::pin(reliable::press(p))
+    }
+
+    /// The race board, under the server's house options.
+    fn status_board(
+        &self,
+        session: &Session,
+        settings: &ServerSettings,
+        lang: Lang,
+    ) -> Vec<(String, String, bool)> {
+        let race = race_of(session, race_options(&settings.house));
+        embeds::board_fields(&session.turn.order, session.turn.round, &race, lang)
+    }
+
+    fn sheet_choices(&self, typed: &str, lang: Lang) -> Vec<(String, String)> {
+        model_choices(typed, lang)
+    }
 }
 
 /// The display name of whoever typed the command (embed footers).

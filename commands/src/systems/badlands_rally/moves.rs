@@ -6,9 +6,9 @@ use engine::systems::badlands_rally::moves::MoveRequest;
 use engine::systems::badlands_rally::race::{Action, RaceEvent};
 use engine::systems::badlands_rally::state::GearEvent;
 
+use super::embeds::{action_view, changes_view};
 use super::store::{self, rule};
 use super::{gear_autocomplete, record, reliable, reply, reply_with};
-use crate::embeds::rally::{action_view, changes_view};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -32,7 +32,6 @@ async fn act(
     command: &str,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    inv.require_system(engine::session::SystemId::BadlandsRally)?;
     let (session, (id, report, before, after)) = store::run(ctx, &inv, &[&gear], &mut |s, race, roller| {
         let id = store::gear_name(s, &gear)?;
         let (after, report) = race.act(&id, &action, &mut &mut *roller).map_err(rule)?;
@@ -72,7 +71,6 @@ async fn event(
     title: (&str, &str),
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    inv.require_system(engine::session::SystemId::BadlandsRally)?;
     let (_, (id, changes, status)) = store::run(ctx, &inv, &[&gear], &mut |s, race, _| {
         let id = store::gear_name(s, &gear)?;
         let mut race = race.clone();

@@ -6,9 +6,9 @@ use engine::systems::badlands_rally::RuleError;
 use engine::systems::badlands_rally::race::RaceEvent;
 use engine::systems::badlands_rally::tables::{self, UpgradeRoll};
 
+use super::embeds::{board_fields, initiative_view, scenario_view, upgrade_view};
 use super::store::{self, rule};
 use super::{gear_autocomplete, record, reliable, reply, reply_with};
-use crate::embeds::rally::{board_fields, initiative_view, scenario_view, upgrade_view};
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
@@ -36,7 +36,6 @@ pub async fn rally_initiative(
     pole: Option<bool>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    inv.require_system(engine::session::SystemId::BadlandsRally)?;
     let actor = inv.actor;
     let typed_ahead: Vec<String> = ahead
         .as_deref()
@@ -99,7 +98,6 @@ pub async fn rally_initiative(
 )]
 pub async fn rally_scenario(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    inv.require_system(engine::session::SystemId::BadlandsRally)?;
     let out = ctx
         .data()
         .dice
@@ -111,14 +109,14 @@ pub async fn rally_scenario(ctx: Context<'_>) -> Result<(), BotError> {
         .as_ref()
         .filter(|s| s.system == engine::session::SystemId::BadlandsRally && s.may_manage(inv.actor))
     {
-        let opts = crate::commands::rally::store::options(&inv.settings);
+        let opts = crate::systems::badlands_rally::store::options(&inv.settings);
         let (scenario, laps) = (out.scenario, out.laps);
         let saved = inv
             .update(ctx, |s| {
-                let mut race = crate::commands::rally::store::race_of(s, opts);
+                let mut race = crate::systems::badlands_rally::store::race_of(s, opts);
                 race.scenario = Some(scenario);
                 race.laps = laps;
-                crate::commands::rally::store::save(s, &race)
+                crate::systems::badlands_rally::store::save(s, &race)
             })
             .await;
         match saved {
@@ -161,7 +159,6 @@ pub async fn rally_upgrade(
     weapon: Option<i64>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    inv.require_system(engine::session::SystemId::BadlandsRally)?;
     let weapon = weapon.and_then(|w| usize::try_from(w - 1).ok());
     let Some(gear) = gear else {
         let out = ctx
@@ -246,7 +243,6 @@ pub async fn rally_upgrade(
 )]
 pub async fn rally_status(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    inv.require_system(engine::session::SystemId::BadlandsRally)?;
     let (session, race) = store::read(ctx, &inv).await?;
     let view = EmbedView {
         title: format!("🏁 {}", session.name),

@@ -32,8 +32,11 @@ use serde_json::{Value, json};
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, CreateInteractionResponseMessage};
 
 use super::store::{self, rule};
-use crate::buttons::{self, Press, PressReply};
-use crate::embeds::rally::{action_view, attack_view, initiative_view, victory_view};
+use engine::systems::badlands_rally::rules::{RaceFacts, StoredContest};
+use engine::systems::rules::SessionState;
+
+use super::embeds::{action_view, attack_view, initiative_view, victory_view};
+use crate::press::{self as buttons, Press, PressReply};
 use crate::store::NewAction;
 use crate::{BotError, Data};
 
@@ -519,22 +522,20 @@ fn contest_key(race: &RaceState, ids: &[String]) -> Value {
 /// The contested-victory check stored with the race (`system_state.race.contest`) for these
 /// contenders, so the check is rolled once and Reliable can reroll it.
 pub fn stored_contest(session: &Session, race: &RaceState, ids: &[String]) -> Option<InitiativeOutcome> {
-    let stored = &session.system_state["race"]["contest"];
-    if stored["key"] != contest_key(race, ids) {
-        return None;
-    }
-    serde_json::from_value(stored["outcome"].clone()).ok()
+    RaceFacts::read_or_default(&session.system_state)
+        .contest
+        .filter(|c| c.key == contest_key(race, ids))
+        .map(|c| c.outcome)
 }
 
 /// Keep the contested-victory check with the race.
 pub fn store_contest(session: &mut Session, race: &RaceState, ids: &[String], out: &InitiativeOutcome) {
-    if !session.system_state.is_object() {
-        session.system_state = json!({});
-    }
-    if !session.system_state["race"].is_object() {
-        session.system_state["race"] = json!({});
-    }
-    session.system_state["race"]["contest"] = json!({ "key": contest_key(race, ids), "outcome": out });
+    let mut facts = RaceFacts::read_or_default(&session.system_state);
+    facts.contest = Some(StoredContest {
+        key: contest_key(race, ids),
+        outcome: out.clone(),
+    });
+    facts.write(&mut session.system_state);
 }
 
 fn moved_on() -> engine::session::SessionError {

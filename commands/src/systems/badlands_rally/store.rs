@@ -1,20 +1,18 @@
-//! The race as the session stores it: each gear (sheet + state) in its roster entry's `sheet`,
-//! the round and the initiative order in the session's `turn`. Nothing here decides a rule; it
-//! only moves engine data in and out of the session.
+//! The race's transactions: load it from the session (the engine's `session_race`), let a step
+//! roll and change it, save it back — one store transaction. Nothing here decides a rule.
 
 use engine::dice::Roller;
 use engine::i18n::Lang;
 use engine::session::{Actor, ServerSettings, Session, SessionError, SystemId};
 use engine::systems::badlands_rally::RuleError;
 use engine::systems::badlands_rally::gear::Gear;
-use engine::systems::badlands_rally::race::{Entry, RaceOptions, RaceState};
-use engine::systems::badlands_rally::state::RecoveryOrder;
+use engine::systems::badlands_rally::race::{RaceOptions, RaceState};
+use engine::systems::badlands_rally::rules::race_options;
 
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
-/// The race length until `/rally scenario` stores one in `system_state.race.laps`.
-pub const DEFAULT_LAPS: u32 = 2;
+pub use engine::systems::badlands_rally::rules::DEFAULT_LAPS;
 
 /// A rule error carried through the store's transaction.
 pub fn rule(e: RuleError) -> SessionError {
@@ -35,49 +33,9 @@ pub fn not_a_race() -> SessionError {
     )
 }
 
-/// Table options the server's admins set as house rules: `rally.recovery = structure_first`
-/// (the default is Hull first, as the seed's rattled token implies) and
-/// `rally.gentlemens_sport = on`.
+/// The race options the server's house settings choose (`/config option`).
 pub fn options(settings: &ServerSettings) -> RaceOptions {
-    let get = |k: &str| settings.house.get(k).map(|v| v.trim().to_lowercase());
-    RaceOptions {
-        recovery_order: match get("rally.recovery").as_deref() {
-            Some("structure_first" | "structure") => RecoveryOrder::StructureFirst,
-            _ => RecoveryOrder::HullFirst,
-        },
-        gentlemens_sport: matches!(
-            get("rally.gentlemens_sport").as_deref(),
-            Some("on" | "yes" | "true" | "1")
-        ),
-    }
-}
-
-/// The race held in `session`: every roster entry whose stats are a gear, named by its entry.
-pub fn race_of(session: &Session, options: RaceOptions) -> RaceState {
-    // Race-wide facts live in the session's `system_state.race`.
-    let stored = &session.system_state["race"];
-    let mut race = RaceState {
-        options,
-        scenario: serde_json::from_value(stored["scenario"].clone()).ok().flatten(),
-        laps: stored["laps"]
-            .as_u64()
-            .and_then(|l| u32::try_from(l).ok())
-            .unwrap_or(DEFAULT_LAPS),
-        round: session.turn.round,
-        entries: Vec::new(),
-        pole: stored["pole"].as_str().map(str::to_string),
-        initiative: session.turn.order.first().cloned(),
-    };
-    for e in &session.roster {
-        if let Ok(mut gear) = serde_json::from_value::<Gear>(e.sheet.clone()) {
-            gear.sheet.name.clone_from(&e.name);
-            race.entries.push(Entry {
-                id: e.name.clone(),
-                gear,
-            });
-        }
-    }
-    race
+    race_options(&settings.house)
 }
 
 /// The roster name of a gear in this race (any case), or why there is none.
@@ -110,30 +68,7 @@ pub fn ensure_may_act(session: &Session, actor: Actor, name: &str) -> Result<(),
     }
 }
 
-/// Write the race's gears and round back into the session.
-pub fn save(session: &mut Session, race: &RaceState) -> Result<(), SessionError> {
-    for entry in &race.entries {
-        let value = serde_json::to_value(&entry.gear).map_err(|e| text(&e.to_string(), &e.to_string()))?;
-        if let Some(r) = session.roster.iter_mut().find(|r| r.name == entry.id)
-            && r.sheet != value
-        {
-            r.sheet = value;
-        }
-    }
-    session.turn.round = race.round;
-    if !session.system_state.is_object() {
-        session.system_state = serde_json::json!({});
-    }
-    // Other race facts kept there (the contested-victory check) stay as they are.
-    if !session.system_state["race"].is_object() {
-        session.system_state["race"] = serde_json::json!({});
-    }
-    let facts = &mut session.system_state["race"];
-    facts["scenario"] = serde_json::json!(race.scenario);
-    facts["laps"] = serde_json::json!(race.laps);
-    facts["pole"] = serde_json::json!(race.pole);
-    Ok(())
-}
+pub use engine::systems::badlands_rally::session_race::{race_of, save_race as save};
 
 /// What a race step gets: the fresh session (for names and the turn), the race, the dice.
 pub type Step<'a, T> =
@@ -190,7 +125,7 @@ pub fn unknown(name: &str, lang: Lang) -> String {
 /// [`run`] for a button press: the same transaction on the channel's session, which must still
 /// be `session_id`. The dispatcher has already checked who pressed.
 pub async fn run_press<T: Send>(
-    p: &crate::buttons::Press<'_>,
+    p: &crate::press::Press<'_>,
     session_id: i64,
     step: &mut Step<'_, T>,
 ) -> Result<(Session, T), BotError> {

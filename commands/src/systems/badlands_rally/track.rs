@@ -6,9 +6,9 @@ use engine::session::SessionError;
 use engine::systems::badlands_rally::moves::{CollisionCause, MovePlan, Step, Terrain};
 use engine::systems::badlands_rally::race::{Action, Victory};
 
+use super::embeds::{action_view, collision_view, victory_view};
 use super::store::{self, rule};
 use super::{gear_autocomplete, record, reliable, reply, reply_with};
-use crate::embeds::rally::{action_view, collision_view, victory_view};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -142,7 +142,6 @@ pub async fn rally_move(
     start: Option<TerrainChoice>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    inv.require_system(engine::session::SystemId::BadlandsRally)?;
     let start = start.map_or(Terrain::Normal, Terrain::from);
     let plan = parse_path(start, &path).map_err(|w| {
         inv.text(
@@ -202,7 +201,6 @@ pub async fn rally_collide(
     by: Option<String>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    inv.require_system(engine::session::SystemId::BadlandsRally)?;
     let amount = u32::try_from(amount.clamp(0, 60)).unwrap_or(0);
     let c = self::cause(cause, amount);
     let actor = inv.actor;
@@ -260,7 +258,6 @@ pub async fn rally_victory(
     ahead: Option<String>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    inv.require_system(engine::session::SystemId::BadlandsRally)?;
     let (mut session, race) = store::read(ctx, &inv).await?;
     let victory = race.victory();
     let mut buttons = Vec::new();

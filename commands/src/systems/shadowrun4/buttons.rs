@@ -31,9 +31,10 @@ use serde_json::{Value, json};
 use serenity::all::{CreateActionRow, CreateEmbed, CreateInteractionResponseMessage};
 
 use super::common::{self, Op, save_ops, save_ops_with};
+use super::embeds as view;
 use crate::BotError;
-use crate::buttons::{Press, PressReply};
-use crate::embeds::{EmbedView, sr as view};
+use crate::embeds::EmbedView;
+use crate::press::{Press, PressReply};
 use crate::store::StoreError;
 
 pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {

@@ -11,9 +11,9 @@ use serde_json::json;
 
 use super::common::{
     self, EdgeChoice, Sr4Char, autocomplete_character, autocomplete_presets, find_char, parse_presets, rule,
-    sr_session, start,
+    sr_session,
 };
-use crate::embeds::sr as view;
+use super::embeds as view;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 use serenity::all::CreateButton;
@@ -130,7 +130,6 @@ pub async fn attack(
     soak_edge: Option<bool>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    start(&inv)?;
     let session = sr_session(ctx, &inv).await?;
     let a = find_char(&inv, &session, &attacker)?;
     let t = find_char(&inv, &session, &target)?;
@@ -366,7 +365,6 @@ pub async fn surprise(
     ambush: Option<String>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    start(&inv)?;
     let session = sr_session(ctx, &inv).await?;
     let mut names = common::name_list(characters.as_deref());
     if names.is_empty() {

@@ -14,9 +14,9 @@ use serenity::all::{
     AutocompleteChoice, ButtonStyle, CreateActionRow, CreateAutocompleteResponse, CreateButton,
 };
 
-use crate::buttons;
 use crate::embeds::EmbedView;
 use crate::invocation::Invocation;
+use crate::press as buttons;
 use crate::store::NewAction;
 use crate::{BotError, Context};
 
@@ -100,11 +100,6 @@ pub struct Sr4Char {
 
 pub fn rule(inv: &Invocation, e: &RuleError) -> BotError {
     inv.user_error(e)
-}
-
-/// The `/sr` preamble: Shadowrun enabled here.
-pub fn start(inv: &Invocation) -> Result<(), BotError> {
-    inv.require_system(SystemId::Shadowrun4)
 }
 
 /// The channel's session, which must be a Shadowrun 4 one.

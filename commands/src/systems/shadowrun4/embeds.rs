@@ -15,7 +15,10 @@ use engine::systems::shadowrun4::matrix::{CybercombatOutcome, HackOutcome, HackR
 use engine::systems::shadowrun4::modifiers;
 use engine::systems::shadowrun4::pool::{PartSource, PoolPart};
 use engine::systems::shadowrun4::resonance::{CompileOutcome, ThreadOutcome};
-use engine::systems::shadowrun4::rigging::{ChaseOutcome, ChaseWinner, CrashOutcome, RangeBand};
+use engine::systems::shadowrun4::rigging::{
+    BREAK_AWAY_SUCCESSES, BreakAwayOutcome, ChaseOutcome, ChaseWinner, CrashOutcome, CutOffOutcome,
+    PositioningOutcome, RangeBand,
+};
 use engine::systems::shadowrun4::sheet::{condition_text, monitor_bar};
 use engine::systems::shadowrun4::test_kinds::{
     ExtendedEnd, ExtendedOutcome, OpposedOutcome, OpposedResult, Rolled, SearchOutcome, SuccessOutcome,
@@ -23,12 +26,12 @@ use engine::systems::shadowrun4::test_kinds::{
 };
 use engine::systems::shadowrun4::{DamageType, Glitch};
 
-use super::{EmbedView, colour};
+use crate::embeds::{EmbedView, colour};
 
 /// A critical glitch: darker than any failure.
-pub const CRITICAL_GLITCH: u32 = 0x8B0000;
+pub const CRITICAL_GLITCH: u32 = colour::CRITICAL;
 /// A glitch: orange, apart from success green and failure red.
-pub const GLITCH: u32 = 0xE67E22;
+pub const GLITCH: u32 = colour::ALERT;
 
 /// Most dice printed per roll; the rest are counted.
 const DICE_SHOWN: usize = 60;
@@ -78,11 +81,7 @@ pub fn dice_text(roll: &PoolRoll, lang: Lang) -> String {
 }
 
 pub fn glitch_text(g: Glitch, lang: Lang) -> Option<&'static str> {
-    match g {
-        Glitch::None => None,
-        Glitch::Glitch => Some(lang.pick("⚠️ GLITCH", "⚠️ グリッチ")),
-        Glitch::Critical => Some(lang.pick("💀 CRITICAL GLITCH", "💀 クリティカル・グリッチ")),
-    }
+    engine::systems::shadowrun4::rules::glitch_text(g, lang)
 }
 
 fn signed(v: i32) -> String {
@@ -1108,6 +1107,116 @@ pub fn chase_view(o: &ChaseOutcome, lang: Lang) -> EmbedView {
         format!("**{}**", band(o.band, lang)),
     ));
     v
+}
+
+fn yes_no(b: bool, lang: Lang) -> &'static str {
+    lang.pick(if b { "yes" } else { "no" }, if b { "はい" } else { "いいえ" })
+}
+
+/// Seed 7.7 break away: the test against the threshold (+1 per pursuer), the successes in a
+/// row and whether the vehicle escaped.
+pub fn break_away_view(o: &BreakAwayOutcome, vehicle: &str, lang: Lang) -> EmbedView {
+    let mut v = test_view(&o.test, Some(vehicle), lang);
+    v.title = v.title.replace(
+        lang.pick("Success test", "成功テスト"),
+        lang.pick("Break away", "離脱"),
+    );
+    v.fields.push(fi(
+        lang.pick("In a row", "連続成功"),
+        format!(
+            "**{}** / {BREAK_AWAY_SUCCESSES}",
+            o.successes.min(BREAK_AWAY_SUCCESSES)
+        ),
+    ));
+    v.fields.push(fi(
+        lang.pick("Escaped", "離脱成功"),
+        format!("**{}**", yes_no(o.escaped, lang)),
+    ));
+    v
+}
+
+/// Seed 7.7 positioning: the hits become dice on the vehicle's next chase test.
+pub fn positioning_view(o: &PositioningOutcome, vehicle: &str, lang: Lang) -> EmbedView {
+    let mut v = test_view(&o.test, Some(vehicle), lang);
+    v.title = v.title.replace(
+        lang.pick("Success test", "成功テスト"),
+        lang.pick("Positioning", "位置取り"),
+    );
+    v.fields.push(fi(
+        lang.pick("Next chase test", "次のチェイス・テスト"),
+        format!("**+{}** {}", o.bonus, lang.pick("dice", "ダイス")),
+    ));
+    v
+}
+
+/// Seed 7.7 cut off: the opposed test, then the loser's crash test with the net hits as a
+/// penalty.
+pub fn cut_off_view(o: &CutOffOutcome, lang: Lang) -> EmbedView {
+    let mut v = opposed_view(
+        &o.test,
+        Some(lang.pick("Cutting off", "妨害側")),
+        Some(lang.pick("Target", "対象")),
+        lang,
+    );
+    v.title = v.title.replace(
+        lang.pick("Opposed test", "対抗テスト"),
+        lang.pick("Cut off", "進路妨害"),
+    );
+    match (o.loser, &o.crash_test) {
+        (None, _) => v.fields.push(f(
+            lang.pick("Crash test", "衝突テスト"),
+            lang.pick("A tie: nobody is cut off.", "同数：進路妨害は起きません。")
+                .to_string(),
+        )),
+        (Some(loser), test) => {
+            let who = match loser {
+                ChaseWinner::First => lang.pick("Cutting off", "妨害側"),
+                _ => lang.pick("Target", "対象"),
+            };
+            let text = match test {
+                Some(t) => rolled_text_or_hits(t, lang),
+                None => lang
+                    .pick(
+                        "no dice left after the penalty: failed",
+                        "ペナルティでダイスが残らず失敗",
+                    )
+                    .to_string(),
+            };
+            v.fields.push(f(
+                &format!("{} ({who})", lang.pick("Crash test", "衝突テスト")),
+                text,
+            ));
+        }
+    }
+    v.fields.push(fi(
+        lang.pick("Crashed", "衝突"),
+        format!("**{}**", yes_no(o.crashed, lang)),
+    ));
+    if o.crash_test.as_ref().is_some_and(|t| t.glitch != Glitch::None) {
+        let (title, colour) = headline(
+            v.title.clone(),
+            o.crash_test.as_ref().map_or(Glitch::None, |t| t.glitch),
+            None,
+            lang,
+        );
+        v.title = title;
+        v.colour = colour;
+    }
+    v
+}
+
+fn rolled_text_or_hits(t: &SuccessOutcome, lang: Lang) -> String {
+    let dice = t
+        .rolled
+        .as_ref()
+        .map(|r| rolled_text(r, lang))
+        .unwrap_or_default();
+    format!(
+        "{dice}\n{} **{}** / {}",
+        lang.pick("Hits", "ヒット"),
+        t.hits,
+        t.threshold.unwrap_or(0)
+    )
 }
 
 #[cfg(test)]

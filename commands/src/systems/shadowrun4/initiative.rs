@@ -9,8 +9,8 @@ use engine::systems::shadowrun4::RuleError;
 use engine::systems::shadowrun4::initiative::{Combatant, InitiativeState, roll_initiative};
 use serde_json::json;
 
-use super::common::{self, Op, find_char, rule, sr_session, start};
-use crate::embeds::sr as view;
+use super::common::{self, Op, find_char, rule, sr_session};
+use super::embeds as view;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -260,7 +260,6 @@ pub async fn roll_cmd(
     extra_pass: Option<String>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    start(&inv)?;
     let session = sr_session(ctx, &inv).await?;
     gm(&inv, &session)?;
     let mut names = common::name_list(characters.as_deref());
@@ -308,7 +307,6 @@ pub async fn next(
     push: Option<String>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    start(&inv)?;
     let session = sr_session(ctx, &inv).await?;
     gm(&inv, &session)?;
     let current = stored_state(&session).ok_or_else(|| {

@@ -13,9 +13,9 @@ use engine::systems::shadowrun4::{DamageType, EdgeBefore};
 
 use super::common::{
     self, AttrChoice, EdgeChoice, Op, Sr4Char, autocomplete_character, autocomplete_presets, find_char,
-    parse_presets, rule, sr_session, start,
+    parse_presets, rule, sr_session,
 };
-use crate::embeds::sr as view;
+use super::embeds as view;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -217,7 +217,6 @@ pub async fn spell(
     sustain: Option<bool>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    start(&inv)?;
     let session = sr_session(ctx, &inv).await?;
     let c = find_char(&inv, &session, &caster)?;
     let skill = skill.unwrap_or_else(|| "spellcasting".into());
@@ -309,7 +308,6 @@ pub async fn summon(
     edge: Option<EdgeChoice>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    start(&inv)?;
     let session = sr_session(ctx, &inv).await?;
     let c = find_char(&inv, &session, &caster)?;
     let (spec, edge) = cast_spec(
@@ -376,7 +374,6 @@ pub async fn thread(
     sustain: Option<bool>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    start(&inv)?;
     let session = sr_session(ctx, &inv).await?;
     let c = find_char(&inv, &session, &character)?;
     let (spec, edge) = cast_spec(
@@ -443,7 +440,6 @@ pub async fn compile(
     edge: Option<EdgeChoice>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    start(&inv)?;
     let session = sr_session(ctx, &inv).await?;
     let c = find_char(&inv, &session, &character)?;
     let (spec, edge) = cast_spec(
@@ -527,7 +523,6 @@ pub async fn dispel(
     modifiers: Option<String>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    start(&inv)?;
     let session = sr_session(ctx, &inv).await?;
     let c = find_char(&inv, &session, &caster)?;
     let (spec, _) = cast_spec(
@@ -579,7 +574,6 @@ pub async fn drop_sustained(
     character: String,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    start(&inv)?;
     let session = sr_session(ctx, &inv).await?;
     let c = find_char(&inv, &session, &character)?;
     let (saved, _) = common::save_ops(

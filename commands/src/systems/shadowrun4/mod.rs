@@ -5,22 +5,60 @@
 //! "Apply damage" where the rules allow them (see [`buttons`]).
 
 pub mod buttons;
+pub mod chase;
 pub mod combat;
 pub mod common;
+pub mod embeds;
 pub mod initiative;
 pub mod magic;
 pub mod matrix;
+pub mod pools;
+pub mod rigging;
 pub mod test;
-
-pub use buttons::press;
 
 use combat::{attack, surprise};
 use initiative::initiative;
 use magic::{compile, dispel, drop_sustained, spell, summon, thread};
-use matrix::{matrix, rig};
 use test::{extended, opposed, teamwork, test};
 
+use engine::i18n::Lang;
+use engine::session::{ServerSettings, Session, SystemId};
+use futures::future::BoxFuture;
+
+use crate::press::{Press, PressReply};
+use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
+
+/// Shadowrun 4 in the bot's registry.
+pub struct Shadowrun4Bot;
+
+impl SystemBot for Shadowrun4Bot {
+    fn id(&self) -> SystemId {
+        SystemId::Shadowrun4
+    }
+
+    fn commands(&self) -> Vec<Command> {
+        vec![sr(), matrix::matrix(), rigging::rig()]
+    }
+
+    fn button_prefix(&self) -> Option<&'static str> {
+        Some("sr.")
+    }
+
+    fn press<'a>(&'a self, p: &'a Press<'a>) -> BoxFuture<'a, Result<PressReply, BotError>> {
+        Box::pin(buttons::press(p))
+    }
+
+    /// The initiative order is the session's turn order, shown in the header already.
+    fn status_board(&self, _: &Session, _: &ServerSettings, _: Lang) -> Vec<(String, String, bool)> {
+        Vec::new()
+    }
+
+    /// Characters are typed field by field; there is no model list to pick from.
+    fn sheet_choices(&self, _typed: &str, _lang: Lang) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
 
 /// Shadowrun 4th edition
 #[poise::command(
@@ -41,9 +79,7 @@ use crate::{BotError, Context};
         "summon",
         "thread",
         "compile",
-        "drop_sustained",
-        "matrix",
-        "rig"
+        "drop_sustained"
     ),
     subcommand_required
 )]

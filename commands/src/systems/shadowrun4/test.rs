@@ -8,9 +8,9 @@ use serde_json::json;
 
 use super::common::{
     self, AttrChoice, EdgeChoice, PoolArgs, autocomplete_character, autocomplete_presets, build_pool,
-    edge_before, rule, sr_session, start,
+    edge_before, rule, sr_session,
 };
-use crate::embeds::sr as view;
+use super::embeds as view;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -88,7 +88,6 @@ pub async fn test(
     buy_hits: Option<bool>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    start(&inv)?;
     let session = match &character {
         Some(_) => Some(sr_session(ctx, &inv).await?),
         None => inv.session_if_any(ctx).await,
@@ -224,7 +223,6 @@ pub async fn opposed(
     edge_rating: Option<i64>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    start(&inv)?;
     let session = if character.is_some() || opponent.is_some() {
         Some(sr_session(ctx, &inv).await?)
     } else {
@@ -359,7 +357,6 @@ pub async fn extended(
     edge_rating: Option<i64>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    start(&inv)?;
     let session = match &character {
         Some(_) => Some(sr_session(ctx, &inv).await?),
         None => inv.session_if_any(ctx).await,
@@ -493,7 +490,6 @@ pub async fn teamwork(
     retry: Option<i64>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    start(&inv)?;
     let names = common::name_list(Some(&assistants));
     let needs_session = character.is_some() || names.iter().any(|n| n.parse::<i64>().is_err());
     let session = if needs_session {

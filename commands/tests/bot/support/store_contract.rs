@@ -68,7 +68,7 @@ pub async fn server_settings_round_trip(h: &impl Harness) {
         language: Some(Lang::Ja),
         ..ServerSettings::default()
     };
-    settings.enabled_systems.remove(&SystemId::Warmachine);
+    settings.enabled_systems.remove(&SystemId::Generic);
     settings.gm_role = Some(u64::MAX - 1);
     settings.secret_rolls = SecretRolls::GmChannel { channel: 77 };
     settings.house.insert("edge".into(), "reroll misses".into());
@@ -593,7 +593,7 @@ pub async fn concurrent_settings_edits_all_land(h: &impl Harness) {
         tasks.push(tokio::spawn(async move {
             let mut edit = move |c: &mut ChannelSettings| {
                 if i == 0 {
-                    c.system = Some(SystemId::Warmachine);
+                    c.system = Some(SystemId::Generic);
                 } else {
                     c.visibility = Visibility::Secret;
                 }
@@ -608,7 +608,7 @@ pub async fn concurrent_settings_edits_all_land(h: &impl Harness) {
     let ch = store.channel_settings(50).await.unwrap().expect("saved");
     assert_eq!(
         (ch.system, ch.visibility),
-        (Some(SystemId::Warmachine), Visibility::Secret)
+        (Some(SystemId::Generic), Visibility::Secret)
     );
 }
 

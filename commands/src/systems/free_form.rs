@@ -1,0 +1,49 @@
+//! Systems with no bot part of their own: the free-form `Generic` system, and the systems whose
+//! rules are not built yet. No commands, buttons, board or sheet presets; `/roll`, `/session`
+//! and `/char` serve them.
+
+use engine::i18n::Lang;
+use engine::session::{ServerSettings, Session, SystemId};
+use futures::future::BoxFuture;
+
+use super::{Command, SystemBot};
+use crate::BotError;
+use crate::press::{Press, PressReply};
+
+pub struct FreeFormBot(SystemId);
+
+pub const GENERIC: FreeFormBot = FreeFormBot(SystemId::Generic);
+pub const WARMACHINE: FreeFormBot = FreeFormBot(SystemId::Warmachine);
+pub const TERMINATOR: FreeFormBot = FreeFormBot(SystemId::Terminator);
+pub const MECHA_D20: FreeFormBot = FreeFormBot(SystemId::MechaD20);
+
+impl SystemBot for FreeFormBot {
+    fn id(&self) -> SystemId {
+        self.0
+    }
+
+    fn commands(&self) -> Vec<Command> {
+        Vec::new()
+    }
+
+    fn button_prefix(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn press<'a>(&'a self, p: &'a Press<'a>) -> BoxFuture<'a, Result<PressReply, BotError>> {
+        let kind = p.action.kind.clone();
+        Box::pin(async move {
+            Err(BotError::internal(format!(
+                "no buttons in free-form systems: {kind}"
+            )))
+        })
+    }
+
+    fn status_board(&self, _: &Session, _: &ServerSettings, _: Lang) -> Vec<(String, String, bool)> {
+        Vec::new()
+    }
+
+    fn sheet_choices(&self, _typed: &str, _lang: Lang) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
