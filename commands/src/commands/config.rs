@@ -4,6 +4,7 @@
 
 use engine::i18n::Lang;
 use engine::session::{ChannelSettings, SecretRolls, ServerSettings, SystemId, Visibility};
+use engine::systems::rules::{HouseOption, house_value};
 use poise::CreateReply;
 use serenity::all::{ChannelId, Permissions, RoleId};
 
@@ -19,7 +20,7 @@ use crate::{BotError, Context, registration};
     default_member_permissions = "MANAGE_GUILD",
     name_localized("ja", "設定"),
     description_localized("ja", "サーバー設定（サーバー管理権限）"),
-    subcommands("show", "language", "systems", "channel", "gm_role", "secret_rolls")
+    subcommands("show", "language", "systems", "channel", "gm_role", "secret_rolls", "option")
 )]
 pub async fn config(_ctx: Context<'_>) -> Result<(), BotError> {
     Ok(())
@@ -156,6 +157,23 @@ fn settings_view(settings: &ServerSettings, channel: Option<&ChannelSettings>, l
             false,
         ),
     ];
+    // Every system's house options, each with its value here (or its default).
+    let options: Vec<String> = SystemId::ALL
+        .into_iter()
+        .flat_map(|id| id.rules().house_options())
+        .map(|o| {
+            let value =
+                house_value(std::slice::from_ref(o), &settings.house, o.key).unwrap_or(o.default_value());
+            format!("`{}` = `{value}` — {}", o.key, o.describe(lang))
+        })
+        .collect();
+    if !options.is_empty() {
+        fields.push((
+            lang.pick("House options", "ハウスルール").to_string(),
+            options.join("\n"),
+            false,
+        ));
+    }
     if let Some(c) = channel {
         let sys = c.system.map_or_else(
             || lang.pick("none", "なし").to_string(),
@@ -373,5 +391,101 @@ pub async fn secret_rolls(
         }
     };
     let settings = update(ctx, &inv, guild, |s| s.secret_rolls = routing).await?;
+    show_settings(ctx, &inv, &settings).await
+}
+
+/// Every system's house options, from the registry.
+fn house_options() -> impl Iterator<Item = &'static HouseOption> {
+    SystemId::ALL
+        .into_iter()
+        .flat_map(|id| id.rules().house_options())
+}
+
+/// Autocomplete: the house options, or the values of the one named (`rally.recovery=…`).
+async fn autocomplete_option(ctx: Context<'_>, partial: &str) -> serenity::all::CreateAutocompleteResponse {
+    let lang = ctx.locale().map_or(Lang::En, Lang::from_locale);
+    let needle = partial.trim().to_lowercase();
+    let choices = house_options()
+        .filter(|o| o.key.contains(&needle) || o.describe(lang).to_lowercase().contains(&needle))
+        .take(25)
+        .map(|o| {
+            let label: String = format!("{} — {}", o.key, o.describe(lang))
+                .chars()
+                .take(100)
+                .collect();
+            serenity::all::AutocompleteChoice::new(label, o.key)
+        })
+        .collect();
+    serenity::all::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// A house option of a system (omit the value for its default)
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "ハウスルール"),
+    description_localized("ja", "システムのハウスルール（値を省略すると既定値に戻します）")
+)]
+pub async fn option(
+    ctx: Context<'_>,
+    #[description = "The option"]
+    #[name_localized("ja", "項目")]
+    #[description_localized("ja", "項目")]
+    #[autocomplete = "autocomplete_option"]
+    #[max_length = 64]
+    name: String,
+    #[description = "Its value (omit: the default)"]
+    #[name_localized("ja", "値")]
+    #[description_localized("ja", "値（省略で既定値）")]
+    #[max_length = 64]
+    value: Option<String>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    let guild = require_manager(ctx, &inv)?;
+    loaded(&inv)?;
+    let key = name.trim().to_lowercase();
+    let Some(option) = house_options().find(|o| o.key == key) else {
+        let known: Vec<&str> = house_options().map(|o| o.key).collect();
+        let shown: String = name.trim().chars().take(40).collect();
+        return Err(BotError::User(match inv.lang {
+            Lang::En => format!(
+                "There is no house option `{shown}`. Options: {}.",
+                known.join(", ")
+            ),
+            Lang::Ja => format!(
+                "`{shown}` というハウスルールはありません。項目: {}。",
+                known.join("、")
+            ),
+        }));
+    };
+    let value = value.map(|v| v.trim().to_lowercase()).filter(|v| !v.is_empty());
+    if let Some(v) = &value
+        && !option.values.contains(&v.as_str())
+    {
+        let shown: String = v.chars().take(40).collect();
+        return Err(BotError::User(match inv.lang {
+            Lang::En => format!(
+                "`{}` takes {}, not `{shown}`.",
+                option.key,
+                option.values.join(" or ")
+            ),
+            Lang::Ja => format!(
+                "`{}` の値は {} のどれかです（`{shown}` は使えません）。",
+                option.key,
+                option.values.join("、")
+            ),
+        }));
+    }
+    let key = option.key.to_string();
+    let settings = update(ctx, &inv, guild, |s| match &value {
+        // The default is not stored: a later change of default reaches this server too.
+        Some(v) if v != option.default_value() => {
+            s.house.insert(key.clone(), v.clone());
+        }
+        _ => {
+            s.house.remove(&key);
+        }
+    })
+    .await?;
     show_settings(ctx, &inv, &settings).await
 }

@@ -5,6 +5,7 @@ mod support;
 
 mod console_cli;
 mod e2e_rally;
+mod e2e_registry;
 mod e2e_roll;
 mod e2e_session;
 mod e2e_sr;

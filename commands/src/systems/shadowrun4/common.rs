@@ -16,6 +16,9 @@ use serenity::all::{
 
 use crate::embeds::EmbedView;
 use crate::invocation::Invocation;
+use engine::systems::rules::SessionState;
+use engine::systems::shadowrun4::rules::Shadowrun4State;
+
 use crate::press as buttons;
 use crate::store::NewAction;
 use crate::{BotError, Context};
@@ -611,36 +614,20 @@ pub fn burn_edge_button(id: i64, lang: Lang) -> CreateButton {
 }
 
 /// Key of the session's Shadowrun state in `Session::system_state`.
-pub const STATE_KEY: &str = "shadowrun4";
-/// Rolls whose Edge use is remembered (older ones fall off; their buttons are long gone).
-pub const MAX_EDGE_ROLLS: usize = 200;
+pub const STATE_KEY: &str = <Shadowrun4State as SessionState>::KEY;
+
+/// The session's Shadowrun state (a state that does not read counts as new).
+pub fn state(s: &Session) -> Shadowrun4State {
+    Shadowrun4State::read_or_default(&s.system_state)
+}
 
 /// Record that Edge was used on roll `token`: refused if it already was (one use per roll,
-/// whichever of its buttons was pressed first). Runs inside the session transaction.
+/// whichever of its buttons was pressed first; the engine's `Shadowrun4State`). Runs inside the
+/// session transaction.
 pub fn mark_edge_roll(s: &mut Session, token: &str) -> Result<(), SessionError> {
-    if !s.system_state.is_object() {
-        s.system_state = serde_json::json!({});
-    }
-    let state = &mut s.system_state[STATE_KEY];
-    if !state.is_object() {
-        *state = serde_json::json!({});
-    }
-    let list = &mut state["edge_rolls"];
-    if !list.is_array() {
-        *list = serde_json::json!([]);
-    }
-    let Some(a) = list.as_array_mut() else {
-        return Ok(());
-    };
-    if a.iter().any(|v| v.as_str() == Some(token)) {
-        return Err(SessionError::Rule {
-            en: RuleError::EdgeAlreadyUsed.localized(Lang::En),
-            ja: RuleError::EdgeAlreadyUsed.localized(Lang::Ja),
-        });
-    }
-    a.push(Value::String(token.to_string()));
-    let extra = a.len().saturating_sub(MAX_EDGE_ROLLS);
-    a.drain(..extra);
+    let mut st = state(s);
+    st.mark_edge_roll(token).map_err(|e| SessionError::rule(&e))?;
+    st.write(&mut s.system_state);
     Ok(())
 }
 
@@ -661,9 +648,7 @@ pub fn version_changed() -> SessionError {
 
 /// Whether Edge was already used on roll `token` (read from a saved session).
 pub fn edge_roll_used(s: &Session, token: &str) -> bool {
-    s.system_state[STATE_KEY]["edge_rolls"]
-        .as_array()
-        .is_some_and(|a| a.iter().any(|v| v.as_str() == Some(token)))
+    state(s).edge_roll_used(token)
 }
 
 /// Which Edge-after buttons a roll gets, and the payload they share (`roll_id` ties them
@@ -863,6 +848,7 @@ pub fn name_list(text: Option<&str>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::systems::shadowrun4::rules::MAX_EDGE_ROLLS;
 
     #[test]
     fn a_rolls_edge_use_is_remembered_once_and_the_list_stays_bounded() {

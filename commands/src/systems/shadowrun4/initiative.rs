@@ -9,6 +9,8 @@ use engine::systems::shadowrun4::RuleError;
 use engine::systems::shadowrun4::initiative::{Combatant, InitiativeState, roll_initiative};
 use serde_json::json;
 
+use engine::systems::rules::SessionState;
+
 use super::common::{self, Op, find_char, rule, sr_session};
 use super::embeds as view;
 use crate::invocation::Invocation;
@@ -172,14 +174,9 @@ fn write_initiative(
     }
     let refs: Vec<&str> = order.iter().map(String::as_str).collect();
     s.set_turn_order(actor, &refs)?;
-    if !s.system_state.is_object() {
-        s.system_state = json!({});
-    }
-    let st = &mut s.system_state[common::STATE_KEY];
-    if !st.is_object() {
-        *st = json!({});
-    }
-    st["initiative"] = stored.clone();
+    let mut st = common::state(s);
+    st.initiative = Some(stored.clone());
+    st.write(&mut s.system_state);
     Ok(())
 }
 
