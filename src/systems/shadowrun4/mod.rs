@@ -24,6 +24,7 @@ pub mod pool;
 pub mod resonance;
 pub mod rigging;
 pub mod sheet;
+pub mod terms;
 pub mod test_kinds;
 
 pub use character::{Attribute, Attributes, Character, Condition, DamageType};
