@@ -27,9 +27,10 @@ pub mod sheet;
 pub mod terms;
 pub mod test_kinds;
 
-pub use character::{Attribute, Attributes, Character, Condition, DamageType};
+pub use character::{Attributes, Character, Condition};
 pub use dice::{EdgeAfter, Glitch, PoolRoll, read_faces};
 pub use error::RuleError;
 pub use modifiers::PresetChoice;
 pub use pool::DicePool;
+pub use terms::{Attribute, DamageType};
 pub use test_kinds::{EdgeBefore, RollSpec, Rolled};

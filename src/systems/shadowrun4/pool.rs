@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::character::Attribute;
 use super::error::{Quantity, RuleError, check_range};
 use super::modifiers::{self, PresetChoice};
+use super::terms::Attribute;
 
 /// Largest size of any one part of a pool (an attribute, a skill, a modifier).
 pub const MAX_PART: i32 = 100;

@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::character::DamageType;
 use super::error::{Quantity, RuleError, check_range};
 use super::magic::{DrainOutcome, resist_drain};
 use super::pool::PartSource;
+use super::terms::DamageType;
 use super::test_kinds::{
     OpposedOutcome, OpposedRequest, RollSpec, SearchOutcome, SearchRequest, SuccessOutcome, SuccessRequest,
     opposed_test, search_test, success_test,

@@ -1,14 +1,104 @@
-//! The words every Shadowrun 4 module shares: what a number in a request stands for and the
-//! chase range bands.
+//! The words every Shadowrun 4 module shares: attributes, armour, damage types, what a number in a
+//! request stands for and the chase range bands.
 //!
 //! This is the bottom of the module graph: it imports nothing from its siblings, so
 //! [`super::error`] can name these types in its errors without importing the modules that
-//! return those errors. The types keep their old paths too (`error::Quantity`,
-//! `rigging::RangeBand`) through re-exports.
+//! return those errors, and [`super::pool`] can name an attribute without importing
+//! [`super::character`]. The types keep their old paths too (`character::Attribute`,
+//! `error::Quantity`, `rigging::RangeBand`…) through re-exports.
 
 use serde::{Deserialize, Serialize};
 
 use crate::i18n::Lang;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Attribute {
+    Body,
+    Agility,
+    Reaction,
+    Strength,
+    Charisma,
+    Intuition,
+    Logic,
+    Willpower,
+    Edge,
+    Magic,
+    Resonance,
+    Initiative,
+}
+
+impl Attribute {
+    pub const ALL: [Attribute; 12] = [
+        Attribute::Body,
+        Attribute::Agility,
+        Attribute::Reaction,
+        Attribute::Strength,
+        Attribute::Charisma,
+        Attribute::Intuition,
+        Attribute::Logic,
+        Attribute::Willpower,
+        Attribute::Edge,
+        Attribute::Magic,
+        Attribute::Resonance,
+        Attribute::Initiative,
+    ];
+
+    /// Stable key for commands and storage.
+    pub fn key(self) -> &'static str {
+        match self {
+            Attribute::Body => "body",
+            Attribute::Agility => "agility",
+            Attribute::Reaction => "reaction",
+            Attribute::Strength => "strength",
+            Attribute::Charisma => "charisma",
+            Attribute::Intuition => "intuition",
+            Attribute::Logic => "logic",
+            Attribute::Willpower => "willpower",
+            Attribute::Edge => "edge",
+            Attribute::Magic => "magic",
+            Attribute::Resonance => "resonance",
+            Attribute::Initiative => "initiative",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Attribute> {
+        Attribute::ALL
+            .into_iter()
+            .find(|a| a.key().eq_ignore_ascii_case(key))
+    }
+
+    /// The name used in the seed (Japanese) or the SR4 book (English).
+    pub fn name(self, lang: Lang) -> &'static str {
+        match self {
+            Attribute::Body => lang.pick("Body", "強靭力"),
+            Attribute::Agility => lang.pick("Agility", "敏捷力"),
+            Attribute::Reaction => lang.pick("Reaction", "反応力"),
+            Attribute::Strength => lang.pick("Strength", "筋力"),
+            Attribute::Charisma => lang.pick("Charisma", "魅力"),
+            Attribute::Intuition => lang.pick("Intuition", "直観力"),
+            Attribute::Logic => lang.pick("Logic", "論理力"),
+            Attribute::Willpower => lang.pick("Willpower", "意志力"),
+            Attribute::Edge => lang.pick("Edge", "エッジ"),
+            Attribute::Magic => lang.pick("Magic", "魔力"),
+            Attribute::Resonance => lang.pick("Resonance", "共振力"),
+            Attribute::Initiative => lang.pick("Initiative", "イニシアティブ"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Armour {
+    pub ballistic: u32,
+    pub impact: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DamageType {
+    Physical,
+    Stun,
+}
 
 /// What a number in a request stands for, so range errors can name it in both languages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
