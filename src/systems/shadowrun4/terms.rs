@@ -1,11 +1,12 @@
-//! The words every Shadowrun 4 module shares: attributes, armour, damage types, what a number in a
-//! request stands for and the chase range bands.
+//! The words every Shadowrun 4 module shares: attributes, armour, damage types, what a part of a
+//! dice pool stands for, what a number in a request stands for and the chase range bands.
 //!
-//! This is the bottom of the module graph: it imports nothing from its siblings, so
-//! [`super::error`] can name these types in its errors without importing the modules that
-//! return those errors, and [`super::pool`] can name an attribute without importing
-//! [`super::character`]. The types keep their old paths too (`character::Attribute`,
-//! `error::Quantity`, `rigging::RangeBand`…) through re-exports.
+//! This is the bottom of the module graph and imports nothing from its siblings. That is what
+//! keeps the graph free of cycles: [`super::error`] can name a range band without importing
+//! [`super::rigging`], [`super::pool`] can name an attribute without importing
+//! [`super::character`], and [`super::modifiers`] can make a pool part without importing
+//! [`super::pool`]. The old paths (`character::Attribute`, `pool::PartSource`, `error::Quantity`,
+//! `rigging::RangeBand`…) still work through re-exports.
 
 use serde::{Deserialize, Serialize};
 
@@ -98,6 +99,60 @@ pub struct Armour {
 pub enum DamageType {
     Physical,
     Stun,
+}
+
+/// What one part of a pool stands for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PartSource {
+    /// A bare number of dice the user gave.
+    Dice,
+    Attribute {
+        attribute: Attribute,
+    },
+    Skill {
+        skill: String,
+    },
+    /// A rating that stands in for the attribute: a matrix program (seed 5: Hacking + Exploit)
+    /// or a rigged drone's attribute (seed 7.2). `name` is empty for a bare number.
+    Program {
+        name: String,
+    },
+    /// Seed 1.2: no skill, attribute − 1.
+    Defaulting,
+    /// Decisions "Condition monitors": −1 per 3 boxes in each track.
+    Wounds,
+    /// Decisions "Magic and resonance": −2 per sustained spell or thread.
+    Sustaining {
+        count: u32,
+    },
+    /// Seed 1.3: −2 per earlier try.
+    Retry {
+        tries: u32,
+    },
+    /// A row of the seed's modifier tables.
+    Preset {
+        key: String,
+        count: Option<i32>,
+    },
+    /// Seed 1.2: assistants' hits.
+    Teamwork,
+    Armour,
+    ArmourPenetration,
+    /// Seed 7.7 位置取り: the net hits of last turn's positioning test.
+    Positioning,
+    /// Seed 7.7 進路妨害: the net hits of the cut-off test the driver lost.
+    CutOff,
+    /// A part the user named.
+    Custom {
+        label: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolPart {
+    pub source: PartSource,
+    pub value: i32,
 }
 
 /// What a number in a request stands for, so range errors can name it in both languages.
