@@ -10,6 +10,7 @@ pub mod damage;
 pub mod datacards;
 pub mod error;
 pub mod gear;
+pub mod gear_sheet;
 pub mod moves;
 pub mod race;
 pub mod roll;

@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::{RuleError, add};
-use super::gear::{Gear, GearSheet, Speed, Trait};
+use super::gear::Gear;
+use super::gear_sheet::{GearSheet, Speed, Trait};
 
 /// Whether this gear has activated in the current round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -729,7 +730,7 @@ impl Gear {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::badlands_rally::gear::tests::sheet;
+    use crate::systems::badlands_rally::gear_sheet::tests::sheet;
 
     fn gear() -> Gear {
         Gear::new(sheet("Pitbull")).unwrap()
