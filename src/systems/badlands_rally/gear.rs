@@ -1,10 +1,11 @@
-//! The gear itself: its sheet ([`super::gear_sheet`]) and its tracked state, and the status line
-//! the bot shows.
+//! The gear itself: its sheet ([`super::gear_sheet`]) and its tracked state
+//! ([`super::gear_state`]), and the status line the bot shows. The transitions are in
+//! [`super::state`].
 
 use serde::{Deserialize, Serialize};
 
 use super::error::RuleError;
-use super::state::GearState;
+use super::gear_state::GearState;
 
 // The sheet's types live in `gear_sheet` so the tracked state can read a sheet without importing
 // this module; re-exported to keep the old paths (`gear::GearSheet`, `gear::Speed`…).

@@ -1,6 +1,6 @@
 //! A gear's sheet: what the players enter from the datacard (ratings, hits, weapons, traits,
 //! upgrades). Plain data with its own checks; it knows nothing of the tracked state
-//! ([`super::state::GearState`]), so the state can be built from a sheet without importing
+//! ([`super::gear_state`]), so the state can be built from a sheet without importing
 //! [`super::gear`]. The types keep their old paths (`gear::GearSheet`, `gear::Trait`…) through
 //! re-exports in [`super::gear`].
 
