@@ -9,6 +9,8 @@
 //! [`test_kinds`] (success, opposed, extended, teamwork, buying hits, long shot),
 //! [`character`] (sheet, Edge, condition monitors), [`modifiers`] (presets), [`pool`],
 //! [`initiative`] (and surprise), [`combat`], [`magic`] (spells, counterspelling, dispelling, summoning), [`resonance`], [`matrix`], [`rigging`].
+//! [`terms`] holds the words several of them share (attributes, damage types, pool parts, range
+//! bands, quantities) and imports none of them, so the modules form no import cycle.
 //! Benchmarks: `cargo bench -p saikoro --bench shadowrun4`.
 
 pub mod bcdice;
