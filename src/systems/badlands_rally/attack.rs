@@ -389,8 +389,8 @@ fn finish(
 mod tests {
     use super::*;
     use crate::dice::FixedRoller;
-    use crate::systems::badlands_rally::gear::tests::sheet;
     use crate::systems::badlands_rally::gear::{Gear, Range, Upgrade, WeaponKind};
+    use crate::systems::badlands_rally::gear_sheet::tests::sheet;
     use crate::systems::badlands_rally::state::GearEvent;
 
     fn gears() -> (Gear, Gear) {

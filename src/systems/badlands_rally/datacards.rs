@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::error::RuleError;
-use super::gear::{GearSheet, Trait};
+use super::gear_sheet::{GearSheet, Trait};
 use crate::i18n::Lang;
 
 /// One gear model. Models printed on the same datacard share its traits.
@@ -359,7 +359,7 @@ pub fn with_model(mut sheet: GearSheet, key: &str) -> Result<GearSheet, RuleErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::badlands_rally::gear::tests::sheet;
+    use crate::systems::badlands_rally::gear_sheet::tests::sheet;
 
     #[test]
     fn keys_are_unique_and_tidy() {

@@ -636,7 +636,7 @@ pub fn collision_hit(roll: &CollisionRoll) -> Hit {
 mod tests {
     use super::*;
     use crate::dice::FixedRoller;
-    use crate::systems::badlands_rally::gear::tests::sheet;
+    use crate::systems::badlands_rally::gear_sheet::tests::sheet;
     use crate::systems::badlands_rally::roll::Rating;
 
     fn active(speed: Speed) -> Gear {

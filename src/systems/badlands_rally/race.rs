@@ -1193,8 +1193,8 @@ mod tests {
     use super::*;
     use crate::dice::FixedRoller;
     use crate::systems::badlands_rally::attack::{AttackKind, Cover, Facing};
-    use crate::systems::badlands_rally::gear::tests::sheet;
     use crate::systems::badlands_rally::gear::{Speed, Trait, WeaponChoice};
+    use crate::systems::badlands_rally::gear_sheet::tests::sheet;
 
     fn race(ids: &[&str]) -> RaceState {
         let mut r = RaceState::new(2, RaceOptions::default()).unwrap();

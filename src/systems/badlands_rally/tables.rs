@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::RuleError;
-use super::gear::Upgrade;
+use super::gear_sheet::Upgrade;
 use crate::dice::Roller;
 use crate::i18n::Lang;
 

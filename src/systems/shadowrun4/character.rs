@@ -10,7 +10,11 @@ use super::error::{Quantity, RuleError, check_range};
 use super::modifiers::PresetChoice;
 use super::pool::{DicePool, PartSource};
 use super::test_kinds::EdgeBefore;
-use crate::i18n::Lang;
+
+// Defined in `terms` so `pool` (and the resolvers) can name an attribute or a damage type without
+// importing this module, which builds pools; re-exported to keep the old paths
+// `character::Attribute`, `character::Armour` and `character::DamageType`.
+pub use super::terms::{Armour, Attribute, DamageType};
 
 /// Highest attribute or skill a sheet may hold (augmented SR4 values stay well below).
 pub const MAX_ATTRIBUTE: u32 = 30;
@@ -24,82 +28,6 @@ pub mod skills {
     pub const DODGE: &str = "dodge";
     pub const GYMNASTICS: &str = "gymnastics";
     pub const UNARMED_COMBAT: &str = "unarmed_combat";
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Attribute {
-    Body,
-    Agility,
-    Reaction,
-    Strength,
-    Charisma,
-    Intuition,
-    Logic,
-    Willpower,
-    Edge,
-    Magic,
-    Resonance,
-    Initiative,
-}
-
-impl Attribute {
-    pub const ALL: [Attribute; 12] = [
-        Attribute::Body,
-        Attribute::Agility,
-        Attribute::Reaction,
-        Attribute::Strength,
-        Attribute::Charisma,
-        Attribute::Intuition,
-        Attribute::Logic,
-        Attribute::Willpower,
-        Attribute::Edge,
-        Attribute::Magic,
-        Attribute::Resonance,
-        Attribute::Initiative,
-    ];
-
-    /// Stable key for commands and storage.
-    pub fn key(self) -> &'static str {
-        match self {
-            Attribute::Body => "body",
-            Attribute::Agility => "agility",
-            Attribute::Reaction => "reaction",
-            Attribute::Strength => "strength",
-            Attribute::Charisma => "charisma",
-            Attribute::Intuition => "intuition",
-            Attribute::Logic => "logic",
-            Attribute::Willpower => "willpower",
-            Attribute::Edge => "edge",
-            Attribute::Magic => "magic",
-            Attribute::Resonance => "resonance",
-            Attribute::Initiative => "initiative",
-        }
-    }
-
-    pub fn from_key(key: &str) -> Option<Attribute> {
-        Attribute::ALL
-            .into_iter()
-            .find(|a| a.key().eq_ignore_ascii_case(key))
-    }
-
-    /// The name used in the seed (Japanese) or the SR4 book (English).
-    pub fn name(self, lang: Lang) -> &'static str {
-        match self {
-            Attribute::Body => lang.pick("Body", "強靭力"),
-            Attribute::Agility => lang.pick("Agility", "敏捷力"),
-            Attribute::Reaction => lang.pick("Reaction", "反応力"),
-            Attribute::Strength => lang.pick("Strength", "筋力"),
-            Attribute::Charisma => lang.pick("Charisma", "魅力"),
-            Attribute::Intuition => lang.pick("Intuition", "直観力"),
-            Attribute::Logic => lang.pick("Logic", "論理力"),
-            Attribute::Willpower => lang.pick("Willpower", "意志力"),
-            Attribute::Edge => lang.pick("Edge", "エッジ"),
-            Attribute::Magic => lang.pick("Magic", "魔力"),
-            Attribute::Resonance => lang.pick("Resonance", "共振力"),
-            Attribute::Initiative => lang.pick("Initiative", "イニシアティブ"),
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -121,19 +49,6 @@ pub struct Attributes {
     /// Initiative when it differs from Reaction + Intuition (augmentations).
     #[serde(default)]
     pub initiative: Option<u32>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub struct Armour {
-    pub ballistic: u32,
-    pub impact: u32,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DamageType {
-    Physical,
-    Stun,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,58 +3,13 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::terms::RangeBand;
 use crate::dice::DiceError;
 use crate::i18n::{Lang, Localized};
 
-/// What a number in a request stands for, so range errors can name it in both languages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Quantity {
-    Attribute,
-    Skill,
-    Modifier,
-    Threshold,
-    Force,
-    Magic,
-    Resonance,
-    Rating,
-    DamageValue,
-    Armour,
-    ArmourPenetration,
-    Edge,
-    Passes,
-    Intervals,
-    Count,
-    Damage,
-    SustainedEffects,
-    Retries,
-}
-
-impl Quantity {
-    fn name(self, lang: Lang) -> &'static str {
-        use Quantity::*;
-        match self {
-            Attribute => lang.pick("attribute", "能力値"),
-            Skill => lang.pick("skill", "技能値"),
-            Modifier => lang.pick("modifier", "修正"),
-            Threshold => lang.pick("threshold", "目標値"),
-            Force => lang.pick("Force", "フォース"),
-            Magic => lang.pick("Magic", "魔力"),
-            Resonance => lang.pick("Resonance", "共振力"),
-            Rating => lang.pick("rating", "レーティング"),
-            DamageValue => lang.pick("damage value", "ダメージ値"),
-            Armour => lang.pick("armour", "装甲値"),
-            ArmourPenetration => lang.pick("AP", "AP"),
-            Edge => lang.pick("Edge", "エッジ"),
-            Passes => lang.pick("initiative passes", "イニシアティブ・パス"),
-            Intervals => lang.pick("intervals", "試行回数"),
-            Count => lang.pick("count", "回数"),
-            Damage => lang.pick("damage", "ダメージ"),
-            SustainedEffects => lang.pick("sustained spells and threads", "維持中の呪文・スレッド"),
-            Retries => lang.pick("earlier tries", "再挑戦の回数"),
-        }
-    }
-}
+// `Quantity` lives in `terms` with the rest of the shared vocabulary; re-exported so the old path
+// `error::Quantity` (imported beside `RuleError` everywhere) keeps working.
+pub use super::terms::Quantity;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error, Serialize, Deserialize)]
 pub enum RuleError {
@@ -85,7 +40,7 @@ pub enum RuleError {
     NothingToReroll,
     /// Seed 7.7: a chase manoeuvre made at the wrong range band.
     #[error("this chase manoeuvre needs the {needed:?} range band")]
-    WrongChaseRange { needed: super::rigging::RangeBand },
+    WrongChaseRange { needed: RangeBand },
     #[error("bought hits cannot be combined with rolling or Edge")]
     BoughtHitsNoEdge,
     #[error("unknown modifier preset {key:?}")]
@@ -169,7 +124,6 @@ impl Localized for RuleError {
                 "すべてのダイスがヒットしているので、振りなおすダイスがありません。".to_string()
             }
             (WrongChaseRange { needed }, lang) => {
-                use super::rigging::RangeBand;
                 let band = match needed {
                     RangeBand::Close => lang.pick("close", "至近距離"),
                     RangeBand::Near => lang.pick("near", "近距離"),
@@ -289,7 +243,7 @@ mod unit {
                 melee_only: false,
             },
             RuleError::WrongChaseRange {
-                needed: super::super::rigging::RangeBand::Far,
+                needed: RangeBand::Far,
             },
         ];
         for e in errors {

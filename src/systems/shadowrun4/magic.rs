@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::character::DamageType;
 use super::dice::EdgeAfter;
 use super::error::{Quantity, RuleError, check_range};
 use super::pool::PartSource;
+use super::terms::DamageType;
 use super::test_kinds::{OpposedResult, RollSpec, Rolled, check_threshold, hits_of, roll, roll_or_nothing};
 use crate::dice::Roller;
 

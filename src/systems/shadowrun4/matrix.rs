@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::character::DamageType;
 use super::error::{Quantity, RuleError, check_range};
 use super::pool::DicePool;
+use super::terms::DamageType;
 use super::test_kinds::{
     ExtendedEnd, ExtendedOutcome, ExtendedRequest, ExtendedRun, OpposedResult, RollSpec, Rolled,
     SearchOutcome, SearchRequest, hits_of, roll, roll_or_nothing, search_test,

@@ -9,6 +9,8 @@
 //! [`test_kinds`] (success, opposed, extended, teamwork, buying hits, long shot),
 //! [`character`] (sheet, Edge, condition monitors), [`modifiers`] (presets), [`pool`],
 //! [`initiative`] (and surprise), [`combat`], [`magic`] (spells, counterspelling, dispelling, summoning), [`resonance`], [`matrix`], [`rigging`].
+//! [`terms`] holds the words several of them share (attributes, damage types, pool parts, range
+//! bands, quantities) and imports none of them, so the modules form no import cycle.
 //! Benchmarks: `cargo bench -p saikoro --bench shadowrun4`.
 
 pub mod bcdice;
@@ -25,11 +27,13 @@ pub mod resonance;
 pub mod rigging;
 pub mod rules;
 pub mod sheet;
+pub mod terms;
 pub mod test_kinds;
 
-pub use character::{Attribute, Attributes, Character, Condition, DamageType};
+pub use character::{Attributes, Character, Condition};
 pub use dice::{EdgeAfter, Glitch, PoolRoll, read_faces};
 pub use error::RuleError;
 pub use modifiers::PresetChoice;
 pub use pool::DicePool;
+pub use terms::{Attribute, DamageType};
 pub use test_kinds::{EdgeBefore, RollSpec, Rolled};

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::{Quantity, RuleError, check_range};
-use super::pool::{PartSource, PoolPart};
+use super::terms::{PartSource, PoolPart};
 use crate::i18n::Lang;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,66 +2,17 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::character::Attribute;
 use super::error::{Quantity, RuleError, check_range};
 use super::modifiers::{self, PresetChoice};
+use super::terms::Attribute;
 
 /// Largest size of any one part of a pool (an attribute, a skill, a modifier).
 pub const MAX_PART: i32 = 100;
 
-/// What one part of a pool stands for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum PartSource {
-    /// A bare number of dice the user gave.
-    Dice,
-    Attribute {
-        attribute: Attribute,
-    },
-    Skill {
-        skill: String,
-    },
-    /// A rating that stands in for the attribute: a matrix program (seed 5: Hacking + Exploit)
-    /// or a rigged drone's attribute (seed 7.2). `name` is empty for a bare number.
-    Program {
-        name: String,
-    },
-    /// Seed 1.2: no skill, attribute − 1.
-    Defaulting,
-    /// Decisions "Condition monitors": −1 per 3 boxes in each track.
-    Wounds,
-    /// Decisions "Magic and resonance": −2 per sustained spell or thread.
-    Sustaining {
-        count: u32,
-    },
-    /// Seed 1.3: −2 per earlier try.
-    Retry {
-        tries: u32,
-    },
-    /// A row of the seed's modifier tables.
-    Preset {
-        key: String,
-        count: Option<i32>,
-    },
-    /// Seed 1.2: assistants' hits.
-    Teamwork,
-    Armour,
-    ArmourPenetration,
-    /// Seed 7.7 位置取り: the net hits of last turn's positioning test.
-    Positioning,
-    /// Seed 7.7 進路妨害: the net hits of the cut-off test the driver lost.
-    CutOff,
-    /// A part the user named.
-    Custom {
-        label: String,
-    },
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PoolPart {
-    pub source: PartSource,
-    pub value: i32,
-}
+// Defined in `terms` so `modifiers` can build a preset's part without importing this module,
+// which applies presets; re-exported to keep the old paths `pool::PartSource` and
+// `pool::PoolPart`.
+pub use super::terms::{PartSource, PoolPart};
 
 /// A pool is its parts; the total is derived so it can never disagree with them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]

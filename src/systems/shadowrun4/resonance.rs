@@ -168,7 +168,7 @@ impl CompileOutcome {
 mod unit {
     use super::*;
     use crate::dice::FixedRoller;
-    use crate::systems::shadowrun4::character::DamageType;
+    use crate::systems::shadowrun4::terms::DamageType;
 
     fn fixed(f: &[u32]) -> FixedRoller {
         FixedRoller::new(f.iter().copied())

@@ -3,15 +3,19 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::character::DamageType;
 use super::error::{Quantity, RuleError, check_range};
 use super::magic::{DrainOutcome, resist_drain};
 use super::pool::PartSource;
+use super::terms::DamageType;
 use super::test_kinds::{
     OpposedOutcome, OpposedRequest, RollSpec, SearchOutcome, SearchRequest, SuccessOutcome, SuccessRequest,
     opposed_test, search_test, success_test,
 };
 use crate::dice::Roller;
+
+// Defined in `terms` so `error` can name a band without importing this module; re-exported to
+// keep the old paths `rigging::RangeBand` and `rigging::WeaponRange`.
+pub use super::terms::{RangeBand, WeaponRange};
 
 /// Seed 7.5: the crash test's threshold.
 pub const CRASH_THRESHOLD: u32 = 3;
@@ -73,46 +77,6 @@ pub fn crash_test(req: &CrashRequest, roller: &mut impl Roller) -> Result<CrashO
         test: Some(test),
         crashed,
     })
-}
-
-/// Seed 7.6: the chase range bands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RangeBand {
-    /// Close enough to ram; weapons at short range.
-    Close,
-    /// Weapons at medium range.
-    Near,
-    /// Within sight; weapons at long range.
-    Far,
-}
-
-/// Weapon range categories a band maps to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WeaponRange {
-    Short,
-    Medium,
-    Long,
-}
-
-impl RangeBand {
-    pub fn weapon_range(self) -> WeaponRange {
-        match self {
-            RangeBand::Close => WeaponRange::Short,
-            RangeBand::Near => WeaponRange::Medium,
-            RangeBand::Far => WeaponRange::Long,
-        }
-    }
-
-    /// The ranged-combat preset for shooting at this band (none at short range).
-    pub fn range_preset(self) -> Option<&'static str> {
-        match self {
-            RangeBand::Close => None,
-            RangeBand::Near => Some("ranged.range_medium"),
-            RangeBand::Far => Some("ranged.range_long"),
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
