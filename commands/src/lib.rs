@@ -1,6 +1,7 @@
 //! The Saikoro bot: poise slash commands over the rules engine, embeds, store, config, the fake
 //! Discord it is tested against, and the offline console built on that fake.
 
+pub mod autocomplete;
 pub mod bot;
 pub mod buttons;
 pub mod commands;
@@ -21,6 +22,9 @@ pub mod store;
 pub mod systems;
 
 pub use error::BotError;
+
+/// A command of this bot (the crate's one alias, so no module imports another for it).
+pub type Command = poise::Command<Data, BotError>;
 
 use serde::Serialize;
 use tokio::sync::mpsc;

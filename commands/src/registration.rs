@@ -6,9 +6,9 @@ use engine::session::{ServerSettings, SystemId};
 use serde_json::Value;
 use serenity::all::{CreateCommand, GuildId, Http};
 
-use crate::{BotError, Data};
+use crate::BotError;
 
-pub type Command = poise::Command<Data, BotError>;
+pub use crate::Command;
 
 /// Discord's cap on the characters of one command (see [`command_chars`]).
 pub const MAX_COMMAND_CHARS: usize = 8000;

@@ -16,7 +16,7 @@ use futures::future::BoxFuture;
 use poise::CreateReply;
 use serenity::all::{CreateInteractionResponseMessage, EditInteractionResponse};
 
-use crate::registration::Command;
+use crate::Command;
 use crate::{BotError, Context, Data};
 
 /// Discord drops an interaction not acknowledged within 3 s; deferring at 2 s leaves a second

@@ -25,33 +25,7 @@ pub async fn char(_ctx: Context<'_>) -> Result<(), BotError> {
     Ok(())
 }
 
-/// The names in this channel's session roster containing `partial` (at most 25, Discord's cap).
-pub async fn entry_names(ctx: Context<'_>, partial: &str) -> Vec<String> {
-    let Ok(Some(session)) = ctx.data().store.active_session(ctx.channel_id().get()).await else {
-        return Vec::new();
-    };
-    let partial = partial.to_lowercase();
-    session
-        .roster
-        .iter()
-        .map(|e| e.name.clone())
-        .filter(|n| n.to_lowercase().contains(&partial))
-        .take(25)
-        .collect()
-}
-
-/// Autocomplete of roster names (for any command's character option).
-pub async fn autocomplete_entry(
-    ctx: Context<'_>,
-    partial: &str,
-) -> serenity::all::CreateAutocompleteResponse {
-    let choices = entry_names(ctx, partial)
-        .await
-        .into_iter()
-        .map(|n| serenity::all::AutocompleteChoice::new(n.clone(), n))
-        .collect();
-    serenity::all::CreateAutocompleteResponse::new().set_choices(choices)
-}
+pub use crate::autocomplete::{autocomplete_entry, entry_names};
 
 /// Autocomplete of the session system's models (its registry entry's sheet choices: the rally's
 /// datacards).

@@ -16,9 +16,9 @@ use futures::future::BoxFuture;
 
 use crate::invocation::Invocation;
 use crate::press::{Press, PressReply};
-use crate::{BotError, Context, Data};
+use crate::{BotError, Context};
 
-pub type Command = poise::Command<Data, BotError>;
+pub use crate::Command;
 
 /// What the bot needs of one system beyond its engine rules.
 pub trait SystemBot: Sync {

@@ -16,8 +16,7 @@ use engine::systems::shadowrun4::test_kinds::RollSpec;
 
 use super::common::{self, autocomplete_character, rule, sr_session};
 use super::embeds as view;
-use super::pools::{From, pool_from, u};
-use super::rigging::BandChoice;
+use super::pools::{BandChoice, From, pool_from, u};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 

@@ -210,7 +210,7 @@ pub fn preset_choices(partial: &str, lang: Lang) -> Vec<AutocompleteChoice> {
 
 /// Session character names for autocomplete (shared with `/char`).
 pub async fn autocomplete_character(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
-    crate::commands::char::autocomplete_entry(ctx, partial).await
+    crate::autocomplete::autocomplete_entry(ctx, partial).await
 }
 
 /// Where a roll's dice come from: a number, or a character's attribute + skill (or two attributes).

@@ -5,6 +5,7 @@
 
 use engine::session::Session;
 use engine::systems::shadowrun4::character::Attribute;
+use engine::systems::shadowrun4::rigging::RangeBand;
 use engine::systems::shadowrun4::test_kinds::{RollSpec, SearchRequest};
 use engine::systems::shadowrun4::{DamageType, DicePool};
 
@@ -131,5 +132,30 @@ pub(super) async fn search(
 pub(super) fn named(v: &mut crate::embeds::EmbedView, who: Option<&Sr4Char>) {
     if let Some(c) = who {
         v.title = v.title.replacen("🎲 ", &format!("🎲 {} · ", c.name), 1);
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+/// Seed 7.6: 至近距離 (ramming; weapons at short range), 近距離 (weapons at medium range),
+/// 遠距離 (within sight; weapons at long range).
+pub enum BandChoice {
+    #[name = "close"]
+    #[name_localized("ja", "至近距離")]
+    Close,
+    #[name = "near"]
+    #[name_localized("ja", "近距離")]
+    Near,
+    #[name = "far"]
+    #[name_localized("ja", "遠距離")]
+    Far,
+}
+
+impl BandChoice {
+    pub fn band(self) -> RangeBand {
+        match self {
+            BandChoice::Close => RangeBand::Close,
+            BandChoice::Near => RangeBand::Near,
+            BandChoice::Far => RangeBand::Far,
+        }
     }
 }

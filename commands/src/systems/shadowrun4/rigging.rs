@@ -4,41 +4,16 @@
 
 use engine::systems::shadowrun4::character::Attribute;
 use engine::systems::shadowrun4::rigging::{
-    ChaseRequest, CrashRequest, RangeBand, chase_range, crash_test, rigger_feedback, sensor_test,
+    ChaseRequest, CrashRequest, chase_range, crash_test, rigger_feedback, sensor_test,
 };
 use engine::systems::shadowrun4::test_kinds::RollSpec;
 
 use super::chase::{break_away_cmd, chase_with_positioning, cut_off_cmd, position_cmd};
 use super::common::{self, autocomplete_character, autocomplete_presets, find_char, rule, sr_session};
 use super::embeds as view;
-use super::pools::{From, apply_damage_button, filter_rating, named, pool_from, search, u};
+use super::pools::{BandChoice, From, apply_damage_button, filter_rating, named, pool_from, search, u};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
-/// Seed 7.6: 至近距離 (ramming; weapons at short range), 近距離 (weapons at medium range),
-/// 遠距離 (within sight; weapons at long range).
-pub enum BandChoice {
-    #[name = "close"]
-    #[name_localized("ja", "至近距離")]
-    Close,
-    #[name = "near"]
-    #[name_localized("ja", "近距離")]
-    Near,
-    #[name = "far"]
-    #[name_localized("ja", "遠距離")]
-    Far,
-}
-
-impl BandChoice {
-    pub fn band(self) -> RangeBand {
-        match self {
-            BandChoice::Close => RangeBand::Close,
-            BandChoice::Near => RangeBand::Near,
-            BandChoice::Far => RangeBand::Far,
-        }
-    }
-}
 
 /// Rigging: sensor, crash, chase, feedback, chase manoeuvres
 #[poise::command(
