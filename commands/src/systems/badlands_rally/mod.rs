@@ -7,6 +7,7 @@ pub mod combat;
 pub mod dice;
 pub mod embeds;
 pub mod moves;
+pub mod press_data;
 pub mod race;
 pub mod reliable;
 pub mod store;

@@ -1,7 +1,7 @@
 //! Reliable (seed データカード Hunter): one reroll of a test per lap, offered as a button on an
 //! attack's result for each side whose gear has the trait and has not used it on this lap.
 //!
-//! `rally.reliable` payload: `session`, `request` (the [`RaceAttack`]), `outcome` (the result
+//! The payloads are typed in [`super::press_data`]. `rally.reliable`: `session`, `request` (the [`RaceAttack`]), `outcome` (the result
 //! being rerolled), `side`, `before` (the gears as they were before the attack) and `after`
 //! (as the attack left them). Pressing rerolls from `before` through the engine's
 //! `attack_reroll` (which spends the lap's Reliable and refuses when it is spent), provided the
@@ -27,7 +27,6 @@ use engine::systems::badlands_rally::race::{
     Victory,
 };
 use engine::systems::badlands_rally::state::GearEvent;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, CreateInteractionResponseMessage};
 
@@ -37,12 +36,10 @@ use engine::systems::rules::SessionState;
 
 use super::embeds::{action_view, attack_view, initiative_view, victory_view};
 use crate::press::{self as buttons, Press, PressReply};
-use crate::store::NewAction;
 use crate::{BotError, Data};
 
-pub const KIND: &str = "rally.reliable";
-pub const MOVE_KIND: &str = "rally.reliable_move";
-pub const CHECK_KIND: &str = "rally.reliable_check";
+use super::press_data::{AttackReroll, CheckReroll, MoveReroll, RallyPress};
+pub use super::press_data::{CHECK_KIND, KIND, MOVE_KIND};
 
 /// Buttons in rows of five (Discord's limit), at most five rows.
 pub fn rows(buttons: Vec<CreateButton>) -> Vec<CreateActionRow> {
@@ -154,20 +151,15 @@ pub async fn buttons(
     let mut out = Vec::new();
     for (side, id) in offer.sides() {
         let owner = session.entry(&id).map_or(session.gm, |e| e.owner);
-        let action = NewAction {
-            kind: KIND.into(),
-            guild,
-            channel,
-            owner,
-            payload: json!({
-                "session": session.id,
-                "request": offer.request,
-                "outcome": offer.outcome,
-                "side": side,
-                "before": offer.before,
-                "after": offer.after,
-            }),
-        };
+        let action = RallyPress::Attack(AttackReroll {
+            session: session.id,
+            request: offer.request.clone(),
+            outcome: offer.outcome.clone(),
+            side,
+            before: offer.before.clone(),
+            after: offer.after.clone(),
+        })
+        .new_action(guild, channel, owner);
         match data.store.create_action(&action).await {
             Ok(aid) => out.push(buttons::button(
                 aid,
@@ -180,28 +172,23 @@ pub async fn buttons(
     out
 }
 
-fn field<T: DeserializeOwned>(payload: &Value, key: &str) -> Result<T, BotError> {
-    serde_json::from_value(payload[key].clone())
-        .map_err(|e| BotError::internal(format!("rally payload {key}: {e}")))
-}
-
 pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
-    match p.action.kind.as_str() {
-        KIND => reroll(p).await,
-        MOVE_KIND => reroll_move(p).await,
-        CHECK_KIND => reroll_check(p).await,
-        other => Err(BotError::internal(format!("unknown action kind {other}"))),
+    match RallyPress::decode(&p.action.kind, &p.action.payload).map_err(BotError::internal)? {
+        RallyPress::Attack(a) => reroll(p, a).await,
+        RallyPress::Move(m) => reroll_move(p, m).await,
+        RallyPress::Check(c) => reroll_check(p, c).await,
     }
 }
 
-async fn reroll(p: &Press<'_>) -> Result<PressReply, BotError> {
-    let payload = &p.action.payload;
-    let session_id: i64 = field(payload, "session")?;
-    let request: RaceAttack = field(payload, "request")?;
-    let outcome: AttackOutcome = field(payload, "outcome")?;
-    let side: Side = field(payload, "side")?;
-    let before: Vec<Entry> = field(payload, "before")?;
-    let after: Vec<Entry> = field(payload, "after")?;
+async fn reroll(p: &Press<'_>, press: AttackReroll) -> Result<PressReply, BotError> {
+    let AttackReroll {
+        session: session_id,
+        request,
+        outcome,
+        side,
+        before,
+        after,
+    } = press;
     let (session, (report, offer)) = store::run_press(p, session_id, &mut |_, race, roller| {
         // The gears must be as the attack left them; otherwise the race has moved on.
         for e in &after {
@@ -314,20 +301,15 @@ pub async fn move_button(
         return None;
     }
     let owner = session.entry(id).map_or(session.gm, |e| e.owner);
-    let new = NewAction {
-        kind: MOVE_KIND.into(),
-        guild,
-        channel,
-        owner,
-        payload: json!({
-            "session": session.id,
-            "gear": id,
-            "action": action,
-            "title": title,
-            "before": pre,
-            "after": post,
-        }),
-    };
+    let new = RallyPress::Move(MoveReroll {
+        session: session.id,
+        gear: id.to_string(),
+        action: action.clone(),
+        title: title.to_string(),
+        before: pre,
+        after: post,
+    })
+    .new_action(guild, channel, owner);
     match data.store.create_action(&new).await {
         Ok(aid) => {
             let label = match lang {
@@ -343,14 +325,15 @@ pub async fn move_button(
     }
 }
 
-async fn reroll_move(p: &Press<'_>) -> Result<PressReply, BotError> {
-    let payload = &p.action.payload;
-    let session_id: i64 = field(payload, "session")?;
-    let id: String = field(payload, "gear")?;
-    let action: Action = field(payload, "action")?;
-    let title: String = field(payload, "title")?;
-    let before: Vec<Entry> = field(payload, "before")?;
-    let after: Vec<Entry> = field(payload, "after")?;
+async fn reroll_move(p: &Press<'_>, press: MoveReroll) -> Result<PressReply, BotError> {
+    let MoveReroll {
+        session: session_id,
+        gear: id,
+        action,
+        title,
+        before,
+        after,
+    } = press;
     if !move_is_a_test(&action) {
         return Err(BotError::internal("Reliable offered on an action without a test"));
     }
@@ -474,21 +457,16 @@ pub async fn check_buttons(
     let mut out = Vec::new();
     for id in offer.gears().into_iter().take(25) {
         let owner = session.entry(&id).map_or(session.gm, |e| e.owner);
-        let action = NewAction {
-            kind: CHECK_KIND.into(),
-            guild,
-            channel,
-            owner,
-            payload: json!({
-                "session": session.id,
-                "gear": id,
-                "outcome": offer.outcome,
-                "ahead": offer.ahead,
-                "round": offer.round,
-                "before": offer.before,
-                "after": offer.after,
-            }),
-        };
+        let action = RallyPress::Check(CheckReroll {
+            session: session.id,
+            gear: id.clone(),
+            outcome: offer.outcome.clone(),
+            ahead: offer.ahead.clone(),
+            round: offer.round,
+            before: offer.before.clone(),
+            after: offer.after.clone(),
+        })
+        .new_action(guild, channel, owner);
         match data.store.create_action(&action).await {
             Ok(aid) => out.push(buttons::button(
                 aid,
@@ -545,15 +523,16 @@ fn moved_on() -> engine::session::SessionError {
     )
 }
 
-async fn reroll_check(p: &Press<'_>) -> Result<PressReply, BotError> {
-    let payload = &p.action.payload;
-    let session_id: i64 = field(payload, "session")?;
-    let id: String = field(payload, "gear")?;
-    let outcome: InitiativeOutcome = field(payload, "outcome")?;
-    let ahead: Vec<String> = field(payload, "ahead")?;
-    let round: u32 = field(payload, "round")?;
-    let before: Vec<Entry> = field(payload, "before")?;
-    let after: Vec<Entry> = field(payload, "after")?;
+async fn reroll_check(p: &Press<'_>, press: CheckReroll) -> Result<PressReply, BotError> {
+    let CheckReroll {
+        session: session_id,
+        gear: id,
+        outcome,
+        ahead,
+        round,
+        before,
+        after,
+    } = press;
     let ids: Vec<String> = outcome.order.iter().map(|e| e.id.clone()).collect();
     let (session, (out, offer)) = store::run_press(p, session_id, &mut |s, race, roller| {
         let play = outcome.play_order(&race.seating());
