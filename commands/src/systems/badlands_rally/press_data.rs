@@ -53,7 +53,8 @@ pub struct CheckReroll {
 /// A Badlands Rally button press, by its stored kind.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RallyPress {
-    Attack(AttackReroll),
+    /// Boxed: an attack carries both sides' gears and its outcome, the others much less.
+    Attack(Box<AttackReroll>),
     Move(MoveReroll),
     Check(CheckReroll),
 }
@@ -66,7 +67,7 @@ impl RallyPress {
     /// The stored action read back; an unknown kind or a payload that does not read is an error.
     pub fn decode(kind: &str, payload: &Value) -> Result<RallyPress, String> {
         match kind {
-            KIND => read(kind, payload).map(RallyPress::Attack),
+            KIND => read(kind, payload).map(|a| RallyPress::Attack(Box::new(a))),
             MOVE_KIND => read(kind, payload).map(RallyPress::Move),
             CHECK_KIND => read(kind, payload).map(RallyPress::Check),
             other => Err(format!("unknown action kind {other}")),

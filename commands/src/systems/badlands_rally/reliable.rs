@@ -151,14 +151,14 @@ pub async fn buttons(
     let mut out = Vec::new();
     for (side, id) in offer.sides() {
         let owner = session.entry(&id).map_or(session.gm, |e| e.owner);
-        let action = RallyPress::Attack(AttackReroll {
+        let action = RallyPress::Attack(Box::new(AttackReroll {
             session: session.id,
             request: offer.request.clone(),
             outcome: offer.outcome.clone(),
             side,
             before: offer.before.clone(),
             after: offer.after.clone(),
-        })
+        }))
         .new_action(guild, channel, owner);
         match data.store.create_action(&action).await {
             Ok(aid) => out.push(buttons::button(
@@ -174,7 +174,7 @@ pub async fn buttons(
 
 pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
     match RallyPress::decode(&p.action.kind, &p.action.payload).map_err(BotError::internal)? {
-        RallyPress::Attack(a) => reroll(p, a).await,
+        RallyPress::Attack(a) => reroll(p, *a).await,
         RallyPress::Move(m) => reroll_move(p, m).await,
         RallyPress::Check(c) => reroll_check(p, c).await,
     }
