@@ -144,19 +144,6 @@ impl RaceState {
     }
 }
 
-pub(super) fn step_into(g: Gear, event: &GearEvent, changes: &mut Vec<Change>) -> Result<Gear, RuleError> {
-    let (g, ch) = g.step(event)?;
-    changes.extend(ch);
-    Ok(g)
-}
-
-/// Derby: remember the round in which the gear reached its sixth spin-out caused.
-pub(super) fn mark_derby(g: &mut Gear, round: u32) {
-    if g.state.spin_outs_caused >= DERBY_SPIN_OUTS && g.state.derby_round.is_none() {
-        g.state.derby_round = Some(round);
-    }
-}
-
 impl RaceState {
     /// The Area Effect neighbours of an attack, each once (names matched ignoring case), without
     /// the attacker and the target.

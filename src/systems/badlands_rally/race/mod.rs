@@ -226,6 +226,20 @@ impl RaceState {
     }
 }
 
+/// A gear event applied, its changes collected (used by attacks, actions and collisions).
+fn step_into(g: Gear, event: &GearEvent, changes: &mut Vec<Change>) -> Result<Gear, RuleError> {
+    let (g, ch) = g.step(event)?;
+    changes.extend(ch);
+    Ok(g)
+}
+
+/// Derby: remember the round in which the gear reached its sixth spin-out caused.
+fn mark_derby(g: &mut Gear, round: u32) {
+    if g.state.spin_outs_caused >= DERBY_SPIN_OUTS && g.state.derby_round.is_none() {
+        g.state.derby_round = Some(round);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
