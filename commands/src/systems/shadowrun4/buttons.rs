@@ -32,6 +32,7 @@ use serenity::all::{CreateActionRow, CreateEmbed, CreateInteractionResponseMessa
 
 use super::common::{self, Op, save_ops, save_ops_with};
 use super::embeds as view;
+use super::press_data::{CheatDeathPress, SrPress};
 use crate::BotError;
 use crate::embeds::EmbedView;
 use crate::press::{Press, PressReply};
@@ -422,14 +423,13 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
     // An attack's Apply damage stays the roller's, whoever spent Edge on it.
     let apply_owner = attack.as_ref().map_or(p.action.owner, |a| a.roller);
     if let Some((target, t, boxes, drain)) = apply {
-        let payload = common::damage_payload(session_id, &target, t, boxes);
+        let press = SrPress::apply_damage(session_id, &target, t, boxes);
         if let Some(id) = common::action(
             p.data,
             p.interaction.guild_id.map(|g| g.get()),
             p.interaction.channel_id.get(),
             apply_owner,
-            "sr.apply_damage",
-            payload,
+            &press,
         )
         .await
         {
@@ -486,14 +486,16 @@ async fn apply_damage(p: &Press<'_>) -> Result<PressReply, BotError> {
     let mut components = vec![];
     if report.condition == engine::systems::shadowrun4::Condition::Dead && c.attributes.edge > 0 {
         let owner = saved_owner(p, session_id, name).unwrap_or(p.action.owner);
-        let payload = json!({ "session": session_id, "target": name });
+        let press = SrPress::CheatDeath(CheatDeathPress {
+            session: session_id,
+            target: name.clone(),
+        });
         if let Some(id) = common::action(
             p.data,
             p.interaction.guild_id.map(|g| g.get()),
             p.interaction.channel_id.get(),
             owner,
-            "sr.cheat_death",
-            payload,
+            &press,
         )
         .await
         {
