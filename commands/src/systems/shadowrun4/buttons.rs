@@ -1,57 +1,49 @@
-//! The `/sr` buttons. Their state is the action payload plus the session, so they work after a
+//! The `/sr` buttons. Their state is the action's press data ([`SrPress`], stored as the
+//! action's kind and payload, see `press_data`) plus the session, so they work after a
 //! restart; the dispatcher lets only the roller or the GM press, once.
 //!
-//! - `sr.second_chance`: spend one Edge point of the roller's character and reroll the misses
-//!   (payload: `roll` = test | opposed | attack, `session`, `character`, `outcome`, and for an
-//!   attack `request`, `target`, `weapon` and `apply`, the Apply damage action it replaces).
-//! - `sr.negate_glitch` / `sr.edge_dice` / `sr.burn_edge`: the same payload; spend a point to
+//! - `sr.second_chance`: spend one Edge point of the character and reroll the misses of the
+//!   roll the press carries ([`EdgeRoll`]: a test, opposed, extended or teamwork test, one side
+//!   of an attack, a spell, summoning, dispelling, threading or compiling).
+//! - `sr.negate_glitch` / `sr.edge_dice` / `sr.burn_edge`: the same data; spend a point to
 //!   cancel the glitch or to add Edge dice (only they explode), or burn one for a critical
-//!   success (tests). Every Edge button of one roll shares
-//!   `roll_id`, recorded in the session with the Edge spent: one Edge use per roll.
-//!   `roll` may also be `extended` (with `request`), `spell` (with `target`), `summon` and
-//!   `dispel` (with `force`), `thread` (with `request`), `compile` (with `rating`) or
-//!   `teamwork` (with `labels`); the magic ones offer Apply drain again.
+//!   success (tests). Every Edge button of one roll shares `roll_id`, recorded in the session
+//!   with the Edge spent: one Edge use per roll. An attack and the magic rolls carry the Apply
+//!   damage (drain) action the press replaces, and offer it again.
 //! - `sr.cheat_death`: after damage killed a character with Edge left, its owner or the GM
-//!   burns a point of Edge to live, unconscious (payload: `session`, `target`).
-//! - `sr.apply_damage`: mark the boxes on the target's monitor (payload: `session`, `target`,
-//!   `damage_type`, `boxes`).
+//!   burns a point of Edge to live, unconscious.
+//! - `sr.apply_damage`: mark the boxes on the target's monitor.
 
 use engine::i18n::{Lang, Localized};
 use engine::session::{RollLogEntry, Session};
 use engine::systems::shadowrun4::DamageType;
 use engine::systems::shadowrun4::character::EdgeAfterKind;
 use engine::systems::shadowrun4::combat::{AttackOutcome, AttackRequest, AttackRoll};
-use engine::systems::shadowrun4::magic::{DispelOutcome, DrainOutcome, SpellOutcome, SummonOutcome};
-use engine::systems::shadowrun4::resonance::{CompileOutcome, ThreadOutcome, ThreadRequest};
-use engine::systems::shadowrun4::test_kinds::{
-    ExtendedOutcome, ExtendedRequest, OpposedOutcome, Side, SuccessOutcome, TeamworkOutcome,
-};
-use serde::de::DeserializeOwned;
+use engine::systems::shadowrun4::magic::DrainOutcome;
+use engine::systems::shadowrun4::test_kinds::Side;
 use serde_json::{Value, json};
 use serenity::all::{CreateActionRow, CreateEmbed, CreateInteractionResponseMessage};
 
 use super::common::{self, Op, save_ops, save_ops_with};
 use super::embeds as view;
+use super::press_data::{AttackEdge, CheatDeathPress, DamagePress, EdgePress, EdgeRoll, SrPress};
 use crate::BotError;
 use crate::embeds::EmbedView;
 use crate::press::{Press, PressReply};
 use crate::store::StoreError;
 
 pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
-    match p.action.kind.as_str() {
-        "sr.second_chance" => second_chance(p, EdgeAfterKind::SecondChance).await,
-        "sr.negate_glitch" => second_chance(p, EdgeAfterKind::NegateGlitch).await,
-        "sr.edge_dice" => second_chance(p, EdgeAfterKind::AddDice).await,
-        "sr.burn_edge" => second_chance(p, EdgeAfterKind::BurnForCriticalSuccess).await,
-        "sr.apply_damage" => apply_damage(p).await,
-        "sr.cheat_death" => cheat_death(p).await,
-        other => Err(BotError::internal(format!("unknown action kind {other}"))),
+    // An unknown kind or an unreadable payload is ours to fix: an internal error.
+    let press = SrPress::from_action(&p.action.kind, &p.action.payload)
+        .map_err(|e| BotError::internal(e.to_string()))?;
+    match press {
+        SrPress::SecondChance(e) => second_chance(p, EdgeAfterKind::SecondChance, e).await,
+        SrPress::NegateGlitch(e) => second_chance(p, EdgeAfterKind::NegateGlitch, e).await,
+        SrPress::EdgeDice(e) => second_chance(p, EdgeAfterKind::AddDice, e).await,
+        SrPress::BurnEdge(e) => second_chance(p, EdgeAfterKind::BurnForCriticalSuccess, e).await,
+        SrPress::ApplyDamage(d) => apply_damage(p, d).await,
+        SrPress::CheatDeath(c) => cheat_death(p, c).await,
     }
-}
-
-fn field<T: DeserializeOwned>(payload: &Value, key: &str) -> Result<T, BotError> {
-    serde_json::from_value(payload[key].clone())
-        .map_err(|e| BotError::internal(format!("sr payload {key}: {e}")))
 }
 
 fn user(lang: Lang, en: &str, ja: &str) -> BotError {
@@ -98,12 +90,11 @@ async fn log(p: &Press<'_>, session: i64, command: &str, outcome: &impl serde::S
     }
 }
 
-async fn second_chance(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, BotError> {
+async fn second_chance(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Result<PressReply, BotError> {
     // The old Apply damage button goes away with this reroll; if it was pressed, too late.
-    let old_apply: Option<i64> = field(&p.action.payload, "apply").unwrap_or(None);
+    let old_apply = press.roll.apply();
     // A result another Edge press changed since (an attack's other side): say so first.
-    let version: Option<String> = field(&p.action.payload, "version").unwrap_or(None);
-    if let (Some(v), Some(s)) = (version, p.session.as_ref())
+    if let (Some(v), Some(s)) = (press.roll.version(), p.session.as_ref())
         && common::edge_roll_used(s, &format!("v:{v}"))
     {
         return Err(BotError::User(common::version_changed().localized(p.lang)));
@@ -121,7 +112,7 @@ async fn second_chance(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply,
             Err(e) => return Err(crate::invocation::store_error(e, p.lang)),
         }
     }
-    let result = edge_after(p, kind).await;
+    let result = edge_after(p, kind, press).await;
     if result.is_err()
         && let Some(id) = old_apply
         && let Err(r) = p.data.store.release_action(id).await
@@ -201,10 +192,13 @@ fn drain_apply(name: &str, d: &DrainOutcome) -> Option<Apply> {
     (d.boxes > 0).then(|| (name.to_string(), d.damage_type, d.boxes, true))
 }
 
-async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, BotError> {
-    let payload = &p.action.payload;
-    let session_id: i64 = field(payload, "session")?;
-    let name: String = field(payload, "character")?;
+async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Result<PressReply, BotError> {
+    let EdgePress {
+        session: session_id,
+        character: name,
+        roll,
+        roll_id: token,
+    } = press;
     let s = session(p, session_id)?;
     let entry = s.entry(&name).ok_or_else(|| {
         rule(
@@ -217,21 +211,17 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
     // The point (or the attribute) must be there now; it is paid in the session transaction below.
     let (_, action) = c.edge_after(kind).map_err(|e| rule(p, &e))?;
     let lang = p.lang;
-    let roll_kind: String = field(payload, "roll")?;
     // Edge the roll spends besides the roller's (a soak first rolled with the target's Edge).
     let mut extra_ops: Vec<(String, Op)> = Vec::new();
     // An attack's other rolls get their Edge buttons again on the updated result.
     let mut attack: Option<AttackAfter> = None;
     // Apply first (pure): nothing is written when the rules refuse.
-    let (v, outcome, apply): (EmbedView, Value, Option<Apply>) = match roll_kind.as_str() {
-        "test" => {
-            let o: SuccessOutcome = field(payload, "outcome")?;
+    let (v, outcome, apply): (EmbedView, Value, Option<Apply>) = match roll {
+        EdgeRoll::Test { outcome: o } => {
             let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
             (view::test_view(&next, Some(&name), lang), json!(next), None)
         }
-        "opposed" => {
-            let o: OpposedOutcome = field(payload, "outcome")?;
-            let opponent: Option<String> = field(payload, "opponent").unwrap_or(None);
+        EdgeRoll::Opposed { opponent, outcome: o } => {
             let next = reroll(p, |r| o.with_edge_after(Side::Actor, action, None, &mut &mut *r))?;
             (
                 view::opposed_view(&next, Some(&name), opponent.as_deref(), lang),
@@ -239,55 +229,56 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
                 None,
             )
         }
-        "extended" => {
-            let o: ExtendedOutcome = field(payload, "outcome")?;
-            let req: ExtendedRequest = field(payload, "request")?;
+        EdgeRoll::Extended {
+            request: req,
+            outcome: o,
+        } => {
             if kind != EdgeAfterKind::SecondChance {
                 return Err(BotError::internal("extended tests take Second chance only"));
             }
             let next = reroll(p, |r| o.with_second_chance(&req, &mut &mut *r))?;
             (view::extended_view(&next, Some(&name), lang), json!(next), None)
         }
-        "spell" => {
-            let o: SpellOutcome = field(payload, "outcome")?;
-            let target: Option<String> = field(payload, "target").unwrap_or(None);
+        EdgeRoll::Spell {
+            target, outcome: o, ..
+        } => {
             let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
             let v = view::spell_view(&next, &name, target.as_deref(), lang);
             let apply = (next.drain.boxes > 0)
                 .then(|| (name.clone(), next.drain.damage_type, next.drain.boxes, true));
             (v, json!(next), apply)
         }
-        "summon" => {
-            let o: SummonOutcome = field(payload, "outcome")?;
-            let force: u32 = field(payload, "force")?;
+        EdgeRoll::Summon {
+            force, outcome: o, ..
+        } => {
             let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
             let v = view::summon_view(&next, &name, force, lang);
             (v, json!(next), drain_apply(&name, &next.drain))
         }
-        "dispel" => {
-            let o: DispelOutcome = field(payload, "outcome")?;
-            let force: u32 = field(payload, "force")?;
+        EdgeRoll::Dispel {
+            force, outcome: o, ..
+        } => {
             let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
             let v = view::dispel_view(&next, &name, force, lang);
             (v, json!(next), drain_apply(&name, &next.drain))
         }
-        "thread" => {
-            let o: ThreadOutcome = field(payload, "outcome")?;
-            let req: ThreadRequest = field(payload, "request")?;
+        EdgeRoll::Thread {
+            request: req,
+            outcome: o,
+            ..
+        } => {
             let next = reroll(p, |r| o.with_edge_after(&req, action, &mut &mut *r))?;
             let v = view::thread_view(&next, &name, lang);
             (v, json!(next), drain_apply(&name, &next.fading))
         }
-        "compile" => {
-            let o: CompileOutcome = field(payload, "outcome")?;
-            let rating: u32 = field(payload, "rating")?;
+        EdgeRoll::Compile {
+            rating, outcome: o, ..
+        } => {
             let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
             let v = view::compile_view(&next, &name, rating, lang);
             (v, json!(next), drain_apply(&name, &next.fading))
         }
-        "teamwork" => {
-            let o: TeamworkOutcome = field(payload, "outcome")?;
-            let labels: Vec<String> = field(payload, "labels").unwrap_or_default();
+        EdgeRoll::Teamwork { labels, outcome: o } => {
             let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
             (
                 view::teamwork_view(&next, Some(&name), &labels, lang),
@@ -295,18 +286,20 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
                 None,
             )
         }
-        "attack" => {
-            let o: AttackOutcome = field(payload, "outcome")?;
-            let mut req: AttackRequest = field(payload, "request")?;
-            let target: String = field(payload, "target")?;
-            let weapon: Option<String> = field(payload, "weapon").unwrap_or(None);
+        EdgeRoll::Attack(a) => {
             // Buttons made before the defender's got theirs name the attacker `character`.
-            let attacker: String = field::<Option<String>>(payload, "attacker")
-                .unwrap_or(None)
-                .unwrap_or_else(|| name.clone());
-            let which: AttackRoll = field::<Option<AttackRoll>>(payload, "side")
-                .unwrap_or(None)
-                .unwrap_or(AttackRoll::Attack);
+            let attacker = a.attacker_or(&name).to_string();
+            let which = a.which();
+            let AttackEdge {
+                target,
+                weapon,
+                request: mut req,
+                outcome: o,
+                roller,
+                base,
+                version,
+                ..
+            } = *a;
             // A soak first rolled now (the attack only hits after the Edge) spends the target's
             // soak Edge now; with no point left, it is rolled without.
             let target_points = s
@@ -342,32 +335,26 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
             if next.soak_edge_rolled() && !o.soak_edge_rolled() {
                 extra_ops.push((target.clone(), Op::SpendAuthorisedEdge));
             }
-            let base: String = field::<Option<String>>(payload, "base")
-                .unwrap_or(None)
-                .or_else(|| field::<Option<String>>(payload, "roll_id").unwrap_or(None))
-                .unwrap_or_default();
+            // Older buttons: the attack's id is the roll's, the roller owns the button.
+            let base = base.or_else(|| token.clone()).unwrap_or_default();
             attack = Some(AttackAfter {
                 request: req,
                 outcome: next.clone(),
                 attacker,
                 target,
                 weapon,
-                roller: field::<Option<u64>>(payload, "roller")
-                    .unwrap_or(None)
-                    .unwrap_or(p.action.owner),
+                roller: roller.unwrap_or(p.action.owner),
                 base,
-                version: field::<Option<String>>(payload, "version").unwrap_or(None),
+                version,
             });
             (v, json!(next), apply)
         }
-        other => return Err(BotError::internal(format!("unknown Edge roll {other}"))),
     };
     let op = if action.burns() {
         Op::BurnEdge
     } else {
         Op::SpendEdge
     };
-    let token: Option<String> = field(payload, "roll_id").unwrap_or(None);
     // Whoever rolled may press, but only the character's owner or the GM spends its Edge.
     let presser = engine::session::Actor {
         user: p.interaction.user.id.get(),
@@ -422,14 +409,13 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
     // An attack's Apply damage stays the roller's, whoever spent Edge on it.
     let apply_owner = attack.as_ref().map_or(p.action.owner, |a| a.roller);
     if let Some((target, t, boxes, drain)) = apply {
-        let payload = common::damage_payload(session_id, &target, t, boxes);
+        let press = SrPress::apply_damage(session_id, &target, t, boxes);
         if let Some(id) = common::action(
             p.data,
             p.interaction.guild_id.map(|g| g.get()),
             p.interaction.channel_id.get(),
             apply_owner,
-            "sr.apply_damage",
-            payload,
+            &press,
         )
         .await
         {
@@ -455,12 +441,13 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind) -> Result<PressReply, Bo
     ))
 }
 
-async fn apply_damage(p: &Press<'_>) -> Result<PressReply, BotError> {
-    let payload = &p.action.payload;
-    let session_id: i64 = field(payload, "session")?;
-    let target: String = field(payload, "target")?;
-    let t: DamageType = field(payload, "damage_type")?;
-    let boxes: u32 = field(payload, "boxes")?;
+async fn apply_damage(p: &Press<'_>, press: DamagePress) -> Result<PressReply, BotError> {
+    let DamagePress {
+        session: session_id,
+        target,
+        damage_type: t,
+        boxes,
+    } = press;
     session(p, session_id)?;
     let (_, reports) = save_ops(
         &*p.data.store,
@@ -486,14 +473,16 @@ async fn apply_damage(p: &Press<'_>) -> Result<PressReply, BotError> {
     let mut components = vec![];
     if report.condition == engine::systems::shadowrun4::Condition::Dead && c.attributes.edge > 0 {
         let owner = saved_owner(p, session_id, name).unwrap_or(p.action.owner);
-        let payload = json!({ "session": session_id, "target": name });
+        let press = SrPress::CheatDeath(CheatDeathPress {
+            session: session_id,
+            target: name.clone(),
+        });
         if let Some(id) = common::action(
             p.data,
             p.interaction.guild_id.map(|g| g.get()),
             p.interaction.channel_id.get(),
             owner,
-            "sr.cheat_death",
-            payload,
+            &press,
         )
         .await
         {
@@ -518,10 +507,11 @@ fn saved_owner(p: &Press<'_>, session_id: i64, name: &str) -> Option<u64> {
         .map(|e| e.owner)
 }
 
-async fn cheat_death(p: &Press<'_>) -> Result<PressReply, BotError> {
-    let payload = &p.action.payload;
-    let session_id: i64 = field(payload, "session")?;
-    let target: String = field(payload, "target")?;
+async fn cheat_death(p: &Press<'_>, press: CheatDeathPress) -> Result<PressReply, BotError> {
+    let CheatDeathPress {
+        session: session_id,
+        target,
+    } = press;
     session(p, session_id)?;
     let presser = engine::session::Actor {
         user: p.interaction.user.id.get(),

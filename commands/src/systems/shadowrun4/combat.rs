@@ -1,5 +1,6 @@
 //! Ranged and melee attacks between session characters, and surprise.
 
+use super::press_data::{AttackEdge, EdgeRoll, SrPress};
 use engine::session::Session;
 use engine::systems::shadowrun4::combat::{
     AttackKind, AttackOutcome, AttackRequest, AttackRoll, MeleeDefence, SheetAttack, Weapon, resolve_attack,
@@ -7,7 +8,6 @@ use engine::systems::shadowrun4::combat::{
 use engine::systems::shadowrun4::initiative::{
     SurpriseParticipant, surprise as surprise_test, surprise_pool,
 };
-use serde_json::json;
 
 use super::common::{
     self, EdgeChoice, Sr4Char, autocomplete_character, autocomplete_presets, find_char, parse_presets, rule,
@@ -214,16 +214,8 @@ pub async fn attack(
     );
     let mut apply_id = None;
     if let Some(d) = outcome.damage.as_ref().filter(|d| d.boxes > 0) {
-        let payload = common::damage_payload(session.id, &t.name, d.damage_type, d.boxes);
-        apply_id = common::action(
-            ctx.data(),
-            inv.guild,
-            inv.channel,
-            inv.user,
-            "sr.apply_damage",
-            payload,
-        )
-        .await;
+        let press = SrPress::apply_damage(session.id, &t.name, d.damage_type, d.boxes);
+        apply_id = common::action(ctx.data(), inv.guild, inv.channel, inv.user, &press).await;
     }
     let offer = AttackOffer {
         session: session.id,
@@ -289,14 +281,20 @@ pub async fn attack_buttons(
     session: &Session,
 ) -> Vec<Vec<CreateButton>> {
     let o = offer.outcome;
-    let payload = |which: AttackRoll, who: &Sr4Char| {
-        json!({
-            "roll": "attack", "session": offer.session, "character": who.name,
-            "attacker": offer.attacker.name, "target": offer.target.name, "side": which,
-            "weapon": offer.weapon, "request": offer.request, "outcome": o,
-            "apply": offer.apply, "roller": offer.roller, "base": offer.base,
-            "version": offer.version,
-        })
+    // The press's `character` is whose Edge it spends (`who`, the offer's).
+    let edge_roll = |which: AttackRoll| {
+        EdgeRoll::Attack(Box::new(AttackEdge {
+            attacker: Some(offer.attacker.name.clone()),
+            target: offer.target.name.clone(),
+            side: Some(which),
+            weapon: offer.weapon.map(str::to_string),
+            request: offer.request.clone(),
+            outcome: o.clone(),
+            apply: offer.apply,
+            roller: Some(offer.roller),
+            base: Some(offer.base.clone()),
+            version: Some(offer.version.clone()),
+        }))
     };
     let mut rows = vec![Vec::new(), Vec::new(), Vec::new()];
     let mut sides: Vec<(
@@ -332,7 +330,8 @@ pub async fn attack_buttons(
             burn: false,
             second_chance: true,
             negate: true,
-            payload: payload(which, who),
+            session: offer.session,
+            edge_roll: edge_roll(which),
         };
         rows[row] = common::edge_buttons_at(place, edge_offer, &roll_id, side).await;
     }

@@ -9,7 +9,6 @@ use engine::systems::shadowrun4::modifiers::{self, PresetChoice};
 use engine::systems::shadowrun4::sheet::{self, Sheet};
 use engine::systems::shadowrun4::{DicePool, EdgeBefore, RuleError};
 use poise::CreateReply;
-use serde_json::Value;
 use serenity::all::{
     AutocompleteChoice, ButtonStyle, CreateActionRow, CreateAutocompleteResponse, CreateButton,
 };
@@ -19,6 +18,7 @@ use crate::invocation::Invocation;
 use engine::systems::rules::SessionState;
 use engine::systems::shadowrun4::rules::Shadowrun4State;
 
+use super::press_data::{EdgePress, EdgeRoll, SrPress};
 use crate::press as buttons;
 use crate::store::NewAction;
 use crate::{BotError, Context};
@@ -542,15 +542,23 @@ pub fn roll<T>(
     ctx.data().dice.with(f)
 }
 
-/// A stored action behind a button; `None` (logged) when the store refused.
+/// A stored action behind a button, its kind and payload from the typed press; `None`
+/// (logged) when the store refused.
 pub async fn action(
     data: &crate::Data,
     inv_guild: Option<u64>,
     channel: u64,
     owner: u64,
-    kind: &str,
-    payload: Value,
+    press: &SrPress,
 ) -> Option<i64> {
+    let kind = press.kind();
+    let payload = match press.to_action() {
+        Ok((_, payload)) => payload,
+        Err(e) => {
+            tracing::warn!(kind, "button not offered: {e}");
+            return None;
+        }
+    };
     let a = NewAction {
         kind: kind.into(),
         guild: inv_guild,
@@ -651,8 +659,9 @@ pub fn edge_roll_used(s: &Session, token: &str) -> bool {
     state(s).edge_roll_used(token)
 }
 
-/// Which Edge-after buttons a roll gets, and the payload they share (`roll_id` ties them
-/// together: the first pressed uses the roll's Edge, the others are then refused).
+/// Which Edge-after buttons a roll gets, and the press data they share (with the session,
+/// `who`'s name and a `roll_id` that ties them together: the first pressed uses the roll's
+/// Edge, the others are then refused).
 pub struct EdgeOffer<'a> {
     pub who: &'a Sr4Char,
     pub roll: &'a engine::systems::shadowrun4::PoolRoll,
@@ -662,7 +671,9 @@ pub struct EdgeOffer<'a> {
     pub second_chance: bool,
     /// Offer "Negate glitch" (a roll showing a glitch) and "+Edge dice" (Edge after the roll).
     pub negate: bool,
-    pub payload: Value,
+    pub session: i64,
+    /// The roll the buttons act on, as their handler needs it.
+    pub edge_roll: EdgeRoll,
 }
 
 /// Whose Edge a row of buttons spends on an attack: the roller's on their own roll, or the
@@ -709,6 +720,10 @@ pub async fn edge_buttons(ctx: Context<'_>, inv: &Invocation, offer: EdgeOffer<'
     edge_buttons_at(&place, offer, &ctx.id().to_string(), EdgeSide::Own).await
 }
 
+/// An Edge button to offer: the press it makes from the roll's shared data (the buttons of
+/// one roll differ only by kind), its label and style.
+type EdgeButton = (fn(EdgePress) -> SrPress, String, ButtonStyle);
+
 /// [`edge_buttons`] for any place and roll: `roll_id` ties the buttons of one roll together.
 pub async fn edge_buttons_at(
     place: &ButtonPlace<'_>,
@@ -723,54 +738,51 @@ pub async fn edge_buttons_at(
         return out;
     }
     let points = c.edge_points > 0;
-    let mut kinds = Vec::new();
+    let mut kinds: Vec<EdgeButton> = Vec::new();
     if offer.second_chance && points && offer.roll.standing().any(|d| !d.is_hit()) {
-        kinds.push("sr.second_chance");
+        kinds.push((
+            SrPress::SecondChance,
+            lang.pick("Second chance (Edge)", "セカンド・チャンス（エッジ）")
+                .to_string(),
+            ButtonStyle::Primary,
+        ));
     }
     if offer.negate && points {
         // After the roll: add Edge dice, only they follow the rule of six (decisions "Edge").
-        kinds.push("sr.edge_dice");
+        kinds.push((
+            SrPress::EdgeDice,
+            edge_dice_label(c.attributes.edge, lang),
+            ButtonStyle::Secondary,
+        ));
     }
     if offer.negate && points && offer.roll.glitch != engine::systems::shadowrun4::Glitch::None {
-        kinds.push("sr.negate_glitch");
+        kinds.push((
+            SrPress::NegateGlitch,
+            lang.pick("Negate glitch (Edge)", "グリッチ回避（エッジ）")
+                .to_string(),
+            ButtonStyle::Primary,
+        ));
     }
     if offer.burn && c.attributes.edge > 0 {
-        kinds.push("sr.burn_edge");
+        kinds.push((
+            SrPress::BurnEdge,
+            lang.pick(
+                "Burn Edge: critical success",
+                "エッジを燃やす：クリティカル・サクセス",
+            )
+            .to_string(),
+            ButtonStyle::Danger,
+        ));
     }
-    let mut payload = offer.payload;
-    payload["roll_id"] = Value::String(roll_id.to_string());
-    for kind in kinds {
-        if let Some(id) = action(
-            place.data,
-            place.guild,
-            place.channel,
-            place.owner,
-            kind,
-            payload.clone(),
-        )
-        .await
-        {
-            let (label, style) = match kind {
-                "sr.second_chance" => (
-                    lang.pick("Second chance (Edge)", "セカンド・チャンス（エッジ）")
-                        .to_string(),
-                    ButtonStyle::Primary,
-                ),
-                "sr.negate_glitch" => (
-                    lang.pick("Negate glitch (Edge)", "グリッチ回避（エッジ）")
-                        .to_string(),
-                    ButtonStyle::Primary,
-                ),
-                "sr.edge_dice" => (edge_dice_label(c.attributes.edge, lang), ButtonStyle::Secondary),
-                _ => (
-                    lang.pick(
-                        "Burn Edge: critical success",
-                        "エッジを燃やす：クリティカル・サクセス",
-                    )
-                    .to_string(),
-                    ButtonStyle::Danger,
-                ),
-            };
+    let data = EdgePress {
+        session: offer.session,
+        character: offer.who.name.clone(),
+        roll: offer.edge_roll,
+        roll_id: Some(roll_id.to_string()),
+    };
+    for (kind, label, style) in kinds {
+        let press = kind(data.clone());
+        if let Some(id) = action(place.data, place.guild, place.channel, place.owner, &press).await {
             out.push(buttons::button(id, &side.label(&label, lang), style));
         }
     }
@@ -826,11 +838,6 @@ pub async fn reply_rows(
     inv.log_roll(ctx, session, &ctx.invocation_string(), outcome)
         .await;
     Ok(())
-}
-
-/// Apply-damage payload for a button.
-pub fn damage_payload(session: i64, target: &str, t: DamageType, boxes: u32) -> Value {
-    serde_json::json!({ "session": session, "target": target, "damage_type": t, "boxes": boxes })
 }
 
 /// Names in a comma-separated option.

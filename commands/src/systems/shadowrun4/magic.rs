@@ -16,6 +16,7 @@ use super::common::{
     parse_presets, rule, sr_session,
 };
 use super::embeds as view;
+use super::press_data::{EdgeRoll, SrPress};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -49,7 +50,8 @@ fn sustained(session: &engine::session::Session, name: &str) -> Option<u32> {
         .map(|(_, c)| c.sustained)
 }
 
-/// Drain or fading buttons and the reply.
+/// Drain or fading buttons and the reply. `edge_after` is the roll the Edge buttons act on and
+/// its press data, made with the Apply drain action they replace (created here first).
 #[allow(clippy::too_many_arguments)]
 async fn finish(
     ctx: Context<'_>,
@@ -60,7 +62,10 @@ async fn finish(
     drain: (DamageType, u32),
     v: crate::embeds::EmbedView,
     outcome: &impl serde::Serialize,
-    edge_after: Option<(&engine::systems::shadowrun4::PoolRoll, serde_json::Value)>,
+    edge_after: Option<(
+        &engine::systems::shadowrun4::PoolRoll,
+        impl FnOnce(Option<i64>) -> EdgeRoll,
+    )>,
     sustain: bool,
 ) -> Result<(), BotError> {
     // Edge before the roll and a newly sustained effect: one session transaction.
@@ -103,29 +108,20 @@ async fn finish(
     let mut buttons = Vec::new();
     let mut apply = None;
     if drain.1 > 0 {
-        let payload = common::damage_payload(session.id, &c.name, drain.0, drain.1);
-        if let Some(id) = common::action(
-            ctx.data(),
-            inv.guild,
-            inv.channel,
-            inv.user,
-            "sr.apply_damage",
-            payload,
-        )
-        .await
-        {
+        let press = SrPress::apply_damage(session.id, &c.name, drain.0, drain.1);
+        if let Some(id) = common::action(ctx.data(), inv.guild, inv.channel, inv.user, &press).await {
             apply = Some(id);
         }
     }
-    if let (Some((roll, mut payload)), None) = (edge_after, edge) {
-        payload["apply"] = serde_json::json!(apply);
+    if let (Some((roll, edge_roll)), None) = (edge_after, edge) {
         let offer = common::EdgeOffer {
             who: c,
             roll,
             burn: false,
             second_chance: true,
             negate: true,
-            payload,
+            session: session.id,
+            edge_roll: edge_roll(apply),
         };
         buttons.extend(common::edge_buttons(ctx, inv, offer).await);
     }
@@ -268,10 +264,12 @@ pub async fn spell(
     let outcome = common::roll(ctx, |r| cast_spell(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::spell_view(&outcome, &c.name, target_name.as_deref(), inv.lang);
     let d = (outcome.drain.damage_type, outcome.drain.boxes);
-    let payload = serde_json::json!({
-        "roll": "spell", "session": session.id, "character": c.name, "target": target_name, "outcome": outcome,
-    });
-    let offer = Some((&outcome.cast.roll, payload));
+    let edge_roll = |apply| EdgeRoll::Spell {
+        target: target_name.clone(),
+        outcome: outcome.clone(),
+        apply,
+    };
+    let offer = Some((&outcome.cast.roll, edge_roll));
     let sustain = sustain.unwrap_or(false) && outcome.result == SpellResult::Success;
     finish(ctx, &inv, &session, &c, edge, d, v, &outcome, offer, sustain).await
 }
@@ -331,10 +329,12 @@ pub async fn summon(
     let outcome = common::roll(ctx, |r| summon_spirit(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::summon_view(&outcome, &c.name, req.force, inv.lang);
     let d = (outcome.drain.damage_type, outcome.drain.boxes);
-    let payload = serde_json::json!({
-        "roll": "summon", "session": session.id, "character": c.name, "force": req.force, "outcome": outcome,
-    });
-    let offer = Some((&outcome.summon.roll, payload));
+    let edge_roll = |apply| EdgeRoll::Summon {
+        force: req.force,
+        outcome: outcome.clone(),
+        apply,
+    };
+    let offer = Some((&outcome.summon.roll, edge_roll));
     finish(ctx, &inv, &session, &c, edge, d, v, &outcome, offer, false).await
 }
 
@@ -398,10 +398,12 @@ pub async fn thread(
     let v = view::thread_view(&outcome, &c.name, inv.lang);
     let d = (outcome.fading.damage_type, outcome.fading.boxes);
     let sustain = sustain.unwrap_or(false) && outcome.gained > 0;
-    let payload = serde_json::json!({
-        "roll": "thread", "session": session.id, "character": c.name, "request": req, "outcome": outcome,
-    });
-    let offer = Some((&outcome.thread.roll, payload));
+    let edge_roll = |apply| EdgeRoll::Thread {
+        request: req.clone(),
+        outcome: outcome.clone(),
+        apply,
+    };
+    let offer = Some((&outcome.thread.roll, edge_roll));
     finish(ctx, &inv, &session, &c, edge, d, v, &outcome, offer, sustain).await
 }
 
@@ -463,10 +465,12 @@ pub async fn compile(
     let outcome = common::roll(ctx, |r| compile_sprite(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::compile_view(&outcome, &c.name, req.rating, inv.lang);
     let d = (outcome.fading.damage_type, outcome.fading.boxes);
-    let payload = serde_json::json!({
-        "roll": "compile", "session": session.id, "character": c.name, "rating": req.rating, "outcome": outcome,
-    });
-    let offer = Some((&outcome.compile.roll, payload));
+    let edge_roll = |apply| EdgeRoll::Compile {
+        rating: req.rating,
+        outcome: outcome.clone(),
+        apply,
+    };
+    let offer = Some((&outcome.compile.roll, edge_roll));
     finish(ctx, &inv, &session, &c, edge, d, v, &outcome, offer, false).await
 }
 
@@ -550,10 +554,12 @@ pub async fn dispel(
     let outcome = common::roll(ctx, |r| dispel_spell(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::dispel_view(&outcome, &c.name, req.force, inv.lang);
     let d = (outcome.drain.damage_type, outcome.drain.boxes);
-    let payload = serde_json::json!({
-        "roll": "dispel", "session": session.id, "character": c.name, "force": req.force, "outcome": outcome,
-    });
-    let offer = Some((&outcome.dispel.roll, payload));
+    let edge_roll = |apply| EdgeRoll::Dispel {
+        force: req.force,
+        outcome: outcome.clone(),
+        apply,
+    };
+    let offer = Some((&outcome.dispel.roll, edge_roll));
     finish(ctx, &inv, &session, &c, None, d, v, &outcome, offer, false).await
 }
 

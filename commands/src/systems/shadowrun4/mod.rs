@@ -13,6 +13,7 @@ pub mod initiative;
 pub mod magic;
 pub mod matrix;
 pub mod pools;
+pub mod press_data;
 pub mod rigging;
 pub mod test;
 

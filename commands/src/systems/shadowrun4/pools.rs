@@ -10,6 +10,7 @@ use engine::systems::shadowrun4::test_kinds::{RollSpec, SearchRequest};
 use engine::systems::shadowrun4::{DamageType, DicePool};
 
 use super::common::{self, AttrChoice, PoolArgs, Sr4Char, build_pool, sr_session};
+use super::press_data::SrPress;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -92,18 +93,11 @@ pub(super) async fn apply_damage_button(
     if boxes == 0 {
         return Vec::new();
     }
-    let payload = common::damage_payload(session.id, target, t, boxes);
-    common::action(
-        ctx.data(),
-        inv.guild,
-        inv.channel,
-        inv.user,
-        "sr.apply_damage",
-        payload,
-    )
-    .await
-    .map(|id| vec![common::apply_button(id, false, inv.lang)])
-    .unwrap_or_default()
+    let press = SrPress::apply_damage(session.id, target, t, boxes);
+    common::action(ctx.data(), inv.guild, inv.channel, inv.user, &press)
+        .await
+        .map(|id| vec![common::apply_button(id, false, inv.lang)])
+        .unwrap_or_default()
 }
 
 pub(super) async fn search(

@@ -1,10 +1,10 @@
 //! Success, opposed, extended and teamwork tests.
 
+use super::press_data::EdgeRoll;
 use engine::systems::shadowrun4::test_kinds::{
     ExtendedRequest, OpposedRequest, RollSpec, SuccessRequest, TeamworkRequest, extended_test, opposed_test,
     success_test, teamwork_test,
 };
-use serde_json::json;
 
 use super::common::{
     self, AttrChoice, EdgeChoice, PoolArgs, autocomplete_character, autocomplete_presets, build_pool,
@@ -124,7 +124,6 @@ pub async fn test(
     let v = view::test_view(&outcome, name, inv.lang);
     let mut buttons = Vec::new();
     if let (Some(c), Some(r), Some(s)) = (&who, &outcome.rolled, &session) {
-        let payload = json!({ "roll": "test", "session": s.id, "character": c.name, "outcome": outcome });
         // Burning Edge for a critical success: offered where it changes something.
         let burn =
             outcome.success != Some(true) || outcome.glitch != engine::systems::shadowrun4::Glitch::None;
@@ -134,7 +133,10 @@ pub async fn test(
             burn,
             second_chance: true,
             negate: true,
-            payload,
+            session: s.id,
+            edge_roll: EdgeRoll::Test {
+                outcome: outcome.clone(),
+            },
         };
         buttons = common::edge_buttons(ctx, &inv, offer).await;
     }
@@ -277,14 +279,17 @@ pub async fn opposed(
     let v = view::opposed_view(&outcome, a.as_deref(), b.as_deref(), inv.lang);
     let mut buttons = Vec::new();
     if let (Some(c), Some(s)) = (&who, &session) {
-        let payload = json!({ "roll": "opposed", "session": s.id, "character": c.name, "opponent": b, "outcome": outcome });
         let offer = common::EdgeOffer {
             who: c,
             roll: &outcome.actor.roll,
             burn: false,
             second_chance: true,
             negate: true,
-            payload,
+            session: s.id,
+            edge_roll: EdgeRoll::Opposed {
+                opponent: b.clone(),
+                outcome: outcome.clone(),
+            },
         };
         buttons = common::edge_buttons(ctx, &inv, offer).await;
     }
@@ -394,16 +399,17 @@ pub async fn extended(
     if let (Some(c), Some(s), Some(last), false, None) =
         (&who, &session, outcome.intervals.last(), outcome.success, edge)
     {
-        let payload = json!({
-            "roll": "extended", "session": s.id, "character": c.name, "request": req, "outcome": outcome,
-        });
         let offer = common::EdgeOffer {
             who: c,
             roll: &last.roll,
             burn: false,
             second_chance: true,
             negate: true,
-            payload,
+            session: s.id,
+            edge_roll: EdgeRoll::Extended {
+                request: req.clone(),
+                outcome: outcome.clone(),
+            },
         };
         // A glitch on one interval is not what ends an extended test: only Second chance here.
         buttons = common::edge_buttons(
@@ -556,9 +562,6 @@ pub async fn teamwork(
     let v = view::teamwork_view(&outcome, who.as_ref().map(|c| c.name.as_str()), &labels, inv.lang);
     let mut buttons = Vec::new();
     if let (Some(c), Some(r), Some(s)) = (&who, &outcome.leader.rolled, &session) {
-        let payload = json!({
-            "roll": "teamwork", "session": s.id, "character": c.name, "labels": labels, "outcome": outcome,
-        });
         let l = &outcome.leader;
         let burn = l.success != Some(true) || l.glitch != engine::systems::shadowrun4::Glitch::None;
         let offer = common::EdgeOffer {
@@ -567,7 +570,11 @@ pub async fn teamwork(
             burn,
             second_chance: true,
             negate: true,
-            payload,
+            session: s.id,
+            edge_roll: EdgeRoll::Teamwork {
+                labels: labels.clone(),
+                outcome: outcome.clone(),
+            },
         };
         buttons = common::edge_buttons(ctx, &inv, offer).await;
     }
