@@ -329,6 +329,14 @@ impl Character {
         Ok(next)
     }
 
+    /// Stop sustaining one spell or complex form: refused when there is none.
+    pub fn drop_sustained(&self) -> Result<Character, RuleError> {
+        if self.sustained == 0 {
+            return Err(RuleError::SustainsNothing);
+        }
+        self.set_sustained(self.sustained - 1)
+    }
+
     // ---- Edge (seed 2) ----
 
     /// Spend one Edge point.
@@ -363,6 +371,9 @@ impl Character {
     /// Seed 2: burn Edge to cheat death. The character lives with the Physical track full and
     /// every overflow box but the last marked: unconscious and dying, not dead.
     pub fn cheat_death(&self) -> Result<Character, RuleError> {
+        if self.condition() != Condition::Dead {
+            return Err(RuleError::NotDead);
+        }
         let mut next = self.burn_edge()?;
         let limit = self.physical_track().saturating_add(self.attributes.body);
         next.physical = next.physical.min(limit);
@@ -627,6 +638,25 @@ mod unit {
         let saved = dead.cheat_death().unwrap();
         assert_eq!(saved.condition(), Condition::Unconscious);
         assert_eq!(saved.attributes.edge, 2);
+        // Only the dead cheat death: one box short of it is refused, nothing burnt.
+        assert_eq!(c.cheat_death(), Err(RuleError::NotDead));
+        assert_eq!(saved.cheat_death(), Err(RuleError::NotDead));
+    }
+
+    #[test]
+    fn sustaining_is_counted_and_nothing_cannot_be_dropped() {
+        let c = runner();
+        assert_eq!(c.drop_sustained(), Err(RuleError::SustainsNothing));
+        let two = c.set_sustained(2).unwrap();
+        assert_eq!(two.drop_sustained().unwrap().sustained, 1);
+        assert_eq!(
+            two.drop_sustained()
+                .unwrap()
+                .drop_sustained()
+                .unwrap()
+                .drop_sustained(),
+            Err(RuleError::SustainsNothing)
+        );
     }
 
     #[test]

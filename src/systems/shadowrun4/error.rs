@@ -34,6 +34,11 @@ pub enum RuleError {
     NoEdgeAttribute,
     #[error("Edge was already used on this roll")]
     EdgeAlreadyUsed,
+    /// Seed 2: only a dead character can burn Edge to cheat death.
+    #[error("the character is not dead: there is no death to cheat")]
+    NotDead,
+    #[error("the character sustains nothing")]
+    SustainsNothing,
     #[error("there is no glitch to negate")]
     NoGlitchToNegate,
     #[error("every die already hit: nothing to reroll")]
@@ -117,6 +122,10 @@ impl Localized for RuleError {
             }
             (EdgeAlreadyUsed, Lang::En) => "Edge was already used on this roll.".to_string(),
             (EdgeAlreadyUsed, Lang::Ja) => "このロールではすでにエッジを使っています。".to_string(),
+            (NotDead, Lang::En) => "The character is not dead: there is no death to cheat.".to_string(),
+            (NotDead, Lang::Ja) => "このキャラクターは死亡していません。".to_string(),
+            (SustainsNothing, Lang::En) => "The character sustains nothing.".to_string(),
+            (SustainsNothing, Lang::Ja) => "このキャラクターは何も維持していません。".to_string(),
             (NoGlitchToNegate, Lang::En) => "There is no glitch to negate.".to_string(),
             (NoGlitchToNegate, Lang::Ja) => "回避するグリッチがありません。".to_string(),
             (NothingToReroll, Lang::En) => "Every die already hit: there is nothing to reroll.".to_string(),
@@ -233,6 +242,8 @@ mod unit {
                 max: 12,
             },
             RuleError::NoEdgeLeft,
+            RuleError::NotDead,
+            RuleError::SustainsNothing,
             RuleError::UnknownPreset { key: "x".into() },
             RuleError::PresetWrongAttackKind {
                 key: "x".into(),

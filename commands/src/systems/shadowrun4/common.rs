@@ -465,27 +465,11 @@ pub async fn save_ops_with(
                         c.spend_edge().map_err(|e| rule_session(&e))?
                     }
                     Op::BurnEdge => c.burn_edge().map_err(|e| rule_session(&e))?,
-                    Op::CheatDeath => {
-                        if c.condition() != engine::systems::shadowrun4::Condition::Dead {
-                            return Err(SessionError::Rule {
-                                en: format!("{name} is not dead: there is no death to cheat."),
-                                ja: format!("{name}は死亡していません。"),
-                            });
-                        }
-                        c.cheat_death().map_err(|e| rule_session(&e))?
-                    }
+                    Op::CheatDeath => c.cheat_death().map_err(|e| rule_session(&e))?,
                     Op::Sustain => c
                         .set_sustained(c.sustained.saturating_add(1))
                         .map_err(|e| rule_session(&e))?,
-                    Op::DropSustained => {
-                        if c.sustained == 0 {
-                            return Err(SessionError::Rule {
-                                en: format!("{name} sustains nothing."),
-                                ja: format!("{name}は何も維持していません。"),
-                            });
-                        }
-                        c.set_sustained(c.sustained - 1).map_err(|e| rule_session(&e))?
-                    }
+                    Op::DropSustained => c.drop_sustained().map_err(|e| rule_session(&e))?,
                     Op::Damage(t, boxes) => {
                         let (next, report) = c.apply_damage(*t, *boxes).map_err(|e| rule_session(&e))?;
                         reports.push((name.clone(), report, next.clone()));
