@@ -69,37 +69,6 @@ async fn rally_is_registered_in_english_and_japanese() {
 }
 
 #[tokio::test]
-async fn check_and_roll_examples_through_the_bot() {
-    let mut c = system_console().await;
-    c.queue_dice([4, 5, 6]);
-    let r = send(&mut c, "/rally check rating:5 dice:3").await;
-    assert_eq!(field(&r.embeds()[0], "Result"), "**7**");
-    c.queue_dice([1, 1]);
-    let r = send(&mut c, "/rally check rating:4").await;
-    assert_eq!(field(&r.embeds()[0], "Result"), "**1**");
-    assert!(text(&r).contains("every die a 1"), "{}", text(&r));
-    c.queue_dice([4, 4]);
-    let who = c.invoker();
-    let (id, r) = c.send_as("/rally check rating:4", &who).await.unwrap();
-    assert_eq!(field(&r.embeds()[0], "Result"), "**5**");
-    assert_eq!(c.take_outcome(id).expect("tapped")["result"], 5);
-    // The seed's Jerboa: Defence 3+, top speed (+1D6), rolling 5,3,2 → 2 successes.
-    c.queue_dice([5, 3, 2]);
-    let r = send(&mut c, "/rally roll rating:3 dice:3").await;
-    assert_eq!(field(&r.embeds()[0], "Successes"), "**2**");
-    assert!(
-        r.embeds()[0]["description"]
-            .as_str()
-            .unwrap()
-            .contains("[**5**, **3**, 2]")
-    );
-    // Rattled with nothing else: 1 die; 0 dice is an automatic failure.
-    let r = send(&mut c, "/rally roll rating:4 dice:1 rattled:true").await;
-    assert!(text(&r).contains("automatic failure"), "{}", text(&r));
-    c.shutdown().await;
-}
-
-#[tokio::test]
 async fn two_gears_attack_and_both_status_lines_change() {
     let mut c = system_console().await;
     race(&mut c).await;

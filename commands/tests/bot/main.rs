@@ -3,6 +3,7 @@
 
 mod support;
 
+mod cases;
 mod console_cli;
 mod e2e_rally;
 mod e2e_registry;
