@@ -378,3 +378,22 @@ async fn every_case_file_passes() {
         failures.join("\n")
     );
 }
+
+/// Every system with commands of its own keeps a case file named by its key (the checklist in
+/// README's "Adding a game system").
+#[test]
+fn every_system_with_commands_has_a_case_file() {
+    let names: HashSet<String> = case_files()
+        .iter()
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .collect();
+    for id in engine::session::SystemId::ALL {
+        if !saikoro_bot::systems::bot(id).commands().is_empty() {
+            assert!(
+                names.contains(id.key()),
+                "tests/cases/{}.toml is missing",
+                id.key()
+            );
+        }
+    }
+}

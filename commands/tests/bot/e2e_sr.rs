@@ -535,9 +535,12 @@ async fn initiative_edge_uses_and_the_order_are_one_write() {
     let mut c = system_console().await;
     run(&mut c).await;
     // Bob cannot pay for two uses with one point: refused, nothing written.
+    // (The dice are rolled before the Edge is checked: queue them, so the refusal read is the
+    // Edge one and not "the fixed dice ran out".)
     let before = version(&c).await;
+    c.queue_dice([1, 2, 3, 4, 1, 2, 3]);
     let r = send(&mut c, "/sr initiative roll push:Bob seize:Bob").await;
-    assert!(r.ephemeral, "{}", text(&r));
+    assert!(r.ephemeral && text(&r).contains("No Edge point"), "{}", text(&r));
     assert_eq!(version(&c).await, before);
     // Ana 2 hits (score 5), Bob 0 (score 3); Bob seizes the first action, Ana takes an extra pass.
     c.queue_dice([5, 6, 1, 2, 3, 4]);
