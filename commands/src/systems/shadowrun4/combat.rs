@@ -140,7 +140,7 @@ pub async fn attack(
         KindChoice::Ranged => AttackKind::Ranged,
         KindChoice::Melee => AttackKind::Melee,
     };
-    let attack_edge = common::edge_before(&inv, edge, Some(&a), None)?;
+    let attack_edge = common::edge_before_by(&inv, Some(&session), edge, Some(&a), None)?;
     let mut spent = Vec::new();
     if attack_edge.is_some() {
         spent.push(a.name.clone());

@@ -404,6 +404,25 @@ pub fn edge_before(
     }
 }
 
+/// Edge before a roll is the character's owner's (or the GM's) to spend: checked before any die
+/// is rolled, as the transaction that spends it checks again.
+pub fn edge_before_by(
+    inv: &Invocation,
+    session: Option<&Session>,
+    choice: Option<EdgeChoice>,
+    who: Option<&Sr4Char>,
+    edge_rating: Option<i64>,
+) -> Result<Option<EdgeBefore>, BotError> {
+    if choice.is_some()
+        && let Some(c) = who
+        && c.owner != inv.user
+        && !session.is_some_and(|s| s.may_manage(inv.actor))
+    {
+        return Err(inv.user_error(&SessionError::NotOwner { name: c.name.clone() }));
+    }
+    edge_before(inv, choice, who, edge_rating)
+}
+
 fn rule_session(e: &impl Localized) -> SessionError {
     SessionError::Rule {
         en: e.localized(Lang::En),

@@ -1,5 +1,6 @@
 //! Spellcasting, summoning, threading and compiling, with drain or fading on the caster.
 
+use engine::session::Session;
 use engine::systems::shadowrun4::character::Attribute;
 use engine::systems::shadowrun4::magic::{
     DispelRequest, SpellRequest, SpellResult, SummonRequest, cast_spell, dispel as dispel_spell,
@@ -27,6 +28,7 @@ fn u(v: i64) -> u32 {
 /// The caster's roll: attribute + skill ± wounds ± sustaining ± presets, with Edge.
 fn cast_spec(
     inv: &Invocation,
+    session: &Session,
     c: &Sr4Char,
     attribute: Attribute,
     skill: &str,
@@ -38,7 +40,7 @@ fn cast_spec(
         .character
         .pool(attribute, skill, &presets)
         .map_err(|e| rule(inv, &e))?;
-    let edge = common::edge_before(inv, edge, Some(c), None)?;
+    let edge = common::edge_before_by(inv, Some(session), edge, Some(c), None)?;
     Ok((RollSpec { pool, edge, retry: 0 }, edge))
 }
 
@@ -216,7 +218,15 @@ pub async fn spell(
     let session = sr_session(ctx, &inv).await?;
     let c = find_char(&inv, &session, &caster)?;
     let skill = skill.unwrap_or_else(|| "spellcasting".into());
-    let (cast, edge) = cast_spec(&inv, &c, Attribute::Magic, &skill, modifiers.as_deref(), edge)?;
+    let (cast, edge) = cast_spec(
+        &inv,
+        &session,
+        &c,
+        Attribute::Magic,
+        &skill,
+        modifiers.as_deref(),
+        edge,
+    )?;
     let (resistance, target_name) = match (&target, resist_pool) {
         (Some(_), Some(_)) => {
             return Err(inv.text(
@@ -310,6 +320,7 @@ pub async fn summon(
     let c = find_char(&inv, &session, &caster)?;
     let (spec, edge) = cast_spec(
         &inv,
+        &session,
         &c,
         Attribute::Magic,
         "summoning",
@@ -378,6 +389,7 @@ pub async fn thread(
     let c = find_char(&inv, &session, &character)?;
     let (spec, edge) = cast_spec(
         &inv,
+        &session,
         &c,
         Attribute::Resonance,
         "software",
@@ -446,6 +458,7 @@ pub async fn compile(
     let c = find_char(&inv, &session, &character)?;
     let (spec, edge) = cast_spec(
         &inv,
+        &session,
         &c,
         Attribute::Resonance,
         "compiling",
@@ -531,6 +544,7 @@ pub async fn dispel(
     let c = find_char(&inv, &session, &caster)?;
     let (spec, _) = cast_spec(
         &inv,
+        &session,
         &c,
         Attribute::Magic,
         "counterspelling",

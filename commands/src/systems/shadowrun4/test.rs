@@ -8,7 +8,7 @@ use engine::systems::shadowrun4::test_kinds::{
 
 use super::common::{
     self, AttrChoice, EdgeChoice, PoolArgs, autocomplete_character, autocomplete_presets, build_pool,
-    edge_before, rule, sr_session,
+    edge_before_by, rule, sr_session,
 };
 use super::embeds as view;
 use crate::invocation::Invocation;
@@ -103,7 +103,7 @@ pub async fn test(
         dice,
     };
     let (pool, who) = build_pool(&inv, session.as_ref(), &args)?;
-    let edge = edge_before(&inv, edge, who.as_ref(), edge_rating)?;
+    let edge = edge_before_by(&inv, session.as_ref(), edge, who.as_ref(), edge_rating)?;
     let req = SuccessRequest {
         roll: RollSpec {
             pool,
@@ -258,7 +258,7 @@ pub async fn opposed(
             dice: None,
         },
     )?;
-    let edge = edge_before(&inv, edge, who.as_ref(), edge_rating)?;
+    let edge = edge_before_by(&inv, session.as_ref(), edge, who.as_ref(), edge_rating)?;
     let req = OpposedRequest {
         actor: RollSpec {
             pool: actor_pool,
@@ -378,7 +378,7 @@ pub async fn extended(
             ..Default::default()
         },
     )?;
-    let edge = edge_before(&inv, edge, who.as_ref(), edge_rating)?;
+    let edge = edge_before_by(&inv, session.as_ref(), edge, who.as_ref(), edge_rating)?;
     let req = ExtendedRequest {
         pool,
         retry: u32::try_from(retry.unwrap_or(0)).unwrap_or(0),
@@ -543,7 +543,7 @@ pub async fn teamwork(
         labels.push(c.map_or_else(|| n.clone(), |c| c.name));
         specs.push(RollSpec::new(p));
     }
-    let edge = edge_before(&inv, edge, who.as_ref(), edge_rating)?;
+    let edge = edge_before_by(&inv, session.as_ref(), edge, who.as_ref(), edge_rating)?;
     let req = TeamworkRequest {
         leader: RollSpec {
             pool: leader,
