@@ -233,7 +233,11 @@ async fn bad_input_is_refused_in_the_users_language_and_nothing_is_written() {
         "/sr test character:Ana attribute:agility skill:pistols edge:push the limit",
     )
     .await;
-    assert!(r.ephemeral && r.content().contains("belongs to someone else"), "{}", text(&r));
+    assert!(
+        r.ephemeral && r.content().contains("belongs to someone else"),
+        "{}",
+        text(&r)
+    );
     assert_eq!(version(&c).await, before, "nothing was written");
     assert_eq!(sheet(&c, "Ana").await["edge_points"], 2);
     // The next roll is served with fresh dice.
