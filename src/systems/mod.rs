@@ -3,6 +3,7 @@
 //! `fn resolve(req: &Request, roller: &mut impl Roller) -> Result<Outcome, RuleError>`.
 
 pub mod badlands_rally;
+pub mod bounds;
 pub mod generic;
 pub mod registry;
 pub mod rules;

@@ -170,16 +170,12 @@ pub(crate) fn add(a: u32, b: u32) -> Result<u32, RuleError> {
 
 /// A bounded user number, or a clear error naming the field.
 pub(crate) fn bounded(field: &str, value: i64, min: i64, max: i64) -> Result<(), RuleError> {
-    if value < min || value > max {
-        Err(RuleError::OutOfBounds {
-            field: field.to_string(),
-            value,
-            min,
-            max,
-        })
-    } else {
-        Ok(())
-    }
+    crate::systems::bounds::within(value, min, max, || RuleError::OutOfBounds {
+        field: field.to_string(),
+        value,
+        min,
+        max,
+    })
 }
 
 #[cfg(test)]

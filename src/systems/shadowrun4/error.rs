@@ -215,16 +215,12 @@ impl Localized for RuleError {
 
 /// Range check for a user number, as an error rather than a panic.
 pub(crate) fn check_range(what: Quantity, value: i64, min: i64, max: i64) -> Result<(), RuleError> {
-    if value < min || value > max {
-        Err(RuleError::OutOfRange {
-            what,
-            value,
-            min,
-            max,
-        })
-    } else {
-        Ok(())
-    }
+    crate::systems::bounds::within(value, min, max, || RuleError::OutOfRange {
+        what,
+        value,
+        min,
+        max,
+    })
 }
 
 #[cfg(test)]
