@@ -32,6 +32,16 @@ impl HouseOption {
     pub fn describe(&self, lang: Lang) -> &'static str {
         lang.pick(self.en, self.ja)
     }
+
+    /// Its value in a server's `house` settings: the one set there when the option takes it,
+    /// else the default.
+    pub fn value_in<'a>(&self, house: &'a std::collections::BTreeMap<String, String>) -> &'a str {
+        house
+            .get(self.key)
+            .map(String::as_str)
+            .filter(|v| self.values.contains(v))
+            .unwrap_or(self.default_value())
+    }
 }
 
 /// How a result reads at a glance; the bot picks the colour.
@@ -139,12 +149,5 @@ pub fn house_value<'a>(
     house: &'a std::collections::BTreeMap<String, String>,
     key: &str,
 ) -> Option<&'a str> {
-    let option = options.iter().find(|o| o.key == key)?;
-    Some(
-        house
-            .get(key)
-            .map(String::as_str)
-            .filter(|v| option.values.contains(v))
-            .unwrap_or(option.default_value()),
-    )
+    options.iter().find(|o| o.key == key).map(|o| o.value_in(house))
 }

@@ -4,7 +4,7 @@
 
 use engine::i18n::Lang;
 use engine::session::{ChannelSettings, SecretRolls, ServerSettings, SystemId, Visibility};
-use engine::systems::rules::{HouseOption, house_value};
+use engine::systems::rules::HouseOption;
 use poise::CreateReply;
 use serenity::all::{ChannelId, Permissions, RoleId};
 
@@ -158,12 +158,9 @@ fn settings_view(settings: &ServerSettings, channel: Option<&ChannelSettings>, l
         ),
     ];
     // Every system's house options, each with its value here (or its default).
-    let options: Vec<String> = SystemId::ALL
-        .into_iter()
-        .flat_map(|id| id.rules().house_options())
+    let options: Vec<String> = house_options()
         .map(|o| {
-            let value =
-                house_value(std::slice::from_ref(o), &settings.house, o.key).unwrap_or(o.default_value());
+            let value = o.value_in(&settings.house);
             format!("`{}` = `{value}` — {}", o.key, o.describe(lang))
         })
         .collect();

@@ -9,14 +9,15 @@ use engine::systems::rules::SessionState;
 use engine::systems::shadowrun4::DicePool;
 use engine::systems::shadowrun4::character::Attribute;
 use engine::systems::shadowrun4::rigging::{
-    BreakAwayRequest, CutOffRequest, MAX_PURSUERS, break_away, cut_off, positioning, with_positioning,
+    BreakAwayRequest, ChaseOutcome, ChaseRequest, CutOffRequest, MAX_PURSUERS, break_away, chase_range,
+    cut_off, positioning, with_positioning,
 };
 use engine::systems::shadowrun4::rules::Shadowrun4State;
 use engine::systems::shadowrun4::test_kinds::RollSpec;
 
 use super::common::{self, autocomplete_character, rule, sr_session};
 use super::embeds as view;
-use super::pools::{BandChoice, From, pool_from, u};
+use super::pools::{BandChoice, From, named, pool_from, u};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -244,25 +245,25 @@ pub async fn cut_off_cmd(
     };
     let outcome = common::roll(ctx, |r| cut_off(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let mut v = view::cut_off_view(&outcome, inv.lang);
-    if let Some(c) = &who {
-        v.title = v.title.replacen("🎲 ", &format!("🎲 {} · ", c.name), 1);
-    }
+    named(&mut v, who.as_ref());
     common::reply(ctx, &inv, session.as_ref(), v, Vec::new(), &outcome).await
 }
 
-/// The positioning dice waiting for `vehicle`, used up by this chase test (in the same
-/// transaction as the roll), and the chase request with them added to the chaser's pool.
-pub async fn chase_with_positioning<T: Send>(
+/// A chase test whose chaser is `vehicle`: the positioning dice it won are added to its pool and
+/// used up, in the same transaction as the roll (seed 7.7).
+pub async fn chase_with_positioning(
     ctx: Context<'_>,
     inv: &Invocation,
     vehicle: &str,
-    roll: impl Fn(&dyn Fn(&RollSpec) -> RollSpec, &mut dyn engine::dice::Roller) -> Result<T, SessionError>
-    + Send
-    + Sync,
-) -> Result<(Session, T), BotError> {
+    req: &ChaseRequest,
+) -> Result<(Session, ChaseOutcome), BotError> {
     with_state(ctx, inv, |st, r| {
         let bonus = st.chase.take_positioning(vehicle);
-        roll(&|spec: &RollSpec| with_positioning(spec, bonus), r)
+        let req = ChaseRequest {
+            first: with_positioning(&req.first, bonus),
+            ..req.clone()
+        };
+        chase_range(&req, &mut &mut *r).map_err(|e| SessionError::rule(&e))
     })
     .await
 }

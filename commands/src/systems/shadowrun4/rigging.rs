@@ -264,14 +264,7 @@ pub async fn chase(
     // A chaser from the session uses up the positioning dice it won (seed 7.7).
     let (session, outcome) = match (&who, session) {
         (Some(c), Some(_)) => {
-            let (s, o) = chase_with_positioning(ctx, &inv, &c.name, |bonus, r| {
-                let req = ChaseRequest {
-                    first: bonus(&req.first),
-                    ..req.clone()
-                };
-                chase_range(&req, &mut &mut *r).map_err(|e| engine::session::SessionError::rule(&e))
-            })
-            .await?;
+            let (s, o) = chase_with_positioning(ctx, &inv, &c.name, &req).await?;
             (Some(s), o)
         }
         (_, session) => {

@@ -93,9 +93,7 @@ pub fn dice_text(roll: &PoolRoll, lang: Lang) -> String {
     out
 }
 
-pub fn glitch_text(g: Glitch, lang: Lang) -> Option<&'static str> {
-    engine::systems::shadowrun4::rules::glitch_text(g, lang)
-}
+pub use engine::systems::shadowrun4::rules::glitch_text;
 
 fn signed(v: i32) -> String {
     if v < 0 {
