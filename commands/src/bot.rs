@@ -4,7 +4,7 @@
 //! Every interaction is counted (see [`crate::metrics`]) and logged at info with its id,
 //! command, guild/channel, outcome and latency; what the user typed is logged at debug only.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -12,7 +12,7 @@ use serenity::all::{
     FullEvent, GatewayIntents, GuildId, Http, HttpBuilder, Interaction, Ready, ShardManager,
 };
 use serenity::prelude::TypeMapKey;
-use tokio::sync::mpsc;
+use tokio::sync::{OnceCell, mpsc, watch};
 use tokio::task::JoinHandle;
 
 use crate::config::Sharding;
@@ -46,9 +46,20 @@ pub struct ScaleOptions {
 pub struct RunningBot {
     shard_manager: Arc<ShardManager>,
     task: JoinHandle<Result<(), serenity::Error>>,
+    commands_registered: watch::Receiver<bool>,
 }
 
 impl RunningBot {
+    /// Wait until the start-up registration has finished: the global commands and the system
+    /// commands of every server in the first shard's READY are known to Discord (a driver such
+    /// as the console types nothing before). `false`: not within `timeout`.
+    pub async fn commands_registered(&self, timeout: Duration) -> bool {
+        let mut rx = self.commands_registered.clone();
+        tokio::time::timeout(timeout, rx.wait_for(|done| *done))
+            .await
+            .is_ok_and(|r| r.is_ok())
+    }
+
     /// The gateway shards (their stages feed `/readyz` and the shard metrics).
     pub fn shard_manager(&self) -> Arc<ShardManager> {
         self.shard_manager.clone()
@@ -101,8 +112,11 @@ async fn shutdown_signal() {
 struct Shared {
     metrics: Option<Arc<Metrics>>,
     dev_guild: Option<u64>,
-    /// Shards whose guilds' commands were registered (each shard's READY lists its guilds).
-    registered_shards: Mutex<HashSet<u32>>,
+    /// Each shard's registration of its guilds' commands (its READY lists them), run once: a
+    /// second READY for the shard waits for the first's to finish instead of racing it.
+    registered_shards: Mutex<HashMap<u32, Arc<OnceCell<()>>>>,
+    /// Set once the start-up registration has finished (see [`RunningBot::commands_registered`]).
+    commands_registered: watch::Sender<bool>,
     /// What gets registered (built once from the framework's commands).
     commands: CommandSet,
 }
@@ -186,7 +200,7 @@ async fn register_guild_from_store(http: &Http, set: &CommandSet, store: &dyn St
 }
 
 /// Registers the system commands of the guilds in one shard's READY (each shard's READY lists
-/// only its own guilds), once per shard.
+/// only its own guilds), once per shard; a caller that comes second returns when it is done.
 async fn register_ready_guilds(
     http: &Http,
     set: &CommandSet,
@@ -194,18 +208,23 @@ async fn register_ready_guilds(
     shared: &Shared,
     ready: &Ready,
 ) {
+    if shared.dev_guild.is_some() {
+        return;
+    }
     let shard = ready.shard.map_or(0, |s| s.id.0);
-    let first = shared
+    let once = shared
         .registered_shards
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .insert(shard);
-    if !first || shared.dev_guild.is_some() {
-        return;
-    }
-    for guild in &ready.guilds {
-        register_guild_from_store(http, set, store, guild.id.get()).await;
-    }
+        .entry(shard)
+        .or_default()
+        .clone();
+    once.get_or_init(|| async {
+        for guild in &ready.guilds {
+            register_guild_from_store(http, set, store, guild.id.get()).await;
+        }
+    })
+    .await;
 }
 
 /// Start-up registration, run in its own task so the bot serves meanwhile: a failure is logged
@@ -221,7 +240,6 @@ async fn register_at_start(http: Arc<Http>, store: Arc<dyn Store>, shared: Arc<S
                     guild = g,
                     "commands not registered in the development server: {e}"
                 );
-                return;
             }
         }
         None => {
@@ -232,6 +250,7 @@ async fn register_at_start(http: Arc<Http>, store: Arc<dyn Store>, shared: Arc<S
         }
     }
     tracing::info!(user = %ready.user.name, shards = ?ready.shard, "commands registered");
+    shared.commands_registered.send_replace(true);
 }
 
 /// Connect and start serving. Returns once the client is built; shards connect in the background.
@@ -247,9 +266,11 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
     let shared = Arc::new(Shared {
         metrics: scale.metrics.clone(),
         dev_guild,
-        registered_shards: Mutex::new(HashSet::new()),
+        registered_shards: Mutex::new(HashMap::new()),
+        commands_registered: watch::Sender::new(false),
         commands: CommandSet::new(&commands::all()),
     });
+    let commands_registered = shared.commands_registered.subscribe();
     let setup_shared = shared.clone();
     let mut http = HttpBuilder::new(&token);
     if let Some(url) = proxy_url {
@@ -306,7 +327,11 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
             Sharding::Range { first, last, total } => client.start_shard_range(first..last, total).await,
         }
     });
-    Ok(RunningBot { shard_manager, task })
+    Ok(RunningBot {
+        shard_manager,
+        task,
+        commands_registered,
+    })
 }
 
 async fn pre_command(ctx: Context<'_>) {
@@ -468,6 +493,8 @@ async fn on_event(
                 latency_ms = elapsed.as_secs_f64() * 1000.0,
                 "interaction"
             );
+            // Every message of the press is out (a driver waits for this, as after a command).
+            fw.user_data.tap_done(press.id.get());
             result
         }
         _ => buttons::on_event(fw.serenity_context, event, fw.user_data).await,

@@ -14,7 +14,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use crate::press::{PREFIX, Press, PressReply, button, row};
-use crate::store::StoreError;
 use crate::{BotError, Data};
 
 /// Whether this press has started answering, or was acknowledged by the watchdog. Task-local:
@@ -39,8 +38,9 @@ pub async fn on_event(ctx: &SerenityContext, event: &FullEvent, data: &Data) -> 
     if let FullEvent::InteractionCreate {
         interaction: Interaction::Component(press),
     } = event
-        && press.data.custom_id.starts_with(PREFIX)
     {
+        // Discord sends an app only presses on its own messages: every one gets an answer,
+        // a custom id we do not know (an old layout) a refusal.
         let state = Arc::new(PressState::default());
         PRESS
             .scope(state.clone(), with_watchdog(ctx, data, press, &state))
@@ -108,7 +108,8 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
         None => Default::default(),
     };
     let lang = settings.language.unwrap_or(locale_lang);
-    let Ok(id) = press.data.custom_id[PREFIX.len()..].parse::<i64>() else {
+    let parsed = press.data.custom_id.strip_prefix(PREFIX).map(str::parse::<i64>);
+    let Some(Ok(id)) = parsed else {
         return refuse(
             ctx,
             press,
@@ -119,7 +120,14 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
     };
     let action = match data.store.action(id).await {
         Ok(Some(a)) => a,
-        Ok(None) => return refuse(ctx, press, StoreError::NotFound.localized(lang)).await,
+        // Not "no such session": what the button belonged to is gone (or it never existed).
+        Ok(None) => {
+            let text = lang.pick(
+                "That button no longer works: what it belonged to is gone.",
+                "このボタンはもう使えません（対象が残っていません）。",
+            );
+            return refuse(ctx, press, text.into()).await;
+        }
         Err(e) => return refuse(ctx, press, e.localized(lang)).await,
     };
     let user = press.user.id.get();

@@ -62,7 +62,7 @@ pub enum LogFormat {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     #[error(
-        "DISCORD_TOKEN is not set: create a bot in the Discord developer portal and put its token in the environment or .env (see README)"
+        "DISCORD_TOKEN is not set: create a bot in the Discord developer portal and put its token in the environment or .env (see README); to try every command offline with no token, run `saikoro console`"
     )]
     MissingToken,
     #[error(

@@ -405,6 +405,7 @@ async fn drive(
         guild_id: Some(DEFAULT_GUILD),
         channel_id: channel,
         permissions: ALL_PERMISSIONS,
+        roles: vec![],
     };
 
     let pending: Arc<Mutex<HashMap<u64, Sent>>> = Arc::default();

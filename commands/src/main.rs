@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use saikoro_bot::bot::{self, BotOptions, ScaleOptions};
 use saikoro_bot::config::{self, Config, LogFormat};
-use saikoro_bot::console::{self, ConsoleOptions};
+use saikoro_bot::console::{ConsoleOptions, script};
 use saikoro_bot::dice_source::DiceSource;
 use saikoro_bot::loadtest::{self, LoadOptions};
 use saikoro_bot::logging;
@@ -41,9 +41,23 @@ enum Command {
         /// Fixed faces, in the order rolled: `--dice 6,5,1`.
         #[arg(long, value_delimiter = ',')]
         dice: Option<Vec<u32>>,
-        /// Who is typing.
+        /// Who is typing (a plain member unless `--admin`).
         #[arg(long, default_value = "player")]
         user: String,
+        /// The user has Manage Server (needed for `/config`).
+        #[arg(long)]
+        admin: bool,
+        /// A role the user has, by name (as in `/config gm-role role:@GM`); repeatable.
+        #[arg(long = "role")]
+        roles: Vec<String>,
+        /// After `-c LINE`, press this button (or pick this menu option) of the reply, as the
+        /// user; repeatable, in order.
+        #[arg(long = "press", requires = "line")]
+        presses: Vec<String>,
+        /// Print each line read after a prompt, before its reply: a transcript of a piped
+        /// session as a terminal would show it.
+        #[arg(long)]
+        echo: bool,
         /// The client's language.
         #[arg(long, default_value = "en", value_parser = ["en", "ja"])]
         locale: String,
@@ -101,6 +115,10 @@ async fn main() -> ExitCode {
             seed,
             dice,
             user,
+            admin,
+            roles,
+            presses,
+            echo,
             locale,
             data_dir,
             database_url,
@@ -117,15 +135,21 @@ async fn main() -> ExitCode {
                 seed,
                 dice,
                 user,
+                admin,
+                roles,
                 locale,
                 database_url,
                 data_dir,
             };
             let mut out = tokio::io::stdout();
             let result = match line {
-                Some(l) => console::run_once(opts, &l, &mut out).await,
+                Some(l) => script::run_once(opts, &l, &presses, &mut out).await,
                 None => {
-                    console::run_session(opts, tokio::io::BufReader::new(tokio::io::stdin()), &mut out).await
+                    // A banner and a prompt for a person at a terminal, none for a pipe.
+                    let interactive = std::io::IsTerminal::is_terminal(&std::io::stdin());
+                    let input = tokio::io::BufReader::new(tokio::io::stdin());
+                    let mode = script::Mode { interactive, echo };
+                    script::run_session(opts, input, &mut out, mode).await
                 }
             };
             match result {

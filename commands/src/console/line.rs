@@ -32,6 +32,12 @@ pub enum LineError {
     OutOfRange(String, String),
     #[error("option `{0}` has a type the console cannot build yet")]
     Unsupported(String),
+    #[error("`complete` needs the option being typed last, like `complete /char edit name:An`")]
+    NothingFocused,
+    #[error("option `{0}` offers no suggestions (the bot does not autocomplete it)")]
+    NoAutocomplete(String),
+    #[error("`{0}` is hidden from you: Discord shows it only to members with Manage Server")]
+    NotPermitted(String),
 }
 
 /// The command chosen, the options as Discord nests them, and the users they name.
@@ -216,6 +222,21 @@ pub fn named_id(name: &str) -> u64 {
 
 /// Build the interaction data for `line` from the registered `commands`.
 pub fn build(line: &str, commands: &[Value], users: UserLookup<'_>) -> Result<BuiltLine, LineError> {
+    build_with(line, commands, users, false)
+}
+
+/// An autocomplete request for `line`: its last option is the one being typed (`focused`, its
+/// text sent as typed), and required options may still be missing.
+pub fn build_partial(line: &str, commands: &[Value], users: UserLookup<'_>) -> Result<BuiltLine, LineError> {
+    build_with(line, commands, users, true)
+}
+
+fn build_with(
+    line: &str,
+    commands: &[Value],
+    users: UserLookup<'_>,
+    partial: bool,
+) -> Result<BuiltLine, LineError> {
     let line = line.trim();
     let rest = line.strip_prefix('/').ok_or(LineError::NoSlash)?;
     let (word, mut rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
@@ -256,19 +277,31 @@ pub fn build(line: &str, commands: &[Value], users: UserLookup<'_>) -> Result<Bu
     })?;
     let mut given: BTreeMap<String, Value> = BTreeMap::new();
     let mut resolved_data = BTreeMap::new();
-    for (name, raw) in pairs {
+    let focus = if partial {
+        Some(pairs.len().checked_sub(1).ok_or(LineError::NothingFocused)?)
+    } else {
+        None
+    };
+    for (i, (name, raw)) in pairs.into_iter().enumerate() {
         let opt = known
             .iter()
             .find(|o| matches(o, name))
             .ok_or_else(|| LineError::UnknownOption(name.to_string(), path.join(" "), list(&known)))?;
         let canonical = opt["name"].as_str().unwrap_or_default().to_string();
-        let value = convert(opt, raw, users, &mut resolved_data)?;
-        let entry = json!({ "name": canonical, "type": opt["type"], "value": value });
+        let entry = if focus == Some(i) {
+            if opt["autocomplete"].as_bool() != Some(true) {
+                return Err(LineError::NoAutocomplete(canonical));
+            }
+            json!({ "name": canonical, "type": opt["type"], "value": raw, "focused": true })
+        } else {
+            let value = convert(opt, raw, users, &mut resolved_data)?;
+            json!({ "name": canonical, "type": opt["type"], "value": value })
+        };
         if given.insert(canonical.clone(), entry).is_some() {
             return Err(LineError::Duplicate(canonical));
         }
     }
-    for opt in &known {
+    for opt in known.iter().filter(|_| !partial) {
         let name = opt["name"].as_str().unwrap_or_default();
         if opt["required"].as_bool() == Some(true) && !given.contains_key(name) {
             return Err(LineError::Missing(name.to_string()));
@@ -344,6 +377,30 @@ mod tests {
         assert_eq!(opts[2]["value"], "hard");
         assert_eq!(opts[3]["value"], "77");
         assert_eq!(l.resolved["users"]["77"]["username"], "bob");
+    }
+
+    #[test]
+    fn a_partial_line_focuses_its_last_option_and_may_miss_required_ones() {
+        let mut schema = schema();
+        schema[1]["options"][0]["options"][3]["autocomplete"] = json!(true);
+        let l = build_partial("/sr test target:Bo", &schema, &users).unwrap();
+        let opts = &l.options[0]["options"];
+        assert_eq!(
+            opts[0],
+            json!({ "name": "target", "type": 6, "value": "Bo", "focused": true })
+        );
+        assert_eq!(
+            build_partial("/sr test pool:1", &schema, &users),
+            Err(LineError::NoAutocomplete("pool".into()))
+        );
+        assert_eq!(
+            build_partial("/sr test", &schema, &users),
+            Err(LineError::NothingFocused)
+        );
+        assert_eq!(
+            build("/sr test target:Bo", &schema, &users),
+            Err(LineError::Missing("pool".into()))
+        );
     }
 
     #[test]

@@ -1,37 +1,50 @@
 //! `saikoro console`: the real bot against the fake Discord, driven by typed lines.
 //!
-//! Each line becomes the interaction Discord would send (built from the command schema the bot
-//! registered), and the reply is printed as text, or with `--json` exactly as Discord received
-//! it plus the engine outcome under `"outcome"`.
+//! Each slash line becomes the interaction Discord would send (built from the command schema
+//! the bot registered), typed by the person the console is playing ([`Who`]); `press LABEL`
+//! clicks a button of a message that person can see, `complete …` asks for autocomplete
+//! choices. Everything the interaction produced — the reply, follow-ups, edits, DMs and posts
+//! elsewhere — is collected as an [`Exchange`] and printed as text, or with `--json` as Discord
+//! received it plus the engine outcome.
 
+mod board;
+pub mod exchange;
+pub mod identity;
 pub mod line;
 mod render;
+pub mod script;
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use serde_json::{Value, json};
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
+use serde_json::Value;
 use tokio::sync::mpsc;
 
 use crate::bot::{self, BotOptions, RunningBot};
 use crate::dice_source::DiceSource;
-use crate::fake_discord::{self, ALL_PERMISSIONS, FakeDiscord, FakeUser, Invoker, Reply};
+use crate::fake_discord::{self, FakeDiscord, Invoker, Reply};
 use crate::store::{self, Store};
 use crate::{BotError, TappedOutcome};
 
-pub use render::reply_text;
+pub use board::PressError;
+pub use exchange::{Exchange, Kind, Shown};
+pub use identity::{Who, user_for};
+pub use render::{exchange_text, reply_text};
 
 #[derive(Debug, Clone)]
 pub struct ConsoleOptions {
     pub json: bool,
     pub seed: Option<u64>,
     pub dice: Option<Vec<u32>>,
+    /// Who types first (a plain member unless `admin`).
     pub user: String,
+    /// The first user has Manage Server.
+    pub admin: bool,
+    /// The first user's roles, by name.
+    pub roles: Vec<String>,
     pub locale: String,
     /// PostgreSQL for the session store; `None`: SQLite in `data_dir`.
     pub database_url: Option<String>,
@@ -46,6 +59,8 @@ impl Default for ConsoleOptions {
             seed: None,
             dice: None,
             user: "player".into(),
+            admin: false,
+            roles: Vec::new(),
             locale: "en-US".into(),
             database_url: None,
             data_dir: None,
@@ -55,18 +70,8 @@ impl Default for ConsoleOptions {
 
 /// How long a command may take before the console reports that the bot did not answer.
 const REPLY_TIMEOUT: Duration = Duration::from_secs(15);
-
-/// A stable fake user id for a name, so `@bob` is the same person all session.
-pub fn user_for(name: &str) -> FakeUser {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    name.hash(&mut h);
-    // Keep ids in the snowflake range Discord uses and clear of the bot's own id.
-    FakeUser {
-        id: 100_000_000_000_000_000 + (h.finish() % 800_000_000_000_000_000),
-        name: name.to_string(),
-        bot: false,
-    }
-}
+/// How long start-up may take: connecting, and registering every command.
+const START_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The fake Discord and the bot running against it.
 pub struct Console {
@@ -80,6 +85,15 @@ pub struct Console {
     store: Arc<dyn Store>,
     /// A data directory the console made for itself and removes at the end.
     scratch: Option<PathBuf>,
+    /// Who is typing now.
+    who: Who,
+    /// The messages people could click on.
+    board: board::Board,
+    /// Names the console has met, by user id and channel id (to label DMs and posts).
+    people: HashMap<u64, String>,
+    channels: HashMap<u64, String>,
+    /// Channel posts already shown.
+    posts_seen: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -87,9 +101,15 @@ pub enum ConsoleError {
     #[error(transparent)]
     Line(#[from] line::LineError),
     #[error(transparent)]
+    Press(#[from] PressError),
+    #[error("{0}")]
+    As(String),
+    #[error(transparent)]
     Fake(#[from] fake_discord::FakeError),
     #[error("the bot could not start: {0}")]
     Bot(#[from] BotError),
+    #[error("the bot did not finish registering its commands within {0:?}")]
+    NotRegistered(Duration),
 }
 
 impl Console {
@@ -122,9 +142,19 @@ impl Console {
             store: store.clone(),
         })
         .await?;
-        fake.wait_commands(None, Duration::from_secs(30)).await?;
-        fake.wait_shards(1, Duration::from_secs(30)).await?;
-        Ok(Console {
+        // The bot's own signal: every command it registers at start-up (the global ones and
+        // this server's systems) is known before the first line is typed.
+        if !bot.commands_registered(START_TIMEOUT).await {
+            bot.shutdown().await;
+            return Err(ConsoleError::NotRegistered(START_TIMEOUT));
+        }
+        fake.wait_shards(1, START_TIMEOUT).await?;
+        let who = Who {
+            name: opts.user.clone(),
+            admin: opts.admin,
+            roles: opts.roles.clone(),
+        };
+        let mut console = Console {
             fake,
             bot: Some(bot),
             outcomes,
@@ -134,7 +164,14 @@ impl Console {
             dice,
             store,
             scratch,
-        })
+            who: who.clone(),
+            board: board::Board::default(),
+            people: HashMap::new(),
+            channels: HashMap::from([(fake_discord::DEFAULT_CHANNEL, "table".to_string())]),
+            posts_seen: 0,
+        };
+        console.meet(&who.name);
+        Ok(console)
     }
 
     /// Queue faces for the next rolls (when started with fixed dice).
@@ -142,33 +179,235 @@ impl Console {
         self.dice.queue(faces);
     }
 
-    /// The person typing, in the default guild and channel.
+    pub fn json(&self) -> bool {
+        self.opts.json
+    }
+
+    /// Who is typing now.
+    pub fn who(&self) -> &Who {
+        &self.who
+    }
+
+    /// From now on `who` types (`as bob admin`).
+    pub fn set_who(&mut self, who: Who) {
+        self.meet(&who.name);
+        self.who = who;
+    }
+
+    /// `text` with each mention of someone the console has met (`<@123…>`) as `@name`, the
+    /// way a Discord client shows it.
+    pub fn readable(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(at) = rest.find("<@") {
+            out.push_str(&rest[..at]);
+            let after = &rest[at + 2..];
+            let digits = after.trim_start_matches('!');
+            let end = digits.find('>');
+            let name = end
+                .and_then(|e| digits[..e].parse::<u64>().ok())
+                .and_then(|id| self.people.get(&id));
+            match (name, end) {
+                (Some(name), Some(e)) => {
+                    out.push('@');
+                    out.push_str(name);
+                    rest = &digits[e + 1..];
+                }
+                _ => {
+                    out.push_str("<@");
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+
+    fn meet(&mut self, name: &str) {
+        self.people.insert(user_for(name).id, name.to_string());
+    }
+
+    /// The person typing, in the default server and channel.
     pub fn invoker(&self) -> Invoker {
-        Invoker {
-            user: user_for(&self.opts.user),
-            locale: self.opts.locale.clone(),
-            guild_id: Some(fake_discord::DEFAULT_GUILD),
-            channel_id: fake_discord::DEFAULT_CHANNEL,
-            permissions: ALL_PERMISSIONS,
-        }
+        self.who.invoker(&self.opts.locale)
     }
 
-    /// Run one line: `Ok(text)` is the bot's reply rendered; `Err` a line the console could
-    /// not turn into an interaction, or a bot that did not answer.
-    pub async fn run_line(&mut self, text: &str) -> Result<String, ConsoleError> {
+    /// The commands the person typing sees in this server.
+    pub fn commands(&self) -> Vec<Value> {
+        self.fake
+            .visible_commands(Some(fake_discord::DEFAULT_GUILD))
+            .into_iter()
+            .filter(|c| identity::may_use(c, self.who.permissions()))
+            .collect()
+    }
+
+    /// Build `text` against the commands `who` sees, remembering the names it mentions.
+    fn build(&mut self, text: &str, who: &Invoker, partial: bool) -> Result<line::BuiltLine, ConsoleError> {
+        let all = self.fake.visible_commands(who.guild_id);
+        let users = |name: &str| fake_discord::payloads::user(&user_for(name));
+        let built = if partial {
+            line::build_partial(text, &all, &users)?
+        } else {
+            line::build(text, &all, &users)?
+        };
+        // Discord hides a command whose default permissions the member lacks.
+        if !identity::may_use(&built.command, who.permissions) {
+            return Err(line::LineError::NotPermitted(format!("/{}", built.path)).into());
+        }
+        for (id, u) in built.resolved["users"].as_object().into_iter().flatten() {
+            if let (Ok(id), Some(name)) = (id.parse(), u["username"].as_str()) {
+                self.people.insert(id, name.to_string());
+            }
+        }
+        for (id, c) in built.resolved["channels"].as_object().into_iter().flatten() {
+            if let (Ok(id), Some(name)) = (id.parse(), c["name"].as_str()) {
+                self.channels.insert(id, name.to_string());
+            }
+        }
+        Ok(built)
+    }
+
+    /// Type a slash line as the current user: everything it produced.
+    pub async fn type_line(&mut self, text: &str) -> Result<Exchange, ConsoleError> {
         let who = self.invoker();
-        let (id, reply) = self.send_as(text, &who).await?;
-        if !self.opts.json {
-            return Ok(reply_text(&reply));
-        }
-        let mut body = reply.body.clone();
-        if let Some(outcome) = self.take_outcome(id) {
-            body["outcome"] = outcome;
-        }
-        Ok(serde_json::to_string_pretty(&body).unwrap_or_default())
+        let built = self.build(text, &who, false)?;
+        let interaction =
+            self.fake
+                .command_interaction(&who, 2, &built.command, built.options, built.resolved);
+        let id = self.fake.deliver(interaction)?;
+        self.fake.wait_reply(id, REPLY_TIMEOUT).await?;
+        self.wait_done(id, Duration::from_secs(5)).await;
+        Ok(self.collect(id, &who))
     }
 
-    /// Type `text` as `who`; the interaction's id and the reply.
+    /// Press the button (or pick the select option) `wanted` names, as the current user.
+    pub async fn press(&mut self, wanted: &str) -> Result<Exchange, ConsoleError> {
+        let mut who = self.invoker();
+        let target = self.board.find(who.user.id, wanted)?;
+        let channel: u64 = target.message["channel_id"]
+            .as_str()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(who.channel_id);
+        if channel == fake_discord::dm_channel_id(who.user.id) {
+            who.guild_id = None;
+        }
+        who.channel_id = channel;
+        let id = self.fake.next_id();
+        let token = format!("itoken-{id}");
+        let app = self.fake.app_id();
+        let interaction = match &target.values {
+            Some(values) => fake_discord::payloads::select_interaction(
+                id,
+                app,
+                &token,
+                &who,
+                &target.message,
+                &target.custom_id,
+                values,
+            ),
+            None => fake_discord::payloads::button_interaction(
+                id,
+                app,
+                &token,
+                &who,
+                &target.message,
+                &target.custom_id,
+            ),
+        };
+        let id = self.fake.deliver(interaction)?;
+        self.fake.wait_reply(id, REPLY_TIMEOUT).await?;
+        self.wait_done(id, Duration::from_secs(5)).await;
+        let exchange = self.collect(id, &who);
+        // The message the button was on, as it is now (an update replaced it).
+        if exchange.shown.iter().any(|s| s.kind == Kind::Update)
+            && let Some(now) = self.fake.original_message(id)
+        {
+            self.board.show(now, None);
+        }
+        Ok(exchange)
+    }
+
+    /// The autocomplete choices for the last option of `text` (`/char edit name:An`).
+    pub async fn complete(&mut self, text: &str) -> Result<Exchange, ConsoleError> {
+        let who = self.invoker();
+        let built = self.build(text, &who, true)?;
+        let interaction =
+            self.fake
+                .command_interaction(&who, 4, &built.command, built.options, built.resolved);
+        let id = self.fake.deliver(interaction)?;
+        self.fake.wait_reply(id, REPLY_TIMEOUT).await?;
+        Ok(Exchange {
+            interaction: id,
+            shown: exchange::from_events(&self.fake.events(id)),
+            outcome: None,
+        })
+    }
+
+    /// What interaction `id` produced, with the posts made meanwhile; what can be clicked
+    /// goes on the board.
+    fn collect(&mut self, id: u64, who: &Invoker) -> Exchange {
+        let mut shown = exchange::from_events(&self.fake.events(id));
+        // Stored messages (with ids) for the board: the reply as it stands, then follow-ups.
+        let only = |ephemeral: bool| ephemeral.then_some(who.user.id);
+        let reply_ephemeral = shown.iter().find(|s| s.kind == Kind::Reply).map(|s| s.ephemeral);
+        if let (Some(eph), Some(original)) = (reply_ephemeral, self.fake.original_message(id)) {
+            self.board.show(original, only(eph));
+        }
+        for m in self.fake.followup_messages(id) {
+            let eph = m["flags"].as_u64().unwrap_or(0) & 64 != 0;
+            self.board.show(m, only(eph));
+        }
+        let (posts, seen) = self.fake.posts_since(self.posts_seen);
+        self.posts_seen = seen;
+        for post in posts {
+            let channel: u64 = post["channel_id"]
+                .as_str()
+                .and_then(|c| c.parse().ok())
+                .unwrap_or_default();
+            let recipient = self
+                .people
+                .keys()
+                .copied()
+                .find(|&u| fake_discord::dm_channel_id(u) == channel);
+            let kind = match recipient {
+                Some(u) => Kind::Dm {
+                    to: self.people[&u].clone(),
+                },
+                None if self.looks_like_dm(channel) => Kind::Dm {
+                    to: format!("user {}", channel ^ fake_discord::dm_channel_id(0)),
+                },
+                None => Kind::Channel {
+                    name: self
+                        .channels
+                        .get(&channel)
+                        .cloned()
+                        .unwrap_or_else(|| channel.to_string()),
+                },
+            };
+            self.board.show(post.clone(), recipient);
+            shown.push(Shown {
+                kind,
+                ephemeral: false,
+                body: post,
+            });
+        }
+        Exchange {
+            interaction: id,
+            shown,
+            outcome: self.take_outcome(id),
+        }
+    }
+
+    /// DM channel ids are user ids with fixed bits flipped (see [`fake_discord::dm_channel_id`]);
+    /// user ids the console makes fall in a range no named channel does.
+    fn looks_like_dm(&self, channel: u64) -> bool {
+        let user = channel ^ fake_discord::dm_channel_id(0);
+        (100_000_000_000_000_000..900_000_000_000_000_000).contains(&user)
+            && !self.channels.contains_key(&channel)
+    }
+
+    /// Type `text` as `who` at the protocol level (no client-side checks): the interaction's
+    /// id and the reply. Tests use it to act as anyone, including what a client would hide.
     pub async fn send_as(&mut self, text: &str, who: &Invoker) -> Result<(u64, Reply), ConsoleError> {
         let guild = who.guild_id;
         let commands = self.fake.visible_commands(guild);
@@ -221,7 +460,7 @@ impl Console {
         }
     }
 
-    /// Type `text` as the console's own user.
+    /// Type `text` as the console's own user (protocol level, see [`Console::send_as`]).
     pub async fn send(&mut self, text: &str) -> Result<Reply, ConsoleError> {
         let who = self.invoker();
         Ok(self.send_as(text, &who).await?.1)
@@ -247,58 +486,4 @@ impl Console {
             let _ = std::fs::remove_dir_all(dir);
         }
     }
-}
-
-fn error_line(e: &ConsoleError, json: bool) -> String {
-    if json {
-        json!({ "error": e.to_string() }).to_string()
-    } else {
-        format!("error: {e}")
-    }
-}
-
-/// `-c LINE`: run it and return the exit code (0 answered, 1 the line was refused).
-pub async fn run_once(
-    opts: ConsoleOptions,
-    text: &str,
-    out: &mut (impl AsyncWrite + Unpin),
-) -> Result<i32, ConsoleError> {
-    let json = opts.json;
-    let mut console = Console::start(opts).await?;
-    let (code, printed) = match console.run_line(text).await {
-        Ok(s) => (0, s),
-        Err(e) => (1, error_line(&e, json)),
-    };
-    let _ = out.write_all(format!("{printed}\n").as_bytes()).await;
-    let _ = out.flush().await;
-    console.shutdown().await;
-    Ok(code)
-}
-
-/// Read lines until end of input; a bad line prints an error line and the session goes on.
-pub async fn run_session(
-    opts: ConsoleOptions,
-    input: impl AsyncBufRead + Unpin,
-    out: &mut (impl AsyncWrite + Unpin),
-) -> Result<i32, ConsoleError> {
-    let json = opts.json;
-    let mut console = Console::start(opts).await?;
-    let mut lines = input.lines();
-    while let Ok(Some(l)) = lines.next_line().await {
-        let l = l.trim();
-        if l.is_empty() || l.starts_with('#') {
-            continue;
-        }
-        if matches!(l, "exit" | "quit" | "/exit" | "/quit") {
-            break;
-        }
-        let printed = match console.run_line(l).await {
-            Ok(s) => s,
-            Err(e) => error_line(&e, json),
-        };
-        let _ = out.write_all(format!("{printed}\n").as_bytes()).await;
-        let _ = out.flush().await;
-    }
-    console.shutdown().await;
-    Ok(0)
 }

@@ -2,7 +2,52 @@
 
 use serde_json::Value;
 
+use super::exchange::{Exchange, Kind, Shown};
 use crate::fake_discord::Reply;
+
+/// Every message of an exchange in order, each after a label saying where it went when that
+/// is not simply the channel (`(only you can see this)`, `(DM to gm)`, `(#gm-room)`, …).
+pub fn exchange_text(x: &Exchange) -> String {
+    x.shown.iter().map(shown_text).collect::<Vec<_>>().join("\n")
+}
+
+fn shown_text(s: &Shown) -> String {
+    let label = match &s.kind {
+        Kind::Reply | Kind::Followup => None,
+        Kind::Edit => Some("(edited)".to_string()),
+        Kind::Update => Some("(the message with the button now reads)".to_string()),
+        Kind::Dm { to } => Some(format!("(DM to {to})")),
+        Kind::Channel { name } => Some(format!("(#{name})")),
+        Kind::Deleted => return "(the reply was deleted)".to_string(),
+        Kind::Choices => return choices_text(s.message()),
+    };
+    let text = message_text(s.message(), s.ephemeral);
+    match label {
+        Some(l) => format!("{l}\n{text}"),
+        None => text,
+    }
+}
+
+fn choices_text(data: &Value) -> String {
+    let choices: Vec<String> = data["choices"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            let name = c["name"].as_str().unwrap_or_default();
+            match &c["value"] {
+                Value::String(v) if v == name => format!("- {name}"),
+                Value::String(v) => format!("- {name} ({v})"),
+                other => format!("- {name} ({other})"),
+            }
+        })
+        .collect();
+    if choices.is_empty() {
+        "(no suggestions)".to_string()
+    } else {
+        choices.join("\n")
+    }
+}
 
 pub fn reply_text(reply: &Reply) -> String {
     let mut out = vec![message_text(&reply.message, reply.ephemeral)];
@@ -13,7 +58,7 @@ pub fn reply_text(reply: &Reply) -> String {
     out.join("\n")
 }
 
-fn message_text(message: &Value, ephemeral: bool) -> String {
+pub(super) fn message_text(message: &Value, ephemeral: bool) -> String {
     let mut out = Vec::new();
     if ephemeral {
         out.push("(only you can see this)".to_string());
@@ -36,7 +81,21 @@ fn message_text(message: &Value, ephemeral: bool) -> String {
             .as_array()
             .into_iter()
             .flatten()
-            .map(|c| format!("[{}]", c["label"].as_str().unwrap_or("button")))
+            .map(|c| match c["type"].as_u64() {
+                Some(3) => {
+                    let options: Vec<&str> = c["options"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|o| o["label"].as_str())
+                        .collect();
+                    format!("[choose: {}]", options.join(" | "))
+                }
+                _ if c["disabled"].as_bool() == Some(true) => {
+                    format!("[{} (disabled)]", c["label"].as_str().unwrap_or("button"))
+                }
+                _ => format!("[{}]", c["label"].as_str().unwrap_or("button")),
+            })
             .collect();
         if !buttons.is_empty() {
             out.push(buttons.join(" "));

@@ -92,6 +92,11 @@ struct InteractionRecord {
     dispatched: Option<Instant>,
     /// Whether the user has seen an answer yet (see [`ReplyTiming`]).
     answered: bool,
+    /// A component press: `original` starts as the message pressed, which an update-message
+    /// callback (type 7) or an edit after a deferred update changes in place.
+    pressed: bool,
+    /// The follow-up messages as stored (with their ids, so their buttons can be pressed).
+    followup_messages: Vec<Value>,
 }
 
 /// How the fake is set up.
@@ -158,6 +163,9 @@ pub(crate) struct State {
     unhandled: Mutex<Vec<String>>,
     /// Messages the bot posted to channels (not interaction replies), by channel.
     pub(crate) channel_messages: Mutex<HashMap<u64, Vec<Value>>>,
+    /// The same messages in the order they were posted, for a driver that shows them as
+    /// they come (see [`FakeDiscord::posts_since`]).
+    pub(crate) posts: Mutex<Vec<Value>>,
     counter: AtomicU64,
     /// Answer every command registration (PUT) with an error (see
     /// [`FakeDiscord::fail_command_puts`]).
@@ -264,39 +272,50 @@ impl State {
                 return None;
             }
         }
-        // A message the user sees becomes the stored original (buttons reference it).
-        let shown = match &event {
-            ReplyEvent::Callback(body) if matches!(body["type"].as_u64(), Some(4)) => {
-                Some(body["data"].clone())
-            }
-            ReplyEvent::Callback(body) if matches!(body["type"].as_u64(), Some(5)) => Some(json!({})),
-            ReplyEvent::EditOriginal(body) => {
-                let mut merged = rec.original.clone().unwrap_or_else(|| json!({}));
-                if let (Some(m), Some(b)) = (merged.as_object_mut(), body.as_object()) {
-                    for (k, v) in b {
-                        m.insert(k.clone(), v.clone());
-                    }
+        // A message the user sees becomes the stored original (buttons reference it). A new
+        // message (type 4) of a press is a message of its own, not the one pressed.
+        let new_message = matches!(&event, ReplyEvent::Callback(b) if matches!(b["type"].as_u64(), Some(4)));
+        if new_message && rec.pressed {
+            rec.pressed = false;
+            rec.original = None;
+        }
+        let merge = |original: &Option<Value>, body: &Value| {
+            let mut merged = original.clone().unwrap_or_else(|| json!({}));
+            if let (Some(m), Some(b)) = (merged.as_object_mut(), body.as_object()) {
+                for (k, v) in b {
+                    m.insert(k.clone(), v.clone());
                 }
-                Some(merged)
             }
+            merged
+        };
+        let shown = match &event {
+            ReplyEvent::Callback(body) if new_message => Some(body["data"].clone()),
+            ReplyEvent::Callback(body) if matches!(body["type"].as_u64(), Some(5)) => Some(json!({})),
+            ReplyEvent::Callback(body) if rec.pressed && matches!(body["type"].as_u64(), Some(7)) => {
+                Some(merge(&rec.original, &body["data"]))
+            }
+            ReplyEvent::EditOriginal(body) => Some(merge(&rec.original, body)),
             _ => None,
         };
         let message = shown.map(|body| {
             let existing_id = rec.original.as_ref().and_then(|m| m["id"].as_str()?.parse().ok());
             let msg_id = existing_id.unwrap_or_else(|| self.next_id());
-            payloads::message(msg_id, rec.channel_id, &self.bot, &body, self.app_id)
+            let channel = rec
+                .original
+                .as_ref()
+                .and_then(|m| m["channel_id"].as_str()?.parse().ok())
+                .unwrap_or(rec.channel_id);
+            payloads::message(msg_id, channel, &self.bot, &body, self.app_id)
         });
         if let Some(m) = &message {
             rec.original = Some(m.clone());
         }
         let reply_message = match &event {
-            ReplyEvent::Followup(body) => Some(payloads::message(
-                self.next_id(),
-                rec.channel_id,
-                &self.bot,
-                body,
-                self.app_id,
-            )),
+            ReplyEvent::Followup(body) => {
+                let m = payloads::message(self.next_id(), rec.channel_id, &self.bot, body, self.app_id);
+                rec.followup_messages.push(m.clone());
+                Some(m)
+            }
             _ => message,
         };
         rec.events.push(event);
@@ -368,6 +387,7 @@ impl FakeDiscord {
             tokens: Mutex::default(),
             unhandled: Mutex::default(),
             channel_messages: Mutex::default(),
+            posts: Mutex::default(),
             counter: AtomicU64::new(1),
             fail_command_puts: AtomicBool::new(false),
             attachment_size_limit: AtomicU64::new(DEFAULT_ATTACHMENT_LIMIT),
@@ -499,11 +519,14 @@ impl FakeDiscord {
         if let Some(token) = interaction["token"].as_str() {
             lock(&self.state.tokens).insert(token.to_string(), id);
         }
+        let pressed = interaction["type"].as_u64() == Some(3);
         lock(&self.state.interactions).insert(
             id,
             InteractionRecord {
                 channel_id: channel,
                 dispatched: Some(Instant::now()),
+                pressed,
+                original: pressed.then(|| interaction["message"].clone()),
                 ..Default::default()
             },
         );
@@ -540,6 +563,22 @@ impl FakeDiscord {
         lock(&self.state.channel_messages)
             .get(&channel)
             .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Every message the bot posted to a channel (DMs included) after the first `seen`, in
+    /// order, and how many there are now (the next call's `seen`).
+    pub fn posts_since(&self, seen: usize) -> (Vec<Value>, usize) {
+        let posts = lock(&self.state.posts);
+        (posts.iter().skip(seen).cloned().collect(), posts.len())
+    }
+
+    /// The follow-up messages of an interaction as stored (with ids: their buttons can be
+    /// pressed).
+    pub fn followup_messages(&self, interaction: u64) -> Vec<Value> {
+        lock(&self.state.interactions)
+            .get(&interaction)
+            .map(|r| r.followup_messages.clone())
             .unwrap_or_default()
     }
 

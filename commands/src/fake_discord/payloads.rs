@@ -34,12 +34,13 @@ pub fn user(u: &FakeUser) -> Value {
     })
 }
 
-pub fn member(u: &FakeUser, guild_id: u64, permissions: u64) -> Value {
+pub fn member(u: &FakeUser, guild_id: u64, permissions: u64, roles: &[u64]) -> Value {
+    let roles: Vec<String> = roles.iter().map(u64::to_string).collect();
     json!({
         "user": user(u),
         "nick": null,
         "avatar": null,
-        "roles": [],
+        "roles": roles,
         "joined_at": TIMESTAMP,
         "premium_since": null,
         "deaf": false,
@@ -222,6 +223,8 @@ pub struct Invoker {
     pub channel_id: u64,
     /// The member's permissions in the channel (Discord sends them resolved).
     pub permissions: u64,
+    /// The member's roles (ids).
+    pub roles: Vec<u64>,
 }
 
 /// Every permission bit Discord defines today; the bot's own `app_permissions`.
@@ -246,7 +249,7 @@ fn interaction_base(id: u64, app_id: u64, kind: u8, token: &str, who: &Invoker) 
         Some(g) => {
             v["guild_id"] = json!(g.to_string());
             v["guild_locale"] = json!("en-US");
-            v["member"] = member(&who.user, g, who.permissions);
+            v["member"] = member(&who.user, g, who.permissions, &who.roles);
             v["context"] = json!(0);
         }
         None => {
@@ -299,6 +302,21 @@ pub fn button_interaction(
     v
 }
 
+/// Options picked in a string select menu (also a type 3 interaction) on `message`.
+pub fn select_interaction(
+    id: u64,
+    app_id: u64,
+    token: &str,
+    who: &Invoker,
+    message: &Value,
+    custom_id: &str,
+    values: &[String],
+) -> Value {
+    let mut v = button_interaction(id, app_id, token, who, message, custom_id);
+    v["data"] = json!({ "custom_id": custom_id, "component_type": 3, "values": values });
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,6 +333,7 @@ mod tests {
             guild_id: Some(7),
             channel_id: 9,
             permissions: ALL_PERMISSIONS,
+            roles: vec![],
         }
     }
 

@@ -250,6 +250,7 @@ async fn channel_message(
                 .entry(channel)
                 .or_default()
                 .push(msg.clone());
+            lock(&s.posts).push(msg.clone());
             s.notify();
             axum::Json(msg).into_response()
         }

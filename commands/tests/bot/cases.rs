@@ -222,6 +222,7 @@ async fn run_case(file: &str, case: &Case, expect: &Expect) -> Vec<String> {
     let mut c = system_console_with(ConsoleOptions {
         dice: Some(vec![]),
         user: "gm".into(),
+        admin: true,
         ..Default::default()
     })
     .await;

@@ -51,10 +51,16 @@ fn json_prints_the_reply_and_the_outcome() {
         ],
         None,
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
-    assert_eq!(v["type"], 4, "a message callback: {v}");
-    assert_eq!(v["data"]["embeds"][0]["footer"]["text"], "alice");
-    assert_eq!(v["outcome"]["lines"][0]["total"], 7);
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 1, "one line per interaction: {stdout}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("JSON on stdout");
+    let reply = &v[0];
+    assert_eq!(reply["kind"], "reply");
+    assert_eq!(reply["ephemeral"], false);
+    assert_eq!(reply["body"]["type"], 4, "a message callback: {v}");
+    assert_eq!(reply["body"]["data"]["embeds"][0]["footer"]["text"], "alice");
+    assert_eq!(reply["outcome"]["lines"][0]["total"], 7);
+    assert_eq!(v.as_array().map(Vec::len), Some(1), "nothing else: {v}");
 }
 
 #[test]
@@ -137,5 +143,356 @@ fn without_a_token_start_up_says_what_to_set_and_fails() {
     let stderr = text(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
     assert!(stderr.contains("DISCORD_TOKEN"), "{stderr}");
+    assert!(
+        stderr.contains("saikoro console"),
+        "points at the offline console: {stderr}"
+    );
     assert!(!stderr.contains("panicked"));
+}
+
+/// Run `saikoro console ARGS` with `input` on stdin; stdout as text, after checking it ran.
+fn console_text(args: &[&str], input: Option<&str>) -> String {
+    let mut all = vec!["console"];
+    all.extend_from_slice(args);
+    let out = saikoro(&all, input);
+    let stdout = text(&out.stdout);
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "{stdout}{}",
+        text(&out.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn system_commands_are_known_from_the_first_line_fifty_runs_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap().to_string();
+    let enabled = console_text(
+        &[
+            "--data-dir",
+            &data,
+            "--admin",
+            "-c",
+            "/config systems system:shadowrun4 enabled:true",
+        ],
+        None,
+    );
+    assert!(enabled.contains("Server settings"), "{enabled}");
+    // Five at a time, so start-ups overlap as they would on a loaded machine.
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let runs: Vec<_> = (0..5)
+            .map(|_| {
+                s.spawn(|| {
+                    (0..10)
+                        .filter_map(|_| {
+                            let out = console_text(
+                                &[
+                                    "--data-dir",
+                                    &data,
+                                    "-c",
+                                    "/sr test pool:6",
+                                    "--dice",
+                                    "1,2,3,4,5,6",
+                                ],
+                                None,
+                            );
+                            (!out.contains("Hits: **2**")).then_some(out)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        runs.into_iter().flat_map(|r| r.join().unwrap()).collect()
+    });
+    assert!(
+        failures.is_empty(),
+        "{} of 50 runs failed: {failures:?}",
+        failures.len()
+    );
+}
+
+#[test]
+fn a_secret_roll_is_revealed_by_its_roller_and_refused_to_another() {
+    let input = "\
+/session start name:Crypt system:generic
+as alice
+/roll dice:S2d6
+as bob
+press Reveal
+as alice
+press Reveal
+press Reveal
+";
+    let out = console_text(&["--user", "gm", "--dice", "3,4"], Some(input));
+    let bob = out.find("now typing as bob").expect("switched to bob");
+    let after_bob = &out[bob..];
+    assert!(
+        after_bob.contains("(only you can see this)\nOnly @alice can use this button."),
+        "{out}"
+    );
+    let alice = after_bob.find("now typing as alice").unwrap();
+    let revealed = &after_bob[alice..];
+    assert!(
+        revealed.contains("(the message with the button now reads)\n🎲 alice revealed a secret roll."),
+        "{out}"
+    );
+    assert!(revealed.contains("Total: **7**"), "{out}");
+    // The button is gone; a client that still shows it gets the bot's own answer.
+    assert!(revealed.contains("That button was already used."), "{out}");
+}
+
+#[test]
+fn an_edge_button_works_for_the_characters_owner_only() {
+    let input = "\
+/session start name:Heist system:shadowrun4
+/char add name:Ana owner:@alice stats:agility=3 edge=2 pistols=2
+as alice
+/session join
+/sr test character:Ana attribute:agility skill:pistols
+as bob
+/session join
+press Second chance
+as alice
+press Second chance
+/char show name:Ana
+";
+    let out = console_text(
+        &["--user", "gm", "--admin", "--dice", "5,2,1,3,6,5,4,6"],
+        Some(input),
+    );
+    assert!(out.contains("[**5** 2 1✗ 3 **6**]"), "{out}");
+    let bob = &out[out.find("now typing as bob").unwrap()..];
+    let (bob, alice) = bob.split_at(bob.find("now typing as alice").unwrap());
+    assert!(
+        bob.contains("(only you can see this)\nOnly @alice can use this button."),
+        "{out}"
+    );
+    assert!(alice.contains("↺[**5** 4 **6**]"), "{out}");
+    assert!(alice.contains("Hits: **4**"), "{out}");
+    assert!(alice.contains("Edge: 1/2"), "Edge spent once: {out}");
+}
+
+#[test]
+fn config_is_hidden_from_a_plain_member_and_works_with_admin() {
+    let out = saikoro(&["console", "-c", "/config show"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).contains("error: `/config show` is hidden from you"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = saikoro(&["console", "--admin", "-c", "/config show"], None);
+    assert!(out.status.success());
+    assert!(
+        text(&out.stdout).contains("Server settings"),
+        "{}",
+        text(&out.stdout)
+    );
+    // Mid-session: a player is refused, the same person made admin is not.
+    let out = console_text(
+        &[],
+        Some("/config language language:English\nas player admin\n/config language language:English\n"),
+    );
+    let mut parts = out.split("now typing as player (admin)");
+    assert!(
+        parts
+            .next()
+            .unwrap()
+            .starts_with("error: `/config language` is hidden"),
+        "{out}"
+    );
+    assert!(parts.next().unwrap().contains("Server settings"), "{out}");
+    // The GM role set by an admin lets its holder use what the GM may (a player may not).
+    let out = console_text(
+        &["--admin", "--user", "owner", "--dice", "2,2"],
+        Some(
+            "/config gm-role role:@GM\n/session start name:Run system:generic\n/char add name:Boss stats:hp=9\nas bob\n/char edit name:Boss stats:hp=1\nas carol role:GM\n/char edit name:Boss stats:hp=2\n",
+        ),
+    );
+    let bob = &out[out.find("now typing as bob").unwrap()..out.find("now typing as carol").unwrap()];
+    assert!(bob.contains("(only you can see this)"), "{out}");
+    let carol = &out[out.find("now typing as carol (role GM)").unwrap()..];
+    assert!(!carol.contains("(only you can see this)"), "{out}");
+    assert!(carol.contains("hp"), "{out}");
+}
+
+#[test]
+fn json_lists_every_message_of_a_secret_roll() {
+    let input = "/session start name:Crypt system:generic\nas alice\n/roll dice:S2d6\n";
+    let out = console_text(&["--user", "gm", "--dice", "3,4", "--json"], Some(input));
+    let last = out.lines().last().expect("a line per interaction");
+    let v: serde_json::Value = serde_json::from_str(last).expect("one JSON array per line");
+    let items = v.as_array().expect("an array");
+    assert_eq!(items.len(), 3, "{v}");
+    assert_eq!(items[0]["kind"], "reply");
+    assert_eq!(items[0]["ephemeral"], true, "the result is the roller's only");
+    assert_eq!(items[0]["outcome"]["lines"][0]["total"], 7);
+    assert_eq!(items[0]["body"]["type"], 4);
+    assert_eq!(items[1]["kind"], "followup");
+    assert_eq!(items[1]["ephemeral"], false);
+    assert_eq!(items[1]["body"]["content"], "🎲 alice made a secret roll.");
+    assert_eq!(
+        items[1]["body"]["components"][0]["components"][0]["label"],
+        "Reveal"
+    );
+    assert_eq!(items[2]["kind"], "dm");
+    assert_eq!(items[2]["to"], "gm");
+    assert_eq!(items[2]["body"]["content"], "Secret roll by alice");
+}
+
+#[test]
+fn presses_after_one_line_and_unknown_buttons() {
+    let out = console_text(
+        &[
+            "--user",
+            "alice",
+            "--dice",
+            "1,2",
+            "-c",
+            "/roll dice:S2d6",
+            "--press",
+            "Reveal",
+        ],
+        None,
+    );
+    assert!(out.contains("🎲 alice made a secret roll.\n[Reveal]"), "{out}");
+    assert!(out.contains("🎲 alice revealed a secret roll."), "{out}");
+    let out = saikoro(&["console", "-c", "/roll dice:S2d6", "--press", "Fly away"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout)
+            .contains("error: no button or option `Fly away` on the messages you can see; there: [Reveal]"),
+        "{}",
+        text(&out.stdout)
+    );
+    // A custom id typed by hand reaches the bot, which says what it makes of it.
+    let out = console_text(&["-c", "/roll dice:S2d6", "--press", "act:99999"], None);
+    assert!(
+        out.contains("(only you can see this)\nThat button no longer works: what it belonged to is gone."),
+        "{out}"
+    );
+    let out = console_text(&["-c", "/roll dice:S2d6", "--press", "other:1"], None);
+    assert!(
+        out.contains("(only you can see this)\nThis button is not ours."),
+        "{out}"
+    );
+    let out = console_text(&["-c", "/roll dice:1d6", "--press", "Reveal"], None);
+    assert!(
+        out.contains("error: nothing to press: no message you can see has buttons"),
+        "{out}"
+    );
+}
+
+#[test]
+fn complete_prints_the_choices_the_bot_offers() {
+    let input = "\
+/session start name:Run system:generic
+/char add name:Anna stats:hp=3
+/char add name:Andre stats:hp=4
+/char add name:Bruno stats:hp=5
+complete /char edit name:An
+complete /char edit name:zz
+complete /roll dice:2d
+";
+    let out = console_text(&["--user", "gm"], Some(input));
+    assert!(out.contains("- Anna\n- Andre\n"), "{out}");
+    assert!(!out.contains("- Bruno"), "{out}");
+    assert!(out.contains("(no suggestions)"), "{out}");
+    assert!(
+        out.contains("error: option `dice` offers no suggestions"),
+        "{out}"
+    );
+}
+
+#[test]
+fn help_lists_the_servers_commands_and_a_pipe_gets_no_banner() {
+    let out = console_text(&[], Some("help\n"));
+    assert!(out.starts_with("Commands player can use here:"), "{out}");
+    assert!(out.contains("  /roll  "), "{out}");
+    assert!(out.contains("  /sr {test"), "system commands too: {out}");
+    assert!(!out.contains("/config"), "hidden from a plain member: {out}");
+    assert!(out.contains("press LABEL"), "{out}");
+    assert!(!out.contains("Saikoro console:"), "no banner when piped: {out}");
+}
+
+#[tokio::test]
+async fn a_terminal_gets_a_banner_and_a_prompt() {
+    use saikoro_bot::console::script::{Mode, run_session};
+    let mut out: Vec<u8> = Vec::new();
+    let opts = saikoro_bot::console::ConsoleOptions {
+        user: "alice".into(),
+        dice: Some(vec![3]),
+        ..Default::default()
+    };
+    let mode = Mode {
+        interactive: true,
+        echo: false,
+    };
+    let code = run_session(
+        opts,
+        &b"/roll dice:1d6\nexit\n/roll dice:1d6\n"[..],
+        &mut out,
+        mode,
+    )
+    .await
+    .unwrap();
+    assert_eq!(code, 0);
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.starts_with("Saikoro console: the real bot on a fake Discord, typing as alice."),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("alice> ").count(),
+        2,
+        "a prompt per line read, none after exit: {out}"
+    );
+    assert_eq!(out.matches("Total: **3**").count(), 1, "{out}");
+}
+
+/// The console session README shows, typed by three people: run here, compared with README.
+#[test]
+fn the_readme_three_person_session_is_what_the_console_prints() {
+    let input = "\
+/session start name:Heist system:shadowrun4
+/char add name:Ana owner:@alice stats:agility=3 edge=2 pistols=2
+as alice
+/session join
+/sr test character:Ana attribute:agility skill:pistols threshold:3
+as bob
+/session join
+press Second chance
+as alice
+press Second chance
+/roll dice:S2d6
+";
+    let out = console_text(
+        &[
+            "--user",
+            "gm",
+            "--admin",
+            "--dice",
+            "5,2,1,3,6,5,4,6,3,4",
+            "--echo",
+        ],
+        Some(input),
+    );
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let start = readme
+        .find("<!-- console transcript: begin -->\n```text\n")
+        .expect("README has the console transcript");
+    let body = &readme[start..];
+    let body = &body[body.find("```text\n").unwrap() + 8..];
+    let end = body.find("```\n<!-- console transcript: end -->").unwrap();
+    let shown = &body[..end];
+    assert!(
+        shown.contains("saikoro console --user gm --admin --dice 5,2,1,3,6,5,4,6,3,4 --echo"),
+        "the command line is in README"
+    );
+    let transcript = &shown[shown.find("gm> ").unwrap()..];
+    assert_eq!(transcript, out, "README's transcript is what the console prints");
+    for line in input.lines() {
+        assert!(out.contains(&format!("> {line}\n")), "{line} echoed");
+    }
 }

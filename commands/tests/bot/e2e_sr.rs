@@ -323,6 +323,7 @@ async fn buttons_work_after_a_restart() {
     let opts = ConsoleOptions {
         dice: Some(vec![]),
         user: "gm".into(),
+        admin: true,
         data_dir: Some(dir.clone()),
         ..Default::default()
     };
@@ -357,6 +358,7 @@ async fn every_subcommand_answers() {
     let mut c = system_console_with(ConsoleOptions {
         seed: Some(7),
         user: "gm".into(),
+        admin: true,
         ..Default::default()
     })
     .await;
@@ -511,6 +513,7 @@ async fn negate_glitch_works_after_a_restart() {
     let opts = ConsoleOptions {
         dice: Some(vec![]),
         user: "gm".into(),
+        admin: true,
         data_dir: Some(dir.clone()),
         ..Default::default()
     };

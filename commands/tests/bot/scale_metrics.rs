@@ -52,6 +52,7 @@ fn who() -> Invoker {
         guild_id: Some(DEFAULT_GUILD),
         channel_id: DEFAULT_CHANNEL,
         permissions: ALL_PERMISSIONS,
+        roles: vec![],
     }
 }
 

@@ -84,6 +84,7 @@ async fn the_binary_serves_through_the_proxy_url_and_stops_cleanly_on_sigterm() 
         guild_id: Some(DEFAULT_GUILD),
         channel_id: DEFAULT_CHANNEL,
         permissions: ALL_PERMISSIONS,
+        roles: vec![],
     };
     let options = json!([{ "name": "dice", "type": 3, "value": "3d6+2" }]);
     let interaction = fake.command_interaction(&who, 2, roll, options, json!({}));

@@ -58,6 +58,7 @@ fn gm(guild: u64) -> Invoker {
         guild_id: Some(guild),
         channel_id: CHANNEL,
         permissions: ALL_PERMISSIONS,
+        roles: vec![],
     }
 }
 

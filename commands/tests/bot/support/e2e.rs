@@ -18,6 +18,7 @@ pub async fn console_with(opts: ConsoleOptions) -> Console {
     Console::start(ConsoleOptions {
         dice: Some(vec![]),
         user: "gm".into(),
+        admin: true,
         ..opts
     })
     .await
@@ -33,6 +34,7 @@ pub async fn system_console() -> Console {
     system_console_with(ConsoleOptions {
         dice: Some(vec![]),
         user: "gm".into(),
+        admin: true,
         ..Default::default()
     })
     .await

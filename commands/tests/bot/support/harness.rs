@@ -184,6 +184,7 @@ impl Harness {
             guild_id: Some(fake_discord::DEFAULT_GUILD),
             channel_id: fake_discord::DEFAULT_CHANNEL,
             permissions: fake_discord::ALL_PERMISSIONS,
+            roles: vec![],
         }
     }
 

@@ -1,0 +1,184 @@
+//! The console's words around the slash lines: `press`, `complete`, `as`, `help`, `exit` — and
+//! the two ways of running it, one line (`-c`, with `--press`) or lines from standard input.
+
+use serde_json::json;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
+
+use super::{Console, ConsoleError, ConsoleOptions, Exchange, Who, exchange_text};
+
+/// What one typed line did.
+enum Done {
+    /// Print this.
+    Print(String),
+    /// End the session.
+    Exit,
+}
+
+fn error_line(e: &ConsoleError, json: bool) -> String {
+    if json {
+        json!({ "error": e.to_string() }).to_string()
+    } else {
+        format!("error: {e}")
+    }
+}
+
+fn show(c: &Console, x: &Exchange) -> String {
+    if c.json() {
+        x.json().to_string()
+    } else {
+        c.readable(&exchange_text(x))
+    }
+}
+
+/// The commands the person typing sees, and the console's own words.
+pub fn help(c: &Console) -> String {
+    let mut out = vec![format!("Commands {} can use here:", c.who().describe())];
+    for cmd in c.commands() {
+        let name = cmd["name"].as_str().unwrap_or_default();
+        let about = cmd["description"].as_str().unwrap_or_default();
+        let subs: Vec<&str> = cmd["options"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|o| matches!(o["type"].as_u64(), Some(1 | 2)))
+            .filter_map(|o| o["name"].as_str())
+            .collect();
+        if subs.is_empty() {
+            out.push(format!("  /{name}  {about}"));
+        } else {
+            out.push(format!("  /{name} {{{}}}  {about}", subs.join(", ")));
+        }
+    }
+    out.push("Console words:".into());
+    out.push("  press LABEL            press a button (or pick a menu option) you can see".into());
+    out.push("  complete /cmd opt:Ab   the choices the bot suggests for the last option".into());
+    out.push("  as NAME [admin] [role:NAME]   type as someone else from now on".into());
+    out.push("  help, exit".into());
+    out.join("\n")
+}
+
+async fn run_word(c: &mut Console, line: &str) -> Result<Done, ConsoleError> {
+    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let rest = rest.trim();
+    match word {
+        "exit" | "quit" | "/exit" | "/quit" => Ok(Done::Exit),
+        "help" | "/help" if rest.is_empty() => {
+            let text = help(c);
+            Ok(Done::Print(if c.json() {
+                json!({ "help": text }).to_string()
+            } else {
+                text
+            }))
+        }
+        "press" => {
+            let x = c.press(rest).await?;
+            Ok(Done::Print(show(c, &x)))
+        }
+        "complete" => {
+            let x = c.complete(rest).await?;
+            Ok(Done::Print(show(c, &x)))
+        }
+        "as" => {
+            let who = Who::parse(rest).map_err(ConsoleError::As)?;
+            let text = format!("now typing as {}", who.describe());
+            let printed = if c.json() {
+                json!({ "as": { "name": who.name, "admin": who.admin, "roles": who.roles } }).to_string()
+            } else {
+                text
+            };
+            c.set_who(who);
+            Ok(Done::Print(printed))
+        }
+        _ => {
+            let x = c.type_line(line).await?;
+            Ok(Done::Print(show(c, &x)))
+        }
+    }
+}
+
+async fn print(out: &mut (impl AsyncWrite + Unpin), text: &str) {
+    let _ = out.write_all(text.as_bytes()).await;
+    let _ = out.flush().await;
+}
+
+/// `-c LINE [--press LABEL]…`: run the line, then each press in order; the exit code is 0
+/// when every one was answered, 1 when the console refused one (the rest are not run).
+pub async fn run_once(
+    opts: ConsoleOptions,
+    text: &str,
+    presses: &[String],
+    out: &mut (impl AsyncWrite + Unpin),
+) -> Result<i32, ConsoleError> {
+    let json = opts.json;
+    let mut console = Console::start(opts).await?;
+    let mut code = 0;
+    let lines = std::iter::once(text.to_string()).chain(presses.iter().map(|p| format!("press {p}")));
+    for l in lines {
+        match run_word(&mut console, l.trim()).await {
+            Ok(Done::Print(s)) => print(out, &format!("{s}\n")).await,
+            Ok(Done::Exit) => break,
+            Err(e) => {
+                print(out, &format!("{}\n", error_line(&e, json))).await;
+                code = 1;
+                break;
+            }
+        }
+    }
+    console.shutdown().await;
+    Ok(code)
+}
+
+/// How a stdin session shows itself.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Mode {
+    /// A person at a terminal: a banner, and a prompt before each line.
+    pub interactive: bool,
+    /// Print each line read after the prompt, as a terminal would show it typed.
+    pub echo: bool,
+}
+
+/// Read lines until `exit` or end of input; a bad line prints an error line and the session
+/// goes on.
+pub async fn run_session(
+    opts: ConsoleOptions,
+    input: impl AsyncBufRead + Unpin,
+    out: &mut (impl AsyncWrite + Unpin),
+    mode: Mode,
+) -> Result<i32, ConsoleError> {
+    let interactive = mode.interactive;
+    let json = opts.json;
+    let mut console = Console::start(opts).await?;
+    if interactive {
+        let banner = format!(
+            "Saikoro console: the real bot on a fake Discord, typing as {}. Try /roll dice:2d6, `help`, `exit`.\n",
+            console.who().describe()
+        );
+        print(out, &banner).await;
+    }
+    let mut lines = input.lines();
+    loop {
+        if interactive {
+            print(out, &format!("{}> ", console.who().name)).await;
+        }
+        let Ok(Some(l)) = lines.next_line().await else {
+            break;
+        };
+        let l = l.trim();
+        if mode.echo && !interactive {
+            print(out, &format!("{}> {l}\n", console.who().name)).await;
+        }
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        match run_word(&mut console, l).await {
+            Ok(Done::Print(s)) => print(out, &format!("{s}\n")).await,
+            Ok(Done::Exit) => break,
+            Err(e) => print(out, &format!("{}\n", error_line(&e, json))).await,
+        }
+    }
+    if interactive {
+        print(out, "\n").await;
+    }
+    console.shutdown().await;
+    Ok(0)
+}
