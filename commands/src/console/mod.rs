@@ -194,27 +194,35 @@ impl Console {
         self.who = who;
     }
 
-    /// `text` with each mention of someone the console has met (`<@123…>`) as `@name`, the
-    /// way a Discord client shows it.
+    /// `text` with each mention of someone or some channel the console has met (`<@123…>`,
+    /// `<#456…>`) as `@name` or `#name`, the way a Discord client shows it.
     pub fn readable(&self, text: &str) -> String {
         let mut out = String::with_capacity(text.len());
         let mut rest = text;
-        while let Some(at) = rest.find("<@") {
+        while let Some(at) = rest.find('<') {
             out.push_str(&rest[..at]);
-            let after = &rest[at + 2..];
-            let digits = after.trim_start_matches('!');
+            let after = &rest[at + 1..];
+            let (sigil, book, digits) = match after.as_bytes().first() {
+                Some(b'@') => ('@', &self.people, after[1..].trim_start_matches('!')),
+                Some(b'#') => ('#', &self.channels, &after[1..]),
+                _ => {
+                    out.push('<');
+                    rest = after;
+                    continue;
+                }
+            };
             let end = digits.find('>');
             let name = end
                 .and_then(|e| digits[..e].parse::<u64>().ok())
-                .and_then(|id| self.people.get(&id));
+                .and_then(|id| book.get(&id));
             match (name, end) {
                 (Some(name), Some(e)) => {
-                    out.push('@');
+                    out.push(sigil);
                     out.push_str(name);
                     rest = &digits[e + 1..];
                 }
                 _ => {
-                    out.push_str("<@");
+                    out.push('<');
                     rest = after;
                 }
             }

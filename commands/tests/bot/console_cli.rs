@@ -342,6 +342,20 @@ fn json_lists_every_message_of_a_secret_roll() {
 }
 
 #[test]
+fn a_gm_channel_post_is_labelled_with_its_channel() {
+    let input = "/config secret-rolls to:A GM channel channel:#gm-room\n/roll dice:S1d6\n";
+    let out = console_text(&["--admin", "--dice", "4"], Some(input));
+    assert!(
+        out.contains("Secret rolls: #gm-room"),
+        "mentions read as names: {out}"
+    );
+    assert!(
+        out.contains("[Reveal]\n(#gm-room)\nSecret roll by player\n== 🎲 S1d6 =="),
+        "{out}"
+    );
+}
+
+#[test]
 fn presses_after_one_line_and_unknown_buttons() {
     let out = console_text(
         &[
