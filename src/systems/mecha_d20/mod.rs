@@ -1,0 +1,20 @@
+//! The d20 mecha RPG (seed 004, decisions in shared/rules/mecha_d20.md): pilots in armed suits
+//! (兵装) on a hex map, every check a d20.
+//!
+//! Checks live in [`check`]; attack against evasion, facing, range and arcs in [`attack`];
+//! damage, multipliers and criticals in [`damage`]; the secondary-damage table in [`secondary`];
+//! fatigue, faint and escape in [`survival`]; initiative in [`initiative`]; movement in
+//! [`movement`]. A roster entry is a [`unit::Unit`] (pilot and suit), typed in through [`sheet`];
+//! the battle a session keeps (turn, phase, held damage, the application phase, waiting checks)
+//! is [`state::MechaState`]. Every random number comes from a [`Roller`](crate::dice::Roller).
+//! Benchmarks: `cargo bench -p saikoro --bench mecha_d20`.
+
+pub mod check;
+pub mod damage;
+pub mod error;
+pub mod secondary;
+pub mod unit;
+
+
+pub use error::RuleError;
+pub use unit::Unit;
