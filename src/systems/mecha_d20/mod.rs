@@ -9,12 +9,17 @@
 //! is [`state::MechaState`]. Every random number comes from a [`Roller`](crate::dice::Roller).
 //! Benchmarks: `cargo bench -p saikoro --bench mecha_d20`.
 
+pub mod attack;
 pub mod check;
 pub mod damage;
 pub mod error;
+pub mod initiative;
+pub mod movement;
 pub mod secondary;
+pub mod survival;
 pub mod unit;
 
 
+pub use attack::{StrikeOutcome, UnitAttack, strike};
 pub use error::RuleError;
 pub use unit::Unit;
