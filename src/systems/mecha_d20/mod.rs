@@ -16,10 +16,15 @@ pub mod error;
 pub mod initiative;
 pub mod movement;
 pub mod secondary;
+pub mod sheet;
+pub mod state;
 pub mod survival;
 pub mod unit;
 
+#[cfg(test)]
+mod scenario;
 
 pub use attack::{StrikeOutcome, UnitAttack, strike};
 pub use error::RuleError;
+pub use state::{MechaState, Phase};
 pub use unit::Unit;
