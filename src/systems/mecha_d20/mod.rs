@@ -15,6 +15,7 @@ pub mod damage;
 pub mod error;
 pub mod initiative;
 pub mod movement;
+pub mod rules;
 pub mod secondary;
 pub mod sheet;
 pub mod state;
@@ -26,5 +27,6 @@ mod scenario;
 
 pub use attack::{StrikeOutcome, UnitAttack, strike};
 pub use error::RuleError;
+pub use rules::{MechaD20Rules, MechaOptions};
 pub use state::{MechaState, Phase};
 pub use unit::Unit;
