@@ -94,6 +94,28 @@ fn a_whole_turn_holds_damage_until_application_then_escape_and_fatigue() {
         Err(RuleError::NotYourPhase { .. })
     ));
     assert_eq!(r.remaining(), 2);
+    // Other refusals: unknown units, out of reach, out of arc. Nothing rolled, nothing held.
+    let before = (st.clone(), units.clone());
+    let bad = [
+        UnitAttack {
+            target: "Nobody".into(),
+            ..rifle_at_rouge()
+        },
+        UnitAttack {
+            distance: 5,
+            ..rifle_at_rouge()
+        },
+        UnitAttack {
+            in_arc: false,
+            ..rifle_at_rouge()
+        },
+    ];
+    for spec in &bad {
+        let e = st.attack(spec, &units, &mut r).unwrap_err();
+        assert!(!e.to_string().is_empty());
+    }
+    assert_eq!((st.clone(), units.clone()), before);
+    assert_eq!(r.remaining(), 2);
 
     // First phase. Attack 3+2+0+1+1 = 7 + 11 = 18; evasion 2+2+0 −1 (side, all-round cockpit)
     // = 3 + 15 = 18: the tie hits. 3d6+2 shows 4,4,4 → 14 − 4 = 10, critical; the secondary

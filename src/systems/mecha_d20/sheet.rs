@@ -291,19 +291,38 @@ pub fn parse_weapon(key: &str, v: &str) -> Result<Weapon, SheetError> {
     Ok(weapon)
 }
 
-/// Read a stored unit.
+/// Read a stored unit. A non-empty sheet with neither `pilot` nor `suit` was written before the
+/// game had rules (free-form numbers and texts): its fields are read as if typed again.
 pub fn read(sheet: &Value) -> Result<Unit, SheetError> {
-    serde_json::from_value(sheet.clone()).map_err(|_| {
+    let not_unit = || {
         err(
             "This entry's stats are not a d20 mecha unit; remove it and add it again.",
             "この登録はd20メカのユニットではありません。削除して登録し直してください。",
         )
-    })
+    };
+    if let Some(m) = sheet.as_object()
+        && !m.is_empty()
+        && !m.contains_key("pilot")
+        && !m.contains_key("suit")
+    {
+        let fields: Vec<(String, String)> = m
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    v.as_str().map_or_else(|| v.to_string(), str::to_string),
+                )
+            })
+            .collect();
+        let v = edit(&Value::Object(serde_json::Map::new()), &fields)?;
+        return serde_json::from_value(v).map_err(|_| not_unit());
+    }
+    serde_json::from_value(sheet.clone()).map_err(|_| not_unit())
 }
 
 /// `current` (a stored unit, or `{}` for a new one) with `fields` applied and validated.
 pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, SheetError> {
-    let new = current.as_object().is_none_or(|m| m.is_empty());
+    let new = current.is_null() || current.as_object().is_some_and(|m| m.is_empty());
     let mut u = if new { Unit::default() } else { read(current)? };
     let old = u.clone();
     let mut durability_set = !new;

@@ -21,6 +21,7 @@ use super::survival::{
 use super::unit::{Unit, WeaponStatus};
 use crate::dice::Roller;
 use crate::i18n::Lang;
+use crate::session::RosterEntry;
 use crate::systems::rules::SessionState;
 
 /// Most damage entries one turn holds.
@@ -169,6 +170,30 @@ pub struct SpiritSpent {
     pub left: u32,
     /// `mecha.faint_after_spirit` is on: a faint check now waits (MG-3).
     pub faint_prompted: bool,
+}
+
+/// The roster's units by entry name, as the transitions take them. An entry whose sheet does
+/// not read is refused by name.
+pub fn units_of(roster: &[RosterEntry]) -> Result<BTreeMap<String, Unit>, RuleError> {
+    roster
+        .iter()
+        .map(|e| Ok((e.name.clone(), Unit::read(&e.sheet, &e.name)?)))
+        .collect()
+}
+
+/// Write changed units back into their roster entries; returns the names written.
+pub fn write_units(roster: &mut [RosterEntry], units: &BTreeMap<String, Unit>) -> Vec<String> {
+    let mut written = Vec::new();
+    for e in roster.iter_mut() {
+        if let Some(u) = units.get(&e.name) {
+            let v = u.to_value();
+            if v != e.sheet {
+                e.sheet = v;
+                written.push(e.name.clone());
+            }
+        }
+    }
+    written
 }
 
 fn unit_mut<'a>(units: &'a mut BTreeMap<String, Unit>, name: &str) -> Result<&'a mut Unit, RuleError> {
@@ -554,6 +579,29 @@ mod tests {
         assert!(st.start_turn(&mut units).is_err(), "the application comes first");
         assert_eq!(Phase::Squad { index: 1 }.name(Lang::Ja), "後攻フェイズ");
         assert_eq!(Phase::Squad { index: 2 }.name(Lang::En), "phase 3");
+    }
+
+    #[test]
+    fn units_come_from_and_go_back_to_the_roster() {
+        let mut roster = vec![
+            RosterEntry::new("A", 1).with_sheet(serde_json::json!({"durability": 10})),
+            RosterEntry::new("B", 2).with_sheet(serde_json::json!({"durability": 8, "armour": 2})),
+        ];
+        let mut units = units_of(&roster).unwrap();
+        assert_eq!(units["B"].suit.armour, 2);
+        units.get_mut("A").unwrap().suit.durability = 4;
+        assert_eq!(
+            write_units(&mut roster, &units),
+            ["A", "B"],
+            "legacy sheets are rewritten typed"
+        );
+        assert_eq!(roster[0].sheet["suit"]["durability"], 4);
+        assert!(write_units(&mut roster, &units).is_empty(), "nothing changed");
+        roster.push(RosterEntry::new("C", 3).with_sheet(serde_json::json!({"colour": "red"})));
+        assert_eq!(
+            units_of(&roster).unwrap_err(),
+            RuleError::BadSheet { name: "C".into() }
+        );
     }
 
     #[test]

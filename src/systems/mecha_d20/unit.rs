@@ -388,9 +388,9 @@ pub struct Unit {
 }
 
 impl Unit {
-    /// Read a stored sheet (`name` for the error).
+    /// Read a stored sheet (`name` for the error), as [`super::sheet::read`] does.
     pub fn read(sheet: &serde_json::Value, name: &str) -> Result<Unit, RuleError> {
-        serde_json::from_value(sheet.clone()).map_err(|_| RuleError::BadSheet {
+        super::sheet::read(sheet).map_err(|_| RuleError::BadSheet {
             name: name.to_string(),
         })
     }
