@@ -5,6 +5,7 @@
 pub mod badlands_rally;
 pub mod bounds;
 pub mod generic;
+pub mod mecha_d20;
 pub mod registry;
 pub mod rules;
 pub mod shadowrun4;

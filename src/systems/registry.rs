@@ -40,7 +40,7 @@ pub fn rules(id: SystemId) -> &'static dyn SystemRules {
         // Not built yet: free-form sheets under their own names until their folders land.
         SystemId::Warmachine => &generic::WARMACHINE,
         SystemId::Terminator => &generic::TERMINATOR,
-        SystemId::MechaD20 => &generic::MECHA_D20,
+        SystemId::MechaD20 => &super::mecha_d20::rules::MechaD20Rules,
         SystemId::Generic => &generic::GENERIC,
     }
 }

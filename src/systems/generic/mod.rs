@@ -28,10 +28,6 @@ pub const TERMINATOR: FreeForm = FreeForm {
     en: "Terminator",
     ja: "ターミネーター",
 };
-pub const MECHA_D20: FreeForm = FreeForm {
-    en: "Mecha d20",
-    ja: "メカd20",
-};
 
 /// A free-form value: a whole number when it reads as one, else text.
 fn value_of(v: &str) -> Value {
