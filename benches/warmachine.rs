@@ -1,5 +1,6 @@
 //! Warmachine resolutions issue 12 asks figures for, with a seeded roller: a boosted melee
-//! attack and its damage roll against a target carrying three effects (one not stacking).
+//! attack and its damage roll against a target carrying three named effects (Dark Shroud twice,
+//! the second not stacking; Kiss of Lyliss; a DEF −2 Hex).
 
 use std::hint::black_box;
 

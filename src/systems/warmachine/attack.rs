@@ -412,6 +412,40 @@ mod tests {
     }
 
     #[test]
+    fn the_outcome_serializes_every_die_with_its_mark() {
+        let a = attacker();
+        let req = AttackRequest {
+            dice: DiceRequest {
+                boost: true,
+                additional: vec!["Feat".into()],
+                discard: Some(Discard {
+                    which: DiscardWhich::Highest,
+                    count: 1,
+                }),
+            },
+            ..melee()
+        };
+        let r = attack(&req, &a, &target(12), true, &[2, 6, 4, 3]);
+        let v = serde_json::to_value(&r).unwrap();
+        let dice = v["roll"]["dice"].as_array().unwrap();
+        assert_eq!(dice.len(), 4);
+        assert_eq!(
+            dice[1],
+            serde_json::json!({"value": 6, "kept": false, "source": {"kind": "base"}})
+        );
+        assert_eq!(
+            dice[3]["source"],
+            serde_json::json!({"kind": "additional", "rule": "Feat"})
+        );
+        assert_eq!((v["total"].as_i64(), v["hit"].as_bool()), (Some(16), Some(true)));
+        assert_eq!(v["def"]["value"], 12);
+        assert_eq!(
+            v["auto_rule"],
+            serde_json::json!({"enabled": true, "source": {"from": "server"}})
+        );
+    }
+
+    #[test]
     fn a_hit_on_a_disabled_target_is_flagged() {
         let a = attacker();
         let mut t = target(5);

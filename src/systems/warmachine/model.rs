@@ -265,6 +265,24 @@ impl Model {
         Ok(())
     }
 
+    /// Item 16, guideline 1: a rule that states its interaction with the cannot-flag (players
+    /// say so) is followed, so the state change applies whatever the flags.
+    pub fn request_stated(&mut self, req: StateRequest) -> Result<(), RuleError> {
+        self.alive()?;
+        let saved = std::mem::take(&mut self.cannot);
+        let effects_flags: Vec<Vec<CannotFlag>> = self
+            .effects
+            .iter_mut()
+            .map(|e| std::mem::take(&mut e.cannot))
+            .collect();
+        let result = self.request(req);
+        self.cannot = saved;
+        for (e, flags) in self.effects.iter_mut().zip(effects_flags) {
+            e.cannot = flags;
+        }
+        result
+    }
+
     pub fn alive(&self) -> Result<(), RuleError> {
         if self.status == ModelStatus::Destroyed {
             Err(RuleError::Destroyed {
@@ -429,6 +447,17 @@ mod tests {
         m.request(StateRequest::LoseCover).unwrap();
         assert!(m.request(StateRequest::GainCover).is_err());
         assert!(!m.cover);
+    }
+
+    #[test]
+    fn a_rule_that_states_its_interaction_is_followed() {
+        // Item 16, guideline 1 comes before "cannot beats must".
+        let mut m = Model::new("Juggernaut", "Ana", 12, 18, 30);
+        m.cannot.push(CannotFlag::Knockdown);
+        m.request_stated(StateRequest::KnockDown).unwrap();
+        assert!(m.knocked_down);
+        assert_eq!(m.cannot, vec![CannotFlag::Knockdown], "the flags stay");
+        assert!(m.request(StateRequest::KnockDown).is_err());
     }
 
     #[test]
