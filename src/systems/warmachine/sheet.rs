@@ -330,11 +330,15 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
         state.push_str(lang.pick(" · in cover", " · カバー"));
     }
     out.push((lang.pick("Damage", "ダメージ").to_string(), state));
-    for (i, w) in m.weapons.iter().enumerate() {
-        out.push((
-            format!("{} {}", lang.pick("Weapon", "武器"), i + 1),
-            format!("{} · POW {} · {}", w.name, w.pow, w.kind.name(lang)),
-        ));
+    // Weapons and effects take one line each, however many there are: an embed holds 25 fields.
+    if !m.weapons.is_empty() {
+        let list: Vec<String> = m
+            .weapons
+            .iter()
+            .enumerate()
+            .map(|(i, w)| format!("{}. {} POW {} {}", i + 1, w.name, w.pow, w.kind.name(lang)))
+            .collect();
+        out.push((lang.pick("Weapons", "武器").to_string(), list.join(" / ")));
     }
     let flags = m.flags();
     if !flags.is_empty() {
@@ -359,26 +363,30 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
             .to_string(),
         ));
     }
-    let groups = super::effects::by_name(&m.effects);
-    for (win, rest) in groups {
+    let mut effects = Vec::new();
+    for (win, rest) in super::effects::by_name(&m.effects) {
         let changes: Vec<String> = win
             .changes
             .iter()
             .map(|c| format!("{} {:+}", c.stat.abbr(), c.delta))
             .collect();
         let mut line = format!(
-            "#{} {} · {}",
+            "{} #{} {} ({})",
+            win.name,
             win.id,
             changes.join(" "),
             expiry_text(&win.expiry, lang)
         );
         for o in rest {
             line.push_str(&match lang {
-                Lang::En => format!(" | #{} does not stack ({})", o.id, expiry_text(&o.expiry, lang)),
-                Lang::Ja => format!(" | #{} 累積しない（{}）", o.id, expiry_text(&o.expiry, lang)),
+                Lang::En => format!(", #{} does not stack ({})", o.id, expiry_text(&o.expiry, lang)),
+                Lang::Ja => format!("、#{} 累積しない（{}）", o.id, expiry_text(&o.expiry, lang)),
             });
         }
-        out.push((format!("{} {}", lang.pick("Effect", "効果"), win.name), line));
+        effects.push(line);
+    }
+    if !effects.is_empty() {
+        out.push((lang.pick("Effects", "効果").to_string(), effects.join(" / ")));
     }
     out
 }
@@ -523,7 +531,14 @@ mod tests {
         let lines = describe(&serde_json::to_value(&m).unwrap(), Lang::En);
         let text: String = lines.iter().map(|(k, v)| format!("{k}: {v}\n")).collect();
         assert!(text.contains("ARM 18→16"), "{text}");
-        assert!(text.contains("Effect Dark Shroud: #1 ARM -2"), "{text}");
+        assert!(
+            text.contains("Effects: Dark Shroud #1 ARM -2 (until the end of Ben's turn)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Weapons: 1. Battle Blade POW 14 melee / 2. Cannon POW 12 ranged"),
+            "{text}"
+        );
         assert!(text.contains("#2 does not stack"), "{text}");
         assert!(text.contains("stand up (its own rule)"), "{text}");
         let ja: String = describe(&serde_json::to_value(&m).unwrap(), Lang::Ja)
@@ -532,5 +547,27 @@ mod tests {
             .collect();
         assert!(ja.contains("累積しない"), "{ja}");
         assert_eq!(describe(&json!({}), Lang::En)[0].1, "(no stats yet)");
+        // A full model still fits an embed's 25 fields.
+        for i in 0..crate::systems::warmachine::model::MAX_EFFECTS - 2 {
+            let hex = crate::systems::warmachine::effects::EffectSpec {
+                name: format!("Hex {i}"),
+                changes: vec![crate::systems::warmachine::effects::StatChange {
+                    stat: Stat::Def,
+                    delta: -1,
+                }],
+                cannot: vec![],
+            };
+            m.add_effect(&hex, Expiry::Manual, None, None).unwrap();
+        }
+        m.weapons = (0..MAX_WEAPONS)
+            .map(|i| Weapon {
+                name: format!("W{i}"),
+                pow: 10,
+                kind: AttackKind::Melee,
+            })
+            .collect();
+        m.auto_hit_miss = Some(true);
+        let lines = describe(&serde_json::to_value(&m).unwrap(), Lang::En);
+        assert_eq!(lines.len(), 7, "{lines:?}");
     }
 }
