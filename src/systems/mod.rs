@@ -11,5 +11,6 @@ pub mod rules;
 pub mod shadowrun4;
 pub mod sheet;
 pub mod sheet_error;
+pub mod warmachine;
 
 pub use registry::{SystemId, UnknownSystem, rules};

@@ -10,7 +10,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::rules::SystemRules;
-use super::{badlands_rally, generic, shadowrun4};
+use super::{badlands_rally, generic, shadowrun4, warmachine};
 use crate::i18n::{Lang, Localized};
 
 /// A game system. The string keys are stored in databases and exports: never rename them.
@@ -37,8 +37,8 @@ pub fn rules(id: SystemId) -> &'static dyn SystemRules {
     match id {
         SystemId::BadlandsRally => &badlands_rally::rules::BadlandsRallyRules,
         SystemId::Shadowrun4 => &shadowrun4::rules::Shadowrun4Rules,
+        SystemId::Warmachine => &warmachine::rules::WarmachineRules,
         // Not built yet: free-form sheets under their own names until their folders land.
-        SystemId::Warmachine => &generic::WARMACHINE,
         SystemId::Terminator => &generic::TERMINATOR,
         SystemId::MechaD20 => &super::mecha_d20::rules::MechaD20Rules,
         SystemId::Generic => &generic::GENERIC,

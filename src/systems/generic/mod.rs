@@ -20,10 +20,6 @@ pub const GENERIC: FreeForm = FreeForm {
     en: "Generic",
     ja: "汎用",
 };
-pub const WARMACHINE: FreeForm = FreeForm {
-    en: "Warmachine",
-    ja: "ウォーマシン",
-};
 pub const TERMINATOR: FreeForm = FreeForm {
     en: "Terminator",
     ja: "ターミネーター",

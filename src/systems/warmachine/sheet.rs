@@ -1,0 +1,573 @@
+//! A model as players type it into `/char`: `key=value` fields → a validated [`Model`] stored as
+//! the roster entry's JSON. Effects and damage from play are kept in the same JSON.
+//!
+//! Fields (names are case-insensitive; `-` and spaces read as `_`):
+//!
+//! | field | value | example |
+//! |---|---|---|
+//! | `controller` (`player`, `コントローラー`, `プレイヤー`) | the player who controls it | `controller=Ana` |
+//! | `mat` `rat` `def` `arm` `cmd` `spd` (`近接` `射撃` `防御` `装甲` `指揮` `速度`) | 0–30 | `def=12 arm=18` |
+//! | `boxes` (`damage_boxes`, `ボックス`, `ダメージボックス`) | damage boxes 1–100 | `boxes=30` |
+//! | `damage` (`marked`, `ダメージ`) | boxes marked, 0–boxes | `damage=4` |
+//! | `weapon`, `weapon1`…`weapon8` (`w1`…, `武器`, `武器1`…) | `NAME POW melee/ranged`; empty removes | `weapon1="Battle Blade 14 melee"` |
+//! | `cannot` (`できない`) | the model's own cannot-flags, comma separated; empty clears | `cannot="knockdown, stand_up"` |
+//! | `auto_hit_miss` (`自動命中`) | the model's own rule: `on`, `off`, or `default` (the server's) | `auto_hit_miss=off` |
+//! | `status` (`状態`) | `ok`, `disabled`, `destroyed` | `status=destroyed` |
+//! | `knocked_down` (`ノックダウン`) | `yes` / `no` (refused when a cannot-flag forbids it) | `knocked_down=yes` |
+//! | `reset` (`リセット`) | `yes`: no damage, no effects, standing, OK (a new game) | `reset=yes` |
+//!
+//! New models need `controller`, `def`, `arm` and `boxes`.
+
+use serde_json::Value;
+
+use super::effects::{CannotFlag, Expiry, Stat};
+use super::error::RuleError;
+use super::model::{AttackKind, MAX_BOXES, MAX_STAT, MAX_WEAPONS, Model, ModelStatus, StateRequest, Weapon};
+use crate::i18n::{Lang, Localized};
+use crate::systems::bounds::within;
+use crate::systems::sheet_error::SheetError;
+
+fn err(en: impl Into<String>, ja: impl Into<String>) -> SheetError {
+    SheetError::new(en, ja)
+}
+
+fn rule(e: RuleError) -> SheetError {
+    SheetError::from_localized(&e)
+}
+
+fn number(key: &str, v: &str, min: u32, max: u32) -> Result<u32, SheetError> {
+    let n: i64 = v.trim().parse().map_err(|_| {
+        err(
+            format!("`{key}` needs a whole number, not `{v}`."),
+            format!("`{key}` には整数を指定してください（`{v}` は使えません）。"),
+        )
+    })?;
+    within(n, i64::from(min), i64::from(max), || {
+        err(
+            format!("`{key}` must be between {min} and {max}, not {n}."),
+            format!("`{key}` は{min}〜{max}の範囲で指定してください（{n}は使えません）。"),
+        )
+    })?;
+    Ok(n as u32)
+}
+
+fn yes_no(key: &str, v: &str) -> Result<bool, SheetError> {
+    match v.trim().to_lowercase().as_str() {
+        "yes" | "y" | "true" | "on" | "1" | "はい" => Ok(true),
+        "no" | "n" | "false" | "off" | "0" | "いいえ" => Ok(false),
+        _ => Err(err(
+            format!("`{key}` is yes or no, not `{v}`."),
+            format!("`{key}` は yes か no で指定してください（`{v}` は使えません）。"),
+        )),
+    }
+}
+
+/// `Battle Blade 14 melee` → a weapon.
+pub fn parse_weapon(key: &str, v: &str) -> Result<Weapon, SheetError> {
+    let bad = || {
+        err(
+            format!("`{key}`: write NAME POW melee|ranged, e.g. \"Battle Blade 14 melee\" (not `{v}`)."),
+            format!(
+                "`{key}`: 「名前 POW 近接|射撃」の形で書いてください（例: \"Battle Blade 14 melee\"）。`{v}` は読めません。"
+            ),
+        )
+    };
+    let tokens: Vec<&str> = v.split([' ', '　']).filter(|t| !t.is_empty()).collect();
+    let [name @ .., pow, kind] = tokens.as_slice() else {
+        return Err(bad());
+    };
+    if name.is_empty() {
+        return Err(bad());
+    }
+    let kind = match kind.to_lowercase().as_str() {
+        "melee" | "m" | "近接" => AttackKind::Melee,
+        "ranged" | "r" | "射撃" => AttackKind::Ranged,
+        _ => return Err(bad()),
+    };
+    let pow = number(key, pow, 0, MAX_STAT)?;
+    Ok(Weapon {
+        name: name.join(" "),
+        pow,
+        kind,
+    })
+}
+
+fn weapon_slot(key: &str) -> Option<usize> {
+    let rest = key
+        .strip_prefix("weapon")
+        .or_else(|| key.strip_prefix("武器"))
+        .or_else(|| key.strip_prefix('w'))?;
+    if rest.is_empty() {
+        return Some(0);
+    }
+    let n: usize = rest.parse().ok()?;
+    (1..=MAX_WEAPONS).contains(&n).then(|| n - 1)
+}
+
+/// The field a typed name means.
+fn field(key: &str) -> Option<&'static str> {
+    if let Some(s) = Stat::parse(key).filter(|s| *s != Stat::Pow) {
+        return Some(match s {
+            Stat::Mat => "mat",
+            Stat::Rat => "rat",
+            Stat::Def => "def",
+            Stat::Arm => "arm",
+            Stat::Cmd => "cmd",
+            Stat::Spd => "spd",
+            Stat::Pow => unreachable!("filtered"),
+        });
+    }
+    Some(match key {
+        "name" | "名前" => "name",
+        "controller" | "player" | "コントローラー" | "プレイヤー" => "controller",
+        "boxes" | "damage_boxes" | "ボックス" | "ダメージボックス" => "boxes",
+        "damage" | "marked" | "ダメージ" => "damage",
+        "cannot" | "できない" => "cannot",
+        "auto_hit_miss" | "自動命中" => "auto_hit_miss",
+        "status" | "状態" => "status",
+        "knocked_down" | "ノックダウン" => "knocked_down",
+        "reset" | "リセット" => "reset",
+        _ => return None,
+    })
+}
+
+const REQUIRED: [&str; 4] = ["controller", "def", "arm", "boxes"];
+
+/// Read a stored model (`{}`: none yet).
+pub fn read(current: &Value) -> Result<Option<Model>, SheetError> {
+    if current.is_null() || current.as_object().is_some_and(|m| m.is_empty()) {
+        return Ok(None);
+    }
+    serde_json::from_value(current.clone()).map(Some).map_err(|_| {
+        err(
+            "This entry's stats are not a Warmachine model; remove it and add it again.",
+            "この登録はウォーマシンのモデルではありません。削除して登録し直してください。",
+        )
+    })
+}
+
+/// `current` with `fields` applied and validated. All fields are checked before any applies.
+pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, SheetError> {
+    let existing = read(current)?;
+    let is_new = existing.is_none();
+    let mut m = existing.unwrap_or_else(|| Model::new("", "", 0, 0, 0));
+    let mut given: Vec<&'static str> = Vec::new();
+    let mut status_given = false;
+    let mut damage_given: Option<u32> = None;
+    let mut weapons: Vec<Option<Weapon>> = m.weapons.iter().cloned().map(Some).collect();
+    let mut knock: Option<bool> = None;
+    for (k, v) in fields {
+        if let Some(slot) = weapon_slot(k) {
+            if weapons.len() <= slot {
+                weapons.resize(slot + 1, None);
+            }
+            weapons[slot] = if v.trim().is_empty() {
+                None
+            } else {
+                Some(parse_weapon(k, v)?)
+            };
+            continue;
+        }
+        let Some(f) = field(k) else {
+            return Err(err(
+                format!(
+                    "Unknown field `{k}`. Fields: controller, mat, rat, def, arm, cmd, spd, boxes, damage, weapon1…, cannot, auto_hit_miss, status, knocked_down, reset."
+                ),
+                format!(
+                    "`{k}` という項目はありません。項目: controller, mat, rat, def, arm, cmd, spd, boxes, damage, weapon1…, cannot, auto_hit_miss, status, knocked_down, reset。"
+                ),
+            ));
+        };
+        given.push(f);
+        match f {
+            "name" => m.name = v.trim().chars().take(60).collect(),
+            "controller" => {
+                let c = v.trim();
+                if c.is_empty() || c.chars().count() > 60 {
+                    return Err(err(
+                        "`controller` needs a player's name (1–60 characters).",
+                        "`controller` にはプレイヤー名（1〜60文字）を指定してください。",
+                    ));
+                }
+                m.controller = c.to_string();
+            }
+            "mat" => m.mat = number(k, v, 0, MAX_STAT)?,
+            "rat" => m.rat = number(k, v, 0, MAX_STAT)?,
+            "def" => m.def = number(k, v, 0, MAX_STAT)?,
+            "arm" => m.arm = number(k, v, 0, MAX_STAT)?,
+            "cmd" => m.cmd = number(k, v, 0, MAX_STAT)?,
+            "spd" => m.spd = number(k, v, 0, MAX_STAT)?,
+            "boxes" => m.boxes = number(k, v, 1, MAX_BOXES)?,
+            "damage" => damage_given = Some(number(k, v, 0, MAX_BOXES)?),
+            "cannot" => {
+                m.cannot.clear();
+                let flags = v.split([',', '、']).map(str::trim).filter(|s| !s.is_empty());
+                for f in flags.map(|s| CannotFlag::from(s.to_string())) {
+                    if !m.cannot.contains(&f) {
+                        m.cannot.push(f);
+                    }
+                }
+            }
+            "auto_hit_miss" => {
+                m.auto_hit_miss = match v.trim().to_lowercase().as_str() {
+                    "" | "default" | "server" | "既定" => None,
+                    _ => Some(yes_no(k, v)?),
+                }
+            }
+            "status" => {
+                status_given = true;
+                m.status = match v.trim().to_lowercase().as_str() {
+                    "ok" | "健在" => ModelStatus::Ok,
+                    "disabled" | "ディスエイブル" => ModelStatus::Disabled,
+                    "destroyed" | "デストロイ" => ModelStatus::Destroyed,
+                    _ => {
+                        return Err(err(
+                            format!("`status` is ok, disabled or destroyed, not `{v}`."),
+                            format!(
+                                "`status` は ok、disabled、destroyed のいずれかです（`{v}` は使えません）。"
+                            ),
+                        ));
+                    }
+                }
+            }
+            "knocked_down" => knock = Some(yes_no(k, v)?),
+            "reset" => {
+                if yes_no(k, v)? {
+                    m.marked = 0;
+                    m.status = ModelStatus::Ok;
+                    m.effects.clear();
+                    m.knocked_down = false;
+                    m.cover = false;
+                }
+            }
+            _ => unreachable!("every field is matched"),
+        }
+    }
+    if is_new {
+        let missing: Vec<&str> = REQUIRED.iter().copied().filter(|r| !given.contains(r)).collect();
+        if !missing.is_empty() {
+            let list = missing.join(", ");
+            return Err(err(
+                format!("A new model needs {list} (for example `controller=Ana def=12 arm=18 boxes=30`)."),
+                format!(
+                    "新しいモデルには {list} が必要です（例: `controller=Ana def=12 arm=18 boxes=30`）。"
+                ),
+            ));
+        }
+    }
+    m.weapons = weapons.into_iter().flatten().collect();
+    if let Some(d) = damage_given {
+        m.marked = d;
+    }
+    if m.marked > m.boxes {
+        return Err(err(
+            format!("`damage` is {} but the model has {} boxes.", m.marked, m.boxes),
+            format!("`damage` が{}ですが、ボックスは{}個です。", m.marked, m.boxes),
+        ));
+    }
+    // Boxes and state agree unless the status was set by hand (WG-8).
+    if !status_given {
+        match m.status {
+            ModelStatus::Ok if m.marked >= m.boxes => m.status = ModelStatus::Disabled,
+            ModelStatus::Disabled if m.marked < m.boxes => m.status = ModelStatus::Ok,
+            _ => {}
+        }
+    }
+    match knock {
+        Some(true) => m.request(StateRequest::KnockDown).map_err(rule)?,
+        Some(false) => m.request(StateRequest::StandUp).map_err(rule)?,
+        None => {}
+    }
+    Ok(serde_json::to_value(&m).unwrap_or(Value::Null))
+}
+
+fn expiry_text(e: &Expiry, lang: Lang) -> String {
+    match (e, lang) {
+        (Expiry::EndOfActivation { model }, Lang::En) => format!("until the end of {model}'s activation"),
+        (Expiry::EndOfActivation { model }, Lang::Ja) => format!("{model}のアクティベーション終了まで"),
+        (Expiry::EndOfTurn { player }, Lang::En) => format!("until the end of {player}'s turn"),
+        (Expiry::EndOfTurn { player }, Lang::Ja) => format!("{player}の手番終了まで"),
+        (Expiry::StartOfTurn { player }, Lang::En) => format!("until {player}'s next turn"),
+        (Expiry::StartOfTurn { player }, Lang::Ja) => format!("{player}の次の手番開始まで"),
+        (Expiry::Manual, Lang::En) => "until removed".to_string(),
+        (Expiry::Manual, Lang::Ja) => "取り除くまで".to_string(),
+    }
+}
+
+/// The model as `name: value` lines. Item 20: everything is shown to everyone.
+pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
+    let m = match read(sheet) {
+        Ok(Some(m)) => m,
+        Ok(None) => {
+            return vec![(
+                lang.pick("Model", "モデル").to_string(),
+                lang.pick("(no stats yet)", "（能力値なし）").to_string(),
+            )];
+        }
+        Err(e) => return vec![(lang.pick("Model", "モデル").to_string(), e.localized(lang))],
+    };
+    let mut out = vec![(
+        lang.pick("Controller", "コントローラー").to_string(),
+        m.controller.clone(),
+    )];
+    let stats: Vec<String> = [Stat::Mat, Stat::Rat, Stat::Def, Stat::Arm, Stat::Cmd, Stat::Spd]
+        .into_iter()
+        .map(|s| {
+            let r = m.stat(s);
+            if r.value == r.base {
+                format!("{} {}", s.abbr(), r.base)
+            } else {
+                format!("{} {}→{}", s.abbr(), r.base, r.value)
+            }
+        })
+        .collect();
+    out.push((lang.pick("Stats", "能力値").to_string(), stats.join(" · ")));
+    let mut state = format!("{}/{} · {}", m.marked, m.boxes, m.status.name(lang));
+    if m.knocked_down {
+        state.push_str(lang.pick(" · knocked down", " · ノックダウン"));
+    }
+    if m.cover {
+        state.push_str(lang.pick(" · in cover", " · カバー"));
+    }
+    out.push((lang.pick("Damage", "ダメージ").to_string(), state));
+    // Weapons and effects take one line each, however many there are: an embed holds 25 fields.
+    if !m.weapons.is_empty() {
+        let list: Vec<String> = m
+            .weapons
+            .iter()
+            .enumerate()
+            .map(|(i, w)| format!("{}. {} POW {} {}", i + 1, w.name, w.pow, w.kind.name(lang)))
+            .collect();
+        out.push((lang.pick("Weapons", "武器").to_string(), list.join(" / ")));
+    }
+    let flags = m.flags();
+    if !flags.is_empty() {
+        let list: Vec<String> = flags
+            .iter()
+            .map(|(f, src)| format!("{} ({})", f.phrase(lang), src.describe(lang)))
+            .collect();
+        out.push((lang.pick("Cannot", "できない").to_string(), list.join(", ")));
+    }
+    if let Some(on) = m.auto_hit_miss {
+        out.push((
+            lang.pick(
+                "Automatic hits/misses (model rule)",
+                "自動命中・自動失敗（モデルのルール）",
+            )
+            .to_string(),
+            if on {
+                lang.pick("on", "あり")
+            } else {
+                lang.pick("off", "なし")
+            }
+            .to_string(),
+        ));
+    }
+    let mut effects = Vec::new();
+    for (win, rest) in super::effects::by_name(&m.effects) {
+        let changes: Vec<String> = win
+            .changes
+            .iter()
+            .map(|c| format!("{} {:+}", c.stat.abbr(), c.delta))
+            .collect();
+        let mut line = format!(
+            "{} #{} {} ({})",
+            win.name,
+            win.id,
+            changes.join(" "),
+            expiry_text(&win.expiry, lang)
+        );
+        for o in rest {
+            line.push_str(&match lang {
+                Lang::En => format!(", #{} does not stack ({})", o.id, expiry_text(&o.expiry, lang)),
+                Lang::Ja => format!("、#{} 累積しない（{}）", o.id, expiry_text(&o.expiry, lang)),
+            });
+        }
+        effects.push(line);
+    }
+    if !effects.is_empty() {
+        out.push((lang.pick("Effects", "効果").to_string(), effects.join(" / ")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn kv(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    fn new_model() -> Value {
+        edit(
+            &json!({}),
+            &kv(&[
+                ("controller", "Ana"),
+                ("mat", "7"),
+                ("rat", "4"),
+                ("def", "12"),
+                ("arm", "18"),
+                ("boxes", "30"),
+                ("weapon1", "Battle Blade 14 melee"),
+                ("w2", "Cannon 12 ranged"),
+            ]),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_model_is_typed_in_english_or_japanese() {
+        let v = new_model();
+        let m: Model = serde_json::from_value(v.clone()).unwrap();
+        assert_eq!((m.mat, m.def, m.arm, m.boxes), (7, 12, 18, 30));
+        assert_eq!(m.weapons[0].name, "Battle Blade");
+        assert_eq!(m.weapons[1].kind, AttackKind::Ranged);
+        let ja = edit(
+            &json!({}),
+            &kv(&[
+                ("コントローラー", "ベン"),
+                ("防御", "13"),
+                ("装甲", "15"),
+                ("ボックス", "10"),
+                ("武器1", "斧 12 近接"),
+                ("できない", "ノックダウン、飛行、knockdown"),
+            ]),
+        )
+        .unwrap();
+        let m: Model = serde_json::from_value(ja).unwrap();
+        assert_eq!(
+            (m.controller.as_str(), m.def, m.arm, m.boxes),
+            ("ベン", 13, 15, 10)
+        );
+        assert_eq!(
+            m.cannot,
+            vec![CannotFlag::Knockdown, CannotFlag::Other("飛行".into())]
+        );
+        assert_eq!(m.weapons[0].kind, AttackKind::Melee);
+    }
+
+    #[test]
+    fn edits_keep_the_rest_and_weapons_can_be_removed() {
+        let v = new_model();
+        let v = edit(
+            &v,
+            &kv(&[("weapon1", ""), ("damage", "4"), ("auto_hit_miss", "off")]),
+        )
+        .unwrap();
+        let m: Model = serde_json::from_value(v).unwrap();
+        assert_eq!(m.weapons.len(), 1);
+        assert_eq!(m.weapons[0].name, "Cannon");
+        assert_eq!((m.marked, m.auto_hit_miss), (4, Some(false)));
+        assert_eq!(m.arm, 18);
+    }
+
+    #[test]
+    fn full_boxes_read_as_disabled_and_status_can_be_set() {
+        let v = edit(&new_model(), &kv(&[("damage", "30")])).unwrap();
+        assert_eq!(v["status"], "disabled");
+        let v = edit(&v, &kv(&[("damage", "29")])).unwrap();
+        assert_eq!(v["status"], "ok");
+        let v = edit(&v, &kv(&[("status", "destroyed")])).unwrap();
+        assert_eq!(v["status"], "destroyed");
+        let v = edit(&v, &kv(&[("reset", "yes")])).unwrap();
+        assert_eq!(
+            (v["status"].as_str(), v["marked"].as_u64()),
+            (Some("ok"), Some(0))
+        );
+    }
+
+    #[test]
+    fn bad_input_is_refused_in_both_languages() {
+        let v = new_model();
+        for fields in [
+            kv(&[("def", "31")]),
+            kv(&[("arm", "-1")]),
+            kv(&[("boxes", "0")]),
+            kv(&[("damage", "31")]),
+            kv(&[("mat", "seven")]),
+            kv(&[("weapon1", "Blade melee")]),
+            kv(&[("weapon1", "14 melee")]),
+            kv(&[("weapon1", "Blade 14 thrown")]),
+            kv(&[("weapon9", "Blade 14 melee")]),
+            kv(&[("status", "dazed")]),
+            kv(&[("knocked_down", "maybe")]),
+            kv(&[("controller", " ")]),
+            kv(&[("wings", "2")]),
+        ] {
+            let e = edit(&v, &fields).unwrap_err();
+            assert!(!e.en.is_empty() && !e.ja.is_empty() && e.en != e.ja, "{fields:?}");
+        }
+        let e = edit(&v, &kv(&[("def", "31")])).unwrap_err();
+        assert_eq!(e.en, "`def` must be between 0 and 30, not 31.");
+        let e = edit(&json!({}), &kv(&[("controller", "Ana")])).unwrap_err();
+        assert!(e.en.contains("def, arm, boxes"), "{}", e.en);
+        assert!(edit(&json!({"def": "x"}), &[]).is_err());
+    }
+
+    #[test]
+    fn knocking_down_through_the_sheet_respects_cannot() {
+        let v = edit(&new_model(), &kv(&[("cannot", "knockdown")])).unwrap();
+        let e = edit(&v, &kv(&[("knocked_down", "yes")])).unwrap_err();
+        assert!(e.en.contains("cannot beats must"), "{}", e.en);
+        let v = edit(&v, &kv(&[("cannot", ""), ("knocked_down", "yes")])).unwrap();
+        assert_eq!(v["knocked_down"], true);
+    }
+
+    #[test]
+    fn the_description_shows_modified_stats_effects_and_flags() {
+        let v = new_model();
+        let mut m: Model = serde_json::from_value(v).unwrap();
+        let ds = super::super::effects::preset("dark_shroud").unwrap();
+        m.add_effect(&ds, Expiry::EndOfTurn { player: "Ben".into() }, None, None)
+            .unwrap();
+        m.add_effect(&ds, Expiry::Manual, None, None).unwrap();
+        m.cannot.push(CannotFlag::StandUp);
+        let lines = describe(&serde_json::to_value(&m).unwrap(), Lang::En);
+        let text: String = lines.iter().map(|(k, v)| format!("{k}: {v}\n")).collect();
+        assert!(text.contains("ARM 18→16"), "{text}");
+        assert!(
+            text.contains("Effects: Dark Shroud #1 ARM -2 (until the end of Ben's turn)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Weapons: 1. Battle Blade POW 14 melee / 2. Cannon POW 12 ranged"),
+            "{text}"
+        );
+        assert!(text.contains("#2 does not stack"), "{text}");
+        assert!(text.contains("stand up (its own rule)"), "{text}");
+        let ja: String = describe(&serde_json::to_value(&m).unwrap(), Lang::Ja)
+            .iter()
+            .map(|(k, v)| format!("{k}: {v}\n"))
+            .collect();
+        assert!(ja.contains("累積しない"), "{ja}");
+        assert_eq!(describe(&json!({}), Lang::En)[0].1, "(no stats yet)");
+        // A full model still fits an embed's 25 fields.
+        for i in 0..crate::systems::warmachine::model::MAX_EFFECTS - 2 {
+            let hex = crate::systems::warmachine::effects::EffectSpec {
+                name: format!("Hex {i}"),
+                changes: vec![crate::systems::warmachine::effects::StatChange {
+                    stat: Stat::Def,
+                    delta: -1,
+                }],
+                cannot: vec![],
+            };
+            m.add_effect(&hex, Expiry::Manual, None, None).unwrap();
+        }
+        m.weapons = (0..MAX_WEAPONS)
+            .map(|i| Weapon {
+                name: format!("W{i}"),
+                pow: 10,
+                kind: AttackKind::Melee,
+            })
+            .collect();
+        m.auto_hit_miss = Some(true);
+        let lines = describe(&serde_json::to_value(&m).unwrap(), Lang::En);
+        assert_eq!(lines.len(), 7, "{lines:?}");
+    }
+}
