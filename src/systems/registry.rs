@@ -10,7 +10,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::rules::SystemRules;
-use super::{badlands_rally, generic, shadowrun4, warmachine};
+use super::{badlands_rally, generic, mecha_d20, shadowrun4, warmachine};
 use crate::i18n::{Lang, Localized};
 
 /// A game system. The string keys are stored in databases and exports: never rename them.
@@ -38,9 +38,9 @@ pub fn rules(id: SystemId) -> &'static dyn SystemRules {
         SystemId::BadlandsRally => &badlands_rally::rules::BadlandsRallyRules,
         SystemId::Shadowrun4 => &shadowrun4::rules::Shadowrun4Rules,
         SystemId::Warmachine => &warmachine::rules::WarmachineRules,
-        // Not built yet: free-form sheets under their own names until their folders land.
+        SystemId::MechaD20 => &mecha_d20::rules::MechaD20Rules,
+        // Not built yet: free-form sheets under its own name until its folder lands.
         SystemId::Terminator => &generic::TERMINATOR,
-        SystemId::MechaD20 => &super::mecha_d20::rules::MechaD20Rules,
         SystemId::Generic => &generic::GENERIC,
     }
 }
