@@ -73,6 +73,17 @@ fn loose(s: &str) -> String {
         .collect()
 }
 
+/// The lower-cased alphanumeric words of `s`, sorted.
+fn words(s: &str) -> Vec<String> {
+    let mut w: Vec<String> = s
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    w.sort();
+    w
+}
+
 fn list(vs: &[Value]) -> String {
     vs.iter()
         .filter_map(|v| v["name"].as_str())
@@ -137,9 +148,14 @@ fn convert(
             .iter()
             .find(|c| matches(c, raw) || c["value"].as_str() == Some(raw))
             .or_else(|| {
-                // Typed loosely: `shadowrun4` for "Shadowrun 4", `badlands_rally` for "Badlands Rally".
+                // Typed loosely: `shadowrun4` for "Shadowrun 4", `badlands_rally` for "Badlands
+                // Rally", and the words in any order (`mecha_d20` for "d20 Mecha").
                 let want = loose(raw);
-                choices.iter().find(|c| names(c).any(|n| loose(n) == want))
+                let want_words = words(raw);
+                choices
+                    .iter()
+                    .find(|c| names(c).any(|n| loose(n) == want))
+                    .or_else(|| choices.iter().find(|c| names(c).any(|n| words(n) == want_words)))
             });
         return chosen
             .map(|c| c["value"].clone())
@@ -376,6 +392,10 @@ mod tests {
         assert_eq!(opts[1]["value"], true);
         assert_eq!(opts[2]["value"], "hard");
         assert_eq!(opts[3]["value"], "77");
+        let mut loose_schema = schema();
+        loose_schema[1]["options"][0]["options"][2]["choices"][1]["name"] = json!("Hard Mode");
+        let l = build("/sr test pool:1 mode:mode_hard", &loose_schema, &users).unwrap();
+        assert_eq!(l.options[0]["options"][1]["value"], "hard", "words in any order");
         assert_eq!(l.resolved["users"]["77"]["username"], "bob");
     }
 

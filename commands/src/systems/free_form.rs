@@ -15,7 +15,6 @@ pub struct FreeFormBot(SystemId);
 pub const GENERIC: FreeFormBot = FreeFormBot(SystemId::Generic);
 pub const WARMACHINE: FreeFormBot = FreeFormBot(SystemId::Warmachine);
 pub const TERMINATOR: FreeFormBot = FreeFormBot(SystemId::Terminator);
-pub const MECHA_D20: FreeFormBot = FreeFormBot(SystemId::MechaD20);
 
 impl SystemBot for FreeFormBot {
     fn id(&self) -> SystemId {

@@ -6,6 +6,7 @@
 
 pub mod badlands_rally;
 pub mod free_form;
+pub mod mecha_d20;
 pub mod shadowrun4;
 
 use std::sync::OnceLock;
@@ -53,7 +54,7 @@ pub fn bot(id: SystemId) -> &'static dyn SystemBot {
         SystemId::Shadowrun4 => &shadowrun4::Shadowrun4Bot,
         SystemId::Warmachine => &free_form::WARMACHINE,
         SystemId::Terminator => &free_form::TERMINATOR,
-        SystemId::MechaD20 => &free_form::MECHA_D20,
+        SystemId::MechaD20 => &mecha_d20::MechaD20Bot,
         SystemId::Generic => &free_form::GENERIC,
     }
 }

@@ -115,14 +115,21 @@ async fn the_binary_serves_through_the_proxy_url_and_stops_cleanly_on_sigterm() 
     assert_eq!(code, 200);
     let (code, body) = http_get(metrics_port, "/readyz").await.expect("/readyz answers");
     assert_eq!(code, 200, "{body}");
-    let (code, body) = http_get(metrics_port, "/metrics")
-        .await
-        .expect("/metrics answers");
-    assert_eq!(code, 200);
-    assert!(
-        body.contains(r#"saikoro_commands_total{command="roll",outcome="ok"} 1"#),
-        "{body}"
-    );
+    // A command is counted when it finishes, just after its reply: poll briefly for it.
+    let counted = r#"saikoro_commands_total{command="roll",outcome="ok"} 1"#;
+    let mut body = String::new();
+    for _ in 0..50 {
+        let (code, b) = http_get(metrics_port, "/metrics")
+            .await
+            .expect("/metrics answers");
+        assert_eq!(code, 200);
+        body = b;
+        if body.contains(counted) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(body.contains(counted), "{body}");
 
     // SIGTERM: shards closed, exit 0.
     let pid = child.id().expect("running");

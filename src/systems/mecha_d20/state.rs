@@ -157,7 +157,7 @@ pub struct ApplicationOutcome {
 
 /// A prompted check, answered.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "check")]
+#[serde(rename_all = "snake_case", tag = "kind")]
 pub enum PromptAnswer {
     Escape(EscapeOutcome),
     Fatigue(FatigueOutcome),

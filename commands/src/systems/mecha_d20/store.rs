@@ -1,0 +1,165 @@
+//! The battle's transactions: read the units from the roster and the battle from the session,
+//! let a step roll and change them, write both back — one store transaction, retried on a
+//! conflict, nothing written when anything refuses. Nothing here decides a rule.
+
+use std::collections::BTreeMap;
+
+use engine::dice::Roller;
+use engine::session::{Actor, ServerSettings, Session, SessionError, SystemId};
+use engine::systems::mecha_d20::rules::{MechaOptions, options as house_options};
+use engine::systems::mecha_d20::state::{units_of, write_units};
+use engine::systems::mecha_d20::{MechaState, RuleError, Unit};
+use engine::systems::rules::SessionState;
+
+use crate::invocation::Invocation;
+use crate::press::Press;
+use crate::{BotError, Context};
+
+/// What a battle step gets: the units by roster name, the battle, and the dice.
+pub type Step<'a, T> = dyn FnMut(&mut BTreeMap<String, Unit>, &mut MechaState, &mut dyn Roller) -> Result<T, RuleError>
+    + Send
+    + 'a;
+
+fn refusal(en: &str, ja: &str) -> SessionError {
+    SessionError::Rule {
+        en: en.to_string(),
+        ja: ja.to_string(),
+    }
+}
+
+pub fn not_a_battle() -> SessionError {
+    refusal(
+        "This channel's session is not a d20 Mecha battle (/session start system:mecha_d20).",
+        "このチャンネルのセッションはd20メカの戦闘ではありません（/session start system:mecha_d20）。",
+    )
+}
+
+/// The options the server's house settings choose (`/config option`).
+pub fn options(settings: &ServerSettings) -> MechaOptions {
+    house_options(&settings.house)
+}
+
+/// The roster name of `typed` (any case), or the engine's "no such unit".
+pub fn unit_name(session: &Session, typed: &str) -> Result<String, SessionError> {
+    session.entry(typed).map(|e| e.name.clone()).ok_or_else(|| {
+        SessionError::rule(&RuleError::UnknownUnit {
+            name: typed.trim().chars().take(64).collect(),
+        })
+    })
+}
+
+/// Only a unit's owner or the GM acts for it.
+pub fn ensure_may_act(session: &Session, actor: Actor, name: &str) -> Result<(), SessionError> {
+    match session.entry(name) {
+        Some(e) if e.owner == actor.user || session.may_manage(actor) => Ok(()),
+        Some(e) => Err(SessionError::NotOwner { name: e.name.clone() }),
+        None => Err(SessionError::UnknownEntry {
+            name: name.to_string(),
+        }),
+    }
+}
+
+/// Only the GM (or a server manager) runs the battle's turn.
+pub fn ensure_gm(session: &Session, actor: Actor) -> Result<(), SessionError> {
+    if session.may_manage(actor) {
+        Ok(())
+    } else {
+        Err(refusal(
+            "Only the GM runs the turn (phases, application, undoing held damage).",
+            "ターンの進行（フェイズ、適用、保留ダメージの取り消し）はGMだけが行えます。",
+        ))
+    }
+}
+
+/// One step on a session known to be a battle: units and state in, both out when it succeeds.
+fn step_on<T>(
+    session: &mut Session,
+    roller: &mut dyn Roller,
+    step: &mut Step<'_, T>,
+) -> Result<T, SessionError> {
+    let mut units = units_of(&session.roster).map_err(|e| SessionError::rule(&e))?;
+    let mut state = MechaState::read(&session.system_state).map_err(|e| SessionError::Rule {
+        en: e.en.clone(),
+        ja: e.ja.clone(),
+    })?;
+    let out = step(&mut units, &mut state, roller).map_err(|e| SessionError::rule(&e))?;
+    write_units(&mut session.roster, &units);
+    state.write(&mut session.system_state);
+    Ok(out)
+}
+
+/// Who may run a step: the owners of `acting` units (or the GM), or only the GM.
+pub enum Gate {
+    Units(Vec<String>),
+    Gm,
+}
+
+/// Run `step` on the channel's battle in one transaction. Returns the session as saved.
+pub async fn run<T: Send>(
+    ctx: Context<'_>,
+    inv: &Invocation,
+    gate: Gate,
+    step: &mut Step<'_, T>,
+) -> Result<(Session, T), BotError> {
+    let actor = inv.actor;
+    let mut produced: Option<T> = None;
+    let session = inv
+        .update(ctx, |s| {
+            if s.system != SystemId::MechaD20 {
+                return Err(not_a_battle());
+            }
+            match &gate {
+                Gate::Units(names) => {
+                    for typed in names.iter() {
+                        let name = unit_name(s, typed)?;
+                        ensure_may_act(s, actor, &name)?;
+                    }
+                }
+                Gate::Gm => ensure_gm(s, actor)?,
+            }
+            let out = ctx.data().dice.with(|r| step_on(s, r, step))?;
+            produced = Some(out);
+            Ok(())
+        })
+        .await?;
+    let out = produced.ok_or_else(|| BotError::internal("battle step produced nothing"))?;
+    Ok((session, out))
+}
+
+/// A read-only look (status, autocomplete).
+pub async fn read(ctx: Context<'_>, inv: &Invocation) -> Result<(Session, MechaState), BotError> {
+    let session = inv.session(ctx).await?;
+    if session.system != SystemId::MechaD20 {
+        return Err(inv.user_error(&not_a_battle()));
+    }
+    let state = MechaState::read_or_default(&session.system_state);
+    Ok((session, state))
+}
+
+/// [`run`] for a button press on the channel's battle, which must still be `session_id`. The
+/// dispatcher has already checked who pressed.
+pub async fn run_press<T: Send>(
+    p: &Press<'_>,
+    session_id: i64,
+    step: &mut Step<'_, T>,
+) -> Result<(Session, T), BotError> {
+    let mut produced: Option<T> = None;
+    let session = p
+        .data
+        .store
+        .update(p.interaction.channel_id.get(), |s| {
+            if s.id != session_id || s.system != SystemId::MechaD20 {
+                return Err(refusal(
+                    "The battle of this button has ended.",
+                    "このボタンの戦闘は終了しています。",
+                ));
+            }
+            let out = p.data.dice.with(|r| step_on(s, r, step))?;
+            produced = Some(out);
+            Ok(())
+        })
+        .await
+        .map_err(|e| crate::invocation::store_error(e, p.lang))?;
+    let out = produced.ok_or_else(|| BotError::internal("battle step produced nothing"))?;
+    Ok((session, out))
+}
