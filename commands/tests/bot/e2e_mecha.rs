@@ -1,0 +1,175 @@
+//! d20 Mecha end to end through the fake Discord, typed as the console's users type: a whole
+//! turn with two squads — initiative, an attack whose critical destroys an arm and its weapon,
+//! the damage held until the application phase, then the Escape and Fatigue check buttons
+//! (the owner's, once, after a restart) and the board on `/session status`.
+
+use saikoro_bot::console::{Console, ConsoleOptions, Exchange, Who, exchange_text};
+use saikoro_bot::fake_discord::button_id;
+
+const ZAKU: &str = "/char add name:Zaku owner:@bob stats:squad=Red leader=yes judgement=3 tactics=2 concentration=4 shooting=3 reaction=3 evade=2 ap=5 durability=6 armour=4 evasion=1 escape_device=5 w1=\"MG 2d6+3 r3 front left_arm\" w2=\"Axe 1d6+4 melee right_arm\"";
+const GUNDAM: &str = "/char add name:Gundam owner:@alice stats:squad=Blue leader=yes judgement=4 tactics=3 concentration=5 shooting=4 reaction=4 evade=3 ap=6 durability=30 armour=8 evasion=2 cockpit=all_round w1=\"Rifle 2d6+5 r4 front\"";
+
+async fn start(dir: &std::path::Path) -> Console {
+    Console::start(ConsoleOptions {
+        dice: Some(vec![]),
+        user: "gm".into(),
+        admin: true,
+        data_dir: Some(dir.to_path_buf()),
+        ..Default::default()
+    })
+    .await
+    .expect("bot starts against the fake Discord")
+}
+
+fn as_(c: &mut Console, name: &str) {
+    c.set_who(Who::member(name));
+}
+
+fn gm(c: &mut Console) {
+    c.set_who(Who::parse("gm admin").unwrap());
+}
+
+async fn line(c: &mut Console, text: &str) -> String {
+    let x: Exchange = c.type_line(text).await.unwrap_or_else(|e| panic!("{text}: {e}"));
+    c.readable(&exchange_text(&x))
+}
+
+#[tokio::test]
+async fn a_whole_turn_held_damage_applied_then_escape_and_fatigue_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = start(dir.path()).await;
+    line(&mut c, "/session start name:Ridge system:mecha_d20").await;
+    line(&mut c, ZAKU).await;
+    line(&mut c, GUNDAM).await;
+    let out = line(&mut c, "/mecha turn").await;
+    assert!(out.contains("Turn 1 · initiative phase"), "{out}");
+
+    // Gundam 5 + 4 + 3 = 12 against Zaku 12 + 3 + 2 = 17: Blue, the lower, acts first.
+    c.queue_dice([5, 12]);
+    let out = line(&mut c, "/mecha initiative").await;
+    assert!(out.contains("1. Blue\n2. Red"), "{out}");
+
+    // Red may not act in Blue's phase; nothing is rolled.
+    as_(&mut c, "bob");
+    let out = line(
+        &mut c,
+        "/mecha attack attacker:Zaku weapon:Axe target:Gundam distance:0",
+    )
+    .await;
+    assert!(out.starts_with("(only you can see this)"), "{out}");
+    // Nor may bob fire alice's suit.
+    let out = line(
+        &mut c,
+        "/mecha attack attacker:Gundam weapon:Rifle target:Zaku distance:4",
+    )
+    .await;
+    assert!(out.contains("(only you can see this)"), "{out}");
+
+    // 15 + 9 = 24 against 3 + 6 = 9: a hit; 4, 4 a critical; 13 − 4 = 9; secondary 18 (arm).
+    as_(&mut c, "alice");
+    c.queue_dice([15, 3, 4, 4, 18]);
+    let out = line(
+        &mut c,
+        "/mecha attack attacker:Gundam weapon:Rifle target:Zaku distance:4",
+    )
+    .await;
+    assert!(
+        out.contains("Attack: d20 **15** + Concentration 5 + Shooting 4 = **24**"),
+        "{out}"
+    );
+    assert!(out.contains("**💥 HIT** (attack ≥ evasion)"), "{out}");
+    assert!(out.contains("2d6+5 [4, 4] = 13 − armour 4 = 9 → **9**"), "{out}");
+    assert!(out.contains("d20 **18** → 18 Arm destroyed!"), "{out}");
+    assert!(out.contains("Held: #1"), "{out}");
+
+    // Held, not applied: Zaku still stands in the second phase.
+    gm(&mut c);
+    let out = line(&mut c, "/session status").await;
+    assert!(out.contains("Zaku: Durability 6/6 (pending −9)"), "{out}");
+    assert!(!out.contains("DESTROYED"), "{out}");
+    line(&mut c, "/mecha phase").await;
+    // Only the GM runs the turn.
+    as_(&mut c, "bob");
+    let out = line(&mut c, "/mecha apply").await;
+    assert!(out.contains("Only the GM runs the turn"), "{out}");
+    gm(&mut c);
+    let out = line(&mut c, "/mecha phase").await;
+    assert!(out.contains("application phase"), "{out}");
+
+    // Application: the left arm (d2 = 1) goes with the MG; Zaku at −3 is destroyed.
+    c.queue_dice([1]);
+    let x = c.type_line("/mecha apply").await.unwrap();
+    let out = c.readable(&exchange_text(&x));
+    assert!(out.contains("9 damage · durability 6 → -3"), "{out}");
+    assert!(out.contains("arm destroyed (left) · lost: MG"), "{out}");
+    assert!(out.contains("💀 DESTROYED: escape checks: Zaku"), "{out}");
+    assert!(
+        out.contains("[Escape check: Zaku] [Fatigue check: Gundam]"),
+        "{out}"
+    );
+    let message = c
+        .fake
+        .original_message(x.interaction)
+        .expect("the application message");
+    let escape_id = button_id(&message, "Escape check").expect("an Escape check button");
+    let fatigue_id = button_id(&message, "Fatigue check").expect("a Fatigue check button");
+
+    // A restart: the buttons are in the store, the waiting checks in the session.
+    c.shutdown().await;
+    let mut c = start(dir.path()).await;
+    let (escape_msg, fatigue_msg) = (&message, &message);
+    let wait = std::time::Duration::from_secs(15);
+    let alice = Who::member("alice").invoker("en-US");
+    let bob = Who::member("bob").invoker("en-US");
+    let r = c.fake.press(&alice, escape_msg, &escape_id, wait).await.unwrap();
+    assert!(
+        r.ephemeral && r.content().contains("can use this button"),
+        "{:?}",
+        r.message
+    );
+    // 5 + 16 = 21 ≥ 20: escaped.
+    c.queue_dice([16]);
+    let r = c.fake.press(&bob, escape_msg, &escape_id, wait).await.unwrap();
+    let title = r.embeds()[0]["title"].as_str().unwrap_or_default().to_string();
+    assert_eq!(title, "🪂 Zaku · Escape check");
+    assert!(
+        r.embeds()[0]["fields"][0]["value"]
+            .as_str()
+            .unwrap()
+            .contains("ESCAPED")
+    );
+    // Once: the second press rolls nothing.
+    let r = c.fake.press(&bob, escape_msg, &escape_id, wait).await.unwrap();
+    assert!(
+        r.ephemeral && r.content().contains("already used"),
+        "{:?}",
+        r.message
+    );
+    // Gundam: 6 + 14 = 20, no fatigue.
+    c.queue_dice([14]);
+    let r = c
+        .fake
+        .press(&alice, fatigue_msg, &fatigue_id, wait)
+        .await
+        .unwrap();
+    assert!(
+        r.embeds()[0]["fields"][0]["value"]
+            .as_str()
+            .unwrap()
+            .contains("no fatigue")
+    );
+
+    // The board: destroyed and escaped, the MG lost, the turn over, nothing held or waiting.
+    gm(&mut c);
+    let out = line(&mut c, "/session status").await;
+    assert!(out.contains("Zaku: Durability -3/6"), "{out}");
+    assert!(out.contains("💀 DESTROYED · ESCAPED"), "{out}");
+    assert!(out.contains("MG (lost from turn 2)"), "{out}");
+    assert!(out.contains("Turn 1 · turn over"), "{out}");
+    assert!(out.contains("Held damage: none"), "{out}");
+    assert!(!out.contains("Waiting checks"), "{out}");
+    // The turn is over: the next one may start.
+    let out = line(&mut c, "/mecha turn").await;
+    assert!(out.contains("Turn 2 · initiative phase"), "{out}");
+    c.shutdown().await;
+}
