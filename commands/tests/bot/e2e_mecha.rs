@@ -6,7 +6,7 @@
 use saikoro_bot::console::{Console, ConsoleOptions, Exchange, Who, exchange_text};
 use saikoro_bot::fake_discord::button_id;
 
-const ZAKU: &str = "/char add name:Zaku owner:@bob stats:squad=Red leader=yes judgement=3 tactics=2 concentration=4 shooting=3 reaction=3 evade=2 ap=5 durability=6 armour=4 evasion=1 escape_device=5 w1=\"MG 2d6+3 r3 front left_arm\" w2=\"Axe 1d6+4 melee right_arm\"";
+const ZAKU: &str = "/char add name:Zaku owner:@bob stats:squad=Red leader=yes judgement=3 tactics=2 concentration=4 shooting=3 reaction=3 evade=2 ap=5 spirit=10 durability=6 armour=4 evasion=1 escape_device=5 w1=\"MG 2d6+3 r3 front left_arm\" w2=\"Axe 1d6+4 melee right_arm\"";
 const GUNDAM: &str = "/char add name:Gundam owner:@alice stats:squad=Blue leader=yes judgement=4 tactics=3 concentration=5 shooting=4 reaction=4 evade=3 ap=6 durability=30 armour=8 evasion=2 cockpit=all_round w1=\"Rifle 2d6+5 r4 front\"";
 
 async fn start(dir: &std::path::Path) -> Console {
@@ -171,5 +171,49 @@ async fn a_whole_turn_held_damage_applied_then_escape_and_fatigue_checks() {
     // The turn is over: the next one may start.
     let out = line(&mut c, "/mecha turn").await;
     assert!(out.contains("Turn 2 · initiative phase"), "{out}");
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn spending_spirit_asks_for_a_faint_check_when_the_option_is_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = start(dir.path()).await;
+    line(&mut c, "/session start name:Ridge system:mecha_d20").await;
+    line(&mut c, ZAKU).await;
+    // Off (the default): spending is just spending.
+    as_(&mut c, "bob");
+    let out = line(&mut c, "/mecha spend unit:Zaku spirit:3").await;
+    assert!(out.contains("spirit 7/10"), "{out}");
+    assert!(!out.contains("Faint check"), "{out}");
+    // More than is left: refused, nothing spent.
+    let out = line(&mut c, "/mecha spend unit:Zaku ap:1 spirit:8").await;
+    assert!(out.starts_with("(only you can see this)"), "{out}");
+    let out = line(&mut c, "/mecha status").await;
+    assert!(out.contains("AP 5/5") && out.contains("spirit 7/10"), "{out}");
+
+    gm(&mut c);
+    line(&mut c, "/config option name:mecha.faint_after_spirit value:on").await;
+    as_(&mut c, "bob");
+    let out = line(&mut c, "/mecha spend unit:Zaku spirit:2").await;
+    assert!(
+        out.contains("spirit 5/10") && out.contains("[Faint check: Zaku]"),
+        "{out}"
+    );
+    // alice may not press bob's; bob's check: 5 + 14 = 19 < 20, fainted.
+    as_(&mut c, "alice");
+    let x = c.press("Faint check").await.unwrap();
+    assert!(exchange_text(&x).contains("can use this button"), "{x:?}");
+    as_(&mut c, "bob");
+    c.queue_dice([14]);
+    let x = c.press("Faint check").await.unwrap();
+    let out = c.readable(&exchange_text(&x));
+    assert!(out.contains("d20 **14** + Spirit points 5 = **19**"), "{out}");
+    assert!(out.contains("**FAINTED**"), "{out}");
+    let out = line(&mut c, "/mecha status").await;
+    assert!(out.contains("😵 FAINTED"), "{out}");
+    // The check is answered: asking for it by command now is on demand, and says so.
+    c.queue_dice([20]);
+    let out = line(&mut c, "/mecha survive check:faint unit:Zaku").await;
+    assert!(out.contains("On demand: no check was waiting."), "{out}");
     c.shutdown().await;
 }
