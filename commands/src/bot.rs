@@ -290,6 +290,9 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
             event_handler: |fw, event| Box::pin(on_event(fw, event)),
             // Owners are never consulted; skipping the lookup saves a request at start-up.
             initialize_owners: false,
+            // Nothing we send pings: display names, character names and labels are users' own
+            // text, and `<@id>` in one must not notify anyone (mentions still render as names).
+            allowed_mentions: Some(serenity::all::CreateAllowedMentions::new()),
             ..Default::default()
         })
         .setup(move |ctx, ready, _framework| {

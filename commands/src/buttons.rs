@@ -6,7 +6,7 @@
 
 use engine::i18n::{Lang, Localized};
 use serenity::all::{
-    ComponentInteraction, Context as SerenityContext, CreateInteractionResponse,
+    ComponentInteraction, Context as SerenityContext, CreateAllowedMentions, CreateInteractionResponse,
     CreateInteractionResponseMessage, FullEvent, Interaction, Permissions,
 };
 
@@ -68,6 +68,16 @@ async fn respond(ctx: &SerenityContext, press: &ComponentInteraction, reply: Cre
             s.deferred.load(Ordering::SeqCst)
         })
         .unwrap_or(false);
+    // No text of ours pings anyone: names in content are users' own words (see `bot.rs`).
+    let reply = match reply {
+        CreateInteractionResponse::UpdateMessage(m) => {
+            CreateInteractionResponse::UpdateMessage(m.allowed_mentions(CreateAllowedMentions::new()))
+        }
+        CreateInteractionResponse::Message(m) => {
+            CreateInteractionResponse::Message(m.allowed_mentions(CreateAllowedMentions::new()))
+        }
+        other => other,
+    };
     let sent = match (deferred, reply) {
         (false, reply) => press.create_response(&ctx.http, reply).await,
         // Acknowledged already: an update edits the button's message, anything else follows up.

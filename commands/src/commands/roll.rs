@@ -187,7 +187,10 @@ async fn send_to_gm(
         Lang::En => format!("Secret roll by {roller}"),
         Lang::Ja => format!("{roller} のシークレットダイス"),
     };
-    let message = CreateMessage::new().content(title).embed(view.to_embed());
+    let message = CreateMessage::new()
+        .content(title)
+        .embed(view.to_embed())
+        .allowed_mentions(serenity::all::CreateAllowedMentions::new());
     let sent = match inv.settings.secret_rolls {
         SecretRolls::GmChannel { channel } => ChannelId::new(channel)
             .send_message(ctx.http(), message)

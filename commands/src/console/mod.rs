@@ -367,7 +367,7 @@ impl Console {
         }
         let (posts, seen) = self.fake.posts_since(self.posts_seen);
         self.posts_seen = seen;
-        for post in posts {
+        for fake_discord::Post { request, message: post } in posts {
             let channel: u64 = post["channel_id"]
                 .as_str()
                 .and_then(|c| c.parse().ok())
@@ -392,11 +392,11 @@ impl Console {
                         .unwrap_or_else(|| channel.to_string()),
                 },
             };
-            self.board.show(post.clone(), recipient);
+            self.board.show(post, recipient);
             shown.push(Shown {
                 kind,
                 ephemeral: false,
-                body: post,
+                body: request,
             });
         }
         Exchange {

@@ -30,6 +30,13 @@ pub enum ReplyEvent {
     DeleteOriginal,
 }
 
+/// A message the bot posted to a channel: the request as received, and the message it became.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Post {
+    pub request: Value,
+    pub message: Value,
+}
+
 /// The answer to an interaction as the user would finally see it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reply {
@@ -165,7 +172,7 @@ pub(crate) struct State {
     pub(crate) channel_messages: Mutex<HashMap<u64, Vec<Value>>>,
     /// The same messages in the order they were posted, for a driver that shows them as
     /// they come (see [`FakeDiscord::posts_since`]).
-    pub(crate) posts: Mutex<Vec<Value>>,
+    pub(crate) posts: Mutex<Vec<Post>>,
     counter: AtomicU64,
     /// Answer every command registration (PUT) with an error (see
     /// [`FakeDiscord::fail_command_puts`]).
@@ -568,7 +575,7 @@ impl FakeDiscord {
 
     /// Every message the bot posted to a channel (DMs included) after the first `seen`, in
     /// order, and how many there are now (the next call's `seen`).
-    pub fn posts_since(&self, seen: usize) -> (Vec<Value>, usize) {
+    pub fn posts_since(&self, seen: usize) -> (Vec<Post>, usize) {
         let posts = lock(&self.state.posts);
         (posts.iter().skip(seen).cloned().collect(), posts.len())
     }

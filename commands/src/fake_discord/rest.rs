@@ -250,7 +250,10 @@ async fn channel_message(
                 .entry(channel)
                 .or_default()
                 .push(msg.clone());
-            lock(&s.posts).push(msg.clone());
+            lock(&s.posts).push(super::Post {
+                request: v.clone(),
+                message: msg.clone(),
+            });
             s.notify();
             axum::Json(msg).into_response()
         }

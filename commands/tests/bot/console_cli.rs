@@ -510,3 +510,27 @@ press Second chance
         assert!(out.contains(&format!("> {line}\n")), "{line} echoed");
     }
 }
+
+/// A display name that is a mention must not ping: nothing the bot sends allows a mention.
+#[test]
+fn a_display_name_that_is_a_mention_pings_nobody() {
+    let input = "/session start name:Crypt system:generic\nas <@1234>\n/roll dice:S2d6\npress Reveal\n";
+    let out = console_text(&["--user", "gm", "--dice", "3,4", "--json"], Some(input));
+    let mut seen = 0;
+    for line in out.lines().skip(2) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("JSON");
+        for item in v.as_array().unwrap() {
+            let body = &item["body"];
+            let message = if body.get("type").is_some() { &body["data"] } else { body };
+            let allowed = &message["allowed_mentions"];
+            assert_eq!(allowed["parse"], serde_json::json!([]), "{item}");
+            assert!(
+                allowed["users"].as_array().is_none_or(Vec::is_empty),
+                "{item}"
+            );
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 4, "the result, the notice, the GM's DM and the reveal: {out}");
+    assert!(out.contains("🎲 <@1234> made a secret roll."), "{out}");
+}
