@@ -182,9 +182,9 @@ async fn run() -> ExitCode {
     };
     let store = match connect_store(&config).await {
         Ok(s) => s,
-        Err(e) => {
+        Err((code, e)) => {
             eprintln!("saikoro: {e}");
-            return ExitCode::from(1);
+            return ExitCode::from(code);
         }
     };
     let metrics = config.metrics_addr.map(|_| Metrics::new());
@@ -239,7 +239,9 @@ async fn run() -> ExitCode {
 }
 
 /// The database may still be starting (docker compose): retry for a while before giving up.
-async fn connect_store(config: &Config) -> Result<std::sync::Arc<dyn Store>, String> {
+/// The store, or the exit code and message: 2 for a setting that cannot work (a malformed
+/// `DATABASE_URL`, as for every other configuration error), 1 for a database that stayed away.
+async fn connect_store(config: &Config) -> Result<std::sync::Arc<dyn Store>, (u8, String)> {
     let mut last = String::new();
     for attempt in 0..15 {
         match store::connect(config.database_url.as_deref(), &config.data_dir).await {
@@ -249,10 +251,11 @@ async fn connect_store(config: &Config) -> Result<std::sync::Arc<dyn Store>, Str
                 last = detail;
                 tokio::time::sleep(std::time::Duration::from_secs(2)).await;
             }
-            Err(e) => return Err(format!("the database cannot be used: {e}")),
+            Err(e) => return Err((2, format!("the database cannot be used: {e}"))),
         }
     }
-    Err(format!(
-        "the database is unreachable (check DATABASE_URL): {last}"
+    Err((
+        1,
+        format!("the database is unreachable (check DATABASE_URL): {last}"),
     ))
 }

@@ -367,7 +367,11 @@ impl Console {
         }
         let (posts, seen) = self.fake.posts_since(self.posts_seen);
         self.posts_seen = seen;
-        for fake_discord::Post { request, message: post } in posts {
+        for fake_discord::Post {
+            request,
+            message: post,
+        } in posts
+        {
             let channel: u64 = post["channel_id"]
                 .as_str()
                 .and_then(|c| c.parse().ok())

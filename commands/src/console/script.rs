@@ -155,14 +155,19 @@ pub async fn run_session(
         );
         print(out, &banner).await;
     }
-    let mut lines = input.lines();
+    let mut input = input;
+    let mut raw = Vec::new();
     loop {
         if interactive {
             print(out, &format!("{}> ", console.who().name)).await;
         }
-        let Ok(Some(l)) = lines.next_line().await else {
-            break;
-        };
+        raw.clear();
+        match input.read_until(b'\n', &mut raw).await {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        // A byte that is not UTF-8 is shown as �, never the end of the session.
+        let l = String::from_utf8_lossy(&raw);
         let l = l.trim();
         if mode.echo && !interactive {
             print(out, &format!("{}> {l}\n", console.who().name)).await;

@@ -101,6 +101,8 @@ fn bad_lines_print_errors_not_panics() {
         "/roll",
         "/roll dize:2d6",
         "/roll dice:2d6 dice:1",
+        // Discord itself refuses a rating outside 2–6 (the option says its range).
+        "/rally roll rating:2147483647",
     ] {
         let out = saikoro(&["console", "-c", line], None);
         assert_eq!(out.status.code(), Some(1), "{line}: {}", text(&out.stderr));
@@ -521,16 +523,64 @@ fn a_display_name_that_is_a_mention_pings_nobody() {
         let v: serde_json::Value = serde_json::from_str(line).expect("JSON");
         for item in v.as_array().unwrap() {
             let body = &item["body"];
-            let message = if body.get("type").is_some() { &body["data"] } else { body };
+            let message = if body.get("type").is_some() {
+                &body["data"]
+            } else {
+                body
+            };
             let allowed = &message["allowed_mentions"];
             assert_eq!(allowed["parse"], serde_json::json!([]), "{item}");
-            assert!(
-                allowed["users"].as_array().is_none_or(Vec::is_empty),
-                "{item}"
-            );
+            assert!(allowed["users"].as_array().is_none_or(Vec::is_empty), "{item}");
             seen += 1;
         }
     }
-    assert_eq!(seen, 4, "the result, the notice, the GM's DM and the reveal: {out}");
+    assert_eq!(
+        seen, 4,
+        "the result, the notice, the GM's DM and the reveal: {out}"
+    );
     assert!(out.contains("🎲 <@1234> made a secret roll."), "{out}");
+}
+
+#[test]
+fn a_byte_that_is_not_utf8_does_not_end_a_stdin_session() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_saikoro"))
+        .args(["console", "--dice", "2,3"])
+        .current_dir(std::env::temp_dir())
+        .env_remove("DISCORD_TOKEN")
+        .env_remove("DATABASE_URL")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run saikoro");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"/roll dice:1d6\n\xff\xfe bad\n/roll dice:1d6+1\n")
+        .unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("Total: **2**"), "{stdout}");
+    assert!(
+        stdout.contains("error: a line starts with a slash command"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Total: **4**"), "the session went on: {stdout}");
+}
+
+#[test]
+fn a_malformed_database_url_is_a_configuration_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_saikoro"))
+        .current_dir(std::env::temp_dir())
+        .env("DISCORD_TOKEN", "ZmFrZQ.ZmFrZQ.ZmFrZS10b2tlbg")
+        .env("DATABASE_URL", "postgres://u@[bad")
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run saikoro");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("not a valid PostgreSQL URL"),
+        "{}",
+        text(&out.stderr)
+    );
 }

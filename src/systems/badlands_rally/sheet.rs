@@ -129,6 +129,10 @@ pub fn parse_upgrade(s: &str) -> Result<Upgrade, SheetError> {
 }
 
 fn parse_range(s: &str) -> Option<Range> {
+    // `R`: reach, a melee weapon's range — the adjacent hex only (optimal and maximum 1).
+    if s.eq_ignore_ascii_case("r") {
+        return Range::new(1, 1, 1).ok();
+    }
     let (opt, max) = match s.split_once('/') {
         Some((o, m)) => (o, m.parse::<u32>().ok()?),
         None => {
@@ -627,6 +631,12 @@ mod tests {
         assert_eq!(g.sheet.weapons[0].burst(), 1);
         assert_eq!(g.sheet.weapons[0].kind, WeaponKind::Rifle);
         assert!(g.sheet.weapons[1].is_melee());
+        assert_eq!(
+            parse_range("R"),
+            Range::new(1, 1, 1).ok(),
+            "R is reach: adjacent only"
+        );
+        assert_eq!(parse_range("r"), parse_range("1/1"));
         assert_eq!(g.sheet.weapons[1].range, Range::new(1, 1, 1).unwrap());
         assert_eq!(g.sheet.upgrades, vec![Upgrade::Twins { weapon: 1 }]);
         assert_eq!(g.state.hull, 2);

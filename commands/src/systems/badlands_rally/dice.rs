@@ -30,6 +30,8 @@ pub async fn rally_roll(
     #[description = "Rating: 2 to 6 (4 means 4+)"]
     #[name_localized("ja", "能力値")]
     #[description_localized("ja", "能力値：2〜6（4なら4+）")]
+    #[min = 2]
+    #[max = 6]
     rating: i64,
     #[description = "Dice (default 2)"]
     #[name_localized("ja", "ダイス")]
@@ -69,6 +71,8 @@ pub async fn rally_check(
     #[description = "Rating: 2 to 6 (4 means 4+)"]
     #[name_localized("ja", "能力値")]
     #[description_localized("ja", "能力値：2〜6（4なら4+）")]
+    #[min = 2]
+    #[max = 6]
     rating: i64,
     #[description = "Dice (default 2)"]
     #[name_localized("ja", "ダイス")]
