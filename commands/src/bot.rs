@@ -263,6 +263,8 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
         outcome_tap,
         store,
     } = opts;
+    // The token never reaches a log line, whatever the level.
+    crate::logging::hide_secret(&token);
     let shared = Arc::new(Shared {
         metrics: scale.metrics.clone(),
         dev_guild,

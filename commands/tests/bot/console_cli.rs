@@ -584,3 +584,40 @@ fn a_malformed_database_url_is_a_configuration_error() {
         text(&out.stderr)
     );
 }
+
+/// No token in any log line at any level: interaction tokens (the fake issues `itoken-<id>`)
+/// and the bot token, in text and JSON logs, over commands, follow-ups, a DM and a press.
+#[test]
+fn no_token_reaches_the_log_even_at_trace() {
+    let input = "/session start name:Crypt system:generic\nas alice\n/roll dice:S2d6\npress Reveal\n";
+    for format in ["text", "json"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_saikoro"))
+            .args(["console", "--user", "gm", "--dice", "3,4"])
+            .current_dir(std::env::temp_dir())
+            .env_remove("DISCORD_TOKEN")
+            .env_remove("DATABASE_URL")
+            .env("RUST_LOG", "trace")
+            .env("LOG_FORMAT", format)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run saikoro");
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let log = text(&out.stderr);
+        assert!(
+            text(&out.stdout).contains("revealed a secret roll"),
+            "{}",
+            text(&out.stdout)
+        );
+        assert!(log.lines().count() > 100, "a trace log ({format}): {log}");
+        assert!(log.contains("[redacted]"), "tokens were there to hide ({format})");
+        let leaked: Vec<&str> = log.lines().filter(|l| l.contains("itoken-")).collect();
+        assert!(leaked.is_empty(), "{format}: {leaked:?}");
+        assert!(
+            !log.contains(saikoro_bot::fake_discord::FAKE_TOKEN),
+            "the bot token ({format})"
+        );
+    }
+}
