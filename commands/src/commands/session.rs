@@ -333,8 +333,16 @@ pub async fn end(ctx: Context<'_>) -> Result<(), BotError> {
     .await
 }
 
-/// Sessions of this server to export: the channel's active one, then ended ones, newest first.
+/// Whether the member behind `inv` may export `s`: a session of this channel, or one they ran
+/// as GM, or any of this server's when they manage it (the rule `export` itself applies).
+fn may_export(s: &engine::session::Session, inv: &Invocation) -> bool {
+    s.channel_id == inv.channel || s.gm == inv.user || inv.actor.manage_server
+}
+
+/// Sessions of this server the member may export: the channel's active one, then ended ones,
+/// newest first — never another channel's they could not download.
 async fn autocomplete_session(ctx: Context<'_>, partial: &str) -> serenity::all::CreateAutocompleteResponse {
+    let inv = Invocation::load(ctx).await;
     let mut sessions = Vec::new();
     if let Ok(Some(s)) = ctx.data().store.active_session(ctx.channel_id().get()).await {
         sessions.push(s);
@@ -348,6 +356,7 @@ async fn autocomplete_session(ctx: Context<'_>, partial: &str) -> serenity::all:
     let partial = partial.trim().to_lowercase();
     let choices = sessions
         .into_iter()
+        .filter(|s| may_export(s, &inv))
         .filter(|s| {
             partial.is_empty()
                 || s.name.to_lowercase().contains(&partial)
@@ -400,12 +409,7 @@ pub async fn export(
         Some(id) => match ctx.data().store.session(id).await {
             // Another channel's log may be one this member cannot read: only its GM or a
             // server manager exports it from elsewhere.
-            Ok(Some(s))
-                if s.guild_id == guild
-                    && (s.channel_id == inv.channel || s.gm == inv.user || inv.actor.manage_server) =>
-            {
-                s
-            }
+            Ok(Some(s)) if s.guild_id == guild && may_export(&s, &inv) => s,
             Ok(_) => return Err(inv.user_error(&StoreError::NotFound)),
             Err(e) => return Err(store_error(e, inv.lang)),
         },

@@ -1008,3 +1008,57 @@ async fn a_slow_button_press_is_acknowledged_then_edits_its_message() {
     }
     h.shutdown().await;
 }
+
+/// The choices `/session export session:` offers `who` (an autocomplete request as Discord
+/// sends it).
+async fn export_choices(c: &mut Console, who: &saikoro_bot::fake_discord::Invoker) -> Vec<String> {
+    let commands = c.fake.visible_commands(who.guild_id);
+    let built = saikoro_bot::console::line::build_partial("/session export session:", &commands, &|n| {
+        saikoro_bot::fake_discord::payloads::user(&user_for(n))
+    })
+    .unwrap();
+    let interaction = c
+        .fake
+        .command_interaction(who, 4, &built.command, built.options, built.resolved);
+    let id = c.fake.deliver(interaction).unwrap();
+    let r = c.fake.wait_reply(id, WAIT).await.unwrap();
+    r.body["data"]["choices"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|ch| ch["name"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn export_autocomplete_offers_only_what_the_member_may_export() {
+    let mut c = console().await;
+    let admin = c.invoker();
+    let mut bob = player(&c, "bob");
+    bob.channel_id = DEFAULT_CHANNEL + 1;
+    let mut carol = player(&c, "carol");
+    carol.channel_id = DEFAULT_CHANNEL + 2;
+    as_(&mut c, &admin, "/session start name:Alpha system:generic").await;
+    as_(&mut c, &admin, "/session end").await;
+    as_(&mut c, &bob, "/session start name:Beta system:generic").await;
+    as_(&mut c, &bob, "/session end").await;
+    let all = export_choices(&mut c, &admin).await;
+    assert!(
+        all.iter().any(|n| n.contains("Alpha")) && all.iter().any(|n| n.contains("Beta")),
+        "{all:?}"
+    );
+    // bob ran Beta (elsewhere) and may export it; Alpha is another channel's, not his.
+    let mut bob_elsewhere = bob.clone();
+    bob_elsewhere.channel_id = DEFAULT_CHANNEL + 3;
+    let his = export_choices(&mut c, &bob_elsewhere).await;
+    assert_eq!(his.len(), 1, "{his:?}");
+    assert!(his[0].contains("Beta"), "{his:?}");
+    // carol ran nothing: another channel's sessions are not offered.
+    assert!(export_choices(&mut c, &carol).await.is_empty());
+    // In Beta's own channel, its log is hers to see.
+    let mut carol_there = carol.clone();
+    carol_there.channel_id = bob.channel_id;
+    let there = export_choices(&mut c, &carol_there).await;
+    assert!(there.len() == 1 && there[0].contains("Beta"), "{there:?}");
+    c.shutdown().await;
+}
