@@ -99,7 +99,17 @@ async fn attack_second_chance_apply_damage_and_the_monitor() {
 
     // Apply damage on the updated result: Bob's monitor takes 7 boxes.
     let apply = button(&updated, "Apply damage");
+    // The roller may not put damage on another player's character (the option is off): the
+    // button is Bob's owner's, and pressing it changes nothing.
     let r = press(&c, &ana, &updated, &apply).await;
+    assert!(
+        r.ephemeral && text(&r).contains("can use this button"),
+        "{}",
+        text(&r)
+    );
+    assert_eq!(sheet(&c, "Bob").await["physical"], 0);
+    let bob = player(&c, "bob");
+    let r = press(&c, &bob, &updated, &apply).await;
     assert_eq!(r.body["type"], 7, "{}", text(&r));
     let applied = field(&r.embeds()[0], "✅ Damage applied");
     assert!(applied.contains("Bob marks 7 Physical box(es)"), "{applied}");
@@ -701,7 +711,7 @@ async fn negate_glitch_on_an_attack_keeps_the_damage_and_only_the_owner_spends_e
     let updated = updated_message(&message, &r);
     let r = press(&c, &ana, &message, &button(&message, "Apply damage")).await;
     assert!(r.ephemeral, "{}", text(&r));
-    let r = press(&c, &ana, &updated, &button(&updated, "Apply damage")).await;
+    let r = press(&c, &bob, &updated, &button(&updated, "Apply damage")).await;
     assert_eq!(r.body["type"], 7, "{}", text(&r));
     assert_eq!(sheet(&c, "Bob").await["physical"], 5);
 
@@ -734,7 +744,7 @@ async fn a_killed_character_may_burn_edge_to_cheat_death() {
     c.queue_dice([5, 2, 3, 1, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4]);
     let (id, _) = as_id(&mut c, &ana, ATTACK).await;
     let message = c.fake.original_message(id).unwrap();
-    let r = press(&c, &ana, &message, &button(&message, "Apply damage")).await;
+    let r = press(&c, &bob, &message, &button(&message, "Apply damage")).await;
     assert_eq!(r.body["type"], 7, "{}", text(&r));
     let dead = updated_message(&message, &r);
     let cheat = button(&dead, "Cheat death");
@@ -1159,7 +1169,8 @@ async fn matrix_pools_from_a_sheet_black_ic_and_feedback_apply_damage() {
         text(&r)
     );
     let message = c.fake.original_message(id).expect("the result message");
-    let r = press(&c, &ana, &message, &button(&message, "Apply damage")).await;
+    let bob = player(&c, "bob");
+    let r = press(&c, &bob, &message, &button(&message, "Apply damage")).await;
     assert_eq!(r.body["type"], 7, "{}", text(&r));
     assert_eq!(sheet(&c, "Bob").await["stun"], 4);
     // An icon target takes no character.
@@ -1177,7 +1188,7 @@ async fn matrix_pools_from_a_sheet_black_ic_and_feedback_apply_damage() {
     assert!(!r.ephemeral, "{}", text(&r));
     assert!(text(&r).contains("Rigger feedback"), "{}", text(&r));
     let message = c.fake.original_message(id).expect("the result message");
-    let r = press(&c, &ana, &message, &button(&message, "Apply damage")).await;
+    let r = press(&c, &bob, &message, &button(&message, "Apply damage")).await;
     assert_eq!(r.body["type"], 7, "{}", text(&r));
     assert_eq!(sheet(&c, "Bob").await["stun"], 6);
     c.shutdown().await;
@@ -1362,5 +1373,25 @@ async fn the_gm_may_press_the_defenders_edge_on_the_soak() {
     );
     assert_eq!(sheet(&c, "Bob").await["edge_points"], 0);
     assert_eq!(sheet(&c, "Ana").await["edge_points"], 2);
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn with_the_servers_option_the_roller_applies_the_damage() {
+    let mut c = system_console().await;
+    run(&mut c).await;
+    let ana = player(&c, "ana");
+    let r = send(&mut c, "/config option name:sr.roller_applies_damage value:on").await;
+    assert!(
+        !r.ephemeral || text(&r).contains("sr.roller_applies_damage"),
+        "{}",
+        text(&r)
+    );
+    c.queue_dice([5, 2, 3, 1, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4]);
+    let (id, _) = as_id(&mut c, &ana, ATTACK).await;
+    let message = c.fake.original_message(id).unwrap();
+    let r = press(&c, &ana, &message, &button(&message, "Apply damage")).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    assert!(sheet(&c, "Bob").await["physical"].as_u64().unwrap() > 0);
     c.shutdown().await;
 }

@@ -17,6 +17,18 @@ use crate::systems::sheet_error::SheetError;
 
 pub struct Shadowrun4Rules;
 
+/// Who applies an attack's damage to a character: its owner or the GM; with this on, the roller
+/// too (a table that trusts its players). Off by default: one press must not kill another
+/// player's character.
+pub const ROLLER_APPLIES_DAMAGE: HouseOption = HouseOption {
+    key: "sr.roller_applies_damage",
+    values: &["off", "on"],
+    en: "The roller may apply damage to a character they do not own",
+    ja: "ロールした人が他人のキャラクターにダメージを適用できる",
+};
+
+pub const OPTIONS: &[HouseOption] = &[ROLLER_APPLIES_DAMAGE];
+
 impl SystemRules for Shadowrun4Rules {
     fn name(&self, lang: Lang) -> &'static str {
         lang.pick("Shadowrun 4", "シャドウラン第4版")
@@ -45,7 +57,7 @@ impl SystemRules for Shadowrun4Rules {
     }
 
     fn house_options(&self) -> &'static [HouseOption] {
-        &[]
+        OPTIONS
     }
 
     fn check_state(&self, system_state: &Value) -> Result<(), SheetError> {

@@ -406,9 +406,14 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Res
     log(p, session_id, command, &outcome).await;
     let mut buttons = Vec::new();
     let mut apply_id = None;
-    // An attack's Apply damage stays the roller's, whoever spent Edge on it.
-    let apply_owner = attack.as_ref().map_or(p.action.owner, |a| a.roller);
+    // An attack's Apply damage stays where it was (the target's owner, or the roller where the
+    // server lets the roller apply it), whoever spent Edge on it.
+    let roller = attack.as_ref().map_or(p.action.owner, |a| a.roller);
     if let Some((target, t, boxes, drain)) = apply {
+        let apply_owner = match p.session.as_ref().filter(|s| s.id == session_id) {
+            Some(s) => common::damage_owner(s, &target, roller, &p.settings),
+            None => roller,
+        };
         let press = SrPress::apply_damage(session_id, &target, t, boxes);
         if let Some(id) = common::action(
             p.data,
@@ -449,6 +454,22 @@ async fn apply_damage(p: &Press<'_>, press: DamagePress) -> Result<PressReply, B
         boxes,
     } = press;
     session(p, session_id)?;
+    // Damage lands on a character by its owner's or the GM's hand; the roller's only where
+    // the server allows it (`sr.roller_applies_damage`). Nothing is used up by a refusal.
+    let presser = p.interaction.user.id.get();
+    let owner = saved_owner(p, session_id, &target);
+    let roller_may =
+        engine::systems::shadowrun4::rules::ROLLER_APPLIES_DAMAGE.value_in(&p.settings.house) == "on";
+    if !p.is_gm && owner.is_some_and(|o| o != presser) && !roller_may {
+        return Err(BotError::User(match p.lang {
+            Lang::En => format!(
+                "Only {target}'s owner or the GM applies this damage (the server's option `sr.roller_applies_damage` lets the roller)."
+            ),
+            Lang::Ja => format!(
+                "このダメージは{target}の所有者かGMが適用します（サーバー設定 `sr.roller_applies_damage` でロールした人も可）。"
+            ),
+        }));
+    }
     let (_, reports) = save_ops(
         &*p.data.store,
         p.interaction.channel_id.get(),

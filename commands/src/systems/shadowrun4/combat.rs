@@ -215,7 +215,8 @@ pub async fn attack(
     let mut apply_id = None;
     if let Some(d) = outcome.damage.as_ref().filter(|d| d.boxes > 0) {
         let press = SrPress::apply_damage(session.id, &t.name, d.damage_type, d.boxes);
-        apply_id = common::action(ctx.data(), inv.guild, inv.channel, inv.user, &press).await;
+        let owner = common::damage_owner(&session, &t.name, inv.user, &inv.settings);
+        apply_id = common::action(ctx.data(), inv.guild, inv.channel, owner, &press).await;
     }
     let offer = AttackOffer {
         session: session.id,

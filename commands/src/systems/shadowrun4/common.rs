@@ -545,6 +545,23 @@ pub fn roll<T>(
     ctx.data().dice.with(f)
 }
 
+/// Who presses an Apply damage (or drain) button for `target`: its owner (the GM for an NPC) —
+/// or the roller, where the server's `sr.roller_applies_damage` is on, or when `target` is not
+/// a roster character.
+pub fn damage_owner(
+    session: &engine::session::Session,
+    target: &str,
+    roller: u64,
+    settings: &engine::session::ServerSettings,
+) -> u64 {
+    let roller_may =
+        engine::systems::shadowrun4::rules::ROLLER_APPLIES_DAMAGE.value_in(&settings.house) == "on";
+    match session.entry(target) {
+        Some(e) if !roller_may => e.owner,
+        _ => roller,
+    }
+}
+
 /// A stored action behind a button, its kind and payload from the typed press; `None`
 /// (logged) when the store refused.
 pub async fn action(

@@ -111,7 +111,8 @@ async fn finish(
     let mut apply = None;
     if drain.1 > 0 {
         let press = SrPress::apply_damage(session.id, &c.name, drain.0, drain.1);
-        if let Some(id) = common::action(ctx.data(), inv.guild, inv.channel, inv.user, &press).await {
+        let owner = common::damage_owner(&session, &c.name, inv.user, &inv.settings);
+        if let Some(id) = common::action(ctx.data(), inv.guild, inv.channel, owner, &press).await {
             apply = Some(id);
         }
     }

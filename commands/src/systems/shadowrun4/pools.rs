@@ -94,7 +94,8 @@ pub(super) async fn apply_damage_button(
         return Vec::new();
     }
     let press = SrPress::apply_damage(session.id, target, t, boxes);
-    common::action(ctx.data(), inv.guild, inv.channel, inv.user, &press)
+    let owner = common::damage_owner(session, target, inv.user, &inv.settings);
+    common::action(ctx.data(), inv.guild, inv.channel, owner, &press)
         .await
         .map(|id| vec![common::apply_button(id, false, inv.lang)])
         .unwrap_or_default()
