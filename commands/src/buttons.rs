@@ -100,7 +100,7 @@ async fn respond(ctx: &SerenityContext, press: &ComponentInteraction, reply: Cre
 
 async fn refuse(ctx: &SerenityContext, press: &ComponentInteraction, text: String) {
     let msg = CreateInteractionResponseMessage::new()
-        .content(text)
+        .content(crate::embeds::truncate(&text, 2000))
         .ephemeral(true);
     respond(ctx, press, CreateInteractionResponse::Message(msg)).await;
 }

@@ -114,6 +114,40 @@ mod tests {
         );
     }
 
+    /// Every string option, at every depth: `(path, max_length)`.
+    fn text_options(path: &str, v: &Value, out: &mut Vec<(String, Option<u64>)>) {
+        for o in v["options"].as_array().into_iter().flatten() {
+            let here = format!("{path} {}", o["name"].as_str().unwrap_or_default());
+            match o["type"].as_u64() {
+                Some(1 | 2) => text_options(&here, o, out),
+                Some(3) => out.push((here, o["max_length"].as_u64())),
+                _ => {}
+            }
+        }
+    }
+
+    /// A text option without a cap lets a user send 6,000 characters that an error then quotes
+    /// past Discord's 2,000: every one has a `max_length`, within what anything stores.
+    #[test]
+    fn every_text_option_has_a_max_length() {
+        let mut missing = Vec::new();
+        for command in crate::commands::all() {
+            let json = serde_json::to_value(command.create_as_slash_command().expect("slash")).unwrap();
+            let mut found = Vec::new();
+            text_options(&format!("/{}", command.name), &json, &mut found);
+            for (path, max) in found {
+                match max {
+                    None => missing.push(path),
+                    Some(m) => assert!(m <= 6000, "{path}: max_length {m} is over Discord's 6,000"),
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "text options without max_length: {missing:#?}"
+        );
+    }
+
     #[test]
     fn the_strict_count_counts_integer_choice_values_and_the_longest_localization() {
         let v = serde_json::json!({

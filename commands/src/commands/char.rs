@@ -168,6 +168,7 @@ pub async fn edit(
     #[name_localized("ja", "名前")]
     #[description_localized("ja", "キャラクター")]
     #[autocomplete = "autocomplete_entry"]
+    #[max_length = 64]
     name: String,
     #[description = "Stats to change, e.g. edge=2 armor=8"]
     #[name_localized("ja", "能力値")]
@@ -239,6 +240,7 @@ pub async fn show(
     #[name_localized("ja", "名前")]
     #[description_localized("ja", "キャラクター")]
     #[autocomplete = "autocomplete_entry"]
+    #[max_length = 64]
     name: String,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
@@ -259,6 +261,7 @@ pub async fn remove(
     #[name_localized("ja", "名前")]
     #[description_localized("ja", "キャラクター")]
     #[autocomplete = "autocomplete_entry"]
+    #[max_length = 64]
     name: String,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
@@ -291,6 +294,7 @@ pub async fn effect(
     #[name_localized("ja", "名前")]
     #[description_localized("ja", "キャラクター")]
     #[autocomplete = "autocomplete_entry"]
+    #[max_length = 64]
     name: String,
     #[description = "Effect"]
     #[name_localized("ja", "効果")]

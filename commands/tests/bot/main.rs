@@ -5,6 +5,7 @@ mod support;
 
 mod cases;
 mod console_cli;
+mod e2e_limits;
 mod e2e_mecha;
 mod e2e_rally;
 mod e2e_registry;

@@ -43,6 +43,7 @@ pub async fn mecha_attack(
     #[name_localized("ja", "攻撃側")]
     #[description_localized("ja", "攻撃するユニット")]
     #[autocomplete = "autocomplete_entry"]
+    #[max_length = 64]
     attacker: Option<String>,
     #[description = "Weapon: name or number"]
     #[name_localized("ja", "兵器")]
@@ -53,6 +54,7 @@ pub async fn mecha_attack(
     #[name_localized("ja", "目標")]
     #[description_localized("ja", "目標のユニット")]
     #[autocomplete = "autocomplete_entry"]
+    #[max_length = 64]
     target: Option<String>,
     #[description = "Distance in hexes"]
     #[name_localized("ja", "距離")]
@@ -246,11 +248,13 @@ pub async fn mecha_damage(
     #[name_localized("ja", "目標")]
     #[description_localized("ja", "目標ユニット：適用フェイズまで保留")]
     #[autocomplete = "autocomplete_entry"]
+    #[max_length = 64]
     target: Option<String>,
     #[description = "Attacking unit (its owner may hold damage)"]
     #[name_localized("ja", "攻撃側")]
     #[description_localized("ja", "攻撃側ユニット（その所有者も保留できる）")]
     #[autocomplete = "autocomplete_entry"]
+    #[max_length = 64]
     attacker: Option<String>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
@@ -472,6 +476,7 @@ pub async fn mecha_range(
     #[name_localized("ja", "ユニット")]
     #[description_localized("ja", "ユニット")]
     #[autocomplete = "autocomplete_entry"]
+    #[max_length = 64]
     unit: String,
     #[description = "Weapon: name or number"]
     #[name_localized("ja", "兵器")]

@@ -177,6 +177,7 @@ pub async fn mecha_lose(
     #[name_localized("ja", "ユニット")]
     #[description_localized("ja", "ユニット")]
     #[autocomplete = "autocomplete_entry"]
+    #[max_length = 64]
     unit: String,
     #[description = "Weapons lost, comma separated (empty: none was there)"]
     #[name_localized("ja", "兵器")]
@@ -236,6 +237,7 @@ pub async fn mecha_move(
     #[name_localized("ja", "ユニット")]
     #[description_localized("ja", "ユニット")]
     #[autocomplete = "autocomplete_entry"]
+    #[max_length = 64]
     unit: String,
     #[description = "Kind of move"]
     #[name_localized("ja", "種類")]
@@ -303,6 +305,7 @@ pub async fn mecha_spend(
     #[name_localized("ja", "ユニット")]
     #[description_localized("ja", "ユニット")]
     #[autocomplete = "autocomplete_entry"]
+    #[max_length = 64]
     unit: String,
     #[description = "AP"]
     #[name_localized("ja", "ap")]
@@ -419,6 +422,7 @@ pub async fn mecha_survive(
     #[name_localized("ja", "ユニット")]
     #[description_localized("ja", "ユニット")]
     #[autocomplete = "autocomplete_entry"]
+    #[max_length = 64]
     unit: Option<String>,
     #[description = "Raw: the base (max AP + handling, spirit points, escape device)"]
     #[name_localized("ja", "基本値")]

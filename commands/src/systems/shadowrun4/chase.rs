@@ -214,6 +214,7 @@ pub async fn cut_off_cmd(
     #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "妨害する側のキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     character: Option<String>,
     #[description = "Vehicle skill on the sheet"]
     #[name_localized("ja", "技能")]

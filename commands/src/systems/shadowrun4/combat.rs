@@ -55,11 +55,13 @@ pub async fn attack(
     #[name_localized("ja", "攻撃者")]
     #[description_localized("ja", "攻撃するキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     attacker: String,
     #[description = "Target (session character)"]
     #[name_localized("ja", "目標")]
     #[description_localized("ja", "目標のキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     target: String,
     #[description = "Weapon skill (pistols, blades…)"]
     #[name_localized("ja", "技能")]

@@ -111,7 +111,7 @@ async fn finish(
     let mut apply = None;
     if drain.1 > 0 {
         let press = SrPress::apply_damage(session.id, &c.name, drain.0, drain.1);
-        let owner = common::damage_owner(&session, &c.name, inv.user, &inv.settings);
+        let owner = common::damage_owner(session, &c.name, inv.user, &inv.settings);
         if let Some(id) = common::action(ctx.data(), inv.guild, inv.channel, owner, &press).await {
             apply = Some(id);
         }
@@ -156,6 +156,7 @@ pub async fn spell(
     #[name_localized("ja", "術者")]
     #[description_localized("ja", "術者のキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     caster: String,
     #[description = "Force"]
     #[name_localized("ja", "フォース")]
@@ -173,6 +174,7 @@ pub async fn spell(
     #[name_localized("ja", "目標")]
     #[description_localized("ja", "抵抗する目標のキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     target: Option<String>,
     #[description = "Target's resisting attribute"]
     #[name_localized("ja", "抵抗能力値")]
@@ -182,6 +184,7 @@ pub async fn spell(
     #[name_localized("ja", "呪文防御")]
     #[description_localized("ja", "呪文防御で目標を守るキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     counterspell: Option<String>,
     #[description = "Resist dice instead of a target"]
     #[name_localized("ja", "抵抗ダイス")]
@@ -298,6 +301,7 @@ pub async fn summon(
     #[name_localized("ja", "術者")]
     #[description_localized("ja", "召喚者のキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     caster: String,
     #[description = "Spirit's Force"]
     #[name_localized("ja", "フォース")]
@@ -363,6 +367,7 @@ pub async fn thread(
     #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "テクノマンサーのキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     character: String,
     #[description = "Rating before threading"]
     #[name_localized("ja", "レーティング")]
@@ -436,6 +441,7 @@ pub async fn compile(
     #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "テクノマンサーのキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     character: String,
     #[description = "Sprite's rating"]
     #[name_localized("ja", "レーティング")]
@@ -502,6 +508,7 @@ pub async fn dispel(
     #[name_localized("ja", "術者")]
     #[description_localized("ja", "解除する術者")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     caster: String,
     #[description = "The spell's Force"]
     #[name_localized("ja", "フォース")]
@@ -592,6 +599,7 @@ pub async fn drop_sustained(
     #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "維持をやめるキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     character: String,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;

@@ -92,6 +92,7 @@ pub async fn cybercombat(
     #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "攻撃するキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     character: Option<String>,
     #[description = "Skill (default cybercombat)"]
     #[name_localized("ja", "技能")]
@@ -107,6 +108,7 @@ pub async fn cybercombat(
     #[name_localized("ja", "防御者")]
     #[description_localized("ja", "ブラックICを受けるキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     defender: Option<String>,
     #[description = "Defender's Biofeedback Filter"]
     #[name_localized("ja", "フィルター")]
@@ -259,6 +261,7 @@ pub async fn hack(
     #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "ハッカーのキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     character: Option<String>,
     #[description = "Skill (default hacking)"]
     #[name_localized("ja", "技能")]
@@ -340,6 +343,7 @@ pub async fn perception(
     #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "セッションのキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     character: Option<String>,
     #[description = "Skill (default computer)"]
     #[name_localized("ja", "技能")]

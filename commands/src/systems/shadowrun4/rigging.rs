@@ -78,6 +78,7 @@ pub async fn sensor(
     #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "リガーのキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     character: Option<String>,
     #[description = "Skill (default perception)"]
     #[name_localized("ja", "技能")]
@@ -148,6 +149,7 @@ pub async fn crash(
     #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "運転するキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     character: Option<String>,
     #[description = "Vehicle skill on the sheet"]
     #[name_localized("ja", "技能")]
@@ -226,6 +228,7 @@ pub async fn chase(
     #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "追跡側のキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     character: Option<String>,
     #[description = "Vehicle skill on the sheet"]
     #[name_localized("ja", "技能")]
@@ -296,6 +299,7 @@ pub async fn feedback(
     #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "ジャックインしたリガー")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     character: Option<String>,
     #[description = "Rigger's Biofeedback Filter"]
     #[name_localized("ja", "フィルター")]

@@ -34,6 +34,7 @@ pub async fn test(
     #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "セッションのキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     character: Option<String>,
     #[description = "Attribute"]
     #[name_localized("ja", "能力値")]
@@ -163,6 +164,7 @@ pub async fn opposed(
     #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "行動側のキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     character: Option<String>,
     #[description = "Actor's attribute"]
     #[name_localized("ja", "能力値")]
@@ -193,6 +195,7 @@ pub async fn opposed(
     #[name_localized("ja", "相手")]
     #[description_localized("ja", "相手側のキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     opponent: Option<String>,
     #[description = "Opponent's attribute"]
     #[name_localized("ja", "相手能力値")]
@@ -322,6 +325,7 @@ pub async fn extended(
     #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "セッションのキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     character: Option<String>,
     #[description = "Attribute"]
     #[name_localized("ja", "能力値")]
@@ -450,6 +454,7 @@ pub async fn teamwork(
     #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "リーダーのキャラクター")]
     #[autocomplete = "autocomplete_character"]
+    #[max_length = 64]
     character: Option<String>,
     #[description = "Attribute (leader, assistants)"]
     #[name_localized("ja", "能力値")]
