@@ -11,6 +11,7 @@ pub mod rules;
 pub mod shadowrun4;
 pub mod sheet;
 pub mod sheet_error;
+pub mod terminator;
 pub mod warmachine;
 
 pub use registry::{SystemId, UnknownSystem, rules};

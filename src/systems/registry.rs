@@ -10,7 +10,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::rules::SystemRules;
-use super::{badlands_rally, generic, mecha_d20, shadowrun4, warmachine};
+use super::{badlands_rally, generic, mecha_d20, shadowrun4, terminator, warmachine};
 use crate::i18n::{Lang, Localized};
 
 /// A game system. The string keys are stored in databases and exports: never rename them.
@@ -39,8 +39,7 @@ pub fn rules(id: SystemId) -> &'static dyn SystemRules {
         SystemId::Shadowrun4 => &shadowrun4::rules::Shadowrun4Rules,
         SystemId::Warmachine => &warmachine::rules::WarmachineRules,
         SystemId::MechaD20 => &mecha_d20::rules::MechaD20Rules,
-        // Not built yet: free-form sheets under its own name until its folder lands.
-        SystemId::Terminator => &generic::TERMINATOR,
+        SystemId::Terminator => &terminator::rules::TerminatorRules,
         SystemId::Generic => &generic::GENERIC,
     }
 }

@@ -1,6 +1,5 @@
 //! The free-form system: a session with no rules module. Sheets keep whole numbers and short
 //! texts; `/roll` is the generic notation; there are no house options and no system state.
-//! Systems whose rules are not built yet use the same sheets under their own names.
 
 use std::collections::BTreeMap;
 
@@ -19,10 +18,6 @@ pub struct FreeForm {
 pub const GENERIC: FreeForm = FreeForm {
     en: "Generic",
     ja: "汎用",
-};
-pub const TERMINATOR: FreeForm = FreeForm {
-    en: "Terminator",
-    ja: "ターミネーター",
 };
 
 /// A free-form value: a whole number when it reads as one, else text.

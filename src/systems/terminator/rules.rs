@@ -1,0 +1,169 @@
+//! Terminator Genisys in the registry: its names, character sheet, the house options of the
+//! rules file's §5 (keys `term.*`, default first) and its session state.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::dice::{Die, FateDie};
+use super::sheet;
+use super::state::TerminatorState;
+use crate::i18n::Lang;
+use crate::systems::rules::{HouseOption, RollDialect, SessionState, SystemRules, house_value};
+use crate::systems::sheet_error::SheetError;
+
+pub struct TerminatorRules;
+
+/// §5: `fate_faces` (item 4), `tactical_die` (item 6, TG-3), `ibb_carry_over` (TG-5).
+pub const OPTIONS: &[HouseOption] = &[
+    HouseOption {
+        key: "term.fate_faces",
+        values: &[
+            "1,1,2,2,FATE,FATE",
+            "1,1,1,2,2,FATE",
+            "1,1,2,2,2,FATE",
+            "1,1,1,2,FATE,FATE",
+            "1,2,2,2,FATE,FATE",
+            "1,1,2,FATE,FATE,FATE",
+        ],
+        en: "The Fate die's six faces",
+        ja: "フェイトダイスの6面",
+    },
+    HouseOption {
+        key: "term.tactical_die",
+        values: &["D8", "D4", "D6", "D10", "D12", "D20"],
+        en: "The tactical roll-off die (ties reroll)",
+        ja: "タクティカルロールオフのダイス（同値は振り直し）",
+    },
+    HouseOption {
+        key: "term.ibb_carry_over",
+        values: &["off", "on"],
+        en: "I'll Be Back: the attack's further damaging dice apply to the new Crawler",
+        ja: "アイル ビー バック：攻撃の残りのダメージダイスを新しいクローラーにも適用する",
+    },
+];
+
+/// The options a server's house settings choose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TerminatorOptions {
+    pub fate: FateDie,
+    pub tactical_die: Die,
+    pub carry_over: bool,
+}
+
+impl Default for TerminatorOptions {
+    fn default() -> Self {
+        TerminatorOptions {
+            fate: FateDie::default(),
+            tactical_die: Die::D8,
+            carry_over: false,
+        }
+    }
+}
+
+pub fn options(house: &BTreeMap<String, String>) -> TerminatorOptions {
+    let v = |k| house_value(OPTIONS, house, k);
+    let d = TerminatorOptions::default();
+    TerminatorOptions {
+        fate: v("term.fate_faces")
+            .and_then(|f| FateDie::parse(f).ok())
+            .unwrap_or(d.fate),
+        tactical_die: v("term.tactical_die")
+            .and_then(|t| Die::parse(t).ok())
+            .unwrap_or(d.tactical_die),
+        carry_over: v("term.ibb_carry_over") == Some("on"),
+    }
+}
+
+impl SystemRules for TerminatorRules {
+    fn name(&self, lang: Lang) -> &'static str {
+        lang.pick("Terminator Genisys", "ターミネーター ジェニシス")
+    }
+
+    fn edit_sheet(
+        &self,
+        current: &Value,
+        fields: &[(String, String)],
+        _gm: bool,
+    ) -> Result<Value, SheetError> {
+        sheet::edit(current, fields)
+    }
+
+    /// Markers and damage: what the rules track.
+    fn gm_only_field(&self, key: &str) -> bool {
+        sheet::gm_only(key)
+    }
+
+    fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
+        sheet::describe(sheet, lang)
+    }
+
+    /// Plain notation: the game's rolls are its own commands.
+    fn roll_dialect(&self) -> Option<&'static dyn RollDialect> {
+        None
+    }
+
+    fn house_options(&self) -> &'static [HouseOption] {
+        OPTIONS
+    }
+
+    fn check_state(&self, system_state: &Value) -> Result<(), SheetError> {
+        crate::systems::rules::check_state::<TerminatorState>(system_state)?;
+        TerminatorState::read(system_state)?
+            .validate()
+            .map_err(|e| SheetError::from_localized(&e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::systems::terminator::dice::FateFace;
+
+    #[test]
+    fn house_options_choose_the_rules_and_unknown_values_keep_the_default() {
+        let mut house = BTreeMap::new();
+        assert_eq!(options(&house), TerminatorOptions::default());
+        assert_eq!(
+            OPTIONS.iter().map(|o| o.default_value()).collect::<Vec<_>>(),
+            ["1,1,2,2,FATE,FATE", "D8", "off"]
+        );
+        house.insert("term.fate_faces".to_string(), "1,2,2,2,FATE,FATE".to_string());
+        house.insert("term.tactical_die".to_string(), "D6".to_string());
+        house.insert("term.ibb_carry_over".to_string(), "on".to_string());
+        let o = options(&house);
+        assert_eq!(o.fate.faces[1], FateFace::Two);
+        assert_eq!((o.tactical_die, o.carry_over), (Die::D6, true));
+        house.insert("term.tactical_die".to_string(), "D100".to_string());
+        house.insert("term.fate_faces".to_string(), "6,6,6,6,6,6".to_string());
+        let o = options(&house);
+        assert_eq!((o.tactical_die, o.fate), (Die::D8, FateDie::default()));
+        for o in OPTIONS {
+            for v in o.values {
+                match o.key {
+                    "term.fate_faces" => assert!(FateDie::parse(v).is_ok(), "{v}"),
+                    "term.tactical_die" => assert!(Die::parse(v).is_ok(), "{v}"),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_registry_entry_reads_sheets_and_state() {
+        let r = TerminatorRules;
+        assert_eq!(r.name(Lang::Ja), "ターミネーター ジェニシス");
+        let f = crate::systems::sheet::parse_fields("side=Skynet profile=Endoskeleton").unwrap();
+        let v = r.edit_sheet(&json!({}), &f, false).unwrap();
+        assert!(
+            r.describe_sheet(&v, Lang::En)
+                .iter()
+                .any(|(_, l)| l.contains("Mindless"))
+        );
+        assert!(r.gm_only_field("done") && !r.gm_only_field("skill"));
+        assert!(r.check_state(&json!(3)).is_err());
+        assert!(r.check_state(&json!({"terminator": null})).is_ok());
+    }
+}
