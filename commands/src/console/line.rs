@@ -392,11 +392,11 @@ mod tests {
         assert_eq!(opts[1]["value"], true);
         assert_eq!(opts[2]["value"], "hard");
         assert_eq!(opts[3]["value"], "77");
+        assert_eq!(l.resolved["users"]["77"]["username"], "bob");
         let mut loose_schema = schema();
         loose_schema[1]["options"][0]["options"][2]["choices"][1]["name"] = json!("Hard Mode");
         let l = build("/sr test pool:1 mode:mode_hard", &loose_schema, &users).unwrap();
         assert_eq!(l.options[0]["options"][1]["value"], "hard", "words in any order");
-        assert_eq!(l.resolved["users"]["77"]["username"], "bob");
     }
 
     #[test]
