@@ -7,6 +7,7 @@
 pub mod badlands_rally;
 pub mod free_form;
 pub mod shadowrun4;
+pub mod warmachine;
 
 use std::sync::OnceLock;
 
@@ -51,7 +52,7 @@ pub fn bot(id: SystemId) -> &'static dyn SystemBot {
     match id {
         SystemId::BadlandsRally => &badlands_rally::BadlandsRallyBot,
         SystemId::Shadowrun4 => &shadowrun4::Shadowrun4Bot,
-        SystemId::Warmachine => &free_form::WARMACHINE,
+        SystemId::Warmachine => &warmachine::WarmachineBot,
         SystemId::Terminator => &free_form::TERMINATOR,
         SystemId::MechaD20 => &free_form::MECHA_D20,
         SystemId::Generic => &free_form::GENERIC,
