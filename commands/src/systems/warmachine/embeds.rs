@@ -398,7 +398,7 @@ pub fn roll_view(o: &PlainRoll, lang: Lang) -> EmbedView {
 
 pub fn d3_view(o: &D3, lang: Lang) -> EmbedView {
     EmbedView {
-        title: format!("🎲 d3 = **{}**", o.value),
+        title: format!("🎲 d3 = {}", o.value),
         description: match lang {
             Lang::En => format!("d6 {} → ⌈{} / 2⌉ = **{}**", o.d6, o.d6, o.value),
             Lang::Ja => format!("d6 {} → ⌈{} / 2⌉（端数切り上げ）= **{}**", o.d6, o.d6, o.value),
