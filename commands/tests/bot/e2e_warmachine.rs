@@ -181,6 +181,17 @@ async fn raw_numbers_work_without_a_roster() {
         saikoro_bot::fake_discord::button_id(&c.fake.original_message(id).unwrap(), "Roll damage").is_none()
     );
 
+    // The server's option off: all 6s is only a 12 (wm.auto_hit_miss, item 8).
+    let r = send(&mut c, "/config option name:wm.auto_hit_miss value:off").await;
+    assert!(text(&r).contains("wm.auto_hit_miss"), "{}", text(&r));
+    c.queue_dice([6, 6]);
+    let r = send(&mut c, "/wm attack stat:0 def:25").await;
+    let d = r.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(
+        d.starts_with("**MISS**") && d.contains("automatic hits and misses are off"),
+        "{d}"
+    );
+
     // Damage by numbers, and a d3.
     c.queue_dice([6, 6]);
     let r = send(&mut c, "/wm damage pow:12 arm:14").await;
