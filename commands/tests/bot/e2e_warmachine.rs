@@ -322,7 +322,14 @@ async fn bad_input_is_refused_and_changes_nothing() {
     send(&mut c, "/wm-turn start").await;
     let v = version(&c).await;
     let bob = player(&c, "bob");
+    let eve = player(&c, "eve");
     for (who, line, says) in [
+        (
+            Some(&eve),
+            "/wm-effect add model:Grunt preset:dark_shroud",
+            "not a player",
+        ),
+        (Some(&eve), "/wm-ruling add question:Q ruling:R", "not a player"),
         (
             None,
             "/wm attack attacker:Nobody target:Grunt",

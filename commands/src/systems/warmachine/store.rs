@@ -143,18 +143,38 @@ impl Commander {
         }
     }
 
-    /// The GM (or a manager), the entry's owner, or the player its `controller` names
-    /// (`@alice`, `alice` or a mention).
+    /// Whether a model's `controller` names this person (`@alice`, `alice` or a mention).
+    fn controls(&self, model: &Model) -> bool {
+        let c = model.controller.trim();
+        c == format!("<@{}>", self.actor.user)
+            || c == format!("<@!{}>", self.actor.user)
+            || self
+                .names
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(c.trim_start_matches('@')))
+    }
+
+    /// Changing the game is for the people playing it: the GM (or a manager), a player who
+    /// joined the session, an entry's owner, or a player some model's `controller` names.
+    pub fn in_game(&self, s: &Session, game: &Game) -> Result<(), SessionError> {
+        let user = self.actor.user;
+        if s.may_manage(self.actor)
+            || s.is_member(user)
+            || s.roster.iter().any(|e| e.owner == user)
+            || game.models.values().any(|m| self.controls(m))
+        {
+            Ok(())
+        } else {
+            Err(SessionError::NotAPlayer)
+        }
+    }
+
+    /// The GM (or a manager), the entry's owner, or the player its `controller` names.
     pub fn may_command(&self, s: &Session, model: &Model) -> Result<(), SessionError> {
         let Some(entry) = s.entry(&model.name) else {
             return Ok(());
         };
-        let c = model.controller.trim().trim_start_matches('@');
-        let mention = format!("<@{}>", self.actor.user);
-        let named = model.controller.trim() == mention
-            || model.controller.trim() == format!("<@!{}>", self.actor.user)
-            || self.names.iter().any(|n| n.eq_ignore_ascii_case(c));
-        if s.may_manage(self.actor) || entry.owner == self.actor.user || named {
+        if s.may_manage(self.actor) || entry.owner == self.actor.user || self.controls(model) {
             Ok(())
         } else {
             Err(refusal(
@@ -201,17 +221,19 @@ pub fn raw_model(name: &str, stat: u32, def: u32, arm: u32) -> Model {
 /// What a step gets: the fresh session (names, owners), the game to change, the dice.
 pub type Step<'a, T> = dyn FnMut(&Session, &mut Game, &mut dyn Roller) -> Result<T, SessionError> + Send + 'a;
 
-/// Load the game, let `step` roll and change it, save it — one transaction. Nothing is written
-/// when anything refuses.
+/// Load the game, let `step` roll and change it, save it — one transaction. Only someone in
+/// the game ([`Commander::in_game`]) changes it; nothing is written when anything refuses.
 pub async fn run<T: Send>(
     ctx: Context<'_>,
     inv: &Invocation,
     step: &mut Step<'_, T>,
 ) -> Result<(Session, T), BotError> {
+    let commander = Commander::of(ctx, inv);
     let mut produced: Option<T> = None;
     let session = inv
         .update(ctx, |s| {
             let before = load(s)?;
+            commander.in_game(s, &before)?;
             let mut game = before.clone();
             let out = ctx.data().dice.with(|r| step(s, &mut game, r))?;
             save(s, &before, &game)?;
@@ -366,6 +388,31 @@ mod tests {
         let kept = WarmachineState::read(&s.system_state).unwrap().roll_offs;
         assert!(!kept.is_empty() && kept.len() < 50);
         assert!(kept.last().unwrap().question.starts_with("49 "));
+    }
+
+    #[test]
+    fn only_people_in_the_game_change_it() {
+        let s = session();
+        let game = load(&s).unwrap();
+        let who = |user: u64, name: &str| Commander {
+            actor: Actor::user(user),
+            names: vec![name.to_string()],
+        };
+        assert!(who(5, "x").in_game(&s, &game).is_ok(), "an owner");
+        assert!(who(9, "gm").in_game(&s, &game).is_ok(), "the GM");
+        assert!(who(7, "Ana").in_game(&s, &game).is_ok(), "a controller, any case");
+        assert_eq!(who(8, "eve").in_game(&s, &game), Err(SessionError::NotAPlayer));
+        let stalker = &game.models["Stalker"];
+        assert!(who(7, "ana").may_command(&s, stalker).is_ok());
+        assert!(who(8, "eve").may_command(&s, stalker).is_err());
+        assert!(
+            Commander {
+                actor: Actor::manager(8),
+                names: vec![]
+            }
+            .may_command(&s, stalker)
+            .is_ok()
+        );
     }
 
     #[test]
