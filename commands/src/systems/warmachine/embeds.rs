@@ -484,6 +484,7 @@ pub fn rolloff_view(d: &Dispute, lang: Lang) -> EmbedView {
 
 pub fn rulings_view(state: &WarmachineState, lang: Lang) -> EmbedView {
     let lines: Vec<String> = state.rulings.iter().map(|r| ruling_line(r, lang)).collect();
+    let lines = fit_lines(&lines, 4000, "/wm-ruling remove", lang);
     EmbedView {
         title: match lang {
             Lang::En => format!("📜 Rulings ({})", state.rulings.len()),
@@ -492,7 +493,7 @@ pub fn rulings_view(state: &WarmachineState, lang: Lang) -> EmbedView {
         description: if lines.is_empty() {
             lang.pick("No rulings yet.", "裁定はまだありません。").to_string()
         } else {
-            lines.join("\n")
+            lines
         },
         colour: colour::NEUTRAL,
         fields: vec![],
@@ -694,6 +695,35 @@ pub fn closed_line(c: &ClosedTrigger, lang: Lang) -> String {
     )
 }
 
+/// As many whole lines as fit in `max` characters, then how many were left out and where to
+/// find them: a long list is never cut mid-line, nor dropped without saying so.
+pub fn fit_lines(lines: &[String], max: usize, more: &str, lang: Lang) -> String {
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let left = lines.len() - i;
+        let tail = match lang {
+            Lang::En => format!("\n… {left} more ({more})"),
+            Lang::Ja => format!("\n…ほか{left}件（{more}）"),
+        };
+        let sep = if out.is_empty() { "" } else { "\n" };
+        let room = max.saturating_sub(if left > 1 { tail.chars().count() } else { 0 });
+        if out.chars().count() + sep.len() + line.chars().count() > room {
+            if out.is_empty() {
+                out.push_str(tail.trim_start_matches('\n'));
+            } else {
+                out.push_str(&tail);
+            }
+            if out.chars().count() > max {
+                return truncate(&out, max);
+            }
+            return out;
+        }
+        out.push_str(sep);
+        out.push_str(line);
+    }
+    out
+}
+
 /// The game on the status board (and `/wm status`): the turn, the models, the rulings.
 pub fn board_fields(state: &WarmachineState, models: &[&Model], lang: Lang) -> Vec<(String, String, bool)> {
     let st = state.status();
@@ -767,7 +797,7 @@ pub fn board_fields(state: &WarmachineState, models: &[&Model], lang: Lang) -> V
         let lines: Vec<String> = models.iter().map(|m| model_line(m, lang)).collect();
         fields.push((
             lang.pick("Models", "モデル").to_string(),
-            truncate(&lines.join("\n"), FIELD),
+            fit_lines(&lines, FIELD, "/wm-effect list", lang),
             false,
         ));
     }
@@ -780,7 +810,7 @@ pub fn board_fields(state: &WarmachineState, models: &[&Model], lang: Lang) -> V
         if rulings.is_empty() {
             lang.pick("none", "なし").to_string()
         } else {
-            truncate(&rulings.join("\n"), FIELD)
+            fit_lines(&rulings, FIELD, "/wm-ruling list", lang)
         },
         false,
     ));
@@ -791,6 +821,25 @@ pub fn board_fields(state: &WarmachineState, models: &[&Model], lang: Lang) -> V
 mod tests {
     use super::*;
     use engine::dice::FixedRoller;
+
+    #[test]
+    fn long_lists_keep_whole_lines_and_say_how_many_are_left() {
+        let lines: Vec<String> = (0..100)
+            .map(|i| format!("line {i:03} {}", "x".repeat(40)))
+            .collect();
+        let out = fit_lines(&lines, 1024, "/wm-ruling list", Lang::En);
+        assert!(out.chars().count() <= 1024, "{}", out.len());
+        assert!(out.starts_with("line 000"));
+        let last = out.lines().last().unwrap();
+        assert!(
+            last.starts_with("… ") && last.ends_with("more (/wm-ruling list)"),
+            "{last}"
+        );
+        let shown = out.lines().count() - 1;
+        assert_eq!(last, format!("… {} more (/wm-ruling list)", 100 - shown));
+        let few = fit_lines(&lines[..2], 1024, "x", Lang::Ja);
+        assert_eq!(few.lines().count(), 2);
+    }
     use engine::systems::warmachine::attack::{AttackOptions, AttackRequest};
     use engine::systems::warmachine::dice::{DiceRequest, Discard, DiscardWhich};
     use engine::systems::warmachine::effects::preset;
