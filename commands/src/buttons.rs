@@ -118,8 +118,7 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
         None => Default::default(),
     };
     let lang = settings.language.unwrap_or(locale_lang);
-    let parsed = press.data.custom_id.strip_prefix(PREFIX).map(str::parse::<i64>);
-    let Some(Ok(id)) = parsed else {
+    let Some((id, variant)) = crate::press::parse_custom_id(&press.data.custom_id) else {
         return refuse(
             ctx,
             press,
@@ -179,6 +178,7 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
         data,
         interaction: press,
         action,
+        variant,
         lang,
         session,
         is_gm,

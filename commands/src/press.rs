@@ -23,6 +23,27 @@ pub fn button(id: i64, label: &str, style: ButtonStyle) -> CreateButton {
         .style(style)
 }
 
+/// One of several buttons of action `id` (`act:<id>/<variant>`): whichever is pressed first
+/// consumes the action, so a choice between them (plain or boosted damage) is made once. The
+/// handler reads the pressed one from [`Press::variant`].
+pub fn button_variant(id: i64, variant: &str, label: &str, style: ButtonStyle) -> CreateButton {
+    CreateButton::new(format!("{PREFIX}{id}/{variant}"))
+        .label(crate::embeds::truncate(label, 80))
+        .style(style)
+}
+
+/// `act:<id>` or `act:<id>/<variant>` → the action id and the variant.
+pub fn parse_custom_id(custom_id: &str) -> Option<(i64, Option<String>)> {
+    let rest = custom_id.strip_prefix(PREFIX)?;
+    let (id, variant) = match rest.split_once('/') {
+        Some((id, v)) if !v.is_empty() => (id, Some(v.to_string())),
+        Some(_) => return None,
+        None => (rest, None),
+    };
+    let id = id.parse::<i64>().ok()?;
+    Some((id, variant))
+}
+
 pub fn row(buttons: Vec<CreateButton>) -> CreateActionRow {
     CreateActionRow::Buttons(buttons)
 }
@@ -33,6 +54,8 @@ pub struct Press<'a> {
     pub data: &'a Data,
     pub interaction: &'a ComponentInteraction,
     pub action: Action,
+    /// Which of the action's buttons was pressed ([`button_variant`]); `None` for a plain one.
+    pub variant: Option<String>,
     pub lang: Lang,
     /// The channel's active session, if any.
     pub session: Option<Session>,
@@ -48,4 +71,18 @@ pub enum PressReply {
     Update(CreateInteractionResponseMessage),
     /// A new message in the channel.
     Message(CreateInteractionResponseMessage),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn custom_ids_read_back_with_and_without_a_variant() {
+        assert_eq!(parse_custom_id("act:42"), Some((42, None)));
+        assert_eq!(parse_custom_id("act:42/boost"), Some((42, Some("boost".into()))));
+        assert_eq!(parse_custom_id("act:42/"), None);
+        assert_eq!(parse_custom_id("act:x/boost"), None);
+        assert_eq!(parse_custom_id("other:42"), None);
+    }
 }

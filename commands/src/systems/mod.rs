@@ -8,6 +8,7 @@ pub mod badlands_rally;
 pub mod free_form;
 pub mod mecha_d20;
 pub mod shadowrun4;
+pub mod warmachine;
 
 use std::sync::OnceLock;
 
@@ -52,7 +53,7 @@ pub fn bot(id: SystemId) -> &'static dyn SystemBot {
     match id {
         SystemId::BadlandsRally => &badlands_rally::BadlandsRallyBot,
         SystemId::Shadowrun4 => &shadowrun4::Shadowrun4Bot,
-        SystemId::Warmachine => &free_form::WARMACHINE,
+        SystemId::Warmachine => &warmachine::WarmachineBot,
         SystemId::Terminator => &free_form::TERMINATOR,
         SystemId::MechaD20 => &mecha_d20::MechaD20Bot,
         SystemId::Generic => &free_form::GENERIC,
