@@ -295,6 +295,8 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
             // Nothing we send pings: display names, character names and labels are users' own
             // text, and `<@id>` in one must not notify anyone (mentions still render as names).
             allowed_mentions: Some(serenity::all::CreateAllowedMentions::new()),
+            // No control characters or direction overrides in any text option, for every command.
+            command_check: Some(|ctx| Box::pin(crate::text_check::no_unsafe_text(ctx))),
             ..Default::default()
         })
         .setup(move |ctx, ready, _framework| {

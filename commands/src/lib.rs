@@ -20,6 +20,7 @@ pub mod registration;
 pub mod reply;
 pub mod store;
 pub mod systems;
+pub mod text_check;
 
 pub use error::BotError;
 

@@ -478,8 +478,16 @@ fn echo(name: &str) -> String {
     name.trim().chars().take(MAX_ENTRY_NAME_CHARS).collect()
 }
 
+/// A character no user text may carry: a control character (NUL, ESC, …) or an invisible
+/// direction override that makes text read differently from what it is (U+202A–U+202E,
+/// U+2066–U+2069, the marks U+200E/U+200F/U+061C).
+pub fn unsafe_char(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
 fn has_control(s: &str) -> bool {
-    s.chars().any(char::is_control)
+    s.chars().any(unsafe_char)
 }
 
 fn check_session_name(raw: &str) -> Result<String, SessionError> {

@@ -9,6 +9,7 @@ use engine::systems::sheet::{
 use poise::CreateReply;
 use serenity::all::User;
 
+use crate::embeds::markdown::escape;
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
@@ -274,8 +275,8 @@ pub async fn remove(
     .await?;
     let name = removed.map_or(name, |e| e.name);
     let text = match inv.lang {
-        Lang::En => format!("Removed {name}."),
-        Lang::Ja => format!("{name} を削除しました。"),
+        Lang::En => format!("Removed {}.", escape(&name)),
+        Lang::Ja => format!("{} を削除しました。", escape(&name)),
     };
     crate::reply::send(ctx, CreateReply::default().content(text)).await?;
     Ok(())

@@ -98,7 +98,11 @@ pub async fn roll(
     } else {
         // The roller sees the result; the channel sees that a roll was made.
         crate::reply::send(ctx, CreateReply::default().embed(view.to_embed()).ephemeral(true)).await?;
-        let mut notice = CreateReply::default().content(notice_text(lang, &roller, secret));
+        let mut notice = CreateReply::default().content(notice_text(
+            lang,
+            &crate::embeds::markdown::escape(&roller),
+            secret,
+        ));
         if secret {
             if session_read.is_none() {
                 session_read = Some(inv.session_if_any(ctx).await);
@@ -183,9 +187,10 @@ async fn send_to_gm(
     roller: &str,
     view: &crate::embeds::EmbedView,
 ) {
+    let who = crate::embeds::markdown::escape(roller);
     let title = match inv.lang {
-        Lang::En => format!("Secret roll by {roller}"),
-        Lang::Ja => format!("{roller} のシークレットダイス"),
+        Lang::En => format!("Secret roll by {who}"),
+        Lang::Ja => format!("{who} のシークレットダイス"),
     };
     let message = CreateMessage::new()
         .content(title)
@@ -215,9 +220,10 @@ pub async fn reveal(p: &Press<'_>) -> Result<PressReply, BotError> {
         serde_json::from_value(p.action.payload["outcome"].clone()).map_err(BotError::internal)?;
     let roller = p.action.payload["roller"].as_str().unwrap_or_default();
     let view = roll_view(&outcome, roller, p.lang);
+    let who = crate::embeds::markdown::escape(roller);
     let content = match p.lang {
-        Lang::En => format!("🎲 {roller} revealed a secret roll."),
-        Lang::Ja => format!("🎲 {roller} がシークレットダイスを公開しました。"),
+        Lang::En => format!("🎲 {who} revealed a secret roll."),
+        Lang::Ja => format!("🎲 {who} がシークレットダイスを公開しました。"),
     };
     // From now on the session's log shows it to everyone: a new entry, the log being
     // append-only. Best effort (the session may have ended meanwhile).

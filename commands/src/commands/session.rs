@@ -7,6 +7,7 @@ use poise::CreateReply;
 use serenity::all::{CreateAttachment, User};
 
 use super::system_choice::SystemChoice;
+use crate::embeds::markdown::escape;
 use crate::embeds::status::{pack_messages, status_views};
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::{Invocation, now_ms, store_error};
@@ -115,8 +116,8 @@ pub async fn join(ctx: Context<'_>) -> Result<(), BotError> {
     let s = inv.update(ctx, |s| s.join(user)).await?;
     let text = say(
         inv.lang,
-        format!("<@{user}> joined {}.", s.name),
-        format!("<@{user}> が {} に参加しました。", s.name),
+        format!("<@{user}> joined {}.", escape(&s.name)),
+        format!("<@{user}> が {} に参加しました。", escape(&s.name)),
     );
     crate::reply::send(ctx, CreateReply::default().content(text)).await?;
     Ok(())
@@ -135,8 +136,8 @@ pub async fn leave(ctx: Context<'_>) -> Result<(), BotError> {
     let s = inv.update(ctx, |s| s.leave(user)).await?;
     let text = say(
         inv.lang,
-        format!("<@{user}> left {}.", s.name),
-        format!("<@{user}> が {} から抜けました。", s.name),
+        format!("<@{user}> left {}.", escape(&s.name)),
+        format!("<@{user}> が {} から抜けました。", escape(&s.name)),
     );
     crate::reply::send(ctx, CreateReply::default().content(text)).await?;
     Ok(())
@@ -529,8 +530,8 @@ pub async fn gm(
     let s = inv.update(ctx, |s| s.set_gm(actor, new_gm)).await?;
     let text = say(
         inv.lang,
-        format!("<@{new_gm}> is now the GM of {}.", s.name),
-        format!("{} のGMは <@{new_gm}> になりました。", s.name),
+        format!("<@{new_gm}> is now the GM of {}.", escape(&s.name)),
+        format!("{} のGMは <@{new_gm}> になりました。", escape(&s.name)),
     );
     crate::reply::send(ctx, CreateReply::default().content(text)).await?;
     Ok(())

@@ -156,6 +156,17 @@ fn convert(
                     .iter()
                     .find(|c| names(c).any(|n| loose(n) == want))
                     .or_else(|| choices.iter().find(|c| names(c).any(|n| words(n) == want_words)))
+                    .or_else(|| {
+                        // The start of one name and no other (`terminator` for "Terminator Genisys").
+                        let starts: Vec<&Value> = choices
+                            .iter()
+                            .filter(|c| !want.is_empty() && names(c).any(|n| loose(n).starts_with(&want)))
+                            .collect();
+                        match starts.as_slice() {
+                            [one] => Some(*one),
+                            _ => None,
+                        }
+                    })
             });
         return chosen
             .map(|c| c["value"].clone())
@@ -397,6 +408,8 @@ mod tests {
         loose_schema[1]["options"][0]["options"][2]["choices"][1]["name"] = json!("Hard Mode");
         let l = build("/sr test pool:1 mode:mode_hard", &loose_schema, &users).unwrap();
         assert_eq!(l.options[0]["options"][1]["value"], "hard", "words in any order");
+        let l = build("/sr test pool:1 mode:norm", &schema(), &users).unwrap();
+        assert_eq!(l.options[0]["options"][1]["value"], "normal", "a unique start");
     }
 
     #[test]

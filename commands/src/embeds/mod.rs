@@ -3,6 +3,7 @@
 //! rejected by Discord.
 
 pub mod limits;
+pub mod markdown;
 pub mod roll;
 pub mod status;
 
@@ -85,11 +86,16 @@ impl EmbedView {
         if !v.title.is_empty() {
             e = e.title(v.title);
         }
+        // The last guard against links in user text (see `markdown`): we never write links.
         if !v.description.is_empty() {
-            e = e.description(v.description);
+            e = e.description(markdown::defuse_links(&v.description));
         }
         for (name, value, inline) in v.fields {
-            e = e.field(name, value, inline);
+            e = e.field(
+                markdown::defuse_links(&name),
+                markdown::defuse_links(&value),
+                inline,
+            );
         }
         if let Some(f) = v.footer {
             e = e.footer(CreateEmbedFooter::new(f));

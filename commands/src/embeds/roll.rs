@@ -101,7 +101,7 @@ fn line_text(line: &RollLine, outcome: &RollOutcome, lang: Lang) -> String {
         head.push_str(&format!("#{set} "));
     }
     if let Some(l) = &line.label {
-        head.push_str(&format!("{l}: "));
+        head.push_str(&format!("{}: ", super::markdown::escape(l)));
     }
     head.push_str(&format!("`{}`", line.expression));
     let sorted = line.kind == Kind::Dice && !outcome.flags.unsorted;

@@ -6,6 +6,7 @@ use engine::i18n::Lang;
 use engine::session::{ServerSettings, Session};
 use engine::systems::sheet::describe_sheet;
 
+use super::markdown::escape;
 use super::{EmbedView, colour, limits};
 
 /// Longest roster line (an entry with a huge sheet is cut, the others still show).
@@ -30,14 +31,14 @@ pub fn entry_line(session: &Session, index: usize, lang: Lang) -> String {
     };
     let stats: Vec<String> = describe_sheet(session.system, &e.sheet, lang)
         .into_iter()
-        .map(|(k, v)| format!("{k} {v}"))
+        .map(|(k, v)| format!("{} {}", escape(&k), escape(&v)))
         .collect();
-    let mut line = format!("**{}** — <@{}>", e.name, e.owner);
+    let mut line = format!("**{}** — <@{}>", escape(&e.name), e.owner);
     if !stats.is_empty() {
         line.push_str(&format!(" · {}", stats.join(", ")));
     }
     if !e.effects.is_empty() {
-        let fx: Vec<&str> = e.effects.iter().map(|f| f.name.as_str()).collect();
+        let fx: Vec<String> = e.effects.iter().map(|f| escape(&f.name)).collect();
         line.push_str(&format!(" · [{}]", fx.join(", ")));
     }
     limits::truncate(&line, ENTRY_LINE)
@@ -66,9 +67,9 @@ fn header(s: &Session, lang: Lang) -> String {
             .enumerate()
             .map(|(i, n)| {
                 if i == s.turn.current {
-                    format!("**▶ {n}**")
+                    format!("**▶ {}**", escape(n))
                 } else {
-                    n.clone()
+                    escape(n)
                 }
             })
             .collect();

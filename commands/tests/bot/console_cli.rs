@@ -538,7 +538,8 @@ fn a_display_name_that_is_a_mention_pings_nobody() {
         seen, 4,
         "the result, the notice, the GM's DM and the reveal: {out}"
     );
-    assert!(out.contains("🎲 <@1234> made a secret roll."), "{out}");
+    // Shown as typed, escaped: not even rendered as a mention.
+    assert!(out.contains(r"🎲 \\<\\@1234\\> made a secret roll."), "{out}");
 }
 
 #[test]

@@ -203,12 +203,11 @@ async fn bad_input_is_an_ephemeral_localized_error_and_nothing_is_written() {
     )
     .await;
     assert!(r.ephemeral && r.content().contains("wacker"), "{}", r.content());
-    let r = send(&mut c, "/rally check rating:7").await;
-    assert!(r.ephemeral && r.content().contains("2+ to 6+"), "{}", r.content());
+    // The rating's 2–6 is the option's own bound: Discord refuses 7 before the bot sees it.
+    let err = c.type_line("/rally check rating:7").await.unwrap_err();
+    assert!(err.to_string().contains("out of range (2 to 6)"), "{err}");
     let mut ja = c.invoker();
     ja.locale = "ja".into();
-    let r = as_(&mut c, &ja, "/rally check rating:9").await;
-    assert!(r.ephemeral && r.content().contains("2+〜6+"), "{}", r.content());
     let r = as_(&mut c, &ja, "/rally activate gear:Nobody").await;
     assert!(
         r.ephemeral && r.content().contains("「Nobody」"),

@@ -1062,3 +1062,55 @@ async fn export_autocomplete_offers_only_what_the_member_may_export() {
     assert!(there.len() == 1 && there[0].contains("Beta"), "{there:?}");
     c.shutdown().await;
 }
+
+/// Users' words are shown as words: a name that is a masked link is not a link anywhere, and a
+/// control character or direction override in any text option is refused with nothing done.
+#[tokio::test]
+async fn user_text_is_never_a_link_and_never_carries_control_characters() {
+    let mut c = console().await;
+    let gm = c.invoker();
+    as_(&mut c, &gm, "/session start name:Run system:generic").await;
+    let r = as_(
+        &mut c,
+        &gm,
+        "/char add name:[Free Nitro](https://evil.example) stats:hp=3",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let r = as_(&mut c, &gm, "/session status").await;
+    let mut seen = 0;
+    for e in r.embeds() {
+        let fields = e["fields"].as_array().cloned().unwrap_or_default();
+        let texts =
+            std::iter::once(e["description"].clone()).chain(fields.iter().map(|f| f["value"].clone()));
+        for t in texts.filter_map(|t| t.as_str().map(str::to_string)) {
+            assert!(!t.contains("](") && !t.contains("https://"), "a link: {t}");
+            if t.contains("Free Nitro") {
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 0, "the name is shown: {}", text(&r));
+    // An effect named as a link, on the board too.
+    let r = as_(
+        &mut c,
+        &gm,
+        "/char effect name:[Free Nitro](https://evil.example) effect:[win](https://evil.example)",
+    )
+    .await;
+    let shown = text(&as_(&mut c, &gm, "/session status").await);
+    assert!(
+        shown.contains("win") && !shown.contains("](https"),
+        "{}\n{shown}",
+        text(&r)
+    );
+    let before = session_version(&c).await;
+    for bad in ["Sword\u{202E}", "a\u{1b}[31mred"] {
+        let r = as_(&mut c, &gm, &format!("/roll dice:1d6 label:{bad}")).await;
+        assert!(r.ephemeral && r.content().contains("`label`"), "{}", text(&r));
+        let r = as_(&mut c, &gm, &format!("/char edit name:Boss{bad} stats:hp=1")).await;
+        assert!(r.ephemeral, "{}", text(&r));
+    }
+    assert_eq!(session_version(&c).await, before, "nothing written");
+    c.shutdown().await;
+}
