@@ -240,22 +240,13 @@ async fn run() -> ExitCode {
 
 /// The database may still be starting (docker compose): retry for a while before giving up.
 /// The store, or the exit code and message: 2 for a setting that cannot work (a malformed
-/// `DATABASE_URL`, as for every other configuration error), 1 for a database that stayed away.
+/// `DATABASE_URL`, as for every other configuration error), 1 for storage that cannot be opened
+/// (an unwritable SQLite directory). A PostgreSQL server that is down is not an error: the bot
+/// starts, serves what needs no storage, and connects when the server comes (`/readyz` says so).
 async fn connect_store(config: &Config) -> Result<std::sync::Arc<dyn Store>, (u8, String)> {
-    let mut last = String::new();
-    for attempt in 0..15 {
-        match store::connect(config.database_url.as_deref(), &config.data_dir).await {
-            Ok(s) => return Ok(s),
-            Err(StoreError::Unavailable(detail)) => {
-                tracing::warn!(attempt, "database not reachable yet: {detail}");
-                last = detail;
-                tokio::time::sleep(std::time::Duration::from_secs(2)).await;
-            }
-            Err(e) => return Err((2, format!("the database cannot be used: {e}"))),
-        }
+    match store::connect_for_serving(config.database_url.as_deref(), &config.data_dir).await {
+        Ok(s) => Ok(s),
+        Err(StoreError::Unavailable(detail)) => Err((1, format!("the store cannot be opened: {detail}"))),
+        Err(e) => Err((2, format!("the database cannot be used: {e}"))),
     }
-    Err((
-        1,
-        format!("the database is unreachable (check DATABASE_URL): {last}"),
-    ))
 }

@@ -298,6 +298,18 @@ pub async fn connect(database_url: Option<&str>, data_dir: &Path) -> Result<Arc<
     }
 }
 
+/// [`connect`] for the bot at start-up: PostgreSQL that is down does not keep the bot from
+/// starting (see [`PgStore::connect_eventually`]); SQLite is local and opens at once.
+pub async fn connect_for_serving(
+    database_url: Option<&str>,
+    data_dir: &Path,
+) -> Result<Arc<dyn Store>, StoreError> {
+    match database_url {
+        Some(url) => Ok(Arc::new(PgStore::connect_eventually(url).await?)),
+        None => connect(None, data_dir).await,
+    }
+}
+
 /// The store's clock.
 pub(crate) fn now_ms() -> i64 {
     SystemTime::now()

@@ -28,7 +28,52 @@ impl PgStore {
     /// Connects and runs the migrations (concurrent starters are serialized by the migrator's
     /// advisory lock).
     pub async fn connect(database_url: &str) -> Result<PgStore, StoreError> {
-        // The parse error never includes the URL, so no password reaches the log.
+        let pool = Self::pool(database_url)?;
+        // The first acquire connects (or says the server is unreachable).
+        pool.acquire().await.map_err(Self::classify)?;
+        Self::migrate(&pool).await?;
+        Ok(PgStore { pool })
+    }
+
+    /// A store for a server that may be down right now: the URL is checked at once (a malformed
+    /// one is an error), the pool connects when a command first needs it, and the migrations run
+    /// now if the server answers, else in the background until it does. Meanwhile every
+    /// operation answers `Unavailable` (unreachable, or the schema not there yet), so the bot
+    /// starts and serves what needs no storage.
+    pub async fn connect_eventually(database_url: &str) -> Result<PgStore, StoreError> {
+        let pool = Self::pool(database_url)?;
+        match Self::migrate(&pool).await {
+            Ok(()) => {}
+            Err(StoreError::Unavailable(detail)) => {
+                tracing::warn!(
+                    "database not reachable at start-up; serving without it until it is: {detail}"
+                );
+                let later = pool.clone();
+                tokio::spawn(async move {
+                    loop {
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                        match Self::migrate(&later).await {
+                            Ok(()) => {
+                                tracing::info!("database reachable; migrations run");
+                                return;
+                            }
+                            Err(StoreError::Unavailable(_)) => continue,
+                            Err(e) => {
+                                tracing::error!("migrations failed once the database answered: {e}");
+                                return;
+                            }
+                        }
+                    }
+                });
+            }
+            Err(e) => return Err(e),
+        }
+        Ok(PgStore { pool })
+    }
+
+    /// The pool, connecting lazily. The parse error never includes the URL, so no password
+    /// reaches the log.
+    fn pool(database_url: &str) -> Result<PgPool, StoreError> {
         let options: PgConnectOptions = database_url
             .parse()
             .map_err(|_| StoreError::Internal("DATABASE_URL is not a valid PostgreSQL URL".into()))?;
@@ -41,20 +86,20 @@ impl PgStore {
             ("lock_timeout", "2s"),
             ("idle_in_transaction_session_timeout", "30s"),
         ]);
-        let pool = PgPoolOptions::new()
+        Ok(PgPoolOptions::new()
             .max_connections(10)
             .acquire_timeout(ACQUIRE_TIMEOUT)
             .idle_timeout(Duration::from_secs(600))
             .max_lifetime(Duration::from_secs(1800))
             .test_before_acquire(true)
-            .connect_with(options)
-            .await
-            .map_err(Self::classify)?;
+            .connect_lazy_with(options))
+    }
+
+    async fn migrate(pool: &PgPool) -> Result<(), StoreError> {
         embedded_migrator!("postgres")
-            .run(&pool)
+            .run(pool)
             .await
-            .map_err(|e| migrate_error(e, Self::classify))?;
-        Ok(PgStore { pool })
+            .map_err(|e| migrate_error(e, Self::classify))
     }
 
     fn classify(e: sqlx::Error) -> StoreError {
@@ -67,6 +112,9 @@ impl PgStore {
                 // serialization_failure, deadlock_detected, lock_not_available: someone else
                 // got there first; retrying is right.
                 "40001" | "40P01" | "55P03" => return StoreError::Conflict,
+                // undefined_table: a server that came back before the migrations ran again
+                // (see `connect_eventually`); storage is not there yet.
+                "42P01" => return StoreError::Unavailable(e.to_string()),
                 // connection_exception (08…), insufficient_resources (53…), operator
                 // intervention such as admin_shutdown / cannot_connect_now (57P…),
                 // query_canceled by statement_timeout (57014).

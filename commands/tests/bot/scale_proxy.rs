@@ -165,3 +165,108 @@ async fn the_binary_serves_through_the_proxy_url_and_stops_cleanly_on_sigterm() 
     assert_eq!(line["outcome"], "ok");
     assert!(line["latency_ms"].as_f64().is_some(), "{line}");
 }
+
+/// PostgreSQL down at start-up: the binary starts anyway, answers `/roll`, answers state
+/// commands "storage is unavailable", reports it on `/readyz`, and once the server is reachable
+/// (a forwarder opened on the port it was given) migrates and serves sessions.
+#[tokio::test]
+async fn the_binary_starts_while_postgres_is_down_and_connects_when_it_comes() {
+    let db = crate::support::pg::TestDb::create().await;
+    let (head, rest) = db.url.split_once('@').expect("a URL with a host");
+    let (target, database) = rest.split_once('/').expect("a URL with a database");
+    let target = if target.contains(':') {
+        target.to_string()
+    } else {
+        format!("{target}:5432")
+    };
+    let port = free_port();
+    let url = format!("{head}@127.0.0.1:{port}/{database}");
+
+    let fake = FakeDiscord::start().await.expect("fake Discord");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let metrics_port = free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_saikoro"))
+        .current_dir(dir.path())
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("DISCORD_TOKEN", FAKE_TOKEN)
+        .env("DISCORD_PROXY_URL", fake.url())
+        .env("DATABASE_URL", &url)
+        .env("METRICS_ADDR", format!("127.0.0.1:{metrics_port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the binary starts");
+    let commands = fake
+        .wait_commands(None, WAIT)
+        .await
+        .expect("commands registered without a database");
+    fake.wait_shards(1, WAIT).await.expect("the shard connects");
+    let who = Invoker {
+        user: FakeUser {
+            id: 200_000_000_000_000_002,
+            name: "gm".into(),
+            bot: false,
+        },
+        locale: "en-US".into(),
+        guild_id: Some(DEFAULT_GUILD),
+        channel_id: DEFAULT_CHANNEL,
+        permissions: ALL_PERMISSIONS,
+        roles: vec![],
+    };
+    let run = |line: &str| {
+        let users = |n: &str| saikoro_bot::fake_discord::payloads::user(&saikoro_bot::console::user_for(n));
+        let built = saikoro_bot::console::line::build(line, &commands, &users).expect("a line");
+        fake.command_interaction(&who, 2, &built.command, built.options, built.resolved)
+    };
+    let id = fake.deliver(run("/roll dice:2d6")).unwrap();
+    let r = fake
+        .wait_reply(id, WAIT)
+        .await
+        .expect("/roll answers without a database");
+    assert!(!r.ephemeral, "{:?}", r.body);
+    let start = "/session start name:Later system:generic";
+    let id = fake.deliver(run(start)).unwrap();
+    let r = fake.wait_reply(id, WAIT).await.expect("an answer");
+    assert!(
+        r.ephemeral && r.content().contains("unavailable"),
+        "{:?}",
+        r.message
+    );
+    let (code, body) = http_get(metrics_port, "/readyz").await.expect("/readyz answers");
+    assert_eq!(code, 503, "{body}");
+    assert!(body.contains("store: unavailable"), "{body}");
+
+    // The server "comes back": a forwarder on the port the bot was given.
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .expect("the port");
+    tokio::spawn(async move {
+        while let Ok((mut inbound, _)) = listener.accept().await {
+            let target = target.clone();
+            tokio::spawn(async move {
+                if let Ok(mut outbound) = tokio::net::TcpStream::connect(&target).await {
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                }
+            });
+        }
+    });
+    let mut ready = false;
+    for _ in 0..60 {
+        if let Some((200, _)) = http_get(metrics_port, "/readyz").await {
+            ready = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    assert!(ready, "/readyz turns ready once the database answers");
+    let id = fake.deliver(run(start)).unwrap();
+    let r = fake.wait_reply(id, WAIT).await.expect("an answer");
+    assert!(
+        !r.ephemeral,
+        "a session starts once the database is there: {:?}",
+        r.message
+    );
+    let _ = child.kill().await;
+}
