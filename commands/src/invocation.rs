@@ -2,6 +2,8 @@
 //! helpers every stateful command shares (load, transactional update, roll log).
 
 use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use engine::i18n::{Lang, Localized};
@@ -43,6 +45,9 @@ pub struct Invocation {
     pub settings: ServerSettings,
     /// False when the settings could not be read (storage outage) and defaults stand in.
     pub settings_loaded: bool,
+    /// The channel's session could not be read (storage outage): a roll is then not in its log,
+    /// and the player is told so (see [`Invocation::log_roll`]).
+    session_unread: Arc<AtomicBool>,
 }
 
 /// A store failure as the user should see it: outages and conflicts are explained; a bug is
@@ -107,6 +112,7 @@ impl Invocation {
             },
             settings,
             settings_loaded: loaded,
+            session_unread: Arc::default(),
         }
     }
 
@@ -164,12 +170,15 @@ impl Invocation {
 
     /// The active session if there is one; an outage reads as "none" (for optional logging).
     pub async fn session_if_any(&self, ctx: Context<'_>) -> Option<Session> {
-        optional(
+        let read = optional(
             "the active session",
             ctx.data().store.active_session(self.channel),
         )
-        .await
-        .flatten()
+        .await;
+        if read.is_none() {
+            self.session_unread.store(true, Ordering::SeqCst);
+        }
+        read.flatten()
     }
 
     /// Change the channel's active session in one transaction (retried on conflicts).
@@ -197,7 +206,14 @@ impl Invocation {
         command: &str,
         outcome: &impl Serialize,
     ) {
-        let Some(session) = session else { return };
+        let Some(session) = session else {
+            // No session read: none here, or storage down. Nothing a player rolled may vanish
+            // silently, so an outage is said out loud.
+            if self.session_unread.load(Ordering::SeqCst) || !self.settings_loaded {
+                self.announce_unlogged(ctx, true).await;
+            }
+            return;
+        };
         let Ok(outcome) = serde_json::to_value(outcome) else {
             return;
         };
@@ -210,6 +226,33 @@ impl Invocation {
         };
         if let Err(e) = ctx.data().store.append_roll(&entry).await {
             tracing::warn!(session = session.id, "roll not logged: {e}");
+            self.announce_unlogged(ctx, false).await;
+        }
+    }
+
+    /// Tell the channel (the roller and the GM) that this roll is not in the session's log;
+    /// `unread`: the session itself could not be read, so its game's reading did not apply.
+    async fn announce_unlogged(&self, ctx: Context<'_>, unread: bool) {
+        let text = match (self.lang, unread) {
+            (Lang::En, true) => format!(
+                "⚠️ Storage is unavailable: if this channel has a session, <@{}>'s roll above is not in its log, and was read without its game's rules.",
+                self.user
+            ),
+            (Lang::En, false) => format!(
+                "⚠️ Storage is unavailable: <@{}>'s roll above is not in the session log.",
+                self.user
+            ),
+            (Lang::Ja, true) => format!(
+                "⚠️ ストレージが利用できません。このチャンネルにセッションがある場合、上の <@{}> のロールはログに残らず、ゲームのルールなしで読まれました。",
+                self.user
+            ),
+            (Lang::Ja, false) => format!(
+                "⚠️ ストレージが利用できません。上の <@{}> のロールはセッションのログに残りません。",
+                self.user
+            ),
+        };
+        if let Err(e) = crate::reply::send(ctx, poise::CreateReply::default().content(text)).await {
+            tracing::warn!("the unlogged roll could not be announced: {e}");
         }
     }
 }

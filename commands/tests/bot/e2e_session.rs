@@ -448,6 +448,14 @@ async fn a_postgres_outage_is_answered_cleanly_and_the_bot_recovers_unaided() {
         "took {:?}",
         started.elapsed()
     );
+    // Nothing rolled in a session channel vanishes silently: the channel is told this roll is
+    // not in the log.
+    let told = r.followups.iter().any(|f| {
+        f["content"]
+            .as_str()
+            .is_some_and(|t| t.contains("Storage is unavailable") && t.contains("not in its log"))
+    });
+    assert!(told, "{:?}", r.followups);
     // State commands say storage is unavailable and write nothing.
     for line in ["/session status", "/char edit name:Jack stats:arm=1"] {
         let r = as_(&mut c, &admin, line).await;
@@ -476,6 +484,10 @@ async fn a_postgres_outage_is_answered_cleanly_and_the_bot_recovers_unaided() {
     }
     let r = recovered.expect("the bot recovered after PostgreSQL came back");
     assert!(text(&r).contains("arm 15"), "{}", text(&r));
+    // With storage back, a roll is logged and nothing is announced.
+    c.queue_dice([2, 2]);
+    let r = as_(&mut c, &admin, "/roll dice:2d6").await;
+    assert!(r.followups.is_empty(), "{:?}", r.followups);
     c.shutdown().await;
 }
 
