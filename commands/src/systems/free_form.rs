@@ -14,7 +14,6 @@ pub struct FreeFormBot(SystemId);
 
 pub const GENERIC: FreeFormBot = FreeFormBot(SystemId::Generic);
 pub const WARMACHINE: FreeFormBot = FreeFormBot(SystemId::Warmachine);
-pub const TERMINATOR: FreeFormBot = FreeFormBot(SystemId::Terminator);
 
 impl SystemBot for FreeFormBot {
     fn id(&self) -> SystemId {
