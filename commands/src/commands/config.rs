@@ -157,9 +157,10 @@ fn settings_view(settings: &ServerSettings, channel: Option<&ChannelSettings>, l
             false,
         ),
     ];
-    // Every system's house options, each with its value here (or its default): a field per
-    // system, so no one field outgrows Discord's 1,024 characters as systems add options.
-    for id in SystemId::ALL {
+    // The enabled systems' house options, each with its value here (or its default): a field
+    // per system, so no one field outgrows Discord's 1,024 characters as systems add options.
+    // A disabled system's options are still set by `/config option`; they show when it is on.
+    for id in SystemId::ALL.into_iter().filter(|s| settings.is_enabled(*s)) {
         let options: Vec<String> = id
             .rules()
             .house_options()
@@ -501,8 +502,9 @@ pub async fn option(
 mod tests {
     use super::*;
 
-    /// Every system's house options show in full: a field per system, each within Discord's
-    /// 1,024 characters, and the whole embed within 6,000 — nothing cut, nothing dropped.
+    /// Every enabled system's house options show in full: a field per system, each within
+    /// Discord's 1,024 characters, and the whole embed within 6,000 — nothing cut, nothing
+    /// dropped. A disabled system's are left out.
     #[test]
     fn show_lists_every_house_option_within_discords_limits() {
         use crate::embeds::limits::{FIELD_VALUE, TOTAL};
@@ -521,11 +523,17 @@ mod tests {
             assert_eq!(view.limited(), view, "nothing is cut or dropped ({lang:?})");
             assert!(view.total_chars() <= TOTAL);
             for (name, value, _) in &view.fields {
-                assert!(value.chars().count() <= FIELD_VALUE, "{name}: {}", value.chars().count());
+                assert!(
+                    value.chars().count() <= FIELD_VALUE,
+                    "{name}: {}",
+                    value.chars().count()
+                );
             }
             for o in house_options() {
                 assert!(
-                    view.fields.iter().any(|(_, v, _)| v.contains(&format!("`{}`", o.key))),
+                    view.fields
+                        .iter()
+                        .any(|(_, v, _)| v.contains(&format!("`{}`", o.key))),
                     "{} is shown",
                     o.key
                 );
@@ -537,5 +545,9 @@ mod tests {
                 .expect("a Terminator field");
             assert!(terminator.1.contains("`term.tactical_die`"));
         }
+        settings.enabled_systems.remove(&SystemId::Terminator);
+        let view = settings_view(&settings, None, Lang::En);
+        assert!(!view.fields.iter().any(|(_, v, _)| v.contains("`term.")));
+        assert!(view.fields.iter().any(|(_, v, _)| v.contains("`sr.")));
     }
 }

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, CreateInteractionResponseMessage};
 
 use super::embeds;
-use super::store::{self, Chars, Refusal, refusal};
+use super::store::{self, Refusal, refusal};
 use crate::press::{self, Press, PressReply};
 use crate::store::NewAction;
 use crate::{BotError, Data};
@@ -168,18 +168,17 @@ pub async fn attack_buttons(
         .collect()
 }
 
-/// The roll-off winner's buttons: each side as the first player.
+/// The roll-off winner's buttons (`owner`: a player of the winning side): each side as the
+/// first player.
 pub async fn first_buttons(
     data: &Data,
     session: &Session,
-    chars: &Chars,
+    owner: u64,
     turn: u32,
-    winner: &str,
     sides: &[String],
     guild: Option<u64>,
     lang: Lang,
 ) -> Vec<CreateButton> {
-    let owner = store::side_owner(session, chars, winner);
     let mut out = Vec::new();
     for side in sides {
         let p = TermPress::First {

@@ -86,17 +86,9 @@ pub async fn term_rolloff(ctx: Context<'_>) -> Result<(), BotError> {
     })
     .await?;
     let view = embeds::roll_off_view(&out, turn, inv.lang);
-    let offered = buttons::first_buttons(
-        ctx.data(),
-        &session,
-        &chars,
-        turn,
-        &out.winner,
-        &sides,
-        inv.guild,
-        inv.lang,
-    )
-    .await;
+    let owner = store::side_owner(&session, &chars, &out.winner);
+    let offered =
+        buttons::first_buttons(ctx.data(), &session, owner, turn, &sides, inv.guild, inv.lang).await;
     reply_with(ctx, &view, offered).await?;
     record(ctx, &inv, Some(&session), "/term rolloff", &out).await;
     Ok(())
