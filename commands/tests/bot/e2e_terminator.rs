@@ -170,6 +170,27 @@ async fn a_kill_waits_for_the_owners_ill_be_back_button_and_the_crawler_is_on_th
     as_(&mut c, "alice");
     let out = line(&mut c, "/term done character:Kyle").await;
     assert!(out.contains("☑️ Kyle is done"), "{out}");
+
+    // Joe hits the Crawler: D8 3 < 8 owes a test on the Crawler's resolution die, which the seed
+    // lost: the attack waits for it, and continuing is refused until it is given.
+    c.queue_dice([6, 3]);
+    let out = line(
+        &mut c,
+        "/term attack band:long (6+) attacker:Joe weapon:Assault rifle target:T1",
+    )
+    .await;
+    assert!(out.contains("Waiting for T1's resolution die"), "{out}");
+    assert!(!out.contains("[Continue"), "{out}");
+    let out = line(&mut c, "/term continue").await;
+    assert!(out.contains("T1 has no resolution die"), "{out}");
+    // bob gives T1's die (D6; a D8 is not heavy): 1 → Retreat!
+    as_(&mut c, "bob");
+    c.queue_dice([1]);
+    let out = line(&mut c, "/term die target:T1 die:D6").await;
+    assert!(out.contains("D6 ×1: [1] → 🏳️ RETREAT!"), "{out}");
+    assert!(out.contains("🏳️ RETREATED"), "{out}");
+    let out = line(&mut c, "/term status").await;
+    assert!(out.contains("**T1** (Crawler): 🏳️ RETREATED · 🦾 Crawler"), "{out}");
     c.shutdown().await;
 }
 

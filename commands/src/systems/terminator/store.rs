@@ -96,7 +96,7 @@ pub enum Gate {
     /// A player of the side holding the Tactical Edge, or the GM.
     EdgePlayer,
     /// The attack under way: the owners of the targets it waits to roll I'll Be Back for, else
-    /// the attacker's owner; or the GM.
+    /// the attacker's owner (or, for a lost die, the target's); or the GM.
     Attack,
     /// Anyone with a character in the game, or the GM.
     Player,
@@ -166,9 +166,12 @@ pub fn check_gate(
                 .attack
                 .as_ref()
                 .ok_or_else(|| SessionError::rule(&RuleError::NoAttack))?;
+            let attacker = a.run.request.attacker.clone();
             let who: Vec<String> = match a.run.waiting() {
                 Some(Waiting::IllBeBack { targets }) => targets,
-                _ => vec![a.run.request.attacker.clone()],
+                // A lost die: the target's owner knows it as well as the attacker's.
+                Some(Waiting::Die { target, .. }) => vec![attacker, target],
+                None => vec![attacker],
             };
             if who
                 .iter()
