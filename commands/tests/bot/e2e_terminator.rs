@@ -190,7 +190,10 @@ async fn a_kill_waits_for_the_owners_ill_be_back_button_and_the_crawler_is_on_th
     assert!(out.contains("D6 ×1: [1] → 🏳️ RETREAT!"), "{out}");
     assert!(out.contains("🏳️ RETREATED"), "{out}");
     let out = line(&mut c, "/term status").await;
-    assert!(out.contains("**T1** (Crawler): 🏳️ RETREATED · 🦾 Crawler"), "{out}");
+    assert!(
+        out.contains("**T1** (Crawler): 🏳️ RETREATED · 🦾 Crawler"),
+        "{out}"
+    );
     c.shutdown().await;
 }
 
