@@ -81,6 +81,19 @@ pub trait SystemRules: Sync {
     fn edit_sheet(&self, current: &Value, fields: &[(String, String)], gm: bool)
     -> Result<Value, SheetError>;
 
+    /// [`edit_sheet`](Self::edit_sheet) for an entry of a session whose `system_state` may hold
+    /// presets of its own (Terminator's session profiles and weapons). Default: the state is not
+    /// read.
+    fn edit_sheet_in(
+        &self,
+        current: &Value,
+        fields: &[(String, String)],
+        gm: bool,
+        _system_state: &Value,
+    ) -> Result<Value, SheetError> {
+        self.edit_sheet(current, fields, gm)
+    }
+
     /// Whether only the GM may change `key` on an existing entry.
     fn gm_only_field(&self, key: &str) -> bool;
 

@@ -114,6 +114,18 @@ pub fn edit_sheet_as(
     rules(system).edit_sheet(current, fields, gm)
 }
 
+/// [`edit_sheet_as`] for an entry of a session: the system may read presets the session
+/// defined in its `system_state` (Terminator's own profiles and weapons).
+pub fn edit_sheet_in_session(
+    system: SystemId,
+    current: &Value,
+    fields: &[(String, String)],
+    gm: bool,
+    system_state: &Value,
+) -> Result<Value, SheetError> {
+    rules(system).edit_sheet_in(current, fields, gm, system_state)
+}
+
 /// The fields among `fields` that only the GM may change on an existing entry.
 pub fn gm_only_fields(system: SystemId, fields: &[(String, String)]) -> Vec<String> {
     let r = rules(system);

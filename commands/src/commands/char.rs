@@ -4,7 +4,7 @@
 use engine::i18n::Lang;
 use engine::session::{Effect, EntryEdit, RosterEntry, SessionError};
 use engine::systems::sheet::{
-    SheetError, describe_sheet, edit_sheet_as, gm_only_fields, new_sheet, parse_fields,
+    SheetError, describe_sheet, edit_sheet_in_session, gm_only_fields, parse_fields,
 };
 use poise::CreateReply;
 use serenity::all::User;
@@ -149,7 +149,10 @@ pub async fn add(
     {
         fields.insert(0, ("model".into(), m.trim().to_string()));
     }
-    let sheet = new_sheet(session.system, &fields).map_err(|e| inv.user_error(&e))?;
+    // The session's own presets count (Terminator's session profiles and weapons).
+    let empty = serde_json::Value::Object(serde_json::Map::new());
+    let sheet = edit_sheet_in_session(session.system, &empty, &fields, true, &session.system_state)
+        .map_err(|e| inv.user_error(&e))?;
     let entry = RosterEntry::new(name.trim(), owner.map_or(inv.user, |u| u.id.get())).with_sheet(sheet);
     let actor = inv.actor;
     let saved = inv.update(ctx, |s| s.add_entry(actor, entry.clone())).await?;
@@ -212,7 +215,10 @@ pub async fn edit(
             let sheet = if fields.is_empty() {
                 None
             } else {
-                Some(edit_sheet_as(system, &current.sheet, &fields, gm).map_err(sheet_error)?)
+                Some(
+                    edit_sheet_in_session(system, &current.sheet, &fields, gm, &s.system_state)
+                        .map_err(sheet_error)?,
+                )
             };
             s.edit_entry(
                 actor,

@@ -157,19 +157,30 @@ fn settings_view(settings: &ServerSettings, channel: Option<&ChannelSettings>, l
             false,
         ),
     ];
-    // Every system's house options, each with its value here (or its default).
-    let options: Vec<String> = house_options()
-        .map(|o| {
-            let value = o.value_in(&settings.house);
-            format!("`{}` = `{value}` — {}", o.key, o.describe(lang))
-        })
-        .collect();
-    if !options.is_empty() {
-        fields.push((
-            lang.pick("House options", "ハウスルール").to_string(),
-            options.join("\n"),
-            false,
-        ));
+    // The enabled systems' house options, each with its value here (or its default): a field
+    // per system, so no one field outgrows Discord's 1,024 characters as systems add options.
+    // A disabled system's options are still set by `/config option`; they show when it is on.
+    for id in SystemId::ALL.into_iter().filter(|s| settings.is_enabled(*s)) {
+        let options: Vec<String> = id
+            .rules()
+            .house_options()
+            .iter()
+            .map(|o| {
+                let value = o.value_in(&settings.house);
+                format!("`{}` = `{value}` — {}", o.key, o.describe(lang))
+            })
+            .collect();
+        if !options.is_empty() {
+            fields.push((
+                format!(
+                    "{} · {}",
+                    lang.pick("House options", "ハウスルール"),
+                    id.display_name(lang)
+                ),
+                options.join("\n"),
+                false,
+            ));
+        }
     }
     if let Some(c) = channel {
         let sys = c.system.map_or_else(
@@ -485,4 +496,58 @@ pub async fn option(
     })
     .await?;
     show_settings(ctx, &inv, &settings).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every enabled system's house options show in full: a field per system, each within
+    /// Discord's 1,024 characters, and the whole embed within 6,000 — nothing cut, nothing
+    /// dropped. A disabled system's are left out.
+    #[test]
+    fn show_lists_every_house_option_within_discords_limits() {
+        use crate::embeds::limits::{FIELD_VALUE, TOTAL};
+        let mut settings = ServerSettings::default();
+        // The longest value of each option, so the field is as long as it can get.
+        for o in house_options() {
+            let longest = o.values.iter().max_by_key(|v| v.chars().count()).unwrap();
+            settings.house.insert(o.key.to_string(), longest.to_string());
+        }
+        for lang in [Lang::En, Lang::Ja] {
+            let channel = ChannelSettings {
+                system: Some(SystemId::Terminator),
+                visibility: Visibility::Secret,
+            };
+            let view = settings_view(&settings, Some(&channel), lang);
+            assert_eq!(view.limited(), view, "nothing is cut or dropped ({lang:?})");
+            assert!(view.total_chars() <= TOTAL);
+            for (name, value, _) in &view.fields {
+                assert!(
+                    value.chars().count() <= FIELD_VALUE,
+                    "{name}: {}",
+                    value.chars().count()
+                );
+            }
+            for o in house_options() {
+                assert!(
+                    view.fields
+                        .iter()
+                        .any(|(_, v, _)| v.contains(&format!("`{}`", o.key))),
+                    "{} is shown",
+                    o.key
+                );
+            }
+            let terminator = view
+                .fields
+                .iter()
+                .find(|(n, _, _)| n.contains(SystemId::Terminator.display_name(lang)))
+                .expect("a Terminator field");
+            assert!(terminator.1.contains("`term.tactical_die`"));
+        }
+        settings.enabled_systems.remove(&SystemId::Terminator);
+        let view = settings_view(&settings, None, Lang::En);
+        assert!(!view.fields.iter().any(|(_, v, _)| v.contains("`term.")));
+        assert!(view.fields.iter().any(|(_, v, _)| v.contains("`sr.")));
+    }
 }

@@ -13,7 +13,6 @@ use crate::press::{Press, PressReply};
 pub struct FreeFormBot(SystemId);
 
 pub const GENERIC: FreeFormBot = FreeFormBot(SystemId::Generic);
-pub const TERMINATOR: FreeFormBot = FreeFormBot(SystemId::Terminator);
 
 impl SystemBot for FreeFormBot {
     fn id(&self) -> SystemId {

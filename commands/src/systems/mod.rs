@@ -8,6 +8,7 @@ pub mod badlands_rally;
 pub mod free_form;
 pub mod mecha_d20;
 pub mod shadowrun4;
+pub mod terminator;
 pub mod warmachine;
 
 use std::sync::OnceLock;
@@ -54,7 +55,7 @@ pub fn bot(id: SystemId) -> &'static dyn SystemBot {
         SystemId::BadlandsRally => &badlands_rally::BadlandsRallyBot,
         SystemId::Shadowrun4 => &shadowrun4::Shadowrun4Bot,
         SystemId::Warmachine => &warmachine::WarmachineBot,
-        SystemId::Terminator => &free_form::TERMINATOR,
+        SystemId::Terminator => &terminator::TerminatorBot,
         SystemId::MechaD20 => &mecha_d20::MechaD20Bot,
         SystemId::Generic => &free_form::GENERIC,
     }

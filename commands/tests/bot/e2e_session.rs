@@ -143,7 +143,10 @@ async fn bad_input_is_a_clear_error_and_writes_nothing() {
     as_(&mut c, &gm, "/char add name:Ana stats:body=4").await;
     let before = session_version(&c).await;
     let cases = [
-        ("/session start name:Second system:terminator", "already running"),
+        (
+            "/session start name:Second system:Terminator Genisys",
+            "already running",
+        ),
         ("/char edit name:Nobody stats:body=1", "Nobody"),
         ("/char add name:Ana stats:body=5", "Ana"),
         ("/char add name:Bad stats:body 5", "name=value"),

@@ -12,6 +12,7 @@ mod e2e_registry;
 mod e2e_roll;
 mod e2e_session;
 mod e2e_sr;
+mod e2e_terminator;
 mod e2e_warmachine;
 mod scale_metrics;
 mod scale_proxy;

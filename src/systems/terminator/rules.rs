@@ -89,6 +89,18 @@ impl SystemRules for TerminatorRules {
         sheet::edit(current, fields)
     }
 
+    /// The session's own profiles and weapons count (looked up before §2's).
+    fn edit_sheet_in(
+        &self,
+        current: &Value,
+        fields: &[(String, String)],
+        _gm: bool,
+        system_state: &Value,
+    ) -> Result<Value, SheetError> {
+        let state = TerminatorState::read_or_default(system_state);
+        sheet::edit_with(current, fields, &state.library())
+    }
+
     /// Markers and damage: what the rules track.
     fn gm_only_field(&self, key: &str) -> bool {
         sheet::gm_only(key)
@@ -163,6 +175,19 @@ mod tests {
                 .any(|(_, l)| l.contains("Mindless"))
         );
         assert!(r.gm_only_field("done") && !r.gm_only_field("skill"));
+        // A session profile counts for an entry of that session, not outside it.
+        let mut st = TerminatorState::default();
+        st.define_profile(
+            "Hunter",
+            &crate::systems::sheet::parse_fields("armour=7 skill=d10").unwrap(),
+        )
+        .unwrap();
+        let mut state = json!({});
+        st.write(&mut state);
+        let f = crate::systems::sheet::parse_fields("side=Skynet model=Hunter").unwrap();
+        let v = r.edit_sheet_in(&json!({}), &f, true, &state).unwrap();
+        assert_eq!(v["stats"]["armour"], 7);
+        assert!(r.edit_sheet(&json!({}), &f, true).is_err());
         assert!(r.check_state(&json!(3)).is_err());
         assert!(r.check_state(&json!({"terminator": null})).is_ok());
     }

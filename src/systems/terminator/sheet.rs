@@ -4,7 +4,7 @@
 //! | field (aliases) | value |
 //! |---|---|
 //! | `side` (`player`, 陣営, サイド) | the side it fights for (required) |
-//! | `profile` (プロフィール) | a §2 (or session) profile: its stats, specials and armament; applied before the other fields |
+//! | `profile` (`model`, プロフィール) | a §2 (or session) profile: its stats, specials and armament; applied before the other fields |
 //! | `skill` (スキル), `resolution` (レゾリューション) | a ladder die `d4`…`d20`; empty: unset |
 //! | `armour` (`armor`, アーマー) | 2–20 (`4+` reads as 4); required without a profile |
 //! | `command` (コマンド), `damage_limit` (損傷限界値) | 0–10 (0: none) |
@@ -90,7 +90,7 @@ fn text(key: &str, v: &str) -> Result<String, SheetError> {
 fn canonical(key: &str) -> Option<&'static str> {
     Some(match key {
         "side" | "player" | "陣営" | "サイド" | "プレイヤー" => "side",
-        "profile" | "プロフィール" | "プロファイル" => "profile",
+        "profile" | "model" | "プロフィール" | "プロファイル" | "機種" => "profile",
         "skill" | "スキル" => "skill",
         "armour" | "armor" | "アーマー" => "armour",
         "resolution" | "レゾリューション" => "resolution",
