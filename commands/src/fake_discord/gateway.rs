@@ -13,6 +13,9 @@ use tokio::sync::mpsc;
 
 use super::{State, payloads};
 
+/// The queued "event" that is sent as op 9 instead of a dispatch.
+pub(super) const INVALID_SESSION: &str = "INVALID_SESSION";
+
 pub(super) fn router(state: Arc<State>) -> Router {
     // serenity connects to `{url}/?v=10&encoding=json`.
     Router::new().route("/", get(upgrade)).with_state(state)
@@ -57,6 +60,7 @@ async fn session(socket: WebSocket, state: Arc<State>) {
                         if !send(&mut out, &payloads::heartbeat_ack()).await { break }
                     }
                     Some(2) | Some(6) => {
+                        state.identifies.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                         // IDENTIFY (or RESUME, answered as a fresh session).
                         let shard = msg["d"]["shard"].as_array().map_or([0, 1], |a| {
                             [a.first().and_then(Value::as_u64).unwrap_or(0) as u32, a.get(1).and_then(Value::as_u64).unwrap_or(1) as u32]
@@ -79,6 +83,12 @@ async fn session(socket: WebSocket, state: Arc<State>) {
                 }
             }
             Some((event, data)) = rx.recv() => {
+                // Not a dispatch: Discord's op 9 (the session is invalid; `d` says resumable).
+                if event == INVALID_SESSION {
+                    let frame = serde_json::json!({ "op": 9, "d": data, "s": null, "t": null });
+                    if !send(&mut out, &frame).await { break }
+                    continue;
+                }
                 seq += 1;
                 if !send(&mut out, &payloads::dispatch(&event, seq, data)).await { break }
             }

@@ -9,7 +9,7 @@ mod rest;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -174,6 +174,8 @@ pub(crate) struct State {
     /// they come (see [`FakeDiscord::posts_since`]).
     pub(crate) posts: Mutex<Vec<Post>>,
     counter: AtomicU64,
+    /// IDENTIFY and RESUME frames received.
+    pub(crate) identifies: AtomicUsize,
     /// Answer every command registration (PUT) with an error (see
     /// [`FakeDiscord::fail_command_puts`]).
     pub(crate) fail_command_puts: AtomicBool,
@@ -396,6 +398,7 @@ impl FakeDiscord {
             channel_messages: Mutex::default(),
             posts: Mutex::default(),
             counter: AtomicU64::new(1),
+            identifies: AtomicUsize::new(0),
             fail_command_puts: AtomicBool::new(false),
             attachment_size_limit: AtomicU64::new(DEFAULT_ATTACHMENT_LIMIT),
             changed: Notify::new(),
@@ -628,6 +631,18 @@ impl FakeDiscord {
     /// The `attachment_size_limit` later interactions carry (Discord's per-server upload cap).
     pub fn set_attachment_size_limit(&self, bytes: u64) {
         self.state.attachment_size_limit.store(bytes, Ordering::SeqCst);
+    }
+
+    /// Discord invalidates every shard's session (op 9, `resumable` as its `d`).
+    pub fn invalidate_sessions(&self, resumable: bool) {
+        for shard in lock(&self.state.shards).values() {
+            let _ = shard.tx.send((gateway::INVALID_SESSION.into(), json!(resumable)));
+        }
+    }
+
+    /// How many times any shard has identified (or resumed) since the fake started.
+    pub fn identifies(&self) -> usize {
+        self.state.identifies.load(Ordering::SeqCst)
     }
 
     /// The bot is added to `guild` after start-up: `GUILD_CREATE` to the shard that owns it.

@@ -16,6 +16,7 @@ mod e2e_terminator;
 mod e2e_warmachine;
 mod scale_metrics;
 mod scale_proxy;
+mod scale_reconnect;
 mod scale_shards;
 mod store_contract_postgres;
 mod store_contract_sqlite;
