@@ -313,6 +313,7 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
                     dice,
                     outcome_tap,
                     store,
+                    reads: Default::default(),
                 })
             })
         })

@@ -3,7 +3,7 @@
 
 use std::future::Future;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use engine::i18n::{Lang, Localized};
@@ -19,15 +19,69 @@ use crate::{BotError, Context};
 /// 3 s deadline.
 pub const OPTIONAL_READ: Duration = Duration::from_millis(700);
 
-/// An optional read: `None` when it fails or is slow (logged).
-pub async fn optional<T>(what: &str, read: impl Future<Output = Result<T, StoreError>>) -> Option<T> {
-    match tokio::time::timeout(OPTIONAL_READ, read).await {
-        Ok(Ok(v)) => Some(v),
+/// How long an optional read may take while the store is suspected down (one probe).
+pub const PROBE_READ: Duration = Duration::from_millis(150);
+/// How long optional reads skip the store after one failed.
+pub const SKIP_AFTER_FAILURE_MS: u64 = 5_000;
+
+/// Optional reads during an outage: after one fails or times out, the next ones skip the store
+/// for a few seconds (a stateless roll does not wait for storage at all), then one probes with
+/// a short budget; a success closes the breaker.
+#[derive(Debug, Default)]
+pub struct ReadBreaker {
+    /// 0: closed (reads go to the store); else the store is skipped until this time (ms).
+    down_until_ms: AtomicU64,
+}
+
+impl ReadBreaker {
+    /// The time a read at `now_ms` may take, or `None` to skip the store.
+    pub fn budget(&self, now_ms: u64) -> Option<Duration> {
+        match self.down_until_ms.load(Ordering::SeqCst) {
+            0 => Some(OPTIONAL_READ),
+            until if now_ms < until => None,
+            _ => Some(PROBE_READ),
+        }
+    }
+
+    pub fn failed(&self, now_ms: u64) {
+        self.down_until_ms
+            .store(now_ms + SKIP_AFTER_FAILURE_MS, Ordering::SeqCst);
+    }
+
+    pub fn succeeded(&self) {
+        self.down_until_ms.store(0, Ordering::SeqCst);
+    }
+}
+
+fn clock_ms() -> u64 {
+    u64::try_from(now_ms()).unwrap_or(0)
+}
+
+/// An optional read: `None` when it fails or is slow (logged), or when `breaker` says the
+/// store is down.
+pub async fn optional<T>(
+    breaker: &ReadBreaker,
+    what: &str,
+    read: impl Future<Output = Result<T, StoreError>>,
+) -> Option<T> {
+    let Some(budget) = breaker.budget(clock_ms()) else {
+        tracing::debug!("{what} skipped: storage is down");
+        return None;
+    };
+    match tokio::time::timeout(budget, read).await {
+        Ok(Ok(v)) => {
+            breaker.succeeded();
+            Some(v)
+        }
         Ok(Err(e)) => {
+            if matches!(e, StoreError::Unavailable(_)) {
+                breaker.failed(clock_ms());
+            }
             tracing::warn!("{what} unavailable: {e}");
             None
         }
         Err(_) => {
+            breaker.failed(clock_ms());
             tracing::warn!("{what} timed out");
             None
         }
@@ -92,7 +146,13 @@ impl Invocation {
         let guild = ctx.guild_id().map(|g| g.get());
         let (settings, loaded) = match guild {
             None => (ServerSettings::default(), true),
-            Some(g) => match optional("server settings", ctx.data().store.server_settings(g)).await {
+            Some(g) => match optional(
+                &ctx.data().reads,
+                "server settings",
+                ctx.data().store.server_settings(g),
+            )
+            .await
+            {
                 Some(s) => (s.unwrap_or_default(), true),
                 None => (ServerSettings::default(), false),
             },
@@ -161,7 +221,12 @@ impl Invocation {
 
     /// The channel's active session, or a clear "start one" error.
     pub async fn session(&self, ctx: Context<'_>) -> Result<Session, BotError> {
-        match ctx.data().store.active_session(self.channel).await {
+        let read = ctx.data().store.active_session(self.channel).await;
+        if read.is_ok() {
+            // Storage answers again: optional reads need not wait for their probe.
+            ctx.data().reads.succeeded();
+        }
+        match read {
             Ok(Some(s)) => Ok(s),
             Ok(None) => Err(self.no_session()),
             Err(e) => Err(store_error(e, self.lang)),
@@ -171,6 +236,7 @@ impl Invocation {
     /// The active session if there is one; an outage reads as "none" (for optional logging).
     pub async fn session_if_any(&self, ctx: Context<'_>) -> Option<Session> {
         let read = optional(
+            &ctx.data().reads,
             "the active session",
             ctx.data().store.active_session(self.channel),
         )
@@ -261,4 +327,31 @@ pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
+}
+
+#[cfg(test)]
+mod breaker_tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_read_skips_the_store_then_probes_then_closes() {
+        let b = ReadBreaker::default();
+        assert_eq!(b.budget(1_000), Some(OPTIONAL_READ));
+        b.failed(1_000);
+        assert_eq!(b.budget(1_001), None, "skipped right after a failure");
+        assert_eq!(b.budget(1_000 + SKIP_AFTER_FAILURE_MS - 1), None);
+        assert_eq!(
+            b.budget(1_000 + SKIP_AFTER_FAILURE_MS),
+            Some(PROBE_READ),
+            "then one short probe"
+        );
+        b.failed(1_000 + SKIP_AFTER_FAILURE_MS);
+        assert_eq!(
+            b.budget(1_000 + SKIP_AFTER_FAILURE_MS + 1),
+            None,
+            "a failed probe skips again"
+        );
+        b.succeeded();
+        assert_eq!(b.budget(0), Some(OPTIONAL_READ), "a success closes it");
+    }
 }

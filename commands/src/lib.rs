@@ -43,6 +43,9 @@ pub struct Data {
     pub dice: dice_source::DiceSource,
     pub store: std::sync::Arc<dyn store::Store>,
     pub outcome_tap: Option<mpsc::UnboundedSender<TappedOutcome>>,
+    /// Optional reads skip the store for a while after one failed (see
+    /// [`invocation::ReadBreaker`]).
+    pub reads: invocation::ReadBreaker,
 }
 
 impl Data {

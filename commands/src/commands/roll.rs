@@ -47,9 +47,13 @@ pub async fn roll(
     // Each optional read happens once and is bounded (see `optional`): channel settings always,
     // the session only when something needs it.
     let channel_settings = match inv.guild {
-        Some(_) => optional("channel settings", ctx.data().store.channel_settings(inv.channel))
-            .await
-            .flatten(),
+        Some(_) => optional(
+            &ctx.data().reads,
+            "channel settings",
+            ctx.data().store.channel_settings(inv.channel),
+        )
+        .await
+        .flatten(),
         None => None,
     };
     let mut session_read: Option<Option<Session>> = None;
