@@ -825,7 +825,7 @@ async fn a_lap_counted_against_other_laps_keeps_the_race_length() {
 }
 
 #[tokio::test]
-async fn the_attacking_player_applies_damage_with_impact() {
+async fn the_attacking_player_applies_damage_with_impact_where_the_server_allows_it() {
     let mut c = system_console().await;
     send(&mut c, "/session start name:Race system:Badlands Rally").await;
     send(&mut c, BRUTE).await;
@@ -849,6 +849,21 @@ async fn the_attacking_player_applies_damage_with_impact() {
     .await;
     assert!(r.ephemeral, "{}", text(&r));
     assert_eq!(version(&c).await, v);
+    // Typed numbers land on the GM's gear only by the GM's hand — unless the server lets the
+    // attacking gear's player apply them.
+    let r = as_(
+        &mut c,
+        &bob,
+        "/rally damage mos:1 pow:7 target:Brute attacker:Bobcat impact:true",
+    )
+    .await;
+    assert!(r.ephemeral && text(&r).contains("Brute"), "{}", text(&r));
+    assert_eq!(version(&c).await, v);
+    send(
+        &mut c,
+        "/config option name:rally.attacker_applies_damage value:on",
+    )
+    .await;
     // As Bobcat's player: 1 + (7 − 6) = 2 dice, 4,4 → 2 damage; Impact: turn 2, skid 3.
     c.queue_dice([4, 4, 2, 3]);
     let r = as_(

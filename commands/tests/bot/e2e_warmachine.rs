@@ -383,3 +383,20 @@ async fn bad_input_is_refused_and_changes_nothing() {
     );
     c.shutdown().await;
 }
+
+/// Typed damage lands on a model only by the hand of whoever commands it (or the GM), unless
+/// the server lets the roller apply it.
+#[tokio::test]
+async fn typed_damage_on_another_players_model_is_refused_unless_the_server_allows_it() {
+    let mut c = system_console().await;
+    game(&mut c).await;
+    let ana = player(&c, "ana");
+    let line = "/wm damage target:Grunt pow:20";
+    let r = as_(&mut c, &ana, line).await;
+    assert!(r.ephemeral && text(&r).contains("Grunt"), "{}", text(&r));
+    send(&mut c, "/config option name:wm.roller_applies_damage value:on").await;
+    c.queue_dice([6, 6]);
+    let r = as_(&mut c, &ana, line).await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    c.shutdown().await;
+}

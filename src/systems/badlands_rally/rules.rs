@@ -34,7 +34,18 @@ pub const OPTIONS: &[HouseOption] = &[
         en: "Gentlemen's Sport: no attacks in the first round",
         ja: "紳士のスポーツ：第1ラウンドは攻撃禁止",
     },
+    ATTACKER_APPLIES_DAMAGE,
 ];
+
+/// `/rally damage` with numbers the player types lands on a gear by its owner's or the GM's
+/// hand; with this on, the attacking gear's player's too. (An `/rally attack` resolved by the
+/// rules applies its damage as always.)
+pub const ATTACKER_APPLIES_DAMAGE: HouseOption = HouseOption {
+    key: "rally.attacker_applies_damage",
+    values: &["off", "on"],
+    en: "/rally damage: the attacking gear's player may apply it to another's gear",
+    ja: "/rally damage：攻撃側ギアのプレイヤーが他人のギアに適用できる",
+};
 
 impl SystemRules for BadlandsRallyRules {
     fn name(&self, lang: Lang) -> &'static str {

@@ -15,12 +15,24 @@ use crate::systems::sheet_error::SheetError;
 pub struct WarmachineRules;
 
 /// Every **option** decision of the rules file: item 8 / WG-7 (default on).
-pub const OPTIONS: &[HouseOption] = &[HouseOption {
-    key: "wm.auto_hit_miss",
-    values: &["on", "off"],
-    en: "Automatic miss on all 1s, automatic hit on all 6s (two or more dice kept)",
-    ja: "出目がすべて1なら自動失敗、すべて6なら自動命中（残したダイスが2個以上）",
-}];
+pub const OPTIONS: &[HouseOption] = &[
+    HouseOption {
+        key: "wm.auto_hit_miss",
+        values: &["on", "off"],
+        en: "Automatic miss on all 1s, automatic hit on all 6s (two or more dice kept)",
+        ja: "出目がすべて1なら自動失敗、すべて6なら自動命中（残したダイスが2個以上）",
+    },
+    ROLLER_APPLIES_DAMAGE,
+];
+
+/// `/wm damage` typed onto a model lands by the hand of whoever commands that model (its
+/// controller, its owner) or the GM; with this on, the roller's too.
+pub const ROLLER_APPLIES_DAMAGE: HouseOption = HouseOption {
+    key: "wm.roller_applies_damage",
+    values: &["off", "on"],
+    en: "/wm damage: the roller may apply it to a model they do not command",
+    ja: "/wm damage：ロールした人が指示できないモデルにも適用できる",
+};
 
 /// The attack options a server's house settings choose.
 pub fn attack_options(house: &BTreeMap<String, String>) -> AttackOptions {

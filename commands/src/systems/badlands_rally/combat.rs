@@ -362,8 +362,14 @@ pub async fn rally_damage(
         record(ctx, &inv, session.as_ref(), "/rally damage", &out).await;
         return Ok(());
     };
-    // The attacking gear's player (or the GM) applies it; without an attacker, the target's.
-    let acting = attacker.clone().unwrap_or_else(|| target.clone());
+    // Damage typed as numbers lands on a gear by its owner's (or the GM's) hand; the attacking
+    // gear's player's only where the server allows it (`rally.attacker_applies_damage`).
+    let attacker_may =
+        engine::systems::badlands_rally::rules::ATTACKER_APPLIES_DAMAGE.value_in(&inv.settings.house) == "on";
+    let acting = match &attacker {
+        Some(a) if attacker_may => a.clone(),
+        _ => target.clone(),
+    };
     let impact = impact.unwrap_or(false);
     let (session, report) = store::run(ctx, &inv, &[&acting], &mut |s, race, roller| {
         let id = store::gear_name(s, &target)?;

@@ -537,6 +537,8 @@ pub async fn wm_damage(
     };
     let arm = num(arm);
     let apply = apply.unwrap_or(true);
+    let roller_may =
+        engine::systems::warmachine::rules::ROLLER_APPLIES_DAMAGE.value_in(&inv.settings.house) == "on";
     let uses_models = attacker.is_some() || target.is_some();
     let (session, o, landing, active) = if uses_models {
         let commander = Commander::of(ctx, &inv);
@@ -554,6 +556,11 @@ pub async fn wm_damage(
                 Some(n) => Some(model_name(s, game, n)?),
                 None => None,
             };
+            // Typed damage lands on a model by the hand of whoever commands it (or the GM);
+            // the roller's only where the server allows it (`wm.roller_applies_damage`).
+            if let (Some(name), false) = (&t, roller_may) {
+                commander.may_command(s, model(game, name)?)?;
+            }
             let (o, landing) = damage_step(game, &req, &a, t.as_deref(), arm, apply, r)?;
             let active = Some(a.controller.clone()).filter(|c| !c.is_empty());
             Ok((o, landing, active))
