@@ -260,15 +260,19 @@ pub(crate) const KEYWORDS: [&str; 25] = [
     "r", "e", "i", "k", "d", "t", "f", "b",
 ];
 
-/// Whether a lower-case word is a run of modifier keywords, each with an optional number
-/// (`k3`, `kh3e`, `ie`).
+/// Whether a lower-case word is a run of modifier keywords, each but the last with its number
+/// (`k3`, `e6k3`, `kh3e`, `ie`); English words spelt with keyword letters (`fire`, `bed`) are not.
 pub(crate) fn modifier_run(word: &str) -> bool {
     let mut rest = word;
     while !rest.is_empty() {
         let Some(kw) = KEYWORDS.iter().find(|k| rest.starts_with(**k)) else {
             return false;
         };
-        rest = rest[kw.len()..].trim_start_matches(|c: char| c.is_ascii_digit());
+        let after = &rest[kw.len()..];
+        rest = after.trim_start_matches(|c: char| c.is_ascii_digit());
+        if rest.len() == after.len() && !rest.is_empty() {
+            return false;
+        }
     }
     true
 }

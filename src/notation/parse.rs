@@ -198,7 +198,11 @@ fn comment_starts(src: &Source, start: usize, end: usize) -> Vec<usize> {
 fn trailing_text(src: &Source, start: usize, end: usize) -> Option<(Vec<RollSpec>, bool, usize)> {
     comment_starts(src, start, end).into_iter().find_map(|cut| {
         let (rolls, secret) = rolls_in(src, start, cut).ok()?;
-        Some((rolls, secret, cut))
+        // `2 attack` is no roll of 2 with a comment: what is left must roll something.
+        let rolls_dice = |r: &RollSpec| {
+            cost(&r.command) > 0 || matches!(&r.command, Command::Expr(e) if e.kind == Kind::Calc)
+        };
+        rolls.iter().all(rolls_dice).then_some((rolls, secret, cut))
     })
 }
 
@@ -212,7 +216,11 @@ fn explain(e: NotationError, src: &Source, start: usize, end: usize) -> Notation
     // Avrae's `1d20+5 adv`: the advantage word after the math.
     if ADVANTAGE_WORDS.contains(&word.as_str()) && i > start {
         let adv = word.starts_with("adv");
-        let without = src.edited(i, i + word.len(), "");
+        let mut from = i;
+        while from > start && src.norm.get(from - 1).is_some_and(|c| c.is_whitespace()) {
+            from -= 1;
+        }
+        let without = src.edited(from, i + word.len(), "");
         if let Some(suggestion) = advantage_on_first_die(&without, adv) {
             return NotationError::DidYouMean {
                 at,
