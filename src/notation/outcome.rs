@@ -24,7 +24,7 @@ pub struct RollOutcome {
     pub input: String,
     /// The first roll's `(label)`: the title.
     pub label: Option<String>,
-    /// Text after `!`.
+    /// The comment: text after a spaced `!`, after `#`, or after the roll (`2d6 attack`).
     pub comment: Option<String>,
     pub flags: Flags,
     /// One line per `;` roll, set and repeat, in order.
