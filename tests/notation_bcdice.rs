@@ -275,6 +275,10 @@ fn a_message_after_a_space_is_the_comment_as_in_bcdice() {
     let o = roll("choice 攻撃 防御", &[2]);
     assert_eq!(o.comment, None);
     assert!(format!("{:?}", o.lines[0]).contains("防御"));
-    // ASCII words after a space are still read as notation (and refused when they are not).
-    assert!(evaluate("2d6 attack", &mut FixedRoller::new([1, 1])).is_err());
+    // ASCII words after a space are a message too, as Avrae and RPG Sage read them.
+    let o = roll("2D6>=7 attack", &[3, 5]);
+    assert_eq!(o.comment.as_deref(), Some("attack"));
+    assert_eq!(o.lines[0].verdict, Some(Verdict::Success));
+    // A one-letter word is a typo of notation, not a message.
+    assert!(evaluate("2d6 x", &mut FixedRoller::new([1, 1])).is_err());
 }

@@ -2,7 +2,7 @@
 
 use saikoro::dice::{DiceError, FixedRoller, MAX_DICE_PER_COMMAND};
 use saikoro::i18n::{Lang, Localized};
-use saikoro::notation::{Expected, NotationError, evaluate, parse};
+use saikoro::notation::{Expected, Hint, NotationError, evaluate, parse};
 
 use NotationError::*;
 
@@ -61,7 +61,14 @@ fn unexpected_says_where_and_what() {
     assert_eq!(unexpected("2d6>=7 x"), (8, "x".into(), Expected::End));
     assert_eq!(unexpected("5>=3"), (1, "5".into(), Expected::Command));
     assert_eq!(unexpected("C(2d6)"), (4, "d".into(), Expected::CloseParen));
-    assert_eq!(unexpected("4d6k"), (5, String::new(), Expected::Number));
+    assert_eq!(
+        err("4d6k"),
+        DidYouMean {
+            at: 5,
+            hint: Hint::CountMissing,
+            suggestion: "4d6k1".into()
+        }
+    );
     assert_eq!(unexpected("p"), (1, "p".into(), Expected::Operand));
     // Positions count characters, not bytes.
     assert_eq!(
@@ -424,6 +431,7 @@ fn every_error_is_localized_with_its_position() {
         "(1d6)D6",
         "C(1/0)",
         "C(1000000000*1000000000*1000000000)",
+        "4d6kh",
     ];
     let mut seen = std::collections::HashSet::new();
     for input in inputs {
@@ -461,7 +469,8 @@ fn position(e: &NotationError) -> Option<usize> {
         | EndlessChain { at, .. }
         | DiceCountNotConstant { at }
         | DivisionByZero { at }
-        | Overflow { at } => Some(at),
+        | Overflow { at }
+        | DidYouMean { at, .. } => Some(at),
         Empty | InputTooLong { .. } | TooManyDice { .. } | TooManyRolls { .. } | Dice(_) => None,
     }
 }

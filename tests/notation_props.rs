@@ -6,7 +6,7 @@ use saikoro::notation::{evaluate, parse};
 
 /// Characters the notation uses, so random strings reach deep into the parser.
 const ALPHABET: &str =
-    "[0-9dDkKlLmMeEiIrRgGtTfFbBsSaAvVxXpPnNuUyYzZcChHoO%()\\[\\]+\\-*/<>=@!;, 　２Ｄ６]{0,60}";
+    "[0-9dDkKlLmMeEiIrRgGtTfFbBsSaAvVxXpPnNuUyYzZcChHoOwW%()\\[\\]+\\-*/<>=@!#;, 　２Ｄ６]{0,60}";
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
@@ -33,7 +33,7 @@ proptest! {
 fn command() -> impl Strategy<Value = String> {
     let modifier = prop::sample::select(vec![
         "", "k2", "kl1", "km1", "d1", "e", "e5", "ie", "ie5", "i", "i2", "r1", "ir2", "rg6", "irg5", "t4",
-        "tl2", "f1", "b", "b2", "ds6", "adv", "dis2",
+        "tl2", "f1", "b", "b2", "ds6", "adv", "dis2", "kh2", "dh1", "dl1", "pl1", "ro1", "rr2", "!",
     ]);
     let dm = (
         1u32..=12,
@@ -58,6 +58,16 @@ fn command() -> impl Strategy<Value = String> {
         "C(1+2*3)",
         "S2D6/3R>=2",
         "(1+1)D6/2U",
+        "+d20+5",
+        "-d%",
+        "dndstats",
+        "4dF+2",
+        "4cod",
+        "3wh4+",
+        "ex5t8",
+        "attack +5",
+        "2d6 attack",
+        "1d20+5 # hit",
     ]);
     let prefix = prop::sample::select(vec!["", "p ", "s ", "nr ul ", "(Hit) ", "3 ", "x2 ", "S"]);
     let op = prop::sample::select(vec!["", "+", "-", "*", "/"]);

@@ -4,7 +4,8 @@
 use proptest::prelude::*;
 use saikoro::dice::{FixedRoller, SeededRoller};
 use saikoro::notation::{
-    DiceGroup, Expected, Kind, NotationError, Origin, RollLine, RollOutcome, Status, Verdict, evaluate, parse,
+    DiceGroup, Expected, Hint, Kind, NotationError, Origin, RollLine, RollOutcome, Status, Verdict, evaluate,
+    parse,
 };
 
 use NotationError::*;
@@ -112,7 +113,14 @@ fn drop_lowest_with_a_space_is_a_modifier_not_a_die() {
         }
     );
     // A bare `d` is a drop without its count.
-    assert_eq!(unexpected("4d6 d"), (6, String::new(), Expected::Number));
+    assert_eq!(
+        err("4d6 d"),
+        DidYouMean {
+            at: 6,
+            hint: Hint::CountMissing,
+            suggestion: "4d6 d1".into()
+        }
+    );
 }
 
 #[test]
@@ -407,7 +415,14 @@ fn errors_point_at_the_spaced_modifier() {
             max: 4
         }
     );
-    assert_eq!(unexpected("4d6 k"), (6, String::new(), Expected::Number));
+    assert_eq!(
+        err("4d6 k"),
+        DidYouMean {
+            at: 6,
+            hint: Hint::CountMissing,
+            suggestion: "4d6 k1".into()
+        }
+    );
     assert_eq!(unexpected("4d6 k3 x"), (8, "x".into(), Expected::Operator));
     assert_eq!(unexpected("4d6 k3 3"), (8, "3".into(), Expected::Operator));
     assert_eq!(unexpected("2d6 x"), (5, "x".into(), Expected::Operator));

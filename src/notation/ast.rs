@@ -126,6 +126,25 @@ pub(crate) enum Expr {
 }
 
 impl Expr {
+    /// The same expression with every dice index moved up by `offset` (an alias's expansion
+    /// spliced after groups already parsed).
+    pub fn shifted(self, offset: usize) -> Expr {
+        match self {
+            Expr::Num(n) => Expr::Num(n),
+            Expr::Dice(i) => Expr::Dice(i + offset),
+            Expr::Neg { at, inner } => Expr::Neg {
+                at,
+                inner: Box::new(inner.shifted(offset)),
+            },
+            Expr::Bin { op, at, lhs, rhs } => Expr::Bin {
+                op,
+                at,
+                lhs: Box::new(lhs.shifted(offset)),
+                rhs: Box::new(rhs.shifted(offset)),
+            },
+        }
+    }
+
     pub fn has_dice(&self) -> bool {
         match self {
             Expr::Num(_) => false,
@@ -156,6 +175,8 @@ pub(crate) struct DiceSpec {
     pub stage2: Vec<Stage2>,
     pub keep: Option<Keep>,
     pub success: Option<SuccessRule>,
+    /// Fate/Fudge dice (`4dF`): each a d3 read 1 → −1, 2 → 0, 3 → +1.
+    pub fudge: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,6 +192,7 @@ pub(crate) enum Keep {
     Lowest(u32),
     Middle(u32),
     DropLowest(u32),
+    DropHighest(u32),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

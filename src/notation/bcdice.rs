@@ -15,6 +15,7 @@ fn empty_group(g: &Group) -> DiceGroup {
         dice: Vec::new(),
         subtotal: 0,
         successes: None,
+        fudge: false,
     }
 }
 
@@ -203,6 +204,7 @@ pub(crate) fn choice(
         dice: Vec::new(),
         subtotal: 0,
         successes: None,
+        fudge: false,
     };
     for _ in 0..pick {
         let sides = u32::try_from(left.len()).unwrap_or(u32::MAX);

@@ -27,6 +27,18 @@ impl Source {
             .trim()
             .to_string()
     }
+
+    /// The whole input, trimmed, with `from..to` replaced by `with`: a corrected roll to suggest.
+    pub fn edited(&self, from: usize, to: usize, with: &str) -> String {
+        let part = |r: std::ops::Range<usize>| -> String {
+            self.orig.get(r).map(|s| s.iter().collect()).unwrap_or_default()
+        };
+        let from = from.min(self.orig.len());
+        let to = to.clamp(from, self.orig.len());
+        format!("{}{with}{}", part(0..from), part(to..self.orig.len()))
+            .trim()
+            .to_string()
+    }
 }
 
 fn normalize(c: char) -> char {

@@ -157,14 +157,21 @@ pub(crate) fn roll_group(
                 let keep = ranked.len().saturating_sub(n(k));
                 ranked.get(keep..).unwrap_or_default().to_vec()
             }
+            Keep::DropHighest(k) => {
+                // Ranked lowest first, earlier first: the highest (and, among equals, the latest) are last.
+                let ranked = p.ranked(true);
+                let keep = ranked.len().saturating_sub(n(k));
+                ranked.get(keep..).unwrap_or_default().to_vec()
+            }
         };
         p.drop_all(&drop);
     }
-    // Stage 4: kept dice minus imploded ones.
+    // Stage 4: kept dice minus imploded ones. A Fate die counts its face minus 2 (−1, 0, +1).
+    let value = |d: &Die| i64::from(d.face) - if spec.fudge { 2 } else { 0 };
     let mut subtotal: i64 = 0;
     for d in &p.dice {
         match d.status {
-            Status::Kept => subtotal = arith::add(subtotal, i64::from(d.face))?,
+            Status::Kept => subtotal = arith::add(subtotal, value(d))?,
             Status::Subtracted => subtotal = arith::add(subtotal, -i64::from(d.face))?,
             _ => {}
         }
@@ -192,5 +199,6 @@ pub(crate) fn roll_group(
         dice: p.dice,
         subtotal,
         successes,
+        fudge: spec.fudge,
     })
 }

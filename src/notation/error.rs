@@ -67,6 +67,62 @@ impl Expected {
     }
 }
 
+/// Why a form players type elsewhere is refused here; [`NotationError::DidYouMean`] pairs it with
+/// what to type instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hint {
+    /// Roll20's `!!` (compounding) or `!p` (penetrating).
+    ExplodeVariant,
+    /// Roll20's `!>N`: explode on N or more.
+    ExplodeCompare,
+    /// `1d20!note`: `!` touching the dice explodes them, so the text is not a comment.
+    TextAfterExplode,
+    /// Avrae's `1d20+5 adv`: advantage written after the math.
+    AdvantageWord,
+    /// `4d6 kh` / `4d6 k 3`: a keep or drop without its count.
+    CountMissing,
+    /// `1d20+5 attack; 2d6 damage`: only the last roll takes a comment.
+    CommentBeforeSemicolon,
+    /// `4dF k3`: Fate dice take no modifiers.
+    FudgeModifier,
+}
+
+impl Hint {
+    fn text(self, lang: Lang) -> &'static str {
+        use Hint::*;
+        match self {
+            ExplodeVariant => lang.pick(
+                "compounding (`!!`) and penetrating (`!p`) dice are not supported; `!` explodes each die",
+                "`!!`（累積）と `!p`（貫通）の振り足しには対応していません。`!` で各ダイスを振り足せます",
+            ),
+            ExplodeCompare => lang.pick(
+                "explode on N or more is written `ieN`",
+                "N以上で振り足すときは `ieN` と書きます",
+            ),
+            TextAfterExplode => lang.pick(
+                "`!` right after the dice explodes them; a comment needs a space before `!` (or `#`)",
+                "ダイスの直後の `!` は振り足しです。コメントは `!`（または `#`）の前に空白を入れてください",
+            ),
+            AdvantageWord => lang.pick(
+                "advantage and disadvantage go on the die, not after the math",
+                "有利・不利は計算の後ではなくダイスに付けます",
+            ),
+            CountMissing => lang.pick(
+                "a keep or drop needs its count right after it",
+                "キープ・ドロップの直後に個数が必要です",
+            ),
+            CommentBeforeSemicolon => lang.pick(
+                "only the last roll can have a comment; give the others a label",
+                "コメントを付けられるのは最後のロールだけです。他のロールにはラベルを付けてください",
+            ),
+            FudgeModifier => lang.pick(
+                "Fate dice (`dF`) take no modifiers",
+                "Fateダイス（`dF`）に修飾子は付けられません",
+            ),
+        }
+    }
+}
+
 /// Why a roll was refused. Every `at` is a 1-based character position in the input.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum NotationError {
@@ -142,8 +198,60 @@ pub enum NotationError {
     DivisionByZero { at: usize },
     #[error("at position {at}: the result is too large")]
     Overflow { at: usize },
+    #[error("at position {at}: {hint:?}; did you mean `{suggestion}`?")]
+    DidYouMean {
+        at: usize,
+        hint: Hint,
+        suggestion: String,
+    },
     #[error(transparent)]
     Dice(#[from] DiceError),
+}
+
+impl NotationError {
+    /// The same error placed at `at`: an alias's expansion is parsed on its own, and its errors
+    /// belong where the alias was typed.
+    pub(crate) fn relocated(self, to: usize) -> Self {
+        use NotationError::*;
+        match self {
+            Unexpected { found, expected, .. } => Unexpected {
+                at: to,
+                found,
+                expected,
+            },
+            NumberTooLarge { max, .. } => NumberTooLarge { at: to, max },
+            ZeroDice { .. } => ZeroDice { at: to },
+            SidesOutOfRange { sides, max, .. } => SidesOutOfRange { at: to, sides, max },
+            ThresholdOutOfRange {
+                modifier,
+                value,
+                sides,
+                ..
+            } => ThresholdOutOfRange {
+                at: to,
+                modifier,
+                value,
+                sides,
+            },
+            KeepOutOfRange {
+                modifier,
+                n,
+                dice,
+                max,
+                ..
+            } => KeepOutOfRange {
+                at: to,
+                modifier,
+                n,
+                dice,
+                max,
+            },
+            EndlessChain { modifier, .. } => EndlessChain { at: to, modifier },
+            TooManyTerms { max, .. } => TooManyTerms { at: to, max },
+            TooDeep { max, .. } => TooDeep { at: to, max },
+            other => other,
+        }
+    }
 }
 
 impl Localized for NotationError {
@@ -284,6 +392,18 @@ impl Localized for NotationError {
             DivisionByZero { at } => format!("At position {at}: division by zero."),
             Overflow { at } if ja => format!("{at}文字目: 計算結果が大きすぎます。"),
             Overflow { at } => format!("At position {at}: the result is too large to compute."),
+            DidYouMean { at, hint, suggestion } if ja => {
+                format!(
+                    "{at}文字目: {}。`{suggestion}` ではありませんか？",
+                    hint.text(lang)
+                )
+            }
+            DidYouMean { at, hint, suggestion } => {
+                format!(
+                    "At position {at}: {}. Did you mean `{suggestion}`?",
+                    hint.text(lang)
+                )
+            }
             Dice(e) => e.localized(lang),
         }
     }

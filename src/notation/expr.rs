@@ -2,10 +2,11 @@
 //! groups. One parser serves Dice Maiden (groups with modifiers), BCDice sums (`(2+1)D6`) and
 //! calc / comparison targets (no dice).
 
+use super::alias;
 use super::arith;
 use super::ast::{DiceSpec, Expr, Keep, Op, Rounding, Stage2, SuccessRule};
-use super::cursor::Cursor;
-use super::error::{Expected, NotationError};
+use super::cursor::{Cursor, Source};
+use super::error::{Expected, Hint, NotationError};
 use super::limits::{MAX_DEPTH, MAX_DICE_PER_COMMAND, MAX_SIDES, MAX_TERMS};
 use super::outcome::CmpOp;
 
@@ -22,6 +23,8 @@ pub(crate) struct ExprParser<'c, 'a> {
     pub groups: Vec<DiceSpec>,
     depth: usize,
     terms: usize,
+    /// Nothing read yet: a sign here may be Dice Maiden's `+d20` / `-d20`.
+    leading: bool,
 }
 
 impl<'c, 'a> ExprParser<'c, 'a> {
@@ -32,6 +35,7 @@ impl<'c, 'a> ExprParser<'c, 'a> {
             groups: Vec::new(),
             depth: 0,
             terms: 0,
+            leading: true,
         }
     }
 
@@ -90,6 +94,12 @@ impl<'c, 'a> ExprParser<'c, 'a> {
 
     fn unary(&mut self) -> Result<Expr, NotationError> {
         self.c.skip_ws();
+        if std::mem::take(&mut self.leading)
+            && self.mode != Mode::Calc
+            && let Some((len, expansion)) = alias::at(self.c, true)
+        {
+            return self.alias(len, &expansion);
+        }
         match self.c.peek() {
             Some(sign @ ('-' | '+')) => {
                 let at = self.c.at();
@@ -126,6 +136,11 @@ impl<'c, 'a> ExprParser<'c, 'a> {
         let start = self.c.pos;
         let at = self.c.at();
         let is_d = |c: Option<char>| matches!(c, Some('d' | 'D'));
+        if self.mode != Mode::Calc
+            && let Some((len, expansion)) = alias::at(self.c, false)
+        {
+            return self.alias(len, &expansion);
+        }
         match self.c.peek() {
             Some('(') => {
                 self.enter()?;
@@ -163,6 +178,26 @@ impl<'c, 'a> ExprParser<'c, 'a> {
         }
     }
 
+    /// A Dice Maiden alias of `len` characters at the cursor, read as its `expansion`; the
+    /// expansion's groups keep their own text, so the roll shows what the alias stands for.
+    fn alias(&mut self, len: usize, expansion: &str) -> Result<Expr, NotationError> {
+        let at = self.c.at();
+        self.count_term()?;
+        let src = Source::new(expansion);
+        let mut c = Cursor::new(&src, 0, src.norm.len());
+        let mut p = ExprParser::new(&mut c, Mode::DiceMaiden);
+        p.leading = false;
+        let expr = p.expr().map_err(|e| e.relocated(at))?;
+        let groups = std::mem::take(&mut p.groups);
+        if !c.at_end() {
+            return Err(c.unexpected(Expected::Operator).relocated(at));
+        }
+        let offset = self.groups.len();
+        self.groups.extend(groups);
+        self.c.pos += len;
+        Ok(expr.shifted(offset))
+    }
+
     /// A dice group; the cursor is on the `d`.
     fn dice(&mut self, count: u64, start: usize, at: usize) -> Result<Expr, NotationError> {
         self.count_term()?;
@@ -177,7 +212,12 @@ impl<'c, 'a> ExprParser<'c, 'a> {
             });
         }
         let sides_at = self.c.at();
-        let sides = if self.c.eat('%') {
+        let fudge =
+            self.c.peek_lower() == Some('f') && !self.c.peek_at(1).is_some_and(|c| c.is_ascii_alphanumeric());
+        let sides = if fudge {
+            self.c.bump();
+            3
+        } else if self.c.eat('%') {
             100
         } else {
             self.c
@@ -189,10 +229,15 @@ impl<'c, 'a> ExprParser<'c, 'a> {
         let mut spec = DiceSpec {
             count: count as u32,
             sides,
+            fudge,
             ..DiceSpec::default()
         };
         if self.mode == Mode::DiceMaiden {
             modifiers(self.c, &mut spec)?;
+        } else if self.c.peek() == Some('!') {
+            // `2d6!>=10`: Roll20's explosion before a BCDice target.
+            let mut seen = Vec::new();
+            bang(self.c, &mut spec, &mut seen)?;
         }
         spec.text = self.c.src.text(start, self.c.pos);
         self.groups.push(spec);
@@ -207,10 +252,43 @@ pub(crate) fn check_sides(sides: u64, at: usize, max: u32) -> Result<u32, Notati
     }
 }
 
-/// Keywords, longest first so `irg` wins over `ir` and `i`.
-const KEYWORDS: [&str; 18] = [
-    "adv", "dis", "irg", "ir", "ie", "rg", "kl", "km", "ds", "tl", "r", "e", "i", "k", "d", "t", "f", "b",
+/// Keywords, longest first so `irg` wins over `ir` and `i`. Beside Dice Maiden's own: `kh`
+/// (keep highest), `dh` / `dl` (drop highest / lowest) of Roll20 and the d20 library (Avrae),
+/// whose drop is also written `ph` / `pl`, and its rerolls `ro` (once) / `rr` (until above).
+pub(crate) const KEYWORDS: [&str; 25] = [
+    "adv", "dis", "irg", "ir", "ie", "rg", "ro", "rr", "kh", "kl", "km", "dh", "dl", "ds", "ph", "pl", "tl",
+    "r", "e", "i", "k", "d", "t", "f", "b",
 ];
+
+/// Whether a lower-case word is a run of modifier keywords, each but the last with its number
+/// (`k3`, `e6k3`, `kh3e`, `ie`); English words spelt with keyword letters (`fire`, `bed`) are not.
+pub(crate) fn modifier_run(word: &str) -> bool {
+    let mut rest = word;
+    while !rest.is_empty() {
+        let Some(kw) = KEYWORDS.iter().find(|k| rest.starts_with(**k)) else {
+            return false;
+        };
+        let after = &rest[kw.len()..];
+        rest = after.trim_start_matches(|c: char| c.is_ascii_digit());
+        if rest.len() == after.len() && !rest.is_empty() {
+            return false;
+        }
+    }
+    true
+}
+
+/// The Dice Maiden keyword another spelling stands for.
+fn canonical(kw: &'static str) -> &'static str {
+    match kw {
+        "kh" => "k",
+        "dl" | "pl" => "d",
+        "ph" => "dh",
+        "ro" => "r",
+        "rr" => "ir",
+        "!" => "ie",
+        other => other,
+    }
+}
 
 /// The next modifier keyword, after any whitespace: Dice Maiden users write `4d6 k3`, `10d6 e6 k8`.
 /// Anything else leaves the cursor where it was, so `4d6 + 1` and `4d6 x` read as before. After a
@@ -225,37 +303,134 @@ fn next_keyword(c: &mut Cursor) -> Option<&'static str> {
     kw
 }
 
+/// A modifier already read: as typed, and what it stands for.
+type Seen = Vec<(&'static str, &'static str)>;
+
+/// Refuse `kw` if it repeats or contradicts one already given; else note it.
+fn check_seen(seen: &mut Seen, at: usize, kw: &'static str) -> Result<(), NotationError> {
+    let canon = canonical(kw);
+    if seen.iter().any(|&(_, c)| c == canon) {
+        return Err(NotationError::DuplicateModifier { at, modifier: kw });
+    }
+    let conflicts: &[&str] = match canon {
+        "adv" => &["dis"],
+        "dis" => &["adv"],
+        "e" => &["ie"],
+        "ie" => &["e"],
+        "k" | "kl" | "km" | "d" | "dh" => &["k", "kl", "km", "d", "dh"],
+        "t" => &["tl"],
+        "tl" => &["t"],
+        _ => &[],
+    };
+    if let Some(&(other, _)) = seen.iter().find(|(_, c)| conflicts.contains(c)) {
+        return Err(NotationError::ConflictingModifiers {
+            at,
+            modifier: kw,
+            other,
+        });
+    }
+    seen.push((kw, canon));
+    Ok(())
+}
+
+fn fudge_modifier(c: &Cursor, at: usize) -> NotationError {
+    let mut end = c.pos;
+    while c
+        .src
+        .norm
+        .get(end)
+        .is_some_and(|ch| ch.is_ascii_alphanumeric() || *ch == '!')
+        && end < c.end
+    {
+        end += 1;
+    }
+    NotationError::DidYouMean {
+        at,
+        hint: Hint::FudgeModifier,
+        suggestion: c.src.edited(at - 1, end, ""),
+    }
+}
+
+/// Roll20's `!` right after the dice (the cursor is on it): explode on the highest face, again
+/// and again, as `ie`. Its `!!` (compound), `!p` (penetrate) and `!>N` are refused with what to
+/// type instead.
+pub(crate) fn bang(c: &mut Cursor, spec: &mut DiceSpec, seen: &mut Seen) -> Result<(), NotationError> {
+    let at = c.at();
+    let bang = c.pos;
+    c.bump();
+    if spec.fudge {
+        return Err(fudge_modifier(c, at));
+    }
+    match c.peek_lower() {
+        Some('!' | 'p') => {
+            return Err(NotationError::DidYouMean {
+                at: at + 1,
+                hint: Hint::ExplodeVariant,
+                suggestion: c.src.edited(bang + 1, bang + 2, ""),
+            });
+        }
+        Some('>') => {
+            c.bump();
+            c.eat('=');
+            if let Some(n) = c.number()? {
+                return Err(NotationError::DidYouMean {
+                    at,
+                    hint: Hint::ExplodeCompare,
+                    suggestion: c.src.edited(bang, c.pos, &format!(" ie{n}")),
+                });
+            }
+            return Err(c.unexpected(Expected::Number));
+        }
+        Some(ch) if ch.is_ascii_alphabetic() && !modifier_run(&word_after(c)) => {
+            return Err(NotationError::DidYouMean {
+                at: at + 1,
+                hint: Hint::TextAfterExplode,
+                suggestion: c.src.edited(bang, bang, " "),
+            });
+        }
+        _ => {}
+    }
+    check_seen(seen, at, "!")?;
+    if spec.sides <= 1 {
+        return Err(NotationError::EndlessChain { at, modifier: "!" });
+    }
+    spec.stage2.push(Stage2::Explode {
+        at_least: spec.sides,
+        indefinite: true,
+    });
+    Ok(())
+}
+
+/// The lower-case letters and digits at the cursor.
+fn word_after(c: &Cursor) -> String {
+    (0..)
+        .map_while(|k| c.peek_at(k))
+        .take_while(char::is_ascii_alphanumeric)
+        .map(|ch| ch.to_ascii_lowercase())
+        .collect()
+}
+
 /// Dice Maiden modifiers after `XdY`, validated against the group.
 fn modifiers(c: &mut Cursor, spec: &mut DiceSpec) -> Result<(), NotationError> {
     let sides = spec.sides;
-    let mut seen: Vec<&'static str> = Vec::new();
+    let mut seen: Seen = Vec::new();
     let mut success = SuccessRule::default();
     let mut any_success = false;
-    while let Some(kw) = next_keyword(c) {
+    loop {
+        if c.peek() == Some('!') {
+            bang(c, spec, &mut seen)?;
+            continue;
+        }
+        let Some(kw) = next_keyword(c) else { break };
         let at = c.at();
+        if spec.fudge {
+            return Err(fudge_modifier(c, at));
+        }
         c.eat_ci(kw);
+        let kw_end = c.pos;
         let n = c.number()?;
-        if seen.contains(&kw) {
-            return Err(NotationError::DuplicateModifier { at, modifier: kw });
-        }
-        let conflicts: &[&str] = match kw {
-            "adv" => &["dis"],
-            "dis" => &["adv"],
-            "e" => &["ie"],
-            "ie" => &["e"],
-            "k" | "kl" | "km" | "d" => &["k", "kl", "km", "d"],
-            "t" => &["tl"],
-            "tl" => &["t"],
-            _ => &[],
-        };
-        if let Some(other) = conflicts.iter().find(|o| seen.contains(o)) {
-            return Err(NotationError::ConflictingModifiers {
-                at,
-                modifier: kw,
-                other,
-            });
-        }
-        seen.push(kw);
+        check_seen(&mut seen, at, kw)?;
+        let canon = canonical(kw);
         let face = |default: Option<u32>| -> Result<u32, NotationError> {
             let v = match (n, default) {
                 (Some(v), _) => v,
@@ -273,7 +448,7 @@ fn modifiers(c: &mut Cursor, spec: &mut DiceSpec) -> Result<(), NotationError> {
             }
         };
         let endless = || NotationError::EndlessChain { at, modifier: kw };
-        match kw {
+        match canon {
             "adv" | "dis" => {
                 let extra = n.unwrap_or(1);
                 let total = u64::from(spec.count).saturating_add(extra);
@@ -290,7 +465,7 @@ fn modifiers(c: &mut Cursor, spec: &mut DiceSpec) -> Result<(), NotationError> {
             }
             "e" | "ie" => {
                 let at_least = face(Some(sides))?;
-                let indefinite = kw == "ie";
+                let indefinite = canon == "ie";
                 if indefinite && at_least <= 1 {
                     return Err(endless());
                 }
@@ -301,7 +476,7 @@ fn modifiers(c: &mut Cursor, spec: &mut DiceSpec) -> Result<(), NotationError> {
             }),
             "r" | "ir" => {
                 let value = face(Some(1))?;
-                let until = kw == "ir";
+                let until = canon == "ir";
                 if until && value >= sides {
                     return Err(endless());
                 }
@@ -313,7 +488,7 @@ fn modifiers(c: &mut Cursor, spec: &mut DiceSpec) -> Result<(), NotationError> {
             }
             "rg" | "irg" => {
                 let value = face(Some(sides))?;
-                let until = kw == "irg";
+                let until = canon == "irg";
                 if until && value <= 1 {
                     return Err(endless());
                 }
@@ -323,9 +498,11 @@ fn modifiers(c: &mut Cursor, spec: &mut DiceSpec) -> Result<(), NotationError> {
                     until,
                 });
             }
-            "k" | "kl" | "km" | "d" => {
-                let v = n.ok_or_else(|| c.unexpected(Expected::Number))?;
-                let max = if kw == "d" {
+            "k" | "kl" | "km" | "d" | "dh" => {
+                let Some(v) = n else {
+                    return Err(count_missing(c, kw_end));
+                };
+                let max = if matches!(canon, "d" | "dh") {
                     spec.count.saturating_sub(1)
                 } else {
                     spec.count
@@ -339,10 +516,11 @@ fn modifiers(c: &mut Cursor, spec: &mut DiceSpec) -> Result<(), NotationError> {
                         max,
                     },
                 )?;
-                spec.keep = Some(match kw {
+                spec.keep = Some(match canon {
                     "k" => Keep::Highest(k),
                     "kl" => Keep::Lowest(k),
                     "km" => Keep::Middle(k),
+                    "dh" => Keep::DropHighest(k),
                     _ => Keep::DropLowest(k),
                 });
             }
@@ -352,10 +530,27 @@ fn modifiers(c: &mut Cursor, spec: &mut DiceSpec) -> Result<(), NotationError> {
             "b" => success.botch_at_most = Some(face(Some(1))?),
             _ => success.double_at_least = Some(face(None)?),
         }
-        any_success |= matches!(kw, "t" | "tl" | "f" | "b" | "ds");
+        any_success |= matches!(canon, "t" | "tl" | "f" | "b" | "ds");
     }
     if any_success {
         spec.success = Some(success);
     }
     Ok(())
+}
+
+/// `4d6 kh` or `4d6 k 3`: suggest the count written right after the keyword (1 when none).
+fn count_missing(c: &Cursor, kw_end: usize) -> NotationError {
+    let mut probe = c.clone();
+    probe.skip_ws();
+    let spaced = probe.pos > kw_end && probe.is_digit_at(0);
+    let suggestion = if spaced {
+        c.src.edited(kw_end, probe.pos, "")
+    } else {
+        c.src.edited(kw_end, kw_end, "1")
+    };
+    NotationError::DidYouMean {
+        at: kw_end + 1,
+        hint: Hint::CountMissing,
+        suggestion,
+    }
 }

@@ -3,6 +3,7 @@
 //! [`parse`] checks the input and every cap before a die is rolled; [`Parsed::roll`] rolls it;
 //! [`evaluate`] does both. The outcome keeps every die in roll order with its marks.
 
+mod alias;
 mod arith;
 mod ast;
 mod bcdice;
@@ -17,7 +18,7 @@ mod parse;
 mod parse_bcdice;
 
 pub use ast::Parsed;
-pub use error::{Expected, NotationError};
+pub use error::{Expected, Hint, NotationError};
 pub use outcome::{
     CmpOp, DiceGroup, Die, Flags, Kind, Origin, RollLine, RollOutcome, Status, TallyCount, Target, Verdict,
 };

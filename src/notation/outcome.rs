@@ -24,7 +24,7 @@ pub struct RollOutcome {
     pub input: String,
     /// The first roll's `(label)`: the title.
     pub label: Option<String>,
-    /// Text after `!`.
+    /// The comment: text after a spaced `!`, after `#`, or after the roll (`2d6 attack`).
     pub comment: Option<String>,
     pub flags: Flags,
     /// One line per `;` roll, set and repeat, in order.
@@ -163,6 +163,9 @@ pub struct DiceGroup {
     pub subtotal: i64,
     /// Net successes of this group, where it counts them.
     pub successes: Option<i64>,
+    /// Fate/Fudge dice (`4dF`): each die is a d3 whose face 1, 2, 3 counts −1, 0, +1.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fudge: bool,
 }
 
 /// Where a die came from.

@@ -1,9 +1,11 @@
 //! The command around the dice: flags, comment, `;` rolls, labels, sets, the BCDice `S` and
 //! repeat prefixes, and which family reads each roll.
 
+use super::alias;
 use super::ast::{Command, ExprCommand, Parsed, RollSpec, Rounding, Stage2};
 use super::cursor::{Cursor, Source};
-use super::error::{Expected, NotationError};
+use super::error::{Expected, Hint, NotationError};
+use super::expr::modifier_run;
 use super::expr::{ExprParser, Mode};
 use super::limits::{
     Cost, MAX_CHAIN, MAX_DICE_PER_COMMAND, MAX_INPUT_CHARS, MAX_REPEAT, MAX_ROLLS, MAX_SETS, MIN_SETS,
@@ -32,33 +34,23 @@ pub fn parse(input: &str) -> Result<Parsed, NotationError> {
         .map_or(start, |e| e + 1);
     let mut c = Cursor::new(&src, start, end);
     let mut flags = leading_flags(&mut c);
+    let body_start = c.pos;
 
-    let body_end = find_top_level(&src, c.pos, end, '!')
-        .or_else(|| free_text_start(&src, c.pos, end))
-        .unwrap_or(end);
-    let comment = (body_end < end)
-        .then(|| src.text(body_end + 1, end))
+    // A comment: after a `!` or `#` marker, or (when the whole does not read as notation) text
+    // after a space that the longest readable start of the roll leaves over.
+    let marker = comment_marker(&src, body_start, end);
+    let body_end = marker.unwrap_or(end);
+    let (rolls, secret, comment_from) = match rolls_in(&src, body_start, body_end) {
+        Ok((rolls, secret)) => (rolls, secret, marker.map(|m| m + 1)),
+        Err(e) => match trailing_text(&src, body_start, body_end) {
+            Some((rolls, secret, cut)) => (rolls, secret, Some(cut)),
+            None => return Err(explain(e, &src, body_start, body_end)),
+        },
+    };
+    flags.secret |= secret;
+    let comment = comment_from
+        .map(|from| src.text(from, end))
         .filter(|t| !t.is_empty());
-
-    let mut rolls = Vec::new();
-    let mut seg_start = c.pos;
-    loop {
-        let seg_end = find_top_level(&src, seg_start, body_end, ';').unwrap_or(body_end);
-        if rolls.len() == MAX_ROLLS {
-            let count = 1 + MAX_ROLLS + count_top_level(&src, seg_start, body_end, ';');
-            return Err(NotationError::TooManyRolls {
-                count,
-                max: MAX_ROLLS,
-            });
-        }
-        let (spec, secret) = parse_roll(&src, seg_start, seg_end)?;
-        flags.secret |= secret;
-        rolls.push(spec);
-        if seg_end >= body_end {
-            break;
-        }
-        seg_start = seg_end + 1;
-    }
 
     let worst = rolls.iter().fold(0u64, |acc, r| {
         acc.saturating_add(cost(&r.command).saturating_mul(u64::from(r.times)))
@@ -76,6 +68,246 @@ pub fn parse(input: &str) -> Result<Parsed, NotationError> {
         comment,
         rolls,
         worst_case_dice: worst,
+    })
+}
+
+/// The `;` rolls of `start..end`, and whether any was secret.
+fn rolls_in(src: &Source, start: usize, end: usize) -> Result<(Vec<RollSpec>, bool), NotationError> {
+    let mut rolls = Vec::new();
+    let mut secret = false;
+    let mut seg_start = start;
+    loop {
+        let seg_end = find_top_level(src, seg_start, end, ';').unwrap_or(end);
+        if rolls.len() == MAX_ROLLS {
+            let count = 1 + MAX_ROLLS + count_top_level(src, seg_start, end, ';');
+            return Err(NotationError::TooManyRolls {
+                count,
+                max: MAX_ROLLS,
+            });
+        }
+        let (spec, s) = parse_roll(src, seg_start, seg_end)?;
+        secret |= s;
+        rolls.push(spec);
+        if seg_end >= end {
+            return Ok((rolls, secret));
+        }
+        seg_start = seg_end + 1;
+    }
+}
+
+/// The comment marker: `#`, or Dice Maiden's `!` unless it touches dice (`3d6!` explodes).
+fn comment_marker(src: &Source, start: usize, end: usize) -> Option<usize> {
+    let hash = find_top_level(src, start, end, '#');
+    let mut from = start;
+    let bang = loop {
+        let Some(i) = find_top_level(src, from, hash.unwrap_or(end), '!') else {
+            break None;
+        };
+        if !touches_dice(src, start, i) {
+            break Some(i);
+        }
+        // Skip the whole `!!` run: the parser reads (or refuses) it.
+        from = i + 1;
+        while src.norm.get(from) == Some(&'!') {
+            from += 1;
+        }
+    };
+    bang.or(hash)
+}
+
+/// Whether the `!` at `i` follows a dice group directly (`3d6!`, `4d6k3!`, `2d6!!`).
+fn touches_dice(src: &Source, start: usize, i: usize) -> bool {
+    let mut j = i;
+    while j > start && src.norm.get(j - 1) == Some(&'!') {
+        j -= 1;
+    }
+    let mut k = j;
+    while k > start
+        && src
+            .norm
+            .get(k - 1)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == '%')
+    {
+        k -= 1;
+    }
+    let word: Vec<char> = src.norm.get(k..j).unwrap_or_default().to_vec();
+    word.iter().enumerate().any(|(n, ch)| {
+        ch.eq_ignore_ascii_case(&'d')
+            && word
+                .get(n + 1)
+                .is_some_and(|s| s.is_ascii_digit() || *s == '%' || s.eq_ignore_ascii_case(&'f'))
+    })
+}
+
+/// Words that read as notation, never as the start of a comment: modifiers (`kh`, `e6`,
+/// `k3e`), advantage words, and short letter-and-number words (`x3`).
+fn notation_like(word: &str) -> bool {
+    let w = word.to_ascii_lowercase();
+    if w.chars().count() < 2 || ADVANTAGE_WORDS.contains(&w.as_str()) {
+        return true;
+    }
+    let letters = w.chars().take_while(char::is_ascii_alphabetic).count();
+    if letters <= 3 && w.len() > letters && w[letters..].chars().all(|c| c.is_ascii_digit()) {
+        return true;
+    }
+    modifier_run(&w)
+}
+
+const ADVANTAGE_WORDS: [&str; 4] = ["adv", "dis", "advantage", "disadvantage"];
+
+/// The word (ASCII letters and digits) starting at `i`.
+fn word_at(src: &Source, i: usize, end: usize) -> String {
+    src.norm
+        .get(i..end)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect()
+}
+
+/// Where a comment may start in `start..end`: after a top-level space, at text that is not
+/// notation (a word of two or more letters that is no modifier, or any non-ASCII character),
+/// and after the last `;`: only the last roll takes a comment. Latest first.
+fn comment_starts(src: &Source, start: usize, end: usize) -> Vec<usize> {
+    let mut depth = 0usize;
+    let mut out = Vec::new();
+    for i in start..end {
+        match src.norm.get(i).copied() {
+            Some('(' | '[') => depth += 1,
+            Some(')' | ']') => depth = depth.saturating_sub(1),
+            Some(';') if depth == 0 => out.clear(),
+            Some(ch) if ch.is_whitespace() && depth == 0 => {
+                let Some(next) = src.norm.get(i + 1).copied() else {
+                    continue;
+                };
+                let word = word_at(src, i + 1, end);
+                let text = !next.is_ascii() || (next.is_ascii_alphabetic() && !notation_like(&word));
+                if text && i + 1 < end {
+                    out.push(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    out.reverse();
+    out
+}
+
+/// The longest start of `start..end` that reads as rolls, with the text after it as comment:
+/// `2d6 attack`, `2D6>=7 命中`. Notation wins: the whole was tried first.
+fn trailing_text(src: &Source, start: usize, end: usize) -> Option<(Vec<RollSpec>, bool, usize)> {
+    comment_starts(src, start, end).into_iter().find_map(|cut| {
+        let (rolls, secret) = rolls_in(src, start, cut).ok()?;
+        // `2 attack` is no roll of 2 with a comment: what is left must roll something.
+        let rolls_dice = |r: &RollSpec| {
+            cost(&r.command) > 0 || matches!(&r.command, Command::Expr(e) if e.kind == Kind::Calc)
+        };
+        rolls.iter().all(rolls_dice).then_some((rolls, secret, cut))
+    })
+}
+
+/// A refused roll, with what to type instead where players of another bot wrote it their way.
+fn explain(e: NotationError, src: &Source, start: usize, end: usize) -> NotationError {
+    let NotationError::Unexpected { at, .. } = e else {
+        return e;
+    };
+    let i = at - 1;
+    let word = word_at(src, i, end).to_ascii_lowercase();
+    // Avrae's `1d20+5 adv`: the advantage word after the math.
+    if ADVANTAGE_WORDS.contains(&word.as_str()) && i > start {
+        let adv = word.starts_with("adv");
+        let mut from = i;
+        while from > start && src.norm.get(from - 1).is_some_and(|c| c.is_whitespace()) {
+            from -= 1;
+        }
+        let without = src.edited(from, i + word.len(), "");
+        if let Some(suggestion) = advantage_on_first_die(&without, adv) {
+            return NotationError::DidYouMean {
+                at,
+                hint: Hint::AdvantageWord,
+                suggestion,
+            };
+        }
+    }
+    // `1d20+5 attack; 2d6 damage`: a comment before `;`; suggest labels.
+    if find_top_level(src, i, end, ';').is_some()
+        && let Some(suggestion) = labelled_rolls(src, start, end)
+    {
+        return NotationError::DidYouMean {
+            at,
+            hint: Hint::CommentBeforeSemicolon,
+            suggestion,
+        };
+    }
+    e
+}
+
+/// `1d20+5` → `2d20 k1+5` (disadvantage: `kl1`): the first single die rolled twice.
+fn advantage_on_first_die(input: &str, adv: bool) -> Option<String> {
+    let chars: Vec<char> = input.chars().collect();
+    let keep = if adv { "k1" } else { "kl1" };
+    for (i, ch) in chars.iter().enumerate() {
+        if !ch.eq_ignore_ascii_case(&'d') || chars.get(i + 1).is_none_or(|c| !c.is_ascii_digit()) {
+            continue;
+        }
+        // The count before `d`: none or `1`, and not part of a longer word.
+        let mut from = i;
+        if i > 0 && chars.get(i - 1) == Some(&'1') {
+            from = i - 1;
+        }
+        if from > 0 && chars.get(from - 1).is_some_and(|c| c.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let mut to = i + 1;
+        while chars.get(to).is_some_and(char::is_ascii_digit) {
+            to += 1;
+        }
+        if chars.get(to).is_some_and(|c| c.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let sides: String = chars.get(i + 1..to)?.iter().collect();
+        let head: String = chars.get(..from)?.iter().collect();
+        let tail: String = chars.get(to..)?.iter().collect();
+        return Some(format!("{head}2d{sides} {keep}{tail}"));
+    }
+    None
+}
+
+/// Each `;` roll with trailing text turned into a leading label: `(attack) 1d20+5; (damage) 2d6`.
+fn labelled_rolls(src: &Source, start: usize, end: usize) -> Option<String> {
+    let mut parts = Vec::new();
+    let mut moved = false;
+    let mut seg_start = start;
+    loop {
+        let seg_end = find_top_level(src, seg_start, end, ';').unwrap_or(end);
+        if parse_roll(src, seg_start, seg_end).is_ok() {
+            parts.push(src.text(seg_start, seg_end));
+        } else {
+            let (_, _, cut) = trailing_text(src, seg_start, seg_end)?;
+            let spec = parse_roll(src, seg_start, cut).ok()?.0;
+            if spec.label.is_some() {
+                return None;
+            }
+            parts.push(format!(
+                "({}) {}",
+                src.text(cut, seg_end),
+                src.text(seg_start, cut)
+            ));
+            moved = true;
+        }
+        if seg_end >= end {
+            break;
+        }
+        seg_start = seg_end + 1;
+    }
+    moved.then(|| {
+        let head = src.text(0, start);
+        let tail = src.text(end, src.orig.len());
+        [head, parts.join("; "), tail]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
     })
 }
 
@@ -101,32 +333,6 @@ fn leading_flags(c: &mut Cursor) -> Flags {
         c.pos += k;
         c.skip_ws();
     }
-}
-
-/// BCDice players end a command with a message after a space (`2D6>=7 命中判定`). Text after a
-/// top-level space is taken as the comment when it starts with a non-ASCII character (after
-/// full-width folding, so `２Ｄ６ ＋３` is still notation): such text is never dice notation.
-/// Not for `choice`, whose space-separated options may be Japanese, nor several `;` rolls.
-fn free_text_start(src: &Source, start: usize, end: usize) -> Option<usize> {
-    let body: String = src.norm.get(start..end)?.iter().collect();
-    if body.to_ascii_lowercase().contains("choice") || find_top_level(src, start, end, ';').is_some() {
-        return None;
-    }
-    let mut depth = 0usize;
-    for i in start..end {
-        match src.norm.get(i).copied()? {
-            '(' | '[' => depth += 1,
-            ')' | ']' => depth = depth.saturating_sub(1),
-            ch if ch.is_whitespace() && depth == 0 => {
-                let next = src.norm.get(i + 1..end)?.iter().find(|c| !c.is_whitespace());
-                if next.is_some_and(|c| !c.is_ascii()) {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// First `needle` in `start..end` outside parentheses and brackets.
@@ -201,6 +407,27 @@ fn parse_roll(src: &Source, start: usize, end: usize) -> Result<(RollSpec, bool)
         }
     }
     let expression = src.text(c.pos, c.end);
+    if alias::is_dndstats(&c) {
+        // Dice Maiden's `dndstats`: `6 4d6 k3`, six ability scores.
+        let (sets, dice) = alias::DNDSTATS;
+        if times > 1 {
+            return Err(NotationError::NestedRepeat { at: c.at() });
+        }
+        c.pos += "dndstats".len();
+        c.skip_ws();
+        c.expect_end()?;
+        let expansion = Source::new(dice);
+        let mut e = Cursor::new(&expansion, 0, expansion.norm.len());
+        return Ok((
+            RollSpec {
+                label,
+                expression,
+                times: sets,
+                command: dice_maiden(&mut e)?,
+            },
+            secret,
+        ));
+    }
     let command = command(&mut c, secret)?;
     Ok((
         RollSpec {
@@ -254,9 +481,11 @@ fn looks_like_sets(c: &Cursor) -> bool {
     c.peek_at(k).is_some_and(|ch| !"+-*/<>=)".contains(ch))
 }
 
-/// BCDice `S` directly before a command.
+/// BCDice `S` directly before a command (not the `s` of an alias such as `save` or `sr6`).
 fn eat_secret(c: &mut Cursor) -> bool {
-    let yes = c.peek_lower() == Some('s') && c.peek_at(1).is_some_and(|n| !n.is_whitespace());
+    let yes = c.peek_lower() == Some('s')
+        && c.peek_at(1).is_some_and(|n| !n.is_whitespace())
+        && alias::at(c, false).is_none();
     if yes {
         c.bump();
     }

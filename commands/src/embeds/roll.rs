@@ -11,8 +11,14 @@ use super::{EmbedView, colour};
 /// Most dice printed per group; the rest are counted ("… +N more"), so 100 dice stay readable.
 const DICE_SHOWN: usize = 60;
 
-fn die_text(d: &Die) -> String {
-    let mut s = d.face.to_string();
+/// A die's face; a Fate die (`dF`, a d3) shows `-`, `0` or `+`.
+fn die_text(d: &Die, fudge: bool) -> String {
+    let mut s = match (fudge, d.face) {
+        (true, 1) => "-".to_string(),
+        (true, 2) => "0".to_string(),
+        (true, 3) => "+".to_string(),
+        _ => d.face.to_string(),
+    };
     if d.success > 0 {
         s = format!("**{s}**");
     }
@@ -29,13 +35,17 @@ fn die_text(d: &Die) -> String {
     }
 }
 
-fn dice_list(dice: &[Die], sorted: bool) -> String {
+fn dice_list(dice: &[Die], sorted: bool, fudge: bool) -> String {
     let mut shown: Vec<&Die> = dice.iter().collect();
     if sorted {
         // Stable, so equal faces keep roll order; struck dice sort among the rest.
         shown.sort_by_key(|d| std::cmp::Reverse(d.face));
     }
-    let mut parts: Vec<String> = shown.iter().take(DICE_SHOWN).map(|d| die_text(d)).collect();
+    let mut parts: Vec<String> = shown
+        .iter()
+        .take(DICE_SHOWN)
+        .map(|d| die_text(d, fudge))
+        .collect();
     if shown.len() > DICE_SHOWN {
         parts.push(format!("… +{}", shown.len() - DICE_SHOWN));
     }
@@ -112,7 +122,7 @@ fn line_text(line: &RollLine, outcome: &RollOutcome, lang: Lang) -> String {
         line.groups
             .iter()
             .filter(|g| !g.dice.is_empty())
-            .map(|g| format!("{}{}", g.text, dice_list(&g.dice, sorted)))
+            .map(|g| format!("{}{}", g.text, dice_list(&g.dice, sorted, g.fudge)))
             .collect()
     };
     let mut s = head;
