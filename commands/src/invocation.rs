@@ -31,9 +31,31 @@ pub const SKIP_AFTER_FAILURE_MS: u64 = 5_000;
 pub struct ReadBreaker {
     /// 0: closed (reads go to the store); else the store is skipped until this time (ms).
     down_until_ms: AtomicU64,
+    /// The last server settings read per guild, used only while the store is down.
+    settings: std::sync::Mutex<std::collections::HashMap<u64, ServerSettings>>,
 }
 
+/// Most servers' settings kept for outages (a bounded map: cleared when full).
+const CACHED_SETTINGS: usize = 10_000;
+
 impl ReadBreaker {
+    /// The settings last read for `guild`, while the store is down (else `None`: read them).
+    pub fn cached_while_down(&self, guild: u64, now_ms: u64) -> Option<ServerSettings> {
+        if self.budget(now_ms).is_some() {
+            return None;
+        }
+        let map = self.settings.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(&guild).cloned()
+    }
+
+    pub fn remember(&self, guild: u64, settings: &ServerSettings) {
+        let mut map = self.settings.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= CACHED_SETTINGS && !map.contains_key(&guild) {
+            map.clear();
+        }
+        map.insert(guild, settings.clone());
+    }
+
     /// The time a read at `now_ms` may take, or `None` to skip the store.
     pub fn budget(&self, now_ms: u64) -> Option<Duration> {
         match self.down_until_ms.load(Ordering::SeqCst) {
@@ -68,6 +90,25 @@ pub async fn optional<T>(
         tracing::debug!("{what} skipped: storage is down");
         return None;
     };
+    bounded_read(breaker, budget, what, read).await
+}
+
+/// The server settings when nothing cached stands in: always asked, with the full budget (a
+/// state command must not be refused only because an earlier read failed).
+pub async fn settings_read<T>(
+    breaker: &ReadBreaker,
+    what: &str,
+    read: impl Future<Output = Result<T, StoreError>>,
+) -> Option<T> {
+    bounded_read(breaker, OPTIONAL_READ, what, read).await
+}
+
+async fn bounded_read<T>(
+    breaker: &ReadBreaker,
+    budget: Duration,
+    what: &str,
+    read: impl Future<Output = Result<T, StoreError>>,
+) -> Option<T> {
     match tokio::time::timeout(budget, read).await {
         Ok(Ok(v)) => {
             breaker.succeeded();
@@ -146,16 +187,26 @@ impl Invocation {
         let guild = ctx.guild_id().map(|g| g.get());
         let (settings, loaded) = match guild {
             None => (ServerSettings::default(), true),
-            Some(g) => match optional(
-                &ctx.data().reads,
-                "server settings",
-                ctx.data().store.server_settings(g),
-            )
-            .await
-            {
-                Some(s) => (s.unwrap_or_default(), true),
-                None => (ServerSettings::default(), false),
-            },
+            Some(g) => {
+                let reads = &ctx.data().reads;
+                match reads.cached_while_down(g, clock_ms()) {
+                    // Storage is down and these were read before it went: nothing could have
+                    // changed them since (writes fail too), so no command waits for them.
+                    Some(s) => (s, true),
+                    None => {
+                        match settings_read(reads, "server settings", ctx.data().store.server_settings(g))
+                            .await
+                        {
+                            Some(s) => {
+                                let s = s.unwrap_or_default();
+                                reads.remember(g, &s);
+                                (s, true)
+                            }
+                            None => (ServerSettings::default(), false),
+                        }
+                    }
+                }
+            }
         };
         let locale_lang = ctx.locale().map_or(Lang::En, Lang::from_locale);
         let (manage, roles) = member_facts(ctx);
@@ -353,5 +404,17 @@ mod breaker_tests {
         );
         b.succeeded();
         assert_eq!(b.budget(0), Some(OPTIONAL_READ), "a success closes it");
+    }
+
+    #[test]
+    fn remembered_settings_stand_in_only_while_the_store_is_down() {
+        let b = ReadBreaker::default();
+        let mut s = ServerSettings::default();
+        s.gm_role = Some(7);
+        b.remember(1, &s);
+        assert_eq!(b.cached_while_down(1, 100), None, "closed: read the store");
+        b.failed(100);
+        assert_eq!(b.cached_while_down(1, 101), Some(s));
+        assert_eq!(b.cached_while_down(2, 101), None, "never read: ask the store");
     }
 }
