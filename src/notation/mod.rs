@@ -3,8 +3,8 @@
 //! [`parse`] checks the input and every cap before a die is rolled; [`Parsed::roll`] rolls it;
 //! [`evaluate`] does both. The outcome keeps every die in roll order with its marks.
 
-mod arith;
-mod ast;
+pub(crate) mod arith;
+pub(crate) mod ast;
 mod bcdice;
 mod cursor;
 mod dice_maiden;
