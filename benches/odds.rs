@@ -15,7 +15,13 @@ const TYPICAL: [&str; 6] = [
     "10d10ie10t8f1",
     "8d6k3+4",
 ];
-const WORST: [&str; 4] = ["1000d1000", "90d1000ie", "90d6ie2", "60d60k30"];
+const WORST: [&str; 5] = [
+    "1000d1000",
+    "90d1000ie",
+    "90d6ie2",
+    "45d45k22",
+    "500d1000+500d1000",
+];
 
 fn notation(c: &mut Criterion) {
     let mut group = c.benchmark_group("odds/roll");
