@@ -88,8 +88,8 @@ pub fn keep(faces: &Faces, pi: &[f64], n: u32, lo: u32, hi: u32) -> Result<Dist,
             continue;
         }
         let mut next: Vec<Option<Dist>> = vec![None; khi];
-        for j in 0..khi {
-            let Some(cur) = states[j].take() else {
+        for (j, state) in states.iter_mut().enumerate() {
+            let Some(cur) = state.take() else {
                 continue;
             };
             let left = n - j;

@@ -437,14 +437,14 @@ fn sr4_glitch_with_explosions_by_enumeration() {
     .unwrap();
     let e = o.with_edge.unwrap();
     // Enumerate: each die 1..6; a 6 adds a die. Track ones of first dice, all dice, hits.
-    fn walk(first: u32, extra: u32, depth: u32, w: f64, ones: u32, dice: u32, hits: u32, acc: &mut f64) {
+    fn walk(first: u32, extra: u32, w: f64, ones: u32, dice: u32, hits: u32, acc: &mut f64) {
         if first == 0 && extra == 0 {
             if glitch_of(ones, dice, hits) != crate::systems::shadowrun4::Glitch::None {
                 *acc += w;
             }
             return;
         }
-        if depth > 12 {
+        if dice > 12 {
             return;
         }
         for f in 1..=6u32 {
@@ -452,14 +452,14 @@ fn sr4_glitch_with_explosions_by_enumeration() {
             let hit = hits + u32::from(f >= 5);
             if first > 0 {
                 let o = ones + u32::from(f == 1);
-                walk(first - 1, extra + six, depth + 1, w / 6.0, o, dice + 1, hit, acc);
+                walk(first - 1, extra + six, w / 6.0, o, dice + 1, hit, acc);
             } else {
-                walk(0, extra - 1 + six, depth + 1, w / 6.0, ones, dice + 1, hit, acc);
+                walk(0, extra - 1 + six, w / 6.0, ones, dice + 1, hit, acc);
             }
         }
     }
     let mut g = 0.0;
-    walk(2, 0, 0, 1.0, 0, 0, 0, &mut g);
+    walk(2, 0, 1.0, 0, 0, 0, &mut g);
     assert!((e.glitch - g).abs() < 1e-8, "{} vs {g}", e.glitch);
 }
 
