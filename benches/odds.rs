@@ -1,6 +1,8 @@
 //! `/odds` (issue 16): exact distributions for typical rolls (≤ 1 ms each) and for the largest
 //! inputs within the limits (≤ 20 ms each): 1000d1000, the longest explosion chains a command may
-//! roll, and keep/drop at the edge of its work budget.
+//! roll, and keep/drop at the edge of its work budget. Measured on the 2-core development machine
+//! (`-- --warm-up-time 1 --measurement-time 3`): typical 1–9 µs; 1000d1000 10.9 ms, 90d1000ie
+//! 9.4 ms, 500d1000+500d1000 19.1 ms, 45d45k22 8.8 ms; SR4 and Rally at most 0.3 ms.
 
 use std::hint::black_box;
 
