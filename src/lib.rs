@@ -4,5 +4,6 @@
 pub mod dice;
 pub mod i18n;
 pub mod notation;
+pub mod odds;
 pub mod session;
 pub mod systems;

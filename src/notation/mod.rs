@@ -4,8 +4,8 @@
 //! [`evaluate`] does both. The outcome keeps every die in roll order with its marks.
 
 mod alias;
-mod arith;
-mod ast;
+pub(crate) mod arith;
+pub(crate) mod ast;
 mod bcdice;
 mod cursor;
 mod dice_maiden;

@@ -3,6 +3,7 @@
 
 pub mod char;
 pub mod config;
+pub mod odds;
 pub mod roll;
 pub mod session;
 pub mod system_choice;
@@ -11,7 +12,13 @@ use crate::{BotError, Data};
 
 /// Every command the bot registers: the generic ones, then each system's (from the registry).
 pub fn all() -> Vec<poise::Command<Data, BotError>> {
-    let mut all = vec![roll::roll(), session::session(), char::char(), config::config()];
+    let mut all = vec![
+        roll::roll(),
+        odds::odds(),
+        session::session(),
+        char::char(),
+        config::config(),
+    ];
     all.extend(crate::systems::commands());
     all
 }

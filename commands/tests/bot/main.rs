@@ -7,6 +7,7 @@ mod cases;
 mod console_cli;
 mod e2e_limits;
 mod e2e_mecha;
+mod e2e_odds;
 mod e2e_rally;
 mod e2e_registry;
 mod e2e_roll;

@@ -1,0 +1,193 @@
+//! Badlands Rally odds: a check's result, the margin of a check against a check (MOS ≥ 0 is a
+//! hit) and the damage a weapon does through armour. Rules as in `systems::badlands_rally`
+//! (`roll::score_check`, `attack::resolve`, `damage::resolve_damage`): a check is the highest die
+//! plus 1 for every other die meeting the rating; 0 dice is an automatic failure (result 0, and an
+//! attack with 0 dice misses); damage dice = MOS + POW − AR, each 4+ one damage.
+
+use super::dist::Dist;
+use super::error::OddsError;
+use crate::systems::badlands_rally::RuleError;
+use crate::systems::badlands_rally::damage::DAMAGE_TARGET;
+use crate::systems::badlands_rally::error::bounded;
+use crate::systems::badlands_rally::roll::{MAX_POOL, Rating};
+
+/// Largest POW or AR accepted (datacards stay far below).
+pub const MAX_POW_AR: u32 = 30;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RallyRequest {
+    /// The rating dice must meet (2..=6, written 2+ to 6+).
+    pub rating: u8,
+    /// Dice rolled (0..=60; 0 is an automatic failure).
+    pub dice: u32,
+    /// The opposing check: `(rating, dice)`; the first check is the attack.
+    pub versus: Option<(u8, u32)>,
+    /// The weapon against the defender: `(POW, AR)`; needs `versus`.
+    pub weapon: Option<(u32, u32)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RallyOdds {
+    pub request: RallyRequest,
+    /// The check result → probability.
+    pub check: Dist,
+    /// Every die shows 1 (spin-outs and fumbles).
+    pub all_ones: f64,
+    /// Attack − defence, when there is a defence and the attack rolls at least one die.
+    pub margin: Option<Dist>,
+    /// The chance the margin is 0 or more (a hit).
+    pub hit: Option<f64>,
+    /// Damage → probability (misses are 0), with a weapon.
+    pub damage: Option<Dist>,
+    /// The chance of at least 1 damage.
+    pub damage_chance: Option<f64>,
+}
+
+fn pool(field: &str, dice: u32) -> Result<u32, OddsError> {
+    bounded(field, i64::from(dice), 0, i64::from(MAX_POOL))?;
+    Ok(dice)
+}
+
+/// The distribution of a check with `dice` dice at `rating`, by dynamic programming over the dice
+/// on (highest face, dice meeting the rating).
+pub fn check_distribution(rating: Rating, dice: u32) -> Result<Dist, OddsError> {
+    if dice == 0 {
+        return Ok(Dist::point(0));
+    }
+    let n = dice as usize;
+    let r = u32::from(rating.value());
+    // state[h][m]: highest face h (1..=6, index h), m dice meeting the rating.
+    let mut state = vec![vec![0.0; n + 1]; 7];
+    for f in 1..=6u32 {
+        state[f as usize][usize::from(f >= r)] += 1.0 / 6.0;
+    }
+    for _ in 1..n {
+        let mut next = vec![vec![0.0; n + 1]; 7];
+        for h in 1..=6usize {
+            for m in 0..n {
+                let q = state[h][m];
+                if q == 0.0 {
+                    continue;
+                }
+                for f in 1..=6usize {
+                    next[h.max(f)][m + usize::from(f as u32 >= r)] += q / 6.0;
+                }
+            }
+        }
+        state = next;
+    }
+    let mut pairs = Vec::new();
+    for (h, row) in state.iter().enumerate().skip(1) {
+        for (m, &q) in row.iter().enumerate() {
+            if q > 0.0 {
+                // The highest die is one of the meeting dice when it meets the rating.
+                let others = m - usize::from(h as u32 >= r);
+                pairs.push(((h + others) as i64, q));
+            }
+        }
+    }
+    Dist::from_pairs(&pairs)
+}
+
+/// The odds of a Badlands Rally check, optionally against a defence and with a weapon's damage.
+pub fn badlands_rally_odds(req: &RallyRequest) -> Result<RallyOdds, OddsError> {
+    let rating = Rating::new(req.rating)?;
+    let dice = pool("dice", req.dice)?;
+    let versus = match req.versus {
+        Some((r, d)) => Some((Rating::new(r)?, pool("vs_dice", d)?)),
+        None => None,
+    };
+    if let Some((p, a)) = req.weapon {
+        bounded("POW", i64::from(p), 0, i64::from(MAX_POW_AR))?;
+        bounded("AR", i64::from(a), 0, i64::from(MAX_POW_AR))?;
+        if versus.is_none() {
+            return Err(RuleError::OutOfBounds {
+                field: "vs_dice".into(),
+                value: 0,
+                min: 0,
+                max: i64::from(MAX_POOL),
+            }
+            .into());
+        }
+    }
+    let check = check_distribution(rating, dice)?;
+    let all_ones = if dice == 0 {
+        0.0
+    } else {
+        (1.0f64 / 6.0).powi(dice as i32)
+    };
+    let mut out = RallyOdds {
+        request: *req,
+        check,
+        all_ones,
+        margin: None,
+        hit: None,
+        damage: None,
+        damage_chance: None,
+    };
+    let Some((vr, vd)) = versus else {
+        return Ok(out);
+    };
+    if dice == 0 {
+        // An attack with no dice fails before the defence rolls.
+        out.hit = Some(0.0);
+        if req.weapon.is_some() {
+            out.damage = Some(Dist::point(0));
+            out.damage_chance = Some(0.0);
+        }
+        return Ok(out);
+    }
+    let defence = check_distribution(vr, vd)?;
+    let margin = out.check.convolve(&defence.negated())?;
+    out.hit = Some(margin.chance(|m| m >= 0));
+    if let Some((pow, ar)) = req.weapon {
+        let mut damage = Dist::zero();
+        let miss = margin.chance(|m| m < 0);
+        damage.add_scaled(&Dist::point(0), 0, miss)?;
+        let p_die = f64::from(7 - DAMAGE_TARGET) / 6.0;
+        for (mos, q) in margin.iter().filter(|(m, _)| *m >= 0) {
+            let n = mos + i64::from(pow) - i64::from(ar);
+            let d = if n <= 0 {
+                Dist::point(0)
+            } else {
+                binomial(n as u32, p_die)?
+            };
+            damage.add_scaled(&d, 0, q)?;
+        }
+        out.damage_chance = Some(damage.chance(|v| v >= 1));
+        out.damage = Some(damage.trimmed());
+    }
+    out.margin = Some(margin);
+    Ok(out)
+}
+
+fn binomial(n: u32, p: f64) -> Result<Dist, OddsError> {
+    let die = Dist::from_pairs(&[(0, 1.0 - p), (1, p)])?;
+    die.power(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rules_examples_are_possible_results() {
+        // 3D6 at 5+ rolling 4,5,6 → 7; 2D6 at 4+ rolling 1,1 → 1.
+        let d = check_distribution(Rating::new(5).unwrap(), 3).unwrap();
+        assert!(d.prob(7) > 0.0);
+        let two = check_distribution(Rating::new(4).unwrap(), 2).unwrap();
+        assert!((two.prob(1) - 1.0 / 36.0).abs() < 1e-15);
+        assert!((two.mass() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn damage_needs_a_defence() {
+        let r = RallyRequest {
+            rating: 4,
+            dice: 2,
+            versus: None,
+            weapon: Some((6, 4)),
+        };
+        assert!(badlands_rally_odds(&r).is_err());
+    }
+}

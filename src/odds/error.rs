@@ -1,0 +1,139 @@
+//! Why odds were refused, in English and Japanese. Every refusal happens before the work starts.
+
+use thiserror::Error;
+
+use crate::i18n::{Lang, Localized};
+use crate::notation::NotationError;
+use crate::systems::{badlands_rally, shadowrun4};
+
+/// Roll forms `/odds` does not compute (yet).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unsupported {
+    /// `choice`: the result is not a number.
+    Choice,
+    /// Tally (`NTYx`): a count per face, not one number.
+    Tally,
+    /// BCDice `xRy` / `xUy` rolls.
+    BcdiceChain,
+    /// Keep/drop over a pool that explodes or implodes (the pool size itself is random).
+    KeepWithExplode,
+    /// Advantage, then rerolls or explosions, then keep/drop.
+    AdvantageStagesKeep,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum OddsError {
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    #[error("odds describe one roll; this command has {count}")]
+    SeveralRolls { count: usize },
+    #[error("odds are not computed for {0:?}")]
+    Unsupported(Unsupported),
+    #[error("too large to compute exactly")]
+    TooComplex,
+    #[error("this roll can divide by zero")]
+    DivisionByZero,
+    #[error("a result of this roll is too large")]
+    Overflow,
+    #[error("an opposed test has no threshold")]
+    OpposedWithThreshold,
+    #[error(transparent)]
+    Shadowrun4(#[from] shadowrun4::RuleError),
+    #[error(transparent)]
+    BadlandsRally(#[from] badlands_rally::RuleError),
+}
+
+impl Localized for OddsError {
+    fn localized(&self, lang: Lang) -> String {
+        use OddsError::*;
+        let ja = lang == Lang::Ja;
+        match self {
+            Notation(e) => e.localized(lang),
+            SeveralRolls { count } if ja => format!(
+                "確率は1回のロールについて計算します（このコマンドは{count}回振ります）。`;`・セット・繰り返しを外してください。"
+            ),
+            SeveralRolls { count } => format!(
+                "Odds describe one roll, and this command makes {count}: drop the `;`, sets or repeats."
+            ),
+            Unsupported(u) => unsupported(*u, lang).to_string(),
+            TooComplex => lang
+                .pick(
+                    "This roll is too large to compute exactly. Try fewer dice, fewer sides or a simpler expression.",
+                    "このロールは大きすぎて正確な確率を計算できません。ダイスの数・面数を減らすか、式を簡単にしてください。",
+                )
+                .into(),
+            DivisionByZero => lang
+                .pick(
+                    "This roll can divide by zero, so it has no distribution.",
+                    "このロールは0で割る場合があるため、確率を計算できません。",
+                )
+                .into(),
+            Overflow => lang
+                .pick(
+                    "A result of this roll is too large to compute.",
+                    "このロールの結果が大きすぎて計算できません。",
+                )
+                .into(),
+            OpposedWithThreshold => lang
+                .pick(
+                    "An opposed test has no threshold: give either `threshold` or `opposed`.",
+                    "対抗判定には目標値がありません。`threshold` と `opposed` のどちらか一方を指定してください。",
+                )
+                .into(),
+            Shadowrun4(e) => e.localized(lang),
+            BadlandsRally(e) => e.localized(lang),
+        }
+    }
+}
+
+fn unsupported(u: Unsupported, lang: Lang) -> &'static str {
+    use Unsupported::*;
+    match u {
+        Choice => lang.pick(
+            "`choice` picks words, not numbers: there are no odds to show.",
+            "`choice` は数ではなく選択肢を選ぶため、確率は表示できません。",
+        ),
+        Tally => lang.pick(
+            "A tally counts each face separately: odds are computed for rolls with one number.",
+            "集計ロールは出目ごとに数えるため、確率は1つの数になるロールだけ計算できます。",
+        ),
+        BcdiceChain => lang.pick(
+            "Odds for BCDice `xRy` and `xUy` rolls are not computed yet.",
+            "BCDiceの `xRy`・`xUy` ロールの確率はまだ計算できません。",
+        ),
+        KeepWithExplode => lang.pick(
+            "Odds for keep/drop over dice that explode or implode are not computed yet.",
+            "爆発（`e`・`ie`）や`i`と、キープ・ドロップを組み合わせた確率はまだ計算できません。",
+        ),
+        AdvantageStagesKeep => lang.pick(
+            "Odds for advantage with rerolls or explosions and keep/drop together are not computed yet.",
+            "有利・不利と振り直し・爆発とキープ・ドロップをすべて組み合わせた確率はまだ計算できません。",
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_refusal_reads_in_both_languages() {
+        let all = [
+            OddsError::SeveralRolls { count: 2 },
+            OddsError::Unsupported(Unsupported::Choice),
+            OddsError::Unsupported(Unsupported::Tally),
+            OddsError::Unsupported(Unsupported::BcdiceChain),
+            OddsError::Unsupported(Unsupported::KeepWithExplode),
+            OddsError::Unsupported(Unsupported::AdvantageStagesKeep),
+            OddsError::TooComplex,
+            OddsError::DivisionByZero,
+            OddsError::Overflow,
+            OddsError::OpposedWithThreshold,
+        ];
+        for e in all {
+            let (en, ja) = (e.localized(Lang::En), e.localized(Lang::Ja));
+            assert!(en.is_ascii() && !en.is_empty(), "{en}");
+            assert!(!ja.is_ascii(), "{ja}");
+        }
+    }
+}

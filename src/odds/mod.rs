@@ -1,0 +1,35 @@
+//! Exact odds of a roll before it is made (issue 16, `/odds`).
+//!
+//! Everything here is computed, never simulated: distributions are convolutions and dynamic
+//! programs over the same rules the resolvers apply, with explosions and reroll chains stopped at
+//! the same caps as the roller (the mass that reaches a cap is reported). Inputs beyond the
+//! roller's limits, or too large to compute within the time budget, are refused before any work.
+//!
+//! Entry points, one per rules family; a system adds its odds here beside its resolver, and the
+//! registry reaches them by these names:
+//! - [`roll_odds`]: any `/roll` command with one numeric result (the Dice Maiden and BCDice
+//!   notation of [`crate::notation`]);
+//! - [`shadowrun4_odds`]: Shadowrun 4 success and opposed tests, with Edge pushed;
+//! - [`badlands_rally_odds`]: Badlands Rally checks, margins and weapon damage.
+//!
+//! Modules: [`dist`] (the distribution type and its exact operations), `faces` (a die's worth
+//! after explode / implode / reroll), `keep` (keep/drop and advantage by order statistics),
+//! `notation`, `shadowrun4`, `badlands_rally`, [`error`].
+//! Benchmarks: `cargo bench -p saikoro --bench odds`.
+
+pub mod badlands_rally;
+pub mod dist;
+pub mod error;
+mod faces;
+mod keep;
+pub mod notation;
+pub mod shadowrun4;
+
+pub use badlands_rally::{RallyOdds, RallyRequest, badlands_rally_odds};
+pub use dist::Dist;
+pub use error::{OddsError, Unsupported};
+pub use notation::{Measure, RollOdds, roll_odds};
+pub use shadowrun4::{PoolOdds, Sr4Odds, Sr4Request, shadowrun4_odds};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,517 @@
+//! Known values, brute-force enumeration through the engine's own roller, and seeded Monte Carlo
+//! cross-checks.
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::dice::{DiceError, Roller, SeededRoller};
+use crate::notation::{RollOutcome, parse};
+
+const EPS: f64 = 1e-9;
+
+fn odds(input: &str) -> RollOdds {
+    roll_odds(input).unwrap_or_else(|e| panic!("{input}: {e}"))
+}
+
+// ------------------------------------------------------------------ known values
+
+#[test]
+fn two_d6_at_least_7_is_21_in_36() {
+    let o = odds("2D6>=7");
+    assert!((o.chance().unwrap() - 21.0 / 36.0).abs() < 1e-15);
+    assert_eq!(o.median(), 7);
+    assert!((o.mean() - 7.0).abs() < 1e-12);
+    assert_eq!(o.measure, Measure::Total);
+}
+
+#[test]
+fn four_d6_keep_3_has_mean_12_2446() {
+    // 15869/1296 = 12.244598765…, the well-known mean of 4d6 drop lowest.
+    let o = odds("4d6k3");
+    assert!((o.mean() - 15869.0 / 1296.0).abs() < 1e-12, "{}", o.mean());
+    assert!((odds("4d6d1").mean() - 15869.0 / 1296.0).abs() < 1e-12);
+    assert_eq!(odds("4d6k3").dist.min(), 3);
+    assert_eq!(odds("4d6k3").dist.max(), 18);
+}
+
+#[test]
+fn three_d6_equal_10_is_27_in_216() {
+    let o = odds("3D6=10");
+    assert!((o.chance().unwrap() - 27.0 / 216.0).abs() < 1e-15);
+    assert!((odds("3d6").dist.prob(10) - 27.0 / 216.0).abs() < 1e-15);
+}
+
+#[test]
+fn advantage_is_the_higher_of_two_d20() {
+    let o = odds("d20 adv");
+    // P(max of 2d20 = 20) = 39/400.
+    assert!((o.dist.prob(20) - 39.0 / 400.0).abs() < 1e-15);
+    let d = odds("d20 dis");
+    assert!((d.dist.prob(1) - 39.0 / 400.0).abs() < 1e-15);
+}
+
+#[test]
+fn success_counting_reports_successes() {
+    // 5d10 t8: each die succeeds with 3/10.
+    let o = odds("5d10 t8");
+    assert_eq!(o.measure, Measure::Successes);
+    assert!((o.mean() - 1.5).abs() < 1e-12);
+    assert!((o.dist.prob(5) - 0.3f64.powi(5)).abs() < 1e-15);
+}
+
+#[test]
+fn exploding_d6_matches_its_closed_form_up_to_the_cap() {
+    // 1d6 e: one extra die on a 6: mean 3.5 + 3.5/6.
+    let o = odds("1d6e");
+    assert!((o.mean() - (3.5 + 3.5 / 6.0)).abs() < 1e-12);
+    assert_eq!(o.capped(), 0.0);
+    // ie: up to MAX_CHAIN extra dice; the chance of reaching the cap is (1/6)^11.
+    let ie = odds("1d6ie");
+    let cap = (1.0f64 / 6.0).powi(11);
+    assert!((ie.capped() - cap).abs() < cap * 1e-9, "{}", ie.capped());
+    assert!((ie.dist.mass() - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn unsupported_and_several_rolls_are_refused() {
+    assert!(matches!(
+        roll_odds("choice[a,b]"),
+        Err(OddsError::Unsupported(Unsupported::Choice))
+    ));
+    assert!(matches!(
+        roll_odds("2d6; 1d4"),
+        Err(OddsError::SeveralRolls { count: 2 })
+    ));
+    assert!(matches!(
+        roll_odds("3 4d6"),
+        Err(OddsError::SeveralRolls { count: 3 })
+    ));
+    assert!(matches!(
+        roll_odds("4d6e6k3"),
+        Err(OddsError::Unsupported(Unsupported::KeepWithExplode))
+    ));
+    assert!(matches!(roll_odds("1d6/(1d2-1)"), Err(OddsError::DivisionByZero)));
+    assert!(matches!(roll_odds("1001d6"), Err(OddsError::Notation(_))));
+    assert!(matches!(roll_odds("1d1001"), Err(OddsError::Notation(_))));
+}
+
+#[test]
+fn the_largest_sum_within_limits_is_computed() {
+    let o = odds("1000d1000");
+    assert!((o.dist.mass() - 1.0).abs() < 1e-9);
+    assert!((o.mean() - 500_500.0).abs() < 1e-3);
+    assert_eq!(o.median(), 500_500);
+}
+
+#[test]
+fn keep_over_a_large_pool_is_refused_before_work() {
+    assert!(matches!(roll_odds("1000d1000k500"), Err(OddsError::TooComplex)));
+}
+
+#[test]
+fn d66_and_barabara() {
+    let d = odds("D66");
+    assert!((d.dist.prob(11) - 1.0 / 36.0).abs() < 1e-15);
+    let b = odds("6B6>=5");
+    assert_eq!(b.measure, Measure::Successes);
+    assert!((b.mean() - 2.0).abs() < 1e-12);
+}
+
+// ------------------------------------------------------------------ brute force
+
+/// Replays a prefix of faces; asks for one more die by failing and saying its size.
+struct Probe {
+    faces: Vec<u32>,
+    at: usize,
+    wanted: Option<u32>,
+}
+
+impl Roller for Probe {
+    fn roll(&mut self, sides: u32) -> Result<u32, DiceError> {
+        match self.faces.get(self.at) {
+            Some(&f) => {
+                self.at += 1;
+                Ok(f)
+            }
+            None => {
+                self.wanted = Some(sides);
+                Err(DiceError::FixedExhausted { rolled: self.at })
+            }
+        }
+    }
+}
+
+/// Every sequence of faces the roller can consume, with its chance: the exact distribution of
+/// what `/roll` reports, by the roller itself. `None` past `max_leaves`.
+fn brute_force(input: &str, max_leaves: usize) -> Option<(BTreeMap<i64, f64>, f64)> {
+    let parsed = parse(input).ok()?;
+    let mut dist = BTreeMap::new();
+    let mut capped = 0.0;
+    let mut stack = vec![(Vec::<u32>::new(), 1.0f64)];
+    let mut leaves = 0;
+    while let Some((faces, w)) = stack.pop() {
+        let mut probe = Probe {
+            faces: faces.clone(),
+            at: 0,
+            wanted: None,
+        };
+        match parsed.roll(&mut probe) {
+            Ok(out) => {
+                leaves += 1;
+                if leaves > max_leaves {
+                    return None;
+                }
+                *dist.entry(reported(&out)).or_insert(0.0) += w;
+                if out.lines[0].capped {
+                    capped += w;
+                }
+            }
+            Err(_) => {
+                let sides = probe.wanted?;
+                for f in 1..=sides {
+                    let mut next = faces.clone();
+                    next.push(f);
+                    stack.push((next, w / f64::from(sides)));
+                }
+            }
+        }
+    }
+    Some((dist, capped))
+}
+
+fn reported(out: &RollOutcome) -> i64 {
+    let line = &out.lines[0];
+    line.successes.or(line.total).unwrap_or(0)
+}
+
+fn assert_matches(input: &str, max_leaves: usize) {
+    let Some((brute, capped)) = brute_force(input, max_leaves) else {
+        return;
+    };
+    let o = odds(input);
+    for (v, p) in &brute {
+        assert!(
+            (o.dist.prob(*v) - p).abs() < EPS,
+            "{input}: P({v}) = {} vs brute {p}",
+            o.dist.prob(*v)
+        );
+    }
+    assert!(
+        (o.dist.mass() - 1.0).abs() < EPS,
+        "{input}: mass {}",
+        o.dist.mass()
+    );
+    assert!(
+        (o.capped() - capped).abs() < EPS,
+        "{input}: capped {} vs {capped}",
+        o.capped()
+    );
+}
+
+#[test]
+fn fixed_expressions_match_brute_force() {
+    for e in [
+        "3d6",
+        "4d6k3",
+        "4d6kl2",
+        "4d6dh1",
+        "4dF+1",
+        "3d6!",
+        "5d4km3",
+        "4d4d1",
+        "2d6e",
+        "2d4ie",
+        "2d6r1",
+        "2d4ir1",
+        "2d6i1",
+        "2d4rg4",
+        "1d4irg3",
+        "3d4e4r1",
+        "2d4r1e4",
+        "2d4e3i1",
+        "3d6t5f1",
+        "3d6t5ds6",
+        "3d10t7f1b1",
+        "3d6r1k2",
+        "3d3ir1kl2",
+        "d20 adv",
+        "2d6 dis",
+        "1d6 adv2",
+        "1d4 adv e",
+        "2d4 adv k1",
+        "2d4 dis2 kl1",
+        "1d6+1d4*2",
+        "2d6-1d4",
+        "(1d6+1)/2",
+        "2D6/3U>=3",
+        "2D6/3R",
+        "1d6*1d6",
+        "-1d4+3",
+        "3B6>=4",
+        "2B6+1B4",
+        "D66S",
+        "2d4 tl2",
+    ] {
+        assert!(
+            brute_force(e, 500_000).is_some(),
+            "{e} does not parse or is too big to enumerate"
+        );
+        assert_matches(e, 500_000);
+    }
+}
+
+fn group() -> impl Strategy<Value = String> {
+    (1u32..=3, 2u32..=6, 0usize..12, 0usize..6).prop_map(|(count, sides, a, b)| {
+        let first = match a {
+            0 => String::new(),
+            1 => "e".into(),
+            2 => format!("ie{sides}"),
+            3 => "r1".into(),
+            4 => "ir1".into(),
+            5 => "i1".into(),
+            6 => format!("k{}", count.div_ceil(2)),
+            7 => "kl1".into(),
+            8 => format!("t{}", sides.min(4)),
+            9 => format!("t{}f1", sides),
+            10 => " adv".into(),
+            _ => " dis".into(),
+        };
+        let second = match b {
+            0 => String::new(),
+            1 => "k1".into(),
+            2 => "r1".into(),
+            3 => format!("e{sides}"),
+            4 => "b1".into(),
+            _ => "".into(),
+        };
+        format!("{count}d{sides}{first}{second}")
+    })
+}
+
+fn expression() -> impl Strategy<Value = String> {
+    (group(), 0usize..6, group(), 1i64..4).prop_map(|(a, op, b, n)| match op {
+        0 => a,
+        1 => format!("{a}+{n}"),
+        2 => format!("{a}-{b}"),
+        3 => format!("{a}*{n}"),
+        4 => format!("{a}+{b}"),
+        _ => format!("({a})/{n}"),
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// For random small expressions the exact distribution equals the roller's, enumerated.
+    #[test]
+    fn random_small_expressions_match_brute_force(e in expression()) {
+        match roll_odds(&e) {
+            Ok(_) => assert_matches(&e, 200_000),
+            Err(OddsError::Notation(_) | OddsError::Unsupported(_)) => {}
+            Err(other) => prop_assert!(false, "{e}: {other:?}"),
+        }
+    }
+}
+
+// ------------------------------------------------------------------ Monte Carlo
+
+/// `ROLLS` seeded rolls through the engine's roller: the sample mean within 4 standard errors
+/// of the exact mean, and the comparison's frequency within 4 standard errors of its chance.
+const ROLLS: usize = 100_000;
+
+#[test]
+fn seeded_monte_carlo_agrees_with_the_exact_odds() {
+    for (input, seed) in [
+        ("2D6>=7", 1u64),
+        ("4d6k3", 2),
+        ("6d10ie10t8f1", 3),
+        ("3d6r1e6+2d4", 4),
+    ] {
+        let parsed = parse(input).unwrap();
+        let o = roll_odds(input).unwrap();
+        let mut r = SeededRoller::from_seed(seed);
+        let (mut sum, mut hits) = (0.0, 0usize);
+        for _ in 0..ROLLS {
+            let out = parsed.roll(&mut r).unwrap();
+            let v = reported(&out);
+            sum += v as f64;
+            if out.lines[0].verdict == Some(crate::notation::Verdict::Success) {
+                hits += 1;
+            }
+        }
+        let n = ROLLS as f64;
+        let se = o.dist.std_dev() / n.sqrt();
+        let mean = sum / n;
+        assert!(
+            (mean - o.mean()).abs() < 4.0 * se,
+            "{input}: sample {mean} vs exact {} (se {se})",
+            o.mean()
+        );
+        if let Some(p) = o.chance() {
+            let se = (p * (1.0 - p) / n).sqrt();
+            let f = hits as f64 / n;
+            assert!((f - p).abs() < 4.0 * se, "{input}: frequency {f} vs chance {p}");
+        }
+    }
+}
+
+// ------------------------------------------------------------------ Shadowrun 4
+
+fn choose(n: u64, k: u64) -> u128 {
+    (0..k).fold(1u128, |acc, i| acc * u128::from(n - i) / u128::from(i + 1))
+}
+
+#[test]
+fn sr4_pool_12_threshold_3_by_closed_form() {
+    let o = shadowrun4_odds(&Sr4Request {
+        pool: 12,
+        threshold: Some(3),
+        edge: None,
+        opposed: None,
+    })
+    .unwrap();
+    // Success: P(Bin(12, 1/3) >= 3) = 1 − Σ_{k<3} C(12,k) 2^(12−k) / 3^12.
+    let miss: u128 = (0..3).map(|k| choose(12, k) * 2u128.pow(12 - k as u32)).sum();
+    let success = 1.0 - miss as f64 / 3f64.powi(12);
+    assert!((o.plain.success.unwrap() - success).abs() < 1e-12);
+    // Glitch: six or more 1s of 12: Σ_{o>=6} C(12,o) 5^(12−o) / 6^12.
+    let g: u128 = (6..=12).map(|k| choose(12, k) * 5u128.pow(12 - k as u32)).sum();
+    assert!((o.plain.glitch - g as f64 / 6f64.powi(12)).abs() < 1e-15);
+    // Critical: six or more 1s and the rest 2–4: Σ C(12,o) 3^(12−o) / 6^12.
+    let c: u128 = (6..=12).map(|k| choose(12, k) * 3u128.pow(12 - k as u32)).sum();
+    assert!((o.plain.critical_glitch - c as f64 / 6f64.powi(12)).abs() < 1e-15);
+    // The net-hit distribution is the hit distribution shifted by the threshold.
+    assert!((o.plain.net.as_ref().unwrap().prob(0) - o.plain.hits.prob(3)).abs() < 1e-15);
+}
+
+#[test]
+fn sr4_opposed_is_net_hits_against_a_pool() {
+    let o = shadowrun4_odds(&Sr4Request {
+        pool: 1,
+        threshold: None,
+        edge: None,
+        opposed: Some(1),
+    })
+    .unwrap();
+    // One die each: the actor wins only with a hit against a miss: 1/3 · 2/3.
+    assert!((o.plain.success.unwrap() - 2.0 / 9.0).abs() < 1e-15);
+}
+
+#[test]
+fn sr4_rule_of_six_agrees_with_the_engine_roller() {
+    use crate::systems::shadowrun4::{Glitch, dice::roll_pool};
+    let o = shadowrun4_odds(&Sr4Request {
+        pool: 4,
+        threshold: Some(2),
+        edge: Some(2),
+        opposed: None,
+    })
+    .unwrap();
+    let e = o.with_edge.unwrap();
+    let mut r = SeededRoller::from_seed(16);
+    let (mut sum, mut glitches, mut success) = (0.0, 0usize, 0usize);
+    for _ in 0..ROLLS {
+        let roll = roll_pool(6, true, &mut r).unwrap();
+        sum += f64::from(roll.hits);
+        glitches += usize::from(roll.glitch != Glitch::None);
+        success += usize::from(roll.hits >= 2);
+    }
+    let n = ROLLS as f64;
+    let se = e.hits.std_dev() / n.sqrt();
+    assert!((sum / n - e.hits.mean()).abs() < 4.0 * se);
+    for (count, p) in [(glitches, e.glitch), (success, e.success.unwrap())] {
+        let f = count as f64 / n;
+        assert!((f - p).abs() < 4.0 * (p * (1.0 - p) / n).sqrt(), "{f} vs {p}");
+    }
+}
+
+#[test]
+fn sr4_glitch_with_explosions_by_enumeration() {
+    use crate::systems::shadowrun4::dice::glitch_of;
+    // Two dice with the rule of six, enumerated to 12 dice deep (what is left is below 6^-10).
+    let o = shadowrun4_odds(&Sr4Request {
+        pool: 1,
+        threshold: None,
+        edge: Some(1),
+        opposed: None,
+    })
+    .unwrap();
+    let e = o.with_edge.unwrap();
+    // Enumerate: each die 1..6; a 6 adds a die. Track ones of first dice, all dice, hits.
+    fn walk(first: u32, extra: u32, w: f64, ones: u32, dice: u32, hits: u32, acc: &mut f64) {
+        if first == 0 && extra == 0 {
+            if glitch_of(ones, dice, hits) != crate::systems::shadowrun4::Glitch::None {
+                *acc += w;
+            }
+            return;
+        }
+        if dice > 12 {
+            return;
+        }
+        for f in 1..=6u32 {
+            let six = u32::from(f == 6);
+            let hit = hits + u32::from(f >= 5);
+            if first > 0 {
+                let o = ones + u32::from(f == 1);
+                walk(first - 1, extra + six, w / 6.0, o, dice + 1, hit, acc);
+            } else {
+                walk(0, extra - 1 + six, w / 6.0, ones, dice + 1, hit, acc);
+            }
+        }
+    }
+    let mut g = 0.0;
+    walk(2, 0, 1.0, 0, 0, 0, &mut g);
+    assert!((e.glitch - g).abs() < 1e-8, "{} vs {g}", e.glitch);
+}
+
+// ------------------------------------------------------------------ Badlands Rally
+
+#[test]
+fn rally_check_by_brute_force_for_small_pools() {
+    use crate::systems::badlands_rally::roll::{Pool, Rating, score_check};
+    for rating in 2..=6u8 {
+        for n in 1..=4u32 {
+            let d = badlands_rally::check_distribution(Rating::new(rating).unwrap(), n).unwrap();
+            let mut brute: BTreeMap<i64, f64> = BTreeMap::new();
+            let total = 6usize.pow(n);
+            for code in 0..total {
+                let dice: Vec<u32> = (0..n).map(|i| (code / 6usize.pow(i) % 6) as u32 + 1).collect();
+                let c = score_check(Rating::new(rating).unwrap(), Pool::of(n as i32), dice);
+                *brute.entry(i64::from(c.result)).or_insert(0.0) += 1.0 / total as f64;
+            }
+            for (v, p) in &brute {
+                assert!((d.prob(*v) - p).abs() < 1e-12, "{n}D6 at {rating}+: P({v})");
+            }
+            assert!((d.mass() - 1.0).abs() < 1e-12);
+        }
+    }
+}
+
+#[test]
+fn rally_margin_hit_and_damage_by_brute_force() {
+    use crate::systems::badlands_rally::roll::{Pool, Rating, score_check};
+    let o = badlands_rally_odds(&RallyRequest {
+        rating: 4,
+        dice: 2,
+        versus: Some((5, 2)),
+        weapon: Some((7, 6)),
+    })
+    .unwrap();
+    let (mut hit, mut damage) = (0.0, 0.0);
+    for code in 0..1296usize {
+        let f = |i: u32| (code / 6usize.pow(i) % 6) as u32 + 1;
+        let a = score_check(Rating::new(4).unwrap(), Pool::of(2), vec![f(0), f(1)]);
+        let d = score_check(Rating::new(5).unwrap(), Pool::of(2), vec![f(2), f(3)]);
+        let margin = i64::from(a.result) - i64::from(d.result);
+        if margin >= 0 {
+            hit += 1.0 / 1296.0;
+            let dice = margin + 1;
+            damage += (1.0 - 0.5f64.powi(dice as i32)) / 1296.0;
+        }
+    }
+    assert!((o.hit.unwrap() - hit).abs() < 1e-12);
+    assert!((o.damage_chance.unwrap() - damage).abs() < 1e-12);
+    assert!((o.damage.unwrap().mass() - 1.0).abs() < 1e-12);
+}
