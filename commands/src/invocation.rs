@@ -409,8 +409,10 @@ mod breaker_tests {
     #[test]
     fn remembered_settings_stand_in_only_while_the_store_is_down() {
         let b = ReadBreaker::default();
-        let mut s = ServerSettings::default();
-        s.gm_role = Some(7);
+        let s = ServerSettings {
+            gm_role: Some(7),
+            ..Default::default()
+        };
         b.remember(1, &s);
         assert_eq!(b.cached_while_down(1, 100), None, "closed: read the store");
         b.failed(100);
