@@ -291,6 +291,17 @@ pub fn parse_weapon(key: &str, v: &str) -> Result<Weapon, SheetError> {
     Ok(weapon)
 }
 
+/// A unit is read from its stored sheet here, where the sheet's format lives (the unit module
+/// does not import the sheet, so the two do not import each other).
+impl Unit {
+    /// Read a stored sheet (`name` for the error), as [`read`] does.
+    pub fn read(sheet: &Value, name: &str) -> Result<Unit, super::error::RuleError> {
+        read(sheet).map_err(|_| super::error::RuleError::BadSheet {
+            name: name.to_string(),
+        })
+    }
+}
+
 /// Read a stored unit. A non-empty sheet with neither `pilot` nor `suit` was written before the
 /// game had rules (free-form numbers and texts): its fields are read as if typed again.
 pub fn read(sheet: &Value) -> Result<Unit, SheetError> {

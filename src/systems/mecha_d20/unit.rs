@@ -388,13 +388,6 @@ pub struct Unit {
 }
 
 impl Unit {
-    /// Read a stored sheet (`name` for the error), as [`super::sheet::read`] does.
-    pub fn read(sheet: &serde_json::Value, name: &str) -> Result<Unit, RuleError> {
-        super::sheet::read(sheet).map_err(|_| RuleError::BadSheet {
-            name: name.to_string(),
-        })
-    }
-
     pub fn to_value(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
     }

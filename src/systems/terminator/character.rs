@@ -64,12 +64,6 @@ impl Character {
         }
     }
 
-    pub fn read(sheet: &serde_json::Value, name: &str) -> Result<Character, RuleError> {
-        super::sheet::read(sheet).map_err(|_| RuleError::BadSheet {
-            name: name.to_string(),
-        })
-    }
-
     pub fn to_value(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
     }

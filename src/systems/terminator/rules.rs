@@ -1,79 +1,16 @@
 //! Terminator Genisys in the registry: its names, character sheet, the house options of the
 //! rules file's §5 (keys `term.*`, default first) and its session state.
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
-use super::dice::{Die, FateDie};
+pub use super::options::{OPTIONS, TerminatorOptions, options};
 use super::sheet;
 use super::state::TerminatorState;
 use crate::i18n::Lang;
-use crate::systems::rules::{HouseOption, RollDialect, SessionState, SystemRules, house_value};
+use crate::systems::rules::{HouseOption, RollDialect, SessionState, SystemRules};
 use crate::systems::sheet_error::SheetError;
 
 pub struct TerminatorRules;
-
-/// §5: `fate_faces` (item 4), `tactical_die` (item 6, TG-3), `ibb_carry_over` (TG-5).
-pub const OPTIONS: &[HouseOption] = &[
-    HouseOption {
-        key: "term.fate_faces",
-        values: &[
-            "1,1,2,2,FATE,FATE",
-            "1,1,1,2,2,FATE",
-            "1,1,2,2,2,FATE",
-            "1,1,1,2,FATE,FATE",
-            "1,2,2,2,FATE,FATE",
-            "1,1,2,FATE,FATE,FATE",
-        ],
-        en: "The Fate die's six faces",
-        ja: "フェイトダイスの6面",
-    },
-    HouseOption {
-        key: "term.tactical_die",
-        values: &["D8", "D4", "D6", "D10", "D12", "D20"],
-        en: "The tactical roll-off die (ties reroll)",
-        ja: "タクティカルロールオフのダイス（同値は振り直し）",
-    },
-    HouseOption {
-        key: "term.ibb_carry_over",
-        values: &["off", "on"],
-        en: "I'll Be Back: the attack's further damaging dice apply to the new Crawler",
-        ja: "アイル ビー バック：攻撃の残りのダメージダイスを新しいクローラーにも適用する",
-    },
-];
-
-/// The options a server's house settings choose.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TerminatorOptions {
-    pub fate: FateDie,
-    pub tactical_die: Die,
-    pub carry_over: bool,
-}
-
-impl Default for TerminatorOptions {
-    fn default() -> Self {
-        TerminatorOptions {
-            fate: FateDie::default(),
-            tactical_die: Die::D8,
-            carry_over: false,
-        }
-    }
-}
-
-pub fn options(house: &BTreeMap<String, String>) -> TerminatorOptions {
-    let v = |k| house_value(OPTIONS, house, k);
-    let d = TerminatorOptions::default();
-    TerminatorOptions {
-        fate: v("term.fate_faces")
-            .and_then(|f| FateDie::parse(f).ok())
-            .unwrap_or(d.fate),
-        tactical_die: v("term.tactical_die")
-            .and_then(|t| Die::parse(t).ok())
-            .unwrap_or(d.tactical_die),
-        carry_over: v("term.ibb_carry_over") == Some("on"),
-    }
-}
 
 impl SystemRules for TerminatorRules {
     fn name(&self, lang: Lang) -> &'static str {
@@ -131,8 +68,10 @@ impl SystemRules for TerminatorRules {
 mod tests {
     use serde_json::json;
 
+    use std::collections::BTreeMap;
+
     use super::*;
-    use crate::systems::terminator::dice::FateFace;
+    use crate::systems::terminator::dice::{Die, FateDie, FateFace};
 
     #[test]
     fn house_options_choose_the_rules_and_unknown_values_keep_the_default() {

@@ -134,6 +134,16 @@ fn weapon_slot(key: &str) -> Option<usize> {
     (1..=MAX_WEAPONS).contains(&n).then(|| n - 1)
 }
 
+/// A character is read from its stored sheet here, where the sheet's format lives (the character
+/// module does not import the sheet, so the two do not import each other).
+impl Character {
+    pub fn read(sheet: &Value, name: &str) -> Result<Character, super::error::RuleError> {
+        read(sheet).map_err(|_| super::error::RuleError::BadSheet {
+            name: name.to_string(),
+        })
+    }
+}
+
 /// Read a stored character. A non-empty sheet without `stats` was written while Terminator was
 /// free-form: its fields are read as if typed again.
 pub fn read(sheet: &Value) -> Result<Character, SheetError> {

@@ -12,8 +12,8 @@ use super::attack::{AttackRequest, AttackRun, CrawlerStats, Stage, TargetStats, 
 use super::character::{self, Character};
 use super::dice::{Die, FateRoll, RollOff};
 use super::error::RuleError;
+use super::options::TerminatorOptions;
 use super::profile::{Library, Profile};
-use super::rules::TerminatorOptions;
 use super::weapon::{self, Band, Weapon};
 use crate::dice::Roller;
 use crate::i18n::Lang;

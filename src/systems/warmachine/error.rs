@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::effects::{CannotFlag, FlagSource};
+use super::flags::{CannotFlag, FlagSource};
 use crate::dice::DiceError;
 use crate::i18n::{Lang, Localized};
 

@@ -9,13 +9,20 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::{RuleError, text};
-use super::turn::Roles;
 
 /// Most triggers waiting at once.
 pub const MAX_PENDING: usize = 30;
 /// Closed triggers kept for display.
 pub const MAX_CLOSED: usize = 50;
 pub const MAX_TRIGGER_CHARS: usize = 200;
+
+/// The active and inactive players (items 21–22); the turn decides them, the trigger order
+/// reads them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Roles {
+    pub active: String,
+    pub inactive: Vec<String>,
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trigger {

@@ -14,16 +14,11 @@ use super::effects::Expiry;
 use super::error::{RuleError, text};
 use super::model::{Expired, Model};
 use super::rolloff::number_players;
+pub use super::triggers::Roles;
 use super::triggers::{ClosedTrigger, Resolution, TriggerQueue};
 
 /// "Any time" uses kept for display.
 pub const MAX_ANY_TIME_LOG: usize = 50;
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Roles {
-    pub active: String,
-    pub inactive: Vec<String>,
-}
 
 /// Why the roles are what they are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
