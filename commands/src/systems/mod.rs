@@ -7,6 +7,7 @@
 pub mod badlands_rally;
 pub mod free_form;
 pub mod mecha_d20;
+pub mod replies;
 pub mod shadowrun4;
 pub mod terminator;
 pub mod warmachine;

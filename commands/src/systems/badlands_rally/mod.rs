@@ -13,6 +13,7 @@ pub mod reliable;
 pub mod store;
 pub mod track;
 
+pub use super::replies::{record, reply, who};
 use engine::i18n::Lang;
 use engine::systems::badlands_rally::datacards;
 use poise::CreateReply;
@@ -24,7 +25,6 @@ use engine::systems::badlands_rally::session_race::race_of;
 use futures::future::BoxFuture;
 
 use crate::embeds::EmbedView;
-use crate::invocation::Invocation;
 use crate::press::{Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
@@ -108,12 +108,6 @@ pub fn model_choices(query: &str, lang: Lang) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Send one embed to the channel.
-pub async fn reply(ctx: Context<'_>, view: &EmbedView) -> Result<(), BotError> {
-    crate::reply::send(ctx, CreateReply::default().embed(view.to_embed())).await?;
-    Ok(())
-}
-
 /// Send one embed with a row of buttons (none: just the embed).
 pub async fn reply_with(
     ctx: Context<'_>,
@@ -163,23 +157,6 @@ impl SystemBot for BadlandsRallyBot {
     fn sheet_choices(&self, typed: &str, lang: Lang) -> Vec<(String, String)> {
         model_choices(typed, lang)
     }
-}
-
-/// The display name of whoever typed the command (embed footers).
-pub fn who(ctx: Context<'_>) -> String {
-    ctx.author().display_name().to_string()
-}
-
-/// Log a race roll in the session (best effort) and hand it to the console.
-pub async fn record(
-    ctx: Context<'_>,
-    inv: &Invocation,
-    session: Option<&engine::session::Session>,
-    command: &str,
-    outcome: &impl serde::Serialize,
-) {
-    ctx.data().tap(ctx.id(), outcome);
-    inv.log_roll(ctx, session, command, outcome).await;
 }
 
 #[cfg(test)]

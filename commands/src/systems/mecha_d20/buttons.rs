@@ -90,14 +90,13 @@ pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
     }
     let c: CheckPress = serde_json::from_value(p.action.payload.clone()).map_err(BotError::internal)?;
     let opts = store::options(&p.settings);
-    let (session, answer) = store::run_press(p, c.session, &mut |units, state, r| {
+    let (_, answer) = store::run_press(p, c.session, &mut |units, state, r| {
         state.answer_prompt(c.kind, &c.unit, units, 0, opts.escape_target, r)
     })
     .await?;
     let who = p.interaction.user.display_name().to_string();
     let view = embeds::answer_view(&c.unit, &answer, p.lang, &who);
     p.data.tap(p.interaction.id.get(), &answer);
-    let _ = session;
     Ok(PressReply::Message(
         CreateInteractionResponseMessage::new().embed(view.to_embed()),
     ))

@@ -12,15 +12,13 @@ pub mod embeds;
 pub mod store;
 pub mod turn;
 
+pub use super::replies::{record, reply, who};
 use engine::i18n::Lang;
 use engine::session::{ServerSettings, Session, SystemId};
 use engine::systems::mecha_d20::MechaState;
 use engine::systems::rules::SessionState;
 use futures::future::BoxFuture;
-use poise::CreateReply;
 
-use crate::embeds::EmbedView;
-use crate::invocation::Invocation;
 use crate::press::{Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
@@ -57,29 +55,6 @@ use turn::{
 )]
 pub async fn mecha(_ctx: Context<'_>) -> Result<(), BotError> {
     Ok(())
-}
-
-/// Send one embed to the channel.
-pub async fn reply(ctx: Context<'_>, view: &EmbedView) -> Result<(), BotError> {
-    crate::reply::send(ctx, CreateReply::default().embed(view.to_embed())).await?;
-    Ok(())
-}
-
-/// The display name of whoever typed the command (embed footers).
-pub fn who(ctx: Context<'_>) -> String {
-    ctx.author().display_name().to_string()
-}
-
-/// Log a roll in the session (best effort) and hand it to the console.
-pub async fn record(
-    ctx: Context<'_>,
-    inv: &Invocation,
-    session: Option<&Session>,
-    command: &str,
-    outcome: &impl serde::Serialize,
-) {
-    ctx.data().tap(ctx.id(), outcome);
-    inv.log_roll(ctx, session, command, outcome).await;
 }
 
 /// The d20 mecha RPG in the bot's registry.

@@ -14,6 +14,7 @@ pub mod embeds;
 pub mod store;
 pub mod turn;
 
+pub use super::replies::{record, who};
 use engine::i18n::Lang;
 use engine::session::{ServerSettings, Session, SystemId};
 use engine::systems::rules::SessionState;
@@ -23,7 +24,6 @@ use futures::future::BoxFuture;
 use poise::CreateReply;
 
 use crate::embeds::EmbedView;
-use crate::invocation::Invocation;
 use crate::press::{Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
@@ -88,23 +88,6 @@ pub async fn reply_with(
 
 pub async fn reply(ctx: Context<'_>, view: &EmbedView) -> Result<(), BotError> {
     reply_with(ctx, view, Vec::new()).await
-}
-
-/// The display name of whoever typed the command (embed footers).
-pub fn who(ctx: Context<'_>) -> String {
-    ctx.author().display_name().to_string()
-}
-
-/// Log a roll in the session (best effort) and hand it to the console.
-pub async fn record(
-    ctx: Context<'_>,
-    inv: &Invocation,
-    session: Option<&Session>,
-    command: &str,
-    outcome: &impl serde::Serialize,
-) {
-    ctx.data().tap(ctx.id(), outcome);
-    inv.log_roll(ctx, session, command, outcome).await;
 }
 
 /// Terminator Genisys in the bot's registry.
