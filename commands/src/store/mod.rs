@@ -7,6 +7,8 @@
 //! to overwrite a change made meanwhile; such conflicts are retried a few times, then reported
 //! as [`StoreError::Conflict`].
 
+pub mod cache;
+mod cached_store;
 mod postgres;
 mod sql;
 mod sqlite;
@@ -23,6 +25,8 @@ use engine::session::{
 };
 use thiserror::Error;
 
+pub use cache::Caches;
+pub use cached_store::CachedStore;
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
@@ -143,6 +147,15 @@ pub struct NewAction {
     pub payload: serde_json::Value,
 }
 
+/// What [`Store::record`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    /// The new actions' ids, in the order given.
+    pub action_ids: Vec<i64>,
+    /// False when the roll was not logged because its session is gone or ended.
+    pub logged: bool,
+}
+
 /// A stored action.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Action {
@@ -238,6 +251,32 @@ pub trait Store: Send + Sync {
     /// missing or ended). The log is append-only; the database refuses updates and deletes.
     fn append_roll<'a>(&'a self, entry: &'a RollLogEntry) -> StoreFuture<'a, ()>;
 
+    /// What one command leaves behind, in one transaction: the actions behind its buttons and
+    /// its roll in the session's log (logged only while that session is active; see
+    /// [`Recorded::logged`]). One commit instead of one per row.
+    /// The default writes one row at a time (for wrappers in tests); the real stores override it.
+    fn record<'a>(
+        &'a self,
+        actions: &'a [NewAction],
+        roll: Option<&'a RollLogEntry>,
+    ) -> StoreFuture<'a, Recorded> {
+        Box::pin(async move {
+            let mut action_ids = Vec::with_capacity(actions.len());
+            for a in actions {
+                action_ids.push(self.create_action(a).await?);
+            }
+            let logged = match roll {
+                None => false,
+                Some(r) => match self.append_roll(r).await {
+                    Ok(()) => true,
+                    Err(StoreError::NotFound) => false,
+                    Err(e) => return Err(e),
+                },
+            };
+            Ok(Recorded { action_ids, logged })
+        })
+    }
+
     /// The last `count` rolls of a session (at most [`MAX_RECENT_ROLLS`]), oldest first.
     fn recent_rolls(&self, session_id: i64, count: u32) -> StoreFuture<'_, Vec<RollLogEntry>>;
 
@@ -263,6 +302,11 @@ pub trait Store: Send + Sync {
     /// Closes the pool: waits for operations in flight, then refuses new ones.
     fn close(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
 
+    /// The read cache in front of this store, if any (for tests and metrics).
+    fn caches(&self) -> Option<&Caches> {
+        None
+    }
+
     /// The connection pool's (open connections, idle connections), for metrics; `None` when
     /// the store has no pool.
     fn pool_status(&self) -> Option<(u32, usize)> {
@@ -282,20 +326,36 @@ impl dyn Store + '_ {
 }
 
 /// PostgreSQL when `database_url` is given; otherwise SQLite in `data_dir/saikoro.db` (the
-/// directory is created). Runs the migrations before returning.
+/// directory is created). Runs the migrations before returning. Either way behind the read
+/// cache ([`CachedStore`]).
 pub async fn connect(database_url: Option<&str>, data_dir: &Path) -> Result<Arc<dyn Store>, StoreError> {
     match database_url {
-        Some(url) => Ok(Arc::new(PgStore::connect(url).await?)),
-        None => {
-            std::fs::create_dir_all(data_dir).map_err(|e| {
-                StoreError::Unavailable(format!(
-                    "cannot create data directory {}: {e}",
-                    data_dir.display()
-                ))
-            })?;
-            Ok(Arc::new(SqliteStore::open(&data_dir.join("saikoro.db")).await?))
-        }
+        Some(url) => Ok(cached_postgres(PgStore::connect(url).await?)),
+        None => cached_sqlite(data_dir).await,
     }
+}
+
+async fn cached_sqlite(data_dir: &Path) -> Result<Arc<dyn Store>, StoreError> {
+    std::fs::create_dir_all(data_dir).map_err(|e| {
+        StoreError::Unavailable(format!(
+            "cannot create data directory {}: {e}",
+            data_dir.display()
+        ))
+    })?;
+    let store = SqliteStore::open(&data_dir.join("saikoro.db")).await?;
+    // One process owns the file: every change passes through this store.
+    Ok(Arc::new(CachedStore::new(
+        Arc::new(store),
+        Arc::new(Caches::new(true)),
+    )))
+}
+
+/// PostgreSQL is shared by every bot process: the cache is used only while the change feed
+/// from the database is connected.
+fn cached_postgres(store: PgStore) -> Arc<dyn Store> {
+    let caches = Arc::new(Caches::new(false));
+    store.follow_changes(Arc::downgrade(&caches));
+    Arc::new(CachedStore::new(Arc::new(store), caches))
 }
 
 /// [`connect`] for the bot at start-up: PostgreSQL that is down does not keep the bot from
@@ -305,8 +365,8 @@ pub async fn connect_for_serving(
     data_dir: &Path,
 ) -> Result<Arc<dyn Store>, StoreError> {
     match database_url {
-        Some(url) => Ok(Arc::new(PgStore::connect_eventually(url).await?)),
-        None => connect(None, data_dir).await,
+        Some(url) => Ok(cached_postgres(PgStore::connect_eventually(url).await?)),
+        None => cached_sqlite(data_dir).await,
     }
 }
 
@@ -315,14 +375,6 @@ pub(crate) fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-/// How long to wait before retry `attempt` (1-based) after a conflict: random ("full jitter")
-/// up to an exponentially growing cap, so colliding writers spread out instead of colliding
-/// again in lockstep.
-pub(crate) fn conflict_backoff(attempt: u32) -> Duration {
-    let cap_ms = 5u64.saturating_mul(1u64 << attempt.min(6));
-    Duration::from_millis(rand::random_range(0..=cap_ms))
 }
 
 /// Discord snowflakes are `u64`; both databases store them bit-for-bit in a signed 64-bit
@@ -355,13 +407,6 @@ mod tests {
     fn snowflakes_survive_the_signed_column() {
         for id in [0, 1, 1_234_567_890_123_456_789, u64::MAX, 1 << 63] {
             assert_eq!(from_db(to_db(id)), id);
-        }
-    }
-
-    #[test]
-    fn backoff_grows_and_stays_bounded() {
-        for attempt in 0..40 {
-            assert!(conflict_backoff(attempt) <= Duration::from_millis(320));
         }
     }
 

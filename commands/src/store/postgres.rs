@@ -1,12 +1,35 @@
 //! The production store: PostgreSQL, shared by every bot process.
 
+use std::sync::Weak;
 use std::time::Duration;
 
+use engine::session::RollLogEntry;
+use sqlx::Row;
 use sqlx::migrate::MigrateError;
-use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions};
+use sqlx::types::Json;
 
+use super::cache::{Caches, Change};
 use super::sql::{embedded_migrator, sql_store};
-use super::{ACQUIRE_TIMEOUT, Backend, StoreError, classify_common};
+use super::{ACQUIRE_TIMEOUT, Backend, NewAction, Recorded, StoreError, classify_common, now_ms, to_db};
+
+/// The notification channel of the `change_feed` migration's trigger.
+const CHANGES: &str = "saikoro_changes";
+
+/// A command's actions and its log row in one statement (one round trip, one commit); the
+/// actions come back in the order given (`WITH ORDINALITY`, ids from one sequence).
+const RECORD: &str = "WITH new_actions AS ( \
+         INSERT INTO actions (kind, guild_id, channel_id, owner_id, payload, created_at_ms) \
+         SELECT t.kind, t.guild_id, t.channel_id, t.owner_id, t.payload::jsonb, $6 \
+         FROM UNNEST($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[]) \
+              WITH ORDINALITY AS t(kind, guild_id, channel_id, owner_id, payload, n) \
+         ORDER BY t.n RETURNING id), \
+     logged AS ( \
+         INSERT INTO roll_log (session_id, user_id, command, outcome, at_ms) \
+         SELECT id, $8, $9, $10, $11 FROM sessions WHERE id = $7 AND ended_at_ms IS NULL \
+         RETURNING 1) \
+     SELECT ARRAY(SELECT id FROM new_actions ORDER BY id) AS ids, \
+            (SELECT COUNT(*) FROM logged) AS logged";
 
 /// A [`Store`](super::Store) on PostgreSQL. The pool reconnects by itself after an outage:
 /// dead connections fail their liveness check and are replaced on the next acquire.
@@ -18,6 +41,98 @@ impl PgStore {
     const BACKEND: Backend = Backend::Postgres;
     const BEGIN_WRITE: &'static str = "BEGIN";
     const BEGIN_SNAPSHOT: &'static str = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
+    /// PostgreSQL's row locks order writers; there is no process-wide turn to take.
+    async fn write_turn(&self) -> Option<()> {
+        None
+    }
+
+    async fn record_at_once(
+        &self,
+        actions: &[NewAction],
+        roll: Option<&RollLogEntry>,
+    ) -> Result<Recorded, StoreError> {
+        let mut payloads = Vec::with_capacity(actions.len());
+        for a in actions {
+            payloads
+                .push(serde_json::to_string(&a.payload).map_err(|e| StoreError::Internal(e.to_string()))?);
+        }
+        let row = sqlx::query(RECORD)
+            .bind(actions.iter().map(|a| a.kind.clone()).collect::<Vec<_>>())
+            .bind(actions.iter().map(|a| a.guild.map(to_db)).collect::<Vec<_>>())
+            .bind(actions.iter().map(|a| to_db(a.channel)).collect::<Vec<_>>())
+            .bind(actions.iter().map(|a| to_db(a.owner)).collect::<Vec<_>>())
+            .bind(payloads)
+            .bind(now_ms())
+            .bind(roll.map(|r| r.session_id))
+            .bind(roll.map(|r| to_db(r.user_id)))
+            .bind(roll.map(|r| r.command.as_str()))
+            .bind(roll.map(|r| Json(&r.outcome)))
+            .bind(roll.map(|r| r.at_ms))
+            .fetch_one(&self.pool)
+            .await
+            .map_err(Self::classify)?;
+        let action_ids: Vec<i64> = row.try_get("ids").map_err(Self::classify)?;
+        let logged: i64 = row.try_get("logged").map_err(Self::classify)?;
+        Ok(Recorded {
+            action_ids,
+            logged: roll.is_some() && logged == 1,
+        })
+    }
+
+    /// Keeps `caches` in step with every process's changes: listens to the `change_feed`
+    /// trigger's notifications and drops what each names. The caches are live only while
+    /// the feed is connected (a lost connection may have lost notifications, so they are
+    /// emptied when it comes back). Ends when the caches are gone or the pool is closed.
+    pub fn follow_changes(&self, caches: Weak<Caches>) {
+        let pool = self.pool.clone();
+        tokio::spawn(async move {
+            loop {
+                if caches.strong_count() == 0 || pool.is_closed() {
+                    return;
+                }
+                match Self::listen(&pool).await {
+                    Ok(listener) => Self::relay(listener, &caches).await,
+                    Err(e) => tracing::debug!("change feed not connected: {e}"),
+                }
+                if let Some(c) = caches.upgrade() {
+                    c.set_live(false);
+                }
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        });
+    }
+
+    async fn listen(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
+        let mut listener = PgListener::connect_with(pool).await?;
+        listener.listen(CHANGES).await?;
+        Ok(listener)
+    }
+
+    /// Relays notifications until the feed fails; `Ok(None)` from sqlx means the connection
+    /// was lost and made again, so whatever was announced meanwhile is unknown.
+    async fn relay(mut listener: PgListener, caches: &Weak<Caches>) {
+        match caches.upgrade() {
+            Some(c) => c.set_live(true),
+            None => return,
+        }
+        tracing::debug!("change feed connected");
+        loop {
+            let next = listener.try_recv().await;
+            let Some(c) = caches.upgrade() else { return };
+            match next {
+                Ok(Some(n)) => match Change::parse(n.payload()) {
+                    Some(change) => c.drop_change(change),
+                    None => c.drop_all(),
+                },
+                Ok(None) => c.drop_all(),
+                Err(e) => {
+                    tracing::warn!("change feed lost; caches off until it is back: {e}");
+                    return;
+                }
+            }
+        }
+    }
+
     /// `FOR UPDATE`: concurrent edits of one session queue on the row lock instead of failing
     /// the version check, so a burst of edits all land without exhausting the retries. The
     /// version check stays as the guarantee.
@@ -87,7 +202,8 @@ impl PgStore {
             ("idle_in_transaction_session_timeout", "30s"),
         ]);
         Ok(PgPoolOptions::new()
-            .max_connections(10)
+            // Ten for commands, one held by the change feed.
+            .max_connections(11)
             .acquire_timeout(ACQUIRE_TIMEOUT)
             .idle_timeout(Duration::from_secs(600))
             .max_lifetime(Duration::from_secs(1800))

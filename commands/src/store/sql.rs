@@ -68,8 +68,10 @@ pub(super) const RELEASE_ACTION: &str = "UPDATE actions SET used_at_ms = NULL WH
 
 /// Implements [`Store`](super::Store) for a backend type with a `pool` field and these
 /// associated items: `BACKEND`, `BEGIN_WRITE` (starts a transaction that may write),
-/// `BEGIN_SNAPSHOT` (a consistent read), `SELECT_ACTIVE_LOCKED` and
-/// `fn classify(sqlx::Error) -> StoreError`.
+/// `BEGIN_SNAPSHOT` (a consistent read), `SELECT_ACTIVE_LOCKED`,
+/// `fn classify(sqlx::Error) -> StoreError`, `async fn write_turn(&self)` (what a writer holds
+/// while it writes: SQLite's one writer at a time, taken in turn instead of sleeping on the
+/// file lock) and `async fn record_at_once` (see [`Store::record`](super::Store::record)).
 macro_rules! sql_store {
     ($store:ty, $row:ty) => {
         // An anonymous const scopes these imports to the expansion.
@@ -85,9 +87,8 @@ macro_rules! sql_store {
 
             use $crate::store::sql::*;
             use $crate::store::{
-                Action, Backend, Edit, ExportPage, MAX_EXPORT_ROLLS, MAX_RECENT_ROLLS, NewAction,
-                SettingsEdit, Store, StoreError, StoreFuture, UPDATE_ATTEMPTS, conflict_backoff, from_db,
-                now_ms, to_db,
+                Action, Backend, Edit, ExportPage, MAX_EXPORT_ROLLS, MAX_RECENT_ROLLS, NewAction, Recorded,
+                SettingsEdit, Store, StoreError, StoreFuture, UPDATE_ATTEMPTS, from_db, now_ms, to_db,
             };
 
             impl $store {
@@ -132,6 +133,7 @@ macro_rules! sql_store {
                 /// One attempt: load (locked where the backend can), apply, check, save, commit.
                 /// Every early return drops the transaction, which rolls it back.
                 async fn try_update(&self, channel: u64, edit: &mut Edit<'_>) -> Result<Session, StoreError> {
+                    let _turn = self.write_turn().await;
                     let mut tx = self
                         .pool
                         .begin_with(Self::BEGIN_WRITE)
@@ -202,6 +204,7 @@ macro_rules! sql_store {
                     edit: &'a mut SettingsEdit<'_, ServerSettings>,
                 ) -> StoreFuture<'a, ServerSettings> {
                     Box::pin(async move {
+                        let _turn = self.write_turn().await;
                         let mut tx = self
                             .pool
                             .begin_with(Self::BEGIN_WRITE)
@@ -242,6 +245,7 @@ macro_rules! sql_store {
                     edit: &'a mut SettingsEdit<'_, ChannelSettings>,
                 ) -> StoreFuture<'a, ChannelSettings> {
                     Box::pin(async move {
+                        let _turn = self.write_turn().await;
                         let mut tx = self
                             .pool
                             .begin_with(Self::BEGIN_WRITE)
@@ -292,6 +296,7 @@ macro_rules! sql_store {
                             return Err(StoreError::Invalid(SessionError::Ended));
                         }
                         session.validate()?;
+                        let _turn = self.write_turn().await;
                         let row = sqlx::query(INSERT_SESSION)
                             .bind(to_db(session.guild_id))
                             .bind(to_db(session.channel_id))
@@ -344,13 +349,14 @@ macro_rules! sql_store {
                     edit: &'a mut Edit<'_>,
                 ) -> StoreFuture<'a, Session> {
                     Box::pin(async move {
+                        // Each attempt waits its turn on the row (PostgreSQL `FOR UPDATE`, SQLite's
+                        // writer turn), so there is nothing to sleep for: a conflict here is a
+                        // deadlock or a lock held past `lock_timeout`, and the next attempt
+                        // queues on the lock again.
                         let mut attempt = 1;
                         loop {
                             match self.try_update(channel, &mut *edit).await {
-                                Err(StoreError::Conflict) if attempt < UPDATE_ATTEMPTS => {
-                                    tokio::time::sleep(conflict_backoff(attempt)).await;
-                                    attempt += 1;
-                                }
+                                Err(StoreError::Conflict) if attempt < UPDATE_ATTEMPTS => attempt += 1,
                                 other => return other,
                             }
                         }
@@ -371,6 +377,7 @@ macro_rules! sql_store {
 
                 fn append_roll<'a>(&'a self, entry: &'a RollLogEntry) -> StoreFuture<'a, ()> {
                     Box::pin(async move {
+                        let _turn = self.write_turn().await;
                         let written = sqlx::query(APPEND_ROLL)
                             .bind(entry.session_id)
                             .bind(to_db(entry.user_id))
@@ -386,6 +393,17 @@ macro_rules! sql_store {
                         } else {
                             Err(StoreError::NotFound)
                         }
+                    })
+                }
+
+                fn record<'a>(
+                    &'a self,
+                    actions: &'a [NewAction],
+                    roll: Option<&'a RollLogEntry>,
+                ) -> StoreFuture<'a, Recorded> {
+                    Box::pin(async move {
+                        let _turn = self.write_turn().await;
+                        self.record_at_once(actions, roll).await
                     })
                 }
 
@@ -448,6 +466,7 @@ macro_rules! sql_store {
 
                 fn create_action<'a>(&'a self, action: &'a NewAction) -> StoreFuture<'a, i64> {
                     Box::pin(async move {
+                        let _turn = self.write_turn().await;
                         let row = sqlx::query(INSERT_ACTION)
                             .bind(&action.kind)
                             .bind(action.guild.map(to_db))
@@ -475,12 +494,15 @@ macro_rules! sql_store {
 
                 fn use_action(&self, id: i64) -> StoreFuture<'_, Action> {
                     Box::pin(async move {
-                        let row = sqlx::query(USE_ACTION)
-                            .bind(id)
-                            .bind(now_ms())
-                            .fetch_optional(&self.pool)
-                            .await
-                            .map_err(Self::classify)?;
+                        let row = {
+                            let _turn = self.write_turn().await;
+                            sqlx::query(USE_ACTION)
+                                .bind(id)
+                                .bind(now_ms())
+                                .fetch_optional(&self.pool)
+                                .await
+                                .map_err(Self::classify)?
+                        };
                         match row {
                             Some(row) => Self::action_from_row(&row),
                             None => match self.action(id).await? {
@@ -493,6 +515,7 @@ macro_rules! sql_store {
 
                 fn release_action(&self, id: i64) -> StoreFuture<'_, ()> {
                     Box::pin(async move {
+                        let _turn = self.write_turn().await;
                         sqlx::query(RELEASE_ACTION)
                             .bind(id)
                             .execute(&self.pool)
@@ -526,6 +549,7 @@ macro_rules! embedded_migrator {
         sqlx::migrate::Migrator::with_migrations(vec![
             embedded_migrator!(@one $backend, 20250101000000, "store"),
             embedded_migrator!(@one $backend, 20250102000000, "actions"),
+            embedded_migrator!(@one $backend, 20250103000000, "change_feed"),
         ])
     };
     (@one $backend:literal, $version:literal, $name:literal) => {

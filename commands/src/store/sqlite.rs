@@ -7,13 +7,22 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
+use engine::session::RollLogEntry;
+use sqlx::types::Json;
+use tokio::sync::{Mutex, MutexGuard};
+
 use super::postgres::migrate_error;
-use super::sql::{embedded_migrator, sql_store};
-use super::{ACQUIRE_TIMEOUT, Backend, StoreError, classify_common};
+use super::sql::{APPEND_ROLL, INSERT_ACTION, embedded_migrator, sql_store};
+use super::{ACQUIRE_TIMEOUT, Backend, NewAction, Recorded, StoreError, classify_common, now_ms, to_db};
 
 /// A [`Store`](super::Store) in one SQLite file.
 pub struct SqliteStore {
     pool: SqlitePool,
+    /// SQLite has one writer at a time. Writers of this process take turns here, woken as soon
+    /// as the previous one commits, instead of meeting the file lock and sleeping in SQLite's
+    /// busy handler (which backs off up to 100 ms a try). `busy_timeout` remains for another
+    /// process touching the file.
+    writer: Mutex<()>,
 }
 
 impl SqliteStore {
@@ -28,6 +37,55 @@ impl SqliteStore {
     const SELECT_SETTINGS_LOCKED: &'static str = super::sql::SELECT_SETTINGS;
     const SELECT_CHANNEL_LOCKED: &'static str = super::sql::SELECT_CHANNEL;
     const SELECT_ACTIVE_LOCKED: &'static str = super::sql::SELECT_ACTIVE;
+
+    async fn write_turn(&self) -> Option<MutexGuard<'_, ()>> {
+        Some(self.writer.lock().await)
+    }
+
+    /// The actions, then the roll, in one `IMMEDIATE` transaction (one commit). The caller
+    /// holds the writer turn.
+    async fn record_at_once(
+        &self,
+        actions: &[NewAction],
+        roll: Option<&RollLogEntry>,
+    ) -> Result<Recorded, StoreError> {
+        let mut tx = self
+            .pool
+            .begin_with(Self::BEGIN_WRITE)
+            .await
+            .map_err(Self::classify)?;
+        let mut action_ids = Vec::with_capacity(actions.len());
+        let now = now_ms();
+        for a in actions {
+            let (id,): (i64,) = sqlx::query_as(INSERT_ACTION)
+                .bind(&a.kind)
+                .bind(a.guild.map(to_db))
+                .bind(to_db(a.channel))
+                .bind(to_db(a.owner))
+                .bind(Json(&a.payload))
+                .bind(now)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(Self::classify)?;
+            action_ids.push(id);
+        }
+        let mut logged = false;
+        if let Some(r) = roll {
+            logged = sqlx::query(APPEND_ROLL)
+                .bind(r.session_id)
+                .bind(to_db(r.user_id))
+                .bind(&r.command)
+                .bind(Json(&r.outcome))
+                .bind(r.at_ms)
+                .execute(&mut *tx)
+                .await
+                .map_err(Self::classify)?
+                .rows_affected()
+                == 1;
+        }
+        tx.commit().await.map_err(Self::classify)?;
+        Ok(Recorded { action_ids, logged })
+    }
 
     /// Opens (creating if needed) the database file and runs the migrations.
     pub async fn open(path: &Path) -> Result<SqliteStore, StoreError> {
@@ -50,7 +108,10 @@ impl SqliteStore {
             .run(&pool)
             .await
             .map_err(|e| migrate_error(e, Self::classify))?;
-        Ok(SqliteStore { pool })
+        Ok(SqliteStore {
+            pool,
+            writer: Mutex::new(()),
+        })
     }
 
     fn classify(e: sqlx::Error) -> StoreError {

@@ -215,3 +215,85 @@ async fn a_session_locked_elsewhere_ends_in_conflict() {
         before.version + 1
     );
 }
+
+/// Several bot processes share one database: a change made through one is seen by the others'
+/// caches within a second (the change feed), and the cache is live in both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_change_through_one_process_is_seen_by_the_other_within_a_second() {
+    let h = Postgres::new().await;
+    let (a, b) = (h.open().await, h.open().await);
+    contract::cache_live(a.as_ref()).await;
+    contract::cache_live(b.as_ref()).await;
+    // A reads (and keeps) all three; B changes each; A must see every change.
+    assert_eq!(a.server_settings(GUILD).await.unwrap(), None);
+    assert_eq!(a.channel_settings(CHAN).await.unwrap(), None);
+    assert_eq!(a.active_session(CHAN).await.unwrap(), None);
+    let hits = a
+        .caches()
+        .unwrap()
+        .stats
+        .hits
+        .load(std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(a.server_settings(GUILD).await.unwrap(), None);
+    assert!(
+        a.caches()
+            .unwrap()
+            .stats
+            .hits
+            .load(std::sync::atomic::Ordering::Relaxed)
+            > hits
+    );
+
+    let started = Instant::now();
+    let mut gm_role = |s: &mut ServerSettings| {
+        s.gm_role = Some(77);
+        Ok(())
+    };
+    b.update_server_settings(GUILD, &mut gm_role).await.unwrap();
+    let mut secret = |c: &mut engine::session::ChannelSettings| {
+        c.visibility = engine::session::Visibility::Secret;
+        Ok(())
+    };
+    b.update_channel_settings(GUILD, CHAN, &mut secret).await.unwrap();
+    let s = contract::seeded(b.as_ref(), CHAN).await;
+    let seen = async {
+        loop {
+            let server = a.server_settings(GUILD).await.unwrap();
+            let channel = a.channel_settings(CHAN).await.unwrap();
+            let session = a.active_session(CHAN).await.unwrap();
+            if server.and_then(|x| x.gm_role) == Some(77)
+                && channel.is_some_and(|c| c.visibility == engine::session::Visibility::Secret)
+                && session.as_ref() == Some(&s)
+            {
+                return started.elapsed();
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    };
+    let took = tokio::time::timeout(Duration::from_secs(1), seen)
+        .await
+        .expect("the other process saw every change within a second");
+    eprintln!("changes seen by the other process after {took:?}");
+
+    // A later change to the session (B) replaces A's copy too, and ending it is seen.
+    let joined = b.update(CHAN, |x| x.join(4242)).await.unwrap();
+    let seen_join = async {
+        while a.active_session(CHAN).await.unwrap().map(|x| x.version) != Some(joined.version) {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(1), seen_join)
+        .await
+        .expect("update seen");
+    b.end_session(CHAN, Actor::user(GM), 1_700_000_100_000)
+        .await
+        .unwrap();
+    let seen_end = async {
+        while a.active_session(CHAN).await.unwrap().is_some() {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(1), seen_end)
+        .await
+        .expect("end seen");
+}

@@ -664,6 +664,119 @@ pub async fn actions_are_used_once(h: &impl Harness) {
     assert!(matches!(again.use_action(id).await, Err(StoreError::AlreadyUsed)));
 }
 
+/// Waits (at most 5 s) until the store's read cache is in use: PostgreSQL's only once its
+/// change feed is connected.
+pub async fn cache_live(store: &dyn Store) -> &saikoro_bot::store::Caches {
+    let caches = store.caches().expect("every connected store has a read cache");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !caches.is_live() {
+        assert!(std::time::Instant::now() < until, "the cache never went live");
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    caches
+}
+
+/// A command's button actions and its log row, written together.
+pub async fn one_command_records_at_once(h: &impl Harness) {
+    use saikoro_bot::store::NewAction;
+    let store = h.open().await;
+    let s = seeded(store.as_ref(), CHAN).await;
+    let action = |kind: &str, owner: u64| NewAction {
+        kind: kind.into(),
+        guild: Some(GUILD),
+        channel: CHAN,
+        owner,
+        payload: json!({ "kind": kind }),
+    };
+    let actions = [
+        action("sr.second_chance", ALICE),
+        action("sr.edge_dice", ALICE),
+        action("reveal", BOB),
+    ];
+    let done = store
+        .record(&actions, Some(&roll(s.id, 1)))
+        .await
+        .expect("record");
+    assert!(done.logged);
+    assert_eq!(done.action_ids.len(), 3);
+    for (id, a) in done.action_ids.iter().zip(&actions) {
+        let stored = store.action(*id).await.unwrap().expect("stored");
+        assert_eq!(
+            (stored.kind.as_str(), stored.owner, &stored.payload),
+            (a.kind.as_str(), a.owner, &a.payload)
+        );
+    }
+    assert_eq!(store.recent_rolls(s.id, 10).await.unwrap(), vec![roll(s.id, 1)]);
+    // Only a roll; only actions; nothing.
+    assert_eq!(
+        store.record(&[], Some(&roll(s.id, 2))).await.unwrap().action_ids,
+        Vec::<i64>::new()
+    );
+    let only = store.record(&actions[..1], None).await.unwrap();
+    assert!(!only.logged);
+    assert_eq!(only.action_ids.len(), 1);
+    assert!(only.action_ids[0] > done.action_ids[2]);
+    let nothing = store.record(&[], None).await.unwrap();
+    assert!(!nothing.logged && nothing.action_ids.is_empty());
+    // An ended session's log takes nothing more; the buttons are still made.
+    store
+        .end_session(CHAN, Actor::user(GM), 1_700_000_100_000)
+        .await
+        .unwrap();
+    let late = store.record(&actions[..2], Some(&roll(s.id, 3))).await.unwrap();
+    assert!(!late.logged);
+    assert_eq!(late.action_ids.len(), 2);
+    assert_eq!(
+        store.recent_rolls(s.id, 10).await.unwrap(),
+        vec![roll(s.id, 1), roll(s.id, 2)]
+    );
+}
+
+/// The read cache serves repeated reads and never hides a write made through the store.
+pub async fn cached_reads_follow_every_write(h: &impl Harness) {
+    let store = h.open().await;
+    let caches = cache_live(store.as_ref()).await;
+    let hits = || caches.stats.hits.load(std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(store.server_settings(GUILD).await.unwrap(), None);
+    let before = hits();
+    assert_eq!(store.server_settings(GUILD).await.unwrap(), None);
+    assert_eq!(hits(), before + 1, "a repeated read is served from the cache");
+    let mut lang = |s: &mut ServerSettings| {
+        s.language = Some(engine::i18n::Lang::Ja);
+        Ok(())
+    };
+    store.update_server_settings(GUILD, &mut lang).await.unwrap();
+    assert_eq!(
+        store.server_settings(GUILD).await.unwrap().unwrap().language,
+        Some(engine::i18n::Lang::Ja)
+    );
+
+    assert_eq!(store.channel_settings(CHAN).await.unwrap(), None);
+    let mut secret = |c: &mut ChannelSettings| {
+        c.visibility = Visibility::Secret;
+        Ok(())
+    };
+    store
+        .update_channel_settings(GUILD, CHAN, &mut secret)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.channel_settings(CHAN).await.unwrap().unwrap().visibility,
+        Visibility::Secret
+    );
+
+    assert_eq!(store.active_session(CHAN).await.unwrap(), None);
+    let s = seeded(store.as_ref(), CHAN).await;
+    assert_eq!(store.active_session(CHAN).await.unwrap(), Some(s.clone()));
+    let joined = store.update(CHAN, |s| s.join(4242)).await.unwrap();
+    assert_eq!(store.active_session(CHAN).await.unwrap(), Some(joined));
+    store
+        .end_session(CHAN, Actor::user(GM), 1_700_000_100_000)
+        .await
+        .unwrap();
+    assert_eq!(store.active_session(CHAN).await.unwrap(), None);
+}
+
 /// One `#[tokio::test]` per contract function; `$harness` is an async expression giving a
 /// fresh harness.
 #[macro_export]
@@ -676,7 +789,8 @@ macro_rules! contract_tests {
             ended_sessions_order_limit_and_guild, roll_log_and_export, roll_log_is_append_only,
             fifty_concurrent_edits, survives_restart, actions_are_used_once,
             concurrent_settings_edits_all_land, export_pages,
-            concurrent_channel_settings_edits_all_land);
+            concurrent_channel_settings_edits_all_land, one_command_records_at_once,
+            cached_reads_follow_every_write);
     };
     (@each $harness:expr; $($name:ident),*) => {
         $(
