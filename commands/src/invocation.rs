@@ -323,6 +323,39 @@ impl Invocation {
         command: &str,
         outcome: &impl Serialize,
     ) {
+        let written = match self.roll_entry(session, command, outcome) {
+            Some(entry) => Some(ctx.data().store.append_roll(&entry).await.map(|()| true)),
+            None => None,
+        };
+        self.logged(ctx, session, written).await;
+    }
+
+    /// The log row of a roll in `session` (`None` without a session, or when the outcome
+    /// cannot be written as JSON), for [`crate::store::Store::record`] or [`Self::log_roll`].
+    pub fn roll_entry(
+        &self,
+        session: Option<&Session>,
+        command: &str,
+        outcome: &impl Serialize,
+    ) -> Option<RollLogEntry> {
+        Some(RollLogEntry {
+            session_id: session?.id,
+            user_id: self.user,
+            command: command.to_string(),
+            outcome: serde_json::to_value(outcome).ok()?,
+            at_ms: now_ms(),
+        })
+    }
+
+    /// After a roll was shown: says so out loud when it is not in the session's log.
+    /// `written`: the log write's result (`Ok(false)`: the session was gone), `None` when
+    /// nothing was written.
+    pub async fn logged(
+        &self,
+        ctx: Context<'_>,
+        session: Option<&Session>,
+        written: Option<Result<bool, StoreError>>,
+    ) {
         let Some(session) = session else {
             // No session read: none here, or storage down. Nothing a player rolled may vanish
             // silently, so an outage is said out loud.
@@ -331,19 +364,16 @@ impl Invocation {
             }
             return;
         };
-        let Ok(outcome) = serde_json::to_value(outcome) else {
-            return;
-        };
-        let entry = RollLogEntry {
-            session_id: session.id,
-            user_id: self.user,
-            command: command.to_string(),
-            outcome,
-            at_ms: now_ms(),
-        };
-        if let Err(e) = ctx.data().store.append_roll(&entry).await {
-            tracing::warn!(session = session.id, "roll not logged: {e}");
-            self.announce_unlogged(ctx, false).await;
+        match written {
+            Some(Ok(true)) | None => {}
+            Some(Ok(false)) => {
+                tracing::warn!(session = session.id, "roll not logged: the session ended");
+                self.announce_unlogged(ctx, false).await;
+            }
+            Some(Err(e)) => {
+                tracing::warn!(session = session.id, "roll not logged: {e}");
+                self.announce_unlogged(ctx, false).await;
+            }
         }
     }
 

@@ -15,6 +15,7 @@ pub mod invocation;
 pub mod loadtest;
 pub mod logging;
 pub mod metrics;
+pub mod offers;
 pub mod press;
 pub mod registration;
 pub mod reply;

@@ -181,7 +181,8 @@ async fn attack_again(
         owner,
         lang: p.lang,
     };
-    super::combat::attack_buttons(&place(a.roller), &place(target.owner), &offer, saved).await
+    let rows = super::combat::attack_buttons(&place(a.roller), &place(target.owner), &offer, saved).await;
+    crate::offers::settle(p.data.store.as_ref(), rows, None).await.0
 }
 
 /// An Apply damage (or drain, when the flag is set) button to offer again: target, type, boxes.

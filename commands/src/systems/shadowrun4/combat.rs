@@ -15,8 +15,8 @@ use super::common::{
 };
 use super::embeds as view;
 use crate::invocation::Invocation;
+use crate::offers::Offer;
 use crate::{BotError, Context};
-use serenity::all::CreateButton;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
 pub enum KindChoice {
@@ -241,7 +241,7 @@ pub async fn attack(
     };
     let mut rows = attack_buttons(&place(inv.user), &place(t.owner), &offer, &session).await;
     if let Some(id) = apply_id {
-        rows[0].push(common::apply_button(id, false, lang));
+        rows[0].push(common::apply_button(id, false, lang).into());
     }
     common::reply_rows(ctx, &inv, Some(&session), v, rows, &outcome).await
 }
@@ -282,7 +282,7 @@ pub async fn attack_buttons(
     defender: &common::ButtonPlace<'_>,
     offer: &AttackOffer<'_>,
     session: &Session,
-) -> Vec<Vec<CreateButton>> {
+) -> Vec<Vec<Offer>> {
     let o = offer.outcome;
     // The press's `character` is whose Edge it spends (`who`, the offer's).
     let edge_roll = |which: AttackRoll| {

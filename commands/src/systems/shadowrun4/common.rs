@@ -19,6 +19,7 @@ use engine::systems::rules::SessionState;
 use engine::systems::shadowrun4::rules::Shadowrun4State;
 
 use super::press_data::{EdgePress, EdgeRoll, SrPress};
+use crate::offers::{self, Offer};
 use crate::press as buttons;
 use crate::store::NewAction;
 use crate::{BotError, Context};
@@ -572,22 +573,27 @@ pub async fn action(
     press: &SrPress,
 ) -> Option<i64> {
     let kind = press.kind();
-    let payload = match press.to_action() {
-        Ok((_, payload)) => payload,
-        Err(e) => {
-            tracing::warn!(kind, "button not offered: {e}");
-            return None;
-        }
-    };
-    let a = NewAction {
-        kind: kind.into(),
-        guild: inv_guild,
-        channel,
-        owner,
-        payload,
-    };
+    let a = new_action(inv_guild, channel, owner, press)?;
     match data.store.create_action(&a).await {
         Ok(id) => Some(id),
+        Err(e) => {
+            tracing::warn!(kind, "button not offered: {e}");
+            None
+        }
+    }
+}
+
+/// The action a press makes, to store; `None` (logged) when its payload cannot be written.
+fn new_action(guild: Option<u64>, channel: u64, owner: u64, press: &SrPress) -> Option<NewAction> {
+    let kind = press.kind();
+    match press.to_action() {
+        Ok((_, payload)) => Some(NewAction {
+            kind: kind.into(),
+            guild,
+            channel,
+            owner,
+            payload,
+        }),
         Err(e) => {
             tracing::warn!(kind, "button not offered: {e}");
             None
@@ -729,7 +735,7 @@ pub struct ButtonPlace<'a> {
 /// Create the Edge-after buttons the rules allow on this roll: Second chance (a miss to
 /// reroll), Negate glitch (a glitch or critical glitch, decisions "Edge"), Burn Edge for a
 /// critical success. Spending needs a point left; burning needs the attribute.
-pub async fn edge_buttons(ctx: Context<'_>, inv: &Invocation, offer: EdgeOffer<'_>) -> Vec<CreateButton> {
+pub async fn edge_buttons(ctx: Context<'_>, inv: &Invocation, offer: EdgeOffer<'_>) -> Vec<Offer> {
     let place = ButtonPlace {
         data: ctx.data(),
         guild: inv.guild,
@@ -745,12 +751,13 @@ pub async fn edge_buttons(ctx: Context<'_>, inv: &Invocation, offer: EdgeOffer<'
 type EdgeButton = (fn(EdgePress) -> SrPress, String, ButtonStyle);
 
 /// [`edge_buttons`] for any place and roll: `roll_id` ties the buttons of one roll together.
+/// The buttons' actions are stored with the reply ([`reply_rows`]), in one write.
 pub async fn edge_buttons_at(
     place: &ButtonPlace<'_>,
     offer: EdgeOffer<'_>,
     roll_id: &str,
     side: EdgeSide,
-) -> Vec<CreateButton> {
+) -> Vec<Offer> {
     let c = &offer.who.character;
     let lang = place.lang;
     let mut out = Vec::new();
@@ -802,8 +809,12 @@ pub async fn edge_buttons_at(
     };
     for (kind, label, style) in kinds {
         let press = kind(data.clone());
-        if let Some(id) = action(place.data, place.guild, place.channel, place.owner, &press).await {
-            out.push(buttons::button(id, &side.label(&label, lang), style));
+        if let Some(action) = new_action(place.guild, place.channel, place.owner, &press) {
+            out.push(Offer::Pending {
+                action,
+                label: side.label(&label, lang),
+                style,
+            });
         }
     }
     out
@@ -824,7 +835,7 @@ pub async fn reply(
     inv: &Invocation,
     session: Option<&Session>,
     view: EmbedView,
-    buttons: Vec<CreateButton>,
+    buttons: Vec<Offer>,
     outcome: &impl serde::Serialize,
 ) -> Result<(), BotError> {
     reply_rows(ctx, inv, session, view, vec![buttons], outcome).await
@@ -840,23 +851,26 @@ pub fn rows(rows: Vec<Vec<CreateButton>>) -> Vec<CreateActionRow> {
 }
 
 /// [`reply`] with its buttons in several rows (an attack: the roller's, the defender's).
+/// The roll is logged and the pending buttons' actions stored in one write before the reply
+/// goes out (the buttons need their ids); a roll the log missed is still shown, and said so.
 pub async fn reply_rows(
     ctx: Context<'_>,
     inv: &Invocation,
     session: Option<&Session>,
     view: EmbedView,
-    buttons: Vec<Vec<CreateButton>>,
+    offers: Vec<Vec<Offer>>,
     outcome: &impl serde::Serialize,
 ) -> Result<(), BotError> {
     ctx.data().tap(ctx.id(), outcome);
+    let entry = inv.roll_entry(session, &ctx.invocation_string(), outcome);
+    let (buttons, logged) = offers::settle(ctx.data().store.as_ref(), offers, entry.as_ref()).await;
     let mut r = CreateReply::default().embed(view.to_embed());
     let rows = rows(buttons);
     if !rows.is_empty() {
         r = r.components(rows);
     }
     crate::reply::send(ctx, r).await?;
-    inv.log_roll(ctx, session, &ctx.invocation_string(), outcome)
-        .await;
+    inv.logged(ctx, session, logged).await;
     Ok(())
 }
 

@@ -129,7 +129,7 @@ async fn finish(
         buttons.extend(common::edge_buttons(ctx, inv, offer).await);
     }
     if let Some(id) = apply {
-        buttons.push(common::apply_button(id, true, inv.lang));
+        buttons.push(common::apply_button(id, true, inv.lang).into());
     }
     common::reply(
         ctx,

@@ -11,6 +11,7 @@ use super::common::{self, autocomplete_character, autocomplete_presets, find_cha
 use super::embeds as view;
 use super::pools::{From, apply_damage_button, filter_rating, named, pool_from, search, u};
 use crate::invocation::Invocation;
+use crate::offers::Offer;
 use crate::{BotError, Context};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
@@ -208,6 +209,7 @@ pub async fn cybercombat(
             buttons = apply_damage_button(ctx, &inv, s, &d.name, damage_type, outcome.boxes).await;
         }
     }
+    let buttons = buttons.into_iter().map(Offer::from).collect();
     common::reply(ctx, &inv, session.as_ref(), v, buttons, &outcome).await
 }
 

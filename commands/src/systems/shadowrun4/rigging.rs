@@ -13,6 +13,7 @@ use super::common::{self, autocomplete_character, autocomplete_presets, find_cha
 use super::embeds as view;
 use super::pools::{BandChoice, From, apply_damage_button, filter_rating, named, pool_from, search, u};
 use crate::invocation::Invocation;
+use crate::offers::Offer;
 use crate::{BotError, Context};
 
 /// Rigging: sensor, crash, chase, feedback, chase manoeuvres
@@ -362,5 +363,6 @@ pub async fn feedback(
         }
         _ => Vec::new(),
     };
+    let buttons = buttons.into_iter().map(Offer::from).collect();
     common::reply(ctx, &inv, session.as_ref(), v, buttons, &outcome).await
 }
