@@ -5,6 +5,14 @@
 //!
 //! It talks only to loopback (and to `--database-url` if given), and stops by itself: after
 //! `--count` interactions or `--max-seconds`, whichever comes first.
+//!
+//! The load is a built-in mix or any console lines (`--line`, weighted), after `--setup`
+//! lines. The bot runs on a runtime of its own, so its CPU time per interaction is measured
+//! apart from the fake's and the driver's ([`cpu`]); `--floor` serves a bare poise command
+//! through the same harness afterwards ([`floor`]) and reports the ratio.
+
+mod cpu;
+mod floor;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -70,6 +78,20 @@ pub struct LoadOptions {
     /// The report as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// A command line to send, as typed in the console (`/sr test pool:8`); repeat it for a
+    /// mix, and put `N*` before the slash to weight a line (`--line "3*/roll dice:2d6"`).
+    /// Lines replace `--mix`; they go to one channel, from one member with every permission.
+    #[arg(long = "line")]
+    pub lines: Vec<String>,
+    /// A line sent once before the load, in the lines' channel, and waited for (start a
+    /// session, add a character). Repeatable, in order; an error reply stops the run.
+    #[arg(long = "setup")]
+    pub setup: Vec<String>,
+    /// Afterwards, serve the stack's floor (a bare serenity + poise `/roll dice:` replying with
+    /// one embed) through the same harness with the same count and concurrency, and report the
+    /// bot's CPU per interaction as a multiple of the floor's.
+    #[arg(long)]
+    pub floor: bool,
 }
 
 impl Default for LoadOptions {
@@ -84,6 +106,9 @@ impl Default for LoadOptions {
             warmup: 500,
             max_seconds: 120,
             json: false,
+            lines: Vec::new(),
+            setup: Vec::new(),
+            floor: false,
         }
     }
 }
@@ -116,6 +141,23 @@ pub struct Report {
     pub rss_before_bot_mb: f64,
     /// Edits acknowledged but missing from the stored sessions (`None`: no edits sent).
     pub lost_updates: Option<u64>,
+    /// The lines sent (empty: the mix).
+    pub lines: Vec<String>,
+    /// CPU time of the bot's own threads per measured interaction, in microseconds.
+    pub bot_cpu_us: f64,
+    /// The floor's figures from the same run (`--floor`).
+    pub floor: Option<FloorFigures>,
+}
+
+/// The stack's floor, measured like the bot.
+#[derive(Debug, Clone, Serialize)]
+pub struct FloorFigures {
+    pub bot_cpu_us: f64,
+    pub per_second: f64,
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    /// The bot's CPU per interaction divided by the floor's.
+    pub cpu_ratio: f64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -128,6 +170,8 @@ pub enum LoadError {
 
 /// The one channel rolls happen in (no session there).
 const ROLL_CHANNEL: u64 = 910_000_000_000_000_001;
+/// Where `--line` and `--setup` lines go.
+const LINE_CHANNEL: u64 = 930_000_000_000_000_001;
 /// Session `i` lives in channel `SESSION_CHANNEL_BASE + i`.
 const SESSION_CHANNEL_BASE: u64 = 920_000_000_000_000_000;
 /// Fields the edits cycle through on each character.
@@ -181,6 +225,56 @@ struct Tally {
     edits_ok: HashMap<u64, u64>,
     first_sent: Option<Instant>,
     last_answer: Option<Instant>,
+    /// The bot's CPU (ns) when the first measured interaction went out, and after the last
+    /// answer.
+    cpu_start_ns: u64,
+    cpu_end_ns: u64,
+}
+
+/// What the driver sends.
+#[derive(Debug, Clone)]
+enum Plan {
+    Mix(Mix),
+    /// Lines, each repeated by its weight in the cycle, after the setup lines.
+    Lines {
+        cycle: Vec<String>,
+        setup: Vec<String>,
+    },
+}
+
+/// The line of `--line "3*/roll dice:2d6"` and its weight.
+fn weighted(line: &str) -> Result<(u32, &str), LoadError> {
+    let bad = || LoadError::Setup(format!("--line {line:?}: a line starts with / (or N* then /)"));
+    match line.split_once("*/") {
+        Some((n, rest)) if !n.starts_with('/') => {
+            let n: u32 = n.trim().parse().map_err(|_| bad())?;
+            if n == 0 || n > 1000 {
+                return Err(LoadError::Setup(format!(
+                    "--line {line:?}: a weight is 1 to 1000"
+                )));
+            }
+            Ok((n, &line[line.len() - rest.len() - 1..]))
+        }
+        _ if line.trim_start().starts_with('/') => Ok((1, line.trim_start())),
+        _ => Err(bad()),
+    }
+}
+
+impl Plan {
+    fn of(opts: &LoadOptions) -> Result<Plan, LoadError> {
+        if opts.lines.is_empty() {
+            return Ok(Plan::Mix(opts.mix));
+        }
+        let mut cycle = Vec::new();
+        for l in &opts.lines {
+            let (n, line) = weighted(l)?;
+            cycle.extend(std::iter::repeat_n(line.to_string(), n as usize));
+        }
+        Ok(Plan::Lines {
+            cycle,
+            setup: opts.setup.clone(),
+        })
+    }
 }
 
 async fn create_sessions(store: &Arc<dyn Store>, count: u64) -> Result<(), LoadError> {
@@ -272,12 +366,25 @@ async fn run_in(
     deadline: Instant,
     scratch: Option<&std::path::Path>,
 ) -> Result<Report, LoadError> {
+    let plan = Plan::of(opts)?;
     let data_dir = scratch.map_or_else(std::env::temp_dir, |d| d.to_path_buf());
-    let store = store::connect(opts.database_url.as_deref(), &data_dir)
+    // The bot, its store and its database work on their own threads (see `cpu`).
+    let bot_rt = cpu::bot_runtime().map_err(|e| LoadError::Setup(e.to_string()))?;
+    let on_bot = |rt: &tokio::runtime::Runtime| rt.handle().clone();
+    let url = opts.database_url.clone();
+    let store = on_bot(&bot_rt)
+        .spawn(async move { store::connect(url.as_deref(), &data_dir).await })
         .await
+        .map_err(|e| LoadError::Setup(e.to_string()))?
         .map_err(|e| LoadError::Setup(format!("the store cannot be opened: {e}")))?;
     let sessions = opts.sessions.max(1);
-    create_sessions(&store, sessions).await?;
+    {
+        let store = store.clone();
+        on_bot(&bot_rt)
+            .spawn(async move { create_sessions(&store, sessions).await })
+            .await
+            .map_err(|e| LoadError::Setup(e.to_string()))??;
+    }
     let (_, rss_before_bot) = rss_mb();
 
     let fake = FakeDiscord::start_with(FakeOptions {
@@ -285,48 +392,119 @@ async fn run_in(
         ..FakeOptions::default()
     })
     .await?;
-    let running = bot::start_with(
-        BotOptions {
-            token: fake_discord::FAKE_TOKEN.to_string(),
-            proxy_url: Some(fake.url()),
-            dev_guild: None,
-            dice: DiceSource::os().map_err(|e| LoadError::Setup(e.to_string()))?,
-            outcome_tap: None,
-            store: store.clone(),
-        },
-        ScaleOptions {
-            sharding: Sharding::Auto,
-            // Counted as in production, not served.
-            metrics: Some(Metrics::new()),
-        },
-    )
-    .await
-    .map_err(|e| LoadError::Setup(format!("the bot could not start: {e}")))?;
-    let outcome = drive(opts, &fake, sessions, deadline).await;
+    let bot_opts = BotOptions {
+        token: fake_discord::FAKE_TOKEN.to_string(),
+        proxy_url: Some(fake.url()),
+        dev_guild: None,
+        dice: DiceSource::os().map_err(|e| LoadError::Setup(e.to_string()))?,
+        outcome_tap: None,
+        store: store.clone(),
+    };
+    let running = on_bot(&bot_rt)
+        .spawn(async move {
+            let running = bot::start_with(
+                bot_opts,
+                ScaleOptions {
+                    sharding: Sharding::Auto,
+                    // Counted as in production, not served.
+                    metrics: Some(Metrics::new()),
+                },
+            )
+            .await?;
+            // Guild commands (the systems') are known before the first line is built.
+            running.commands_registered(Duration::from_secs(30)).await;
+            Ok::<_, crate::BotError>(running)
+        })
+        .await
+        .map_err(|e| LoadError::Setup(e.to_string()))?
+        .map_err(|e| LoadError::Setup(format!("the bot could not start: {e}")))?;
+    let outcome = drive(opts, &plan, &fake, sessions, deadline).await;
     // Before the verification pass, whose reads are not part of serving.
     let (peak, now) = rss_mb();
     let lost = match &outcome {
-        Ok((_, t)) if opts.mix != Mix::Roll => Some(verify(&store, sessions, &t.edits_ok).await),
+        Ok((_, t)) if matches!(plan, Plan::Mix(m) if m != Mix::Roll) => {
+            Some(verify(&store, sessions, &t.edits_ok).await)
+        }
         _ => None,
     };
-    running.shutdown().await;
-    store.close().await;
+    let closing = store.clone();
+    let _ = on_bot(&bot_rt)
+        .spawn(async move {
+            running.shutdown().await;
+            closing.close().await;
+        })
+        .await;
+    bot_rt.shutdown_background();
     let (sent, tally) = outcome?;
     let lost = lost.transpose()?;
+    let mut report = report(opts, sent, tally);
+    report.backend = if opts.database_url.is_some() {
+        "postgres"
+    } else {
+        "sqlite"
+    };
+    report.sessions = sessions;
+    report.peak_rss_mb = peak;
+    report.rss_mb = now;
+    report.rss_before_bot_mb = rss_before_bot;
+    report.lost_updates = lost;
+    if opts.floor {
+        let f = run_floor(opts, deadline).await?;
+        report.floor = Some(FloorFigures {
+            cpu_ratio: if f.bot_cpu_us > 0.0 {
+                report.bot_cpu_us / f.bot_cpu_us
+            } else {
+                0.0
+            },
+            bot_cpu_us: f.bot_cpu_us,
+            per_second: f.per_second,
+            p50_ms: f.p50_ms,
+            p99_ms: f.p99_ms,
+        });
+    }
+    Ok(report)
+}
+
+/// The floor bot through a fresh fake Discord, driven with `/roll dice:2d6` as the bot was.
+async fn run_floor(opts: &LoadOptions, deadline: Instant) -> Result<Report, LoadError> {
+    let floor_rt = cpu::bot_runtime().map_err(|e| LoadError::Setup(e.to_string()))?;
+    let fake = FakeDiscord::start_with(FakeOptions {
+        keep_records: false,
+        ..FakeOptions::default()
+    })
+    .await?;
+    let url = fake.url();
+    let floor = floor_rt
+        .handle()
+        .spawn(async move { floor::Floor::start(url, fake_discord::FAKE_TOKEN).await })
+        .await
+        .map_err(|e| LoadError::Setup(e.to_string()))?
+        .map_err(|e| LoadError::Setup(format!("the floor bot could not start: {e}")))?;
+    let plan = Plan::Lines {
+        cycle: vec!["/roll dice:2d6".to_string()],
+        setup: Vec::new(),
+    };
+    let floor_deadline = deadline.max(Instant::now() + Duration::from_secs(opts.max_seconds.max(1)));
+    let outcome = drive(opts, &plan, &fake, 1, floor_deadline).await;
+    let _ = floor_rt.handle().spawn(floor.shutdown()).await;
+    floor_rt.shutdown_background();
+    let (sent, tally) = outcome?;
+    Ok(report(opts, sent, tally))
+}
+
+/// The figures of a tally (the caller fills in what only it knows).
+fn report(opts: &LoadOptions, sent: u64, tally: Tally) -> Report {
     let mut lat = tally.latencies_us;
     lat.sort_unstable();
     let seconds = match (tally.first_sent, tally.last_answer) {
         (Some(a), Some(b)) if b > a => (b - a).as_secs_f64(),
         _ => 0.0,
     };
-    Ok(Report {
+    let cpu_ns = tally.cpu_end_ns.saturating_sub(tally.cpu_start_ns);
+    Report {
         mix: opts.mix,
-        backend: if opts.database_url.is_some() {
-            "postgres"
-        } else {
-            "sqlite"
-        },
-        sessions,
+        backend: "sqlite",
+        sessions: 1,
         concurrency: opts.concurrency,
         rate: opts.rate,
         sent,
@@ -343,11 +521,18 @@ async fn run_in(
         p95_ms: percentile(&lat, 95.0),
         p99_ms: percentile(&lat, 99.0),
         max_ms: lat.last().map_or(0.0, |&m| m as f64 / 1000.0),
-        peak_rss_mb: peak,
-        rss_mb: now,
-        rss_before_bot_mb: rss_before_bot,
-        lost_updates: lost,
-    })
+        peak_rss_mb: 0.0,
+        rss_mb: 0.0,
+        rss_before_bot_mb: 0.0,
+        lost_updates: None,
+        lines: opts.lines.clone(),
+        bot_cpu_us: if tally.answered > 0 {
+            cpu_ns as f64 / 1000.0 / tally.answered as f64
+        } else {
+            0.0
+        },
+        floor: None,
+    }
 }
 
 /// Every acknowledged edit bumped its session's version by exactly one (an update lost to a
@@ -388,8 +573,57 @@ fn command(fake: &FakeDiscord, name: &str) -> Result<Value, LoadError> {
         .ok_or_else(|| LoadError::Setup(format!("the bot did not register /{name}")))
 }
 
+/// The interactions of `lines`, built against the commands registered in the fake.
+fn build_lines(
+    fake: &FakeDiscord,
+    lines: &[String],
+) -> Result<Vec<crate::console::line::BuiltLine>, LoadError> {
+    let commands = fake.visible_commands(Some(DEFAULT_GUILD));
+    let users = |name: &str| fake_discord::payloads::user(&crate::console::identity::user_for(name));
+    lines
+        .iter()
+        .map(|l| {
+            crate::console::line::build(l, &commands, &users)
+                .map_err(|e| LoadError::Setup(format!("{l}: {e}")))
+        })
+        .collect()
+}
+
+/// Sends each setup line in turn and waits for its answer; an error reply stops the run.
+async fn run_setup(
+    fake: &FakeDiscord,
+    who: &Invoker,
+    lines: &[String],
+    timings: &mut tokio::sync::mpsc::UnboundedReceiver<ReplyTiming>,
+) -> Result<(), LoadError> {
+    for (line, built) in lines.iter().zip(build_lines(fake, lines)?) {
+        let interaction = fake.command_interaction(who, 2, &built.command, built.options, built.resolved);
+        let id = fake.deliver(interaction)?;
+        let answer = tokio::time::timeout(Duration::from_secs(10), async {
+            while let Some(t) = timings.recv().await {
+                if t.interaction == id {
+                    return Some(t);
+                }
+            }
+            None
+        })
+        .await;
+        match answer {
+            Ok(Some(t)) if !t.ephemeral => {}
+            Ok(Some(_)) => {
+                return Err(LoadError::Setup(format!(
+                    "--setup {line:?} was refused (an error reply); try it in `saikoro console`"
+                )));
+            }
+            _ => return Err(LoadError::Setup(format!("--setup {line:?} got no answer"))),
+        }
+    }
+    Ok(())
+}
+
 async fn drive(
     opts: &LoadOptions,
+    plan: &Plan,
     fake: &FakeDiscord,
     sessions: u64,
     deadline: Instant,
@@ -397,8 +631,6 @@ async fn drive(
     let wait = Duration::from_secs(30).min(deadline.saturating_duration_since(Instant::now()));
     fake.wait_commands(None, wait).await?;
     fake.wait_shards(1, wait).await?;
-    let roll = command(fake, "roll")?;
-    let char_cmd = command(fake, "char")?;
     let who = |channel: u64| Invoker {
         user: player(),
         locale: "en-US".into(),
@@ -414,6 +646,17 @@ async fn drive(
     let sent_total = Arc::new(AtomicU64::new(0));
     let sending_done = Arc::new(AtomicBool::new(false));
     let mut timings = fake.timings();
+    let (roll, char_cmd, lines) = match plan {
+        Plan::Mix(_) => (
+            Some(command(fake, "roll")?),
+            Some(command(fake, "char")?),
+            Vec::new(),
+        ),
+        Plan::Lines { cycle, setup } => {
+            run_setup(fake, &who(LINE_CHANNEL), setup, &mut timings).await?;
+            (None, None, build_lines(fake, cycle)?)
+        }
+    };
 
     let collector = {
         let (pending, tally, permits, sent_total, sending_done) = (
@@ -484,12 +727,27 @@ async fn drive(
                 tokio::time::sleep_until(due.into()).await;
             }
         }
-        let edit = match opts.mix {
-            Mix::Roll => false,
-            Mix::Edit => true,
-            Mix::Mixed => k % 4 == 3,
+        if k == opts.warmup {
+            let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
+            t.cpu_start_ns = cpu::bot_cpu_ns();
+        }
+        let edit = match plan {
+            Plan::Mix(Mix::Roll) | Plan::Lines { .. } => false,
+            Plan::Mix(Mix::Edit) => true,
+            Plan::Mix(Mix::Mixed) => k % 4 == 3,
         };
-        let (interaction, session) = if edit {
+        let (interaction, session) = if let Some(built) = lines.get((k as usize) % lines.len().max(1)) {
+            (
+                fake.command_interaction(
+                    &who(LINE_CHANNEL),
+                    2,
+                    &built.command,
+                    built.options.clone(),
+                    built.resolved.clone(),
+                ),
+                None,
+            )
+        } else if let (true, Some(char_cmd)) = (edit, &char_cmd) {
             let s = edit_no % sessions;
             let field = (edit_no / sessions) % FIELDS;
             edit_no += 1;
@@ -498,15 +756,17 @@ async fn drive(
                 { "name": "stats", "type": 3, "value": format!("f{field}={k}") },
             ]}]);
             (
-                fake.command_interaction(&who(SESSION_CHANNEL_BASE + s), 2, &char_cmd, options, json!({})),
+                fake.command_interaction(&who(SESSION_CHANNEL_BASE + s), 2, char_cmd, options, json!({})),
                 Some(s),
             )
-        } else {
+        } else if let Some(roll) = &roll {
             let options = json!([{ "name": "dice", "type": 3, "value": "3d6+2" }]);
             (
-                fake.command_interaction(&who(ROLL_CHANNEL), 2, &roll, options, json!({})),
+                fake.command_interaction(&who(ROLL_CHANNEL), 2, roll, options, json!({})),
                 None,
             )
+        } else {
+            break;
         };
         let id: u64 = interaction["id"]
             .as_str()
@@ -529,6 +789,7 @@ async fn drive(
     }
     sending_done.store(true, Ordering::Release);
     let _ = collector.await;
+    tally.lock().unwrap_or_else(|e| e.into_inner()).cpu_end_ns = cpu::bot_cpu_ns();
     if let Some(e) = error {
         return Err(e.into());
     }
@@ -540,8 +801,12 @@ impl Report {
     /// The report for people.
     pub fn text(&self) -> String {
         let mut s = format!(
-            "saikoro loadtest: {:?} on {} ({} session{}), concurrency {}{}\n",
-            self.mix,
+            "saikoro loadtest: {} on {} ({} session{}), concurrency {}{}\n",
+            if self.lines.is_empty() {
+                format!("{:?}", self.mix)
+            } else {
+                self.lines.join(" | ")
+            },
             self.backend,
             self.sessions,
             if self.sessions == 1 { "" } else { "s" },
@@ -564,6 +829,16 @@ impl Report {
             "  memory        peak RSS {:.1} MiB, now {:.1} MiB, {:.1} MiB before the bot started (whole process: bot + fake + driver)\n",
             self.peak_rss_mb, self.rss_mb, self.rss_before_bot_mb
         ));
+        s.push_str(&format!(
+            "  bot CPU       {:.1} us per interaction (the bot's own threads, not the fake's or the driver's)\n",
+            self.bot_cpu_us
+        ));
+        if let Some(f) = &self.floor {
+            s.push_str(&format!(
+                "  floor         {:.1} us per interaction, {:.0}/s, p50 {:.2} ms, p99 {:.2} ms (bare serenity + poise, one embed): the bot costs {:.2}x the floor\n",
+                f.bot_cpu_us, f.per_second, f.p50_ms, f.p99_ms, f.cpu_ratio
+            ));
+        }
         if let Some(lost) = self.lost_updates {
             s.push_str(&format!(
                 "  consistency   {lost} lost updates{}\n",
@@ -597,5 +872,37 @@ mod tests {
             let err = ensure_loopback(refused).expect_err(refused).to_string();
             assert!(err.contains("only talks to loopback"), "{err}");
         }
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::{LoadOptions, Plan, weighted};
+
+    #[test]
+    fn lines_are_weighted_by_a_count_before_the_slash() {
+        assert_eq!(weighted("/roll dice:2d6").unwrap(), (1, "/roll dice:2d6"));
+        assert_eq!(weighted("3*/roll dice:2d6").unwrap(), (3, "/roll dice:2d6"));
+        // A `*` inside the line is the line's own.
+        assert_eq!(weighted("/roll dice:2d6*3").unwrap(), (1, "/roll dice:2d6*3"));
+        for bad in [
+            "roll dice:2d6",
+            "x*/roll dice:1d6",
+            "0*/roll dice:1d6",
+            "5000*/roll dice:1d6",
+            "",
+        ] {
+            assert!(weighted(bad).is_err(), "{bad}");
+        }
+        let opts = LoadOptions {
+            lines: vec!["2*/roll dice:1d6".into(), "/sr test pool:6".into()],
+            setup: vec!["/session start name:R system:shadowrun4".into()],
+            ..LoadOptions::default()
+        };
+        let Plan::Lines { cycle, setup } = Plan::of(&opts).unwrap() else {
+            panic!("lines make a line plan");
+        };
+        assert_eq!(cycle, ["/roll dice:1d6", "/roll dice:1d6", "/sr test pool:6"]);
+        assert_eq!(setup.len(), 1);
     }
 }
