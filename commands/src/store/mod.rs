@@ -9,6 +9,7 @@
 
 pub mod cache;
 mod cached_store;
+mod combine;
 mod postgres;
 mod sql;
 mod sqlite;

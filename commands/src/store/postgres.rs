@@ -1,6 +1,6 @@
 //! The production store: PostgreSQL, shared by every bot process.
 
-use std::sync::Weak;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use engine::session::RollLogEntry;
@@ -10,6 +10,7 @@ use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions};
 use sqlx::types::Json;
 
 use super::cache::{Caches, Change};
+use super::combine::Combiner;
 use super::sql::{embedded_migrator, sql_store};
 use super::{ACQUIRE_TIMEOUT, Backend, NewAction, Recorded, StoreError, classify_common, now_ms, to_db};
 
@@ -33,8 +34,11 @@ const RECORD: &str = "WITH new_actions AS ( \
 
 /// A [`Store`](super::Store) on PostgreSQL. The pool reconnects by itself after an outage:
 /// dead connections fail their liveness check and are replaced on the next acquire.
+#[derive(Clone)]
 pub struct PgStore {
     pool: PgPool,
+    /// Edits of one session waiting to share a transaction.
+    combiner: Arc<Combiner>,
 }
 
 impl PgStore {
@@ -147,7 +151,10 @@ impl PgStore {
         // The first acquire connects (or says the server is unreachable).
         pool.acquire().await.map_err(Self::classify)?;
         Self::migrate(&pool).await?;
-        Ok(PgStore { pool })
+        Ok(PgStore {
+            pool,
+            combiner: Arc::default(),
+        })
     }
 
     /// A store for a server that may be down right now: the URL is checked at once (a malformed
@@ -183,7 +190,10 @@ impl PgStore {
             }
             Err(e) => return Err(e),
         }
-        Ok(PgStore { pool })
+        Ok(PgStore {
+            pool,
+            combiner: Arc::default(),
+        })
     }
 
     /// The pool, connecting lazily. The parse error never includes the URL, so no password

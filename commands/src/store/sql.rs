@@ -43,9 +43,10 @@ pub(super) const SELECT_ENDED: &str = "SELECT id, state, version, updated_at_ms,
      FROM sessions WHERE guild_id = $1 AND ended_at_ms IS NOT NULL \
      ORDER BY ended_at_ms DESC, id DESC LIMIT $2";
 
-/// The optimistic check: writes only if nobody saved this session since we read it.
+/// The optimistic check: writes only if nobody saved this session since we read it. The version
+/// rises by the number of edits saved ($9: a batch saves several at once).
 pub(super) const UPDATE_SESSION: &str = "UPDATE sessions SET name = $1, system = $2, gm_id = $3, state = $4, \
-     version = version + 1, updated_at_ms = $5, ended_at_ms = $6 WHERE id = $7 AND version = $8";
+     version = version + $9, updated_at_ms = $5, ended_at_ms = $6 WHERE id = $7 AND version = $8";
 
 /// Appends only to an active session, in one statement.
 pub(super) const APPEND_ROLL: &str = "INSERT INTO roll_log (session_id, user_id, command, outcome, at_ms) \
@@ -85,6 +86,7 @@ macro_rules! sql_store {
             use sqlx::Row;
             use sqlx::types::Json;
 
+            use $crate::store::combine::{Member, Turn, apply_all, for_each_member, member};
             use $crate::store::sql::*;
             use $crate::store::{
                 Action, Backend, Edit, ExportPage, MAX_EXPORT_ROLLS, MAX_RECENT_ROLLS, NewAction, Recorded,
@@ -130,9 +132,41 @@ macro_rules! sql_store {
                     })
                 }
 
-                /// One attempt: load (locked where the backend can), apply, check, save, commit.
-                /// Every early return drops the transaction, which rolls it back.
-                async fn try_update(&self, channel: u64, edit: &mut Edit<'_>) -> Result<Session, StoreError> {
+                /// Serves the channel's waiting edits, a batch per transaction, until none wait
+                /// (see `combine`). Runs in a task of its own.
+                async fn serve_edits(self, channel: u64) {
+                    loop {
+                        let members = self.combiner.take(channel);
+                        if members.is_empty() {
+                            return;
+                        }
+                        let mut attempt = 1;
+                        let outcomes = loop {
+                            // Each attempt waits its turn on the row (PostgreSQL `FOR UPDATE`,
+                            // SQLite's writer turn): nothing to sleep for. A conflict is a deadlock
+                            // or a lock held past `lock_timeout`; the members apply again.
+                            match self.write_batch(channel, &members).await {
+                                Err(StoreError::Conflict) if attempt < UPDATE_ATTEMPTS => attempt += 1,
+                                Err(e) => {
+                                    break members.iter().map(|_| Err(for_each_member(&e))).collect();
+                                }
+                                Ok(outcomes) => break outcomes,
+                            }
+                        };
+                        for (m, outcome) in members.iter().zip(outcomes) {
+                            let _ = m.send(Turn::Done(outcome));
+                        }
+                    }
+                }
+
+                /// One transaction for a batch: load (locked), let each member apply its edit,
+                /// save once with the version raised by the number of edits that changed
+                /// something, commit. Every early return drops the transaction (rolled back).
+                async fn write_batch(
+                    &self,
+                    channel: u64,
+                    members: &[Member],
+                ) -> Result<Vec<Result<Session, StoreError>>, StoreError> {
                     let _turn = self.write_turn().await;
                     let mut tx = self
                         .pool
@@ -146,19 +180,11 @@ macro_rules! sql_store {
                         .map_err(Self::classify)?
                         .ok_or(StoreError::NotFound)?;
                     let before = Self::session_from_row(&row)?;
-                    let mut after = before.clone();
-                    edit(&mut after)?;
-                    // Identity and version belong to the store, whatever the edit did.
-                    after.id = before.id;
-                    after.guild_id = before.guild_id;
-                    after.channel_id = before.channel_id;
-                    after.created_at_ms = before.created_at_ms;
-                    after.version = before.version;
-                    if after == before {
+                    let (mut after, changes, mut outcomes) = apply_all(members, &before).await;
+                    if changes == 0 {
                         tx.rollback().await.map_err(Self::classify)?;
-                        return Ok(after);
+                        return Ok(outcomes);
                     }
-                    after.validate()?;
                     after.updated_at_ms = now_ms().max(before.updated_at_ms);
                     let written = sqlx::query(UPDATE_SESSION)
                         .bind(&after.name)
@@ -169,6 +195,7 @@ macro_rules! sql_store {
                         .bind(after.ended_at_ms)
                         .bind(after.id)
                         .bind(before.version)
+                        .bind(changes)
                         .execute(&mut *tx)
                         .await
                         .map_err(Self::classify)?
@@ -177,8 +204,10 @@ macro_rules! sql_store {
                         return Err(StoreError::Conflict);
                     }
                     tx.commit().await.map_err(Self::classify)?;
-                    after.version = before.version.saturating_add(1);
-                    Ok(after)
+                    for saved in outcomes.iter_mut().flatten() {
+                        saved.updated_at_ms = after.updated_at_ms;
+                    }
+                    Ok(outcomes)
                 }
             }
 
@@ -349,17 +378,13 @@ macro_rules! sql_store {
                     edit: &'a mut Edit<'_>,
                 ) -> StoreFuture<'a, Session> {
                     Box::pin(async move {
-                        // Each attempt waits its turn on the row (PostgreSQL `FOR UPDATE`, SQLite's
-                        // writer turn), so there is nothing to sleep for: a conflict here is a
-                        // deadlock or a lock held past `lock_timeout`, and the next attempt
-                        // queues on the lock again.
-                        let mut attempt = 1;
-                        loop {
-                            match self.try_update(channel, &mut *edit).await {
-                                Err(StoreError::Conflict) if attempt < UPDATE_ATTEMPTS => attempt += 1,
-                                other => return other,
-                            }
+                        // Join the channel's next batch (group commit, see `combine`); the first
+                        // edit of a quiet channel starts the task that writes it.
+                        let (member_tx, mut turns) = tokio::sync::mpsc::unbounded_channel();
+                        if self.combiner.join(channel, member_tx) {
+                            tokio::spawn(self.clone().serve_edits(channel));
                         }
+                        member(&mut turns, edit).await
                     })
                 }
 

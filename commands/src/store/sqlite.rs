@@ -1,6 +1,7 @@
 //! The embedded default: one SQLite file in the data directory.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::sqlite::{
@@ -11,18 +12,22 @@ use engine::session::RollLogEntry;
 use sqlx::types::Json;
 use tokio::sync::{Mutex, MutexGuard};
 
+use super::combine::Combiner;
 use super::postgres::migrate_error;
 use super::sql::{APPEND_ROLL, INSERT_ACTION, embedded_migrator, sql_store};
 use super::{ACQUIRE_TIMEOUT, Backend, NewAction, Recorded, StoreError, classify_common, now_ms, to_db};
 
-/// A [`Store`](super::Store) in one SQLite file.
+/// A [`Store`](super::Store) in one SQLite file. Clones share the pool and the turns.
+#[derive(Clone)]
 pub struct SqliteStore {
     pool: SqlitePool,
+    /// Edits of one session waiting to share a transaction.
+    combiner: Arc<Combiner>,
     /// SQLite has one writer at a time. Writers of this process take turns here, woken as soon
     /// as the previous one commits, instead of meeting the file lock and sleeping in SQLite's
     /// busy handler (which backs off up to 100 ms a try). `busy_timeout` remains for another
     /// process touching the file.
-    writer: Mutex<()>,
+    writer: Arc<Mutex<()>>,
 }
 
 impl SqliteStore {
@@ -110,7 +115,8 @@ impl SqliteStore {
             .map_err(|e| migrate_error(e, Self::classify))?;
         Ok(SqliteStore {
             pool,
-            writer: Mutex::new(()),
+            combiner: Arc::default(),
+            writer: Arc::default(),
         })
     }
 

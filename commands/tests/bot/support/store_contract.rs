@@ -777,6 +777,74 @@ pub async fn cached_reads_follow_every_write(h: &impl Harness) {
     assert_eq!(store.active_session(CHAN).await.unwrap(), None);
 }
 
+/// Edits arriving together share transactions: each still sees the ones before it, a refused
+/// one changes nothing and stops no other, each caller gets the session as its own edit left
+/// it, and the version rises once per saved change.
+pub async fn concurrent_edits_share_commits_and_keep_their_own_outcome(h: &impl Harness) {
+    let store = h.open().await;
+    let start = seeded(store.as_ref(), CHAN).await;
+    let tasks: Vec<_> = (0..30u64)
+        .map(|i| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                let result = store
+                    .update(CHAN, move |s| {
+                        if i % 3 == 0 {
+                            // Refused: joins twice.
+                            s.join(ALICE)?;
+                        }
+                        if i % 5 == 1 {
+                            // Changes nothing.
+                            return Ok(());
+                        }
+                        s.join(2000 + i)
+                    })
+                    .await;
+                (i, result)
+            })
+        })
+        .collect();
+    let mut saved_versions = Vec::new();
+    for t in tasks {
+        let (i, result) = t.await.expect("task");
+        match (i % 3, i % 5) {
+            (0, _) => assert!(
+                matches!(result, Err(StoreError::Invalid(SessionError::AlreadyJoined))),
+                "{i}: {result:?}"
+            ),
+            (_, 1) => {
+                let s = result.expect("a no-op edit succeeds");
+                assert!(!s.players.contains(&(2000 + i)));
+            }
+            _ => {
+                let s = result.expect("the edit applies");
+                assert!(s.players.contains(&(2000 + i)), "{i} sees its own edit");
+                saved_versions.push(s.version);
+            }
+        }
+    }
+    let saved = (0..30u64).filter(|i| i % 3 != 0 && i % 5 != 1).count() as i64;
+    saved_versions.sort_unstable();
+    let expected: Vec<i64> = (1..=saved).map(|k| start.version + k).collect();
+    assert_eq!(
+        saved_versions, expected,
+        "one version per saved edit, none shared"
+    );
+    let end = store.active_session(CHAN).await.unwrap().unwrap();
+    assert_eq!(end.version, start.version + saved);
+    assert_eq!(end.players.len() as i64, 2 + saved);
+    // A session ended in a batch refuses the edits after it in that batch.
+    let ended = store
+        .end_session(CHAN, Actor::user(GM), 1_700_000_200_000)
+        .await
+        .unwrap();
+    assert!(!ended.is_active());
+    assert!(matches!(
+        store.update(CHAN, |s| s.join(9)).await,
+        Err(StoreError::NotFound)
+    ));
+}
+
 /// One `#[tokio::test]` per contract function; `$harness` is an async expression giving a
 /// fresh harness.
 #[macro_export]
@@ -790,7 +858,7 @@ macro_rules! contract_tests {
             fifty_concurrent_edits, survives_restart, actions_are_used_once,
             concurrent_settings_edits_all_land, export_pages,
             concurrent_channel_settings_edits_all_land, one_command_records_at_once,
-            cached_reads_follow_every_write);
+            cached_reads_follow_every_write, concurrent_edits_share_commits_and_keep_their_own_outcome);
     };
     (@each $harness:expr; $($name:ident),*) => {
         $(
