@@ -139,8 +139,14 @@ pub struct Report {
     pub rss_mb: f64,
     /// Resident memory after the sessions were created, before the bot started.
     pub rss_before_bot_mb: f64,
+    /// Resident memory with the bot running and its read caches warm (every session's channel
+    /// read once), before the load.
+    pub rss_warm_mb: f64,
     /// Edits acknowledged but missing from the stored sessions (`None`: no edits sent).
     pub lost_updates: Option<u64>,
+    /// Reads the store's cache answered, and reads it passed to the database, during the load.
+    pub cache_hits: u64,
+    pub cache_misses: u64,
     /// The lines sent (empty: the mix).
     pub lines: Vec<String>,
     /// CPU time of the bot's own threads per measured interaction, in microseconds.
@@ -275,6 +281,27 @@ impl Plan {
             setup: opts.setup.clone(),
         })
     }
+}
+
+/// The store cache's (hits, misses) so far.
+fn cache_counts(store: &dyn Store) -> (u64, u64) {
+    store.caches().map_or((0, 0), |c| {
+        (
+            c.stats.hits.load(Ordering::Relaxed),
+            c.stats.misses.load(Ordering::Relaxed),
+        )
+    })
+}
+
+/// Reads what a command in each session's channel reads, so the store's caches hold it.
+async fn warm_caches(store: &Arc<dyn Store>, sessions: u64) -> Result<(), LoadError> {
+    let failed = |e: crate::store::StoreError| LoadError::Setup(format!("warming the caches: {e}"));
+    store.server_settings(DEFAULT_GUILD).await.map_err(failed)?;
+    for i in 0..sessions {
+        store.channel_settings(SESSION_CHANNEL_BASE + i).await.map_err(failed)?;
+        store.active_session(SESSION_CHANNEL_BASE + i).await.map_err(failed)?;
+    }
+    Ok(())
 }
 
 async fn create_sessions(store: &Arc<dyn Store>, count: u64) -> Result<(), LoadError> {
@@ -418,7 +445,19 @@ async fn run_in(
         .await
         .map_err(|e| LoadError::Setup(e.to_string()))?
         .map_err(|e| LoadError::Setup(format!("the bot could not start: {e}")))?;
+    // A bot that has served every session's channel: settings and sessions cached (up to the
+    // caches' bounds), measured before the load.
+    {
+        let store = store.clone();
+        on_bot(&bot_rt)
+            .spawn(async move { warm_caches(&store, sessions).await })
+            .await
+            .map_err(|e| LoadError::Setup(e.to_string()))??;
+    }
+    let (_, rss_warm) = rss_mb();
+    let cache_before = cache_counts(store.as_ref());
     let outcome = drive(opts, &plan, &fake, sessions, deadline).await;
+    let cache_after = cache_counts(store.as_ref());
     // Before the verification pass, whose reads are not part of serving.
     let (peak, now) = rss_mb();
     let lost = match &outcome {
@@ -447,6 +486,9 @@ async fn run_in(
     report.peak_rss_mb = peak;
     report.rss_mb = now;
     report.rss_before_bot_mb = rss_before_bot;
+    report.rss_warm_mb = rss_warm;
+    report.cache_hits = cache_after.0 - cache_before.0;
+    report.cache_misses = cache_after.1 - cache_before.1;
     report.lost_updates = lost;
     if opts.floor {
         let f = run_floor(opts, deadline).await?;
@@ -524,7 +566,10 @@ fn report(opts: &LoadOptions, sent: u64, tally: Tally) -> Report {
         peak_rss_mb: 0.0,
         rss_mb: 0.0,
         rss_before_bot_mb: 0.0,
+        rss_warm_mb: 0.0,
         lost_updates: None,
+        cache_hits: 0,
+        cache_misses: 0,
         lines: opts.lines.clone(),
         bot_cpu_us: if tally.answered > 0 {
             cpu_ns as f64 / 1000.0 / tally.answered as f64
@@ -826,8 +871,12 @@ impl Report {
             self.p50_ms, self.p95_ms, self.p99_ms, self.max_ms
         ));
         s.push_str(&format!(
-            "  memory        peak RSS {:.1} MiB, now {:.1} MiB, {:.1} MiB before the bot started (whole process: bot + fake + driver)\n",
-            self.peak_rss_mb, self.rss_mb, self.rss_before_bot_mb
+            "  memory        peak RSS {:.1} MiB, now {:.1} MiB, {:.1} MiB before the bot started, {:.1} MiB with the caches warm (whole process: bot + fake + driver)\n",
+            self.peak_rss_mb, self.rss_mb, self.rss_before_bot_mb, self.rss_warm_mb
+        ));
+        s.push_str(&format!(
+            "  store reads   {} from the cache, {} from the database\n",
+            self.cache_hits, self.cache_misses
         ));
         s.push_str(&format!(
             "  bot CPU       {:.1} us per interaction (the bot's own threads, not the fake's or the driver's)\n",

@@ -14,6 +14,9 @@ use super::combine::Combiner;
 use super::sql::{embedded_migrator, sql_store};
 use super::{ACQUIRE_TIMEOUT, Backend, NewAction, Recorded, StoreError, classify_common, now_ms, to_db};
 
+/// A pooled connection used this recently is not pinged before its next use.
+const RECENTLY_USED: Duration = Duration::from_secs(1);
+
 /// The notification channel of the `change_feed` migration's trigger.
 const CHANGES: &str = "saikoro_changes";
 
@@ -217,7 +220,19 @@ impl PgStore {
             .acquire_timeout(ACQUIRE_TIMEOUT)
             .idle_timeout(Duration::from_secs(600))
             .max_lifetime(Duration::from_secs(1800))
-            .test_before_acquire(true)
+            // sqlx's own test pings every connection before every use: a round trip more per
+            // statement. A connection used within the last second is alive; one idle longer
+            // may have died with a server restart, so it is pinged before a command relies on
+            // it (a failed ping closes it and another is taken).
+            .test_before_acquire(false)
+            .before_acquire(|conn, meta| {
+                Box::pin(async move {
+                    if meta.idle_for >= RECENTLY_USED {
+                        sqlx::Connection::ping(conn).await?;
+                    }
+                    Ok(true)
+                })
+            })
             .connect_lazy_with(options))
     }
 
