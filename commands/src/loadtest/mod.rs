@@ -298,8 +298,14 @@ async fn warm_caches(store: &Arc<dyn Store>, sessions: u64) -> Result<(), LoadEr
     let failed = |e: crate::store::StoreError| LoadError::Setup(format!("warming the caches: {e}"));
     store.server_settings(DEFAULT_GUILD).await.map_err(failed)?;
     for i in 0..sessions {
-        store.channel_settings(SESSION_CHANNEL_BASE + i).await.map_err(failed)?;
-        store.active_session(SESSION_CHANNEL_BASE + i).await.map_err(failed)?;
+        store
+            .channel_settings(SESSION_CHANNEL_BASE + i)
+            .await
+            .map_err(failed)?;
+        store
+            .active_session(SESSION_CHANNEL_BASE + i)
+            .await
+            .map_err(failed)?;
     }
     Ok(())
 }

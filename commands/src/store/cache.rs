@@ -23,7 +23,7 @@ use super::StoreError;
 /// Most servers' and channels' settings kept (each a few hundred bytes).
 pub const SETTINGS_CAPACITY: u64 = 20_000;
 /// Most channels' active sessions kept (a session with its roster is a few kilobytes).
-pub const SESSIONS_CAPACITY: u64 = 4_096;
+pub const SESSIONS_CAPACITY: u64 = 2_048;
 /// A kept entry is read again after this long even if no change was announced: a bound on
 /// staleness should a notification ever be lost without the feed noticing.
 pub const TIME_TO_LIVE: Duration = Duration::from_secs(60);

@@ -104,7 +104,9 @@ impl SqliteStore {
             .busy_timeout(Duration::from_secs(5))
             .foreign_keys(true);
         let pool = SqlitePoolOptions::new()
-            .max_connections(8)
+            // Writers take turns and most reads are cached, so a few connections serve; each
+            // keeps its own page cache (SQLite's default, 2 MB), which is most of the memory.
+            .max_connections(4)
             .acquire_timeout(ACQUIRE_TIMEOUT)
             .connect_with(options)
             .await
