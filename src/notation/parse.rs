@@ -522,7 +522,8 @@ fn command(c: &mut Cursor, force_bcdice: bool) -> Result<Command, NotationError>
     if c.starts_with_ci("choice") {
         return bc::choice(c);
     }
-    if c.starts_with_ci("c(") {
+    // `C(1+2)`, and BCDice's `C1+2` without parentheses.
+    if c.peek_lower() == Some('c') && c.peek_at(1).is_some_and(|n| n == '(' || n == '-' || n.is_ascii_digit()) {
         return bc::calc(c);
     }
     if let Some(order) = bc::d66(c) {
@@ -576,11 +577,15 @@ fn looks_like_bcdice_sum(c: &Cursor) -> bool {
                     }
                 };
                 skip_ws(&mut j);
+                // A negative divisor: `1D6/-3U`.
+                if chars.get(j) == Some(&'-') {
+                    j += 1;
+                }
                 let digits = j;
                 while chars.get(j).is_some_and(char::is_ascii_digit) {
                     j += 1;
                 }
-                matches!(chars.get(j), Some('u' | 'U' | 'r' | 'R'))
+                matches!(chars.get(j).map(char::to_ascii_lowercase), Some('u' | 'r' | 'c' | 'f'))
                     && j > digits
                     && chars
                         .get(j + 1)
@@ -596,13 +601,7 @@ fn bcdice_sum(c: &mut Cursor) -> Result<Command, NotationError> {
     let mut p = ExprParser::new(c, Mode::BcSum);
     let expr = p.expr()?;
     let groups = std::mem::take(&mut p.groups);
-    let rounding = if c.eat('u') {
-        Rounding::Up
-    } else if c.eat('r') {
-        Rounding::HalfUp
-    } else {
-        Rounding::Down
-    };
+    let rounding = rounding_letter(c);
     let target = bc::target(c)?;
     c.skip_ws();
     c.expect_end()?;
@@ -622,6 +621,19 @@ fn bcdice_sum(c: &mut Cursor) -> Result<Command, NotationError> {
         rounding,
         target,
     }))
+}
+
+/// BCDice's rounding letter after a division: `U` or `C` up (ceiling), `R` half up, `F` down
+/// (floor, also the default).
+pub(crate) fn rounding_letter(c: &mut Cursor) -> Rounding {
+    if c.eat_ci("u") || c.eat_ci("c") {
+        Rounding::Up
+    } else if c.eat_ci("r") {
+        Rounding::HalfUp
+    } else {
+        c.eat_ci("f");
+        Rounding::Down
+    }
 }
 
 fn dice_maiden(c: &mut Cursor) -> Result<Command, NotationError> {
