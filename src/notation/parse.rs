@@ -523,19 +523,19 @@ fn command(c: &mut Cursor, force_bcdice: bool) -> Result<Command, NotationError>
         return bc::choice(c);
     }
     // `C(1+2)`, and BCDice's `C1+2` without parentheses.
-    if c.peek_lower() == Some('c') && c.peek_at(1).is_some_and(|n| n == '(' || n == '-' || n.is_ascii_digit()) {
+    if c.peek_lower() == Some('c')
+        && c.peek_at(1)
+            .is_some_and(|n| n == '(' || n == '-' || n.is_ascii_digit())
+    {
         return bc::calc(c);
     }
     if let Some(order) = bc::d66(c) {
         return Ok(Command::D66 { order });
     }
-    let mut k = 0;
-    while c.is_digit_at(k) {
-        k += 1;
-    }
+    let k = bc::count_len(c);
     if k > 0 {
         let letter = c.peek_at(k).map(|l| l.to_ascii_lowercase());
-        let digit_after = |n| c.is_digit_at(k + n);
+        let digit_after = |n| c.is_digit_at(k + n) || c.peek_at(k + n) == Some('(');
         match letter {
             Some('b') if digit_after(1) => return bc::barabara(c),
             Some('r') if digit_after(1) => return bc::reroll(c),
@@ -585,8 +585,10 @@ fn looks_like_bcdice_sum(c: &Cursor) -> bool {
                 while chars.get(j).is_some_and(char::is_ascii_digit) {
                     j += 1;
                 }
-                matches!(chars.get(j).map(char::to_ascii_lowercase), Some('u' | 'r' | 'c' | 'f'))
-                    && j > digits
+                matches!(
+                    chars.get(j).map(char::to_ascii_lowercase),
+                    Some('u' | 'r' | 'c' | 'f')
+                ) && j > digits
                     && chars
                         .get(j + 1)
                         .is_none_or(|c| c.is_whitespace() || "<>=".contains(*c))
@@ -664,7 +666,9 @@ fn cost(command: &Command) -> u64 {
     match command {
         Command::Expr(e) => e.groups.iter().fold(0u64, |acc, g| {
             let adv = g.advantage.map_or(0, |(n, _)| u64::from(n));
-            let mut cost = Cost::base(u64::from(g.count));
+            // A D66 "die" is two d6.
+            let per = if g.d66 { 2 } else { 1 };
+            let mut cost = Cost::base(u64::from(g.count).saturating_mul(per));
             cost.rolled = cost.rolled.saturating_add(adv);
             for op in &g.stage2 {
                 cost = match *op {

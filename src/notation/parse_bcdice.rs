@@ -5,7 +5,7 @@ use super::arith;
 use super::ast::{Command, D66Order, ExprCommand, Group, Rounding};
 use super::cursor::Cursor;
 use super::error::{Expected, NotationError};
-use super::expr::{ExprParser, Mode, check_sides};
+use super::expr::{ExprParser, Mode, check_sides, constant_in_parens};
 use super::limits::{MAX_CHOICE_ITEMS, MAX_DICE_PER_COMMAND, MAX_SIDES, MAX_TALLY_SIDES};
 use super::outcome::{CmpOp, Kind, Target};
 
@@ -47,16 +47,53 @@ pub(crate) fn target(c: &mut Cursor) -> Result<Option<Target>, NotationError> {
     }
 }
 
-/// `N<letter>X`, e.g. `3B6`; `letters` after the count (case-insensitive).
+/// How many characters the count at the cursor takes: digits, or BCDice's computed count in
+/// balanced parentheses (`(1+2*3)TY4`). 0 when there is none.
+pub(crate) fn count_len(c: &Cursor) -> usize {
+    if c.peek() != Some('(') {
+        let mut k = 0;
+        while c.is_digit_at(k) {
+            k += 1;
+        }
+        return k;
+    }
+    let mut depth = 0usize;
+    for k in 0.. {
+        match c.peek_at(k) {
+            Some('(') => depth += 1,
+            Some(')') => {
+                depth -= 1;
+                if depth == 0 {
+                    return k + 1;
+                }
+            }
+            None => return 0,
+            _ => {}
+        }
+    }
+    0
+}
+
+/// A number, or a constant computed in parentheses (`(2+4)`).
+fn number_or_computed(c: &mut Cursor) -> Result<u64, NotationError> {
+    if c.peek() == Some('(') {
+        constant_in_parens(c)
+    } else {
+        c.expect_number()
+    }
+}
+
+/// `N<letter>X`, e.g. `3B6`; `letters` after the count (case-insensitive). Count and sides may
+/// be computed in parentheses, as BCDice allows: `(1*2)B(2+4)`.
 fn group(c: &mut Cursor, letters: &str, max_sides: u32) -> Result<Group, NotationError> {
     let start = c.pos;
     let at = c.at();
-    let count = c.expect_number()?;
+    let count = number_or_computed(c)?;
     if !c.eat_ci(letters) {
         return Err(c.unexpected(Expected::Group));
     }
     let sides_at = c.at();
-    let sides = check_sides(c.expect_number()?, sides_at, max_sides)?;
+    let sides = check_sides(number_or_computed(c)?, sides_at, max_sides)?;
     if count == 0 {
         return Err(NotationError::ZeroDice { at });
     }
@@ -213,13 +250,9 @@ pub(crate) fn upper(c: &mut Cursor) -> Result<Command, NotationError> {
 }
 
 pub(crate) fn tally(c: &mut Cursor) -> Result<Command, NotationError> {
-    let zeros = {
-        let mut k = 0;
-        while c.is_digit_at(k) {
-            k += 1;
-        }
-        c.peek_at(k + 1).is_some_and(|z| z.eq_ignore_ascii_case(&'z'))
-    };
+    let zeros = c
+        .peek_at(count_len(c) + 1)
+        .is_some_and(|z| z.eq_ignore_ascii_case(&'z'));
     let group = group(c, if zeros { "tz" } else { "ty" }, MAX_TALLY_SIDES)?;
     c.skip_ws();
     c.expect_end()?;
