@@ -277,6 +277,9 @@ pub(crate) fn constant_in_parens(c: &mut Cursor) -> Result<u64, NotationError> {
 /// BCDice's (and Roll20's) keep and drop, attached to the dice: `KH`/`KL`/`DH`/`DL` with a count
 /// (1 when left out; 0 keeps none; more than the dice keeps them all), the count computed in
 /// parentheses too (`KH(5-2)`), and `MAX`/`MIN` for `KH1`/`KL1`.
+/// A keep/drop keyword and the keep it makes of a count.
+type KeepSpelling = (&'static str, fn(u32) -> Keep);
+
 /// Returns the keyword read, if any.
 fn bcdice_keep(c: &mut Cursor, spec: &mut DiceSpec) -> Result<Option<&'static str>, NotationError> {
     let ends_word = |c: &Cursor, n: usize| !c.peek_at(n).is_some_and(|x| x.is_ascii_alphabetic());
@@ -287,7 +290,7 @@ fn bcdice_keep(c: &mut Cursor, spec: &mut DiceSpec) -> Result<Option<&'static st
             return Ok(Some(word));
         }
     }
-    let kinds: [(&str, fn(u32) -> Keep); 4] = [
+    let kinds: [KeepSpelling; 4] = [
         ("kh", Keep::Highest),
         ("kl", Keep::Lowest),
         ("dh", Keep::DropHighest),
