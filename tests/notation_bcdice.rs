@@ -167,8 +167,16 @@ fn upper_chains_each_die() {
     let l = line("2U6[6]+2>=8", &[6, 1, 5]);
     assert_eq!(l.values, [9, 7]);
     assert_eq!((l.successes, l.total), (Some(1), Some(14)));
-    // No threshold: chain on the maximum face.
-    assert_eq!(line("2U6", &[6, 6, 1, 3]).values, [13, 3]);
+    // No threshold: refused as BCDice refuses it, rather than chaining on a face nobody named.
+    let refused = saikoro::notation::parse("2U6").expect_err("an upper roll needs its threshold");
+    use saikoro::i18n::{Lang, Localized};
+    assert!(refused.localized(Lang::En).contains("`@6`"), "{refused}");
+    assert!(refused.localized(Lang::Ja).contains("振り足し条件"), "{refused}");
+    assert!(
+        saikoro::notation::parse("4U6+2U4[1]+11>=21").is_err(),
+        "a threshold of 1 never ends"
+    );
+    assert_eq!(line("2U6@6", &[6, 6, 1, 3]).values, [13, 3]);
     assert!(line("1U6[6]", &[6; 11]).capped);
 }
 
@@ -182,8 +190,91 @@ fn d66_orders() {
     assert_eq!(line("D66D", &[2, 5]).total, Some(52));
     assert_eq!(line("D66D", &[5, 2]).total, Some(52));
     assert_eq!(faces(&line("D66S", &[5, 2])), [5, 2], "dice stay in roll order");
-    // With anything after it, `d66` is a 66-sided die.
-    assert_eq!(line("d66+1", &[60]).total, Some(61));
+    assert_eq!(line("D66N", &[5, 2]).total, Some(52), "N: as rolled");
+    // In a sum, `nD66` is n D66 rolls (two d6 each, as rolled), never a 66-sided die.
+    assert_eq!(line("d66+1", &[6, 1]).total, Some(62));
+    let two = line("2D66", &[6, 6, 5, 4]);
+    assert_eq!(two.total, Some(120));
+    assert_eq!(faces(&two), [66, 54]);
+    assert_eq!(line("1D3+2D66", &[3, 1, 6, 6, 1]).total, Some(80));
+}
+
+#[test]
+fn bcdice_keep_spellings_counts_and_sides_left_out() {
+    // KH/KL/DH/DL with the count left out keep or drop one; sides left out are a d6.
+    assert_eq!(line("5D10KH", &[2, 3, 5, 8, 8]).total, Some(8));
+    assert_eq!(line("5D10KL", &[2, 3, 5, 8, 8]).total, Some(2));
+    assert_eq!(line("5D10DH", &[2, 3, 5, 8, 8]).total, Some(18));
+    assert_eq!(line("5D10DL", &[2, 3, 5, 8, 8]).total, Some(24));
+    assert_eq!(line("5DKH3", &[2, 3, 5, 6, 6]).total, Some(17));
+    assert_eq!(line("201D", &[1; 201]).total, Some(201));
+    // Keeping none is 0; keeping more than there are keeps them all.
+    assert_eq!(line("5D10KH0", &[2, 3, 5, 8, 8]).total, Some(0));
+    assert_eq!(line("5D10KH7", &[2, 3, 5, 8, 8]).total, Some(26));
+    // MAX and MIN, before a modifier and a target; computed count, sides and keep.
+    assert_eq!(line("3D6MAX+2", &[1, 3, 5]).total, Some(7));
+    let l = line("3D6MAX>=6", &[1, 3, 5]);
+    assert_eq!((l.total, l.verdict), (Some(5), Some(Verdict::Failure)));
+    assert_eq!(line("5D10MIN-3", &[2, 3, 5, 7, 9]).total, Some(-1));
+    assert_eq!(line("(2+3)D(5+5)KH(5-2)", &[2, 3, 5, 8, 8]).total, Some(21));
+    // Dice Maiden's own `k` still needs its count, and says what to type.
+    assert!(saikoro::notation::parse("4d6 k").is_err());
+}
+
+#[test]
+fn rounding_letters_and_negative_divisors() {
+    for (input, faces, total) in [
+        ("1D6+3/2C", &[1][..], 3),
+        ("1D6+3/2F", &[1], 2),
+        ("1D6+4/3C", &[1], 3),
+        ("1d6/-3u", &[4], -1),
+        ("1d6/-3r", &[4], -1),
+        ("1d6/-3r", &[5], -2),
+        ("1D6/-3", &[4], -2),
+    ] {
+        assert_eq!(line(input, faces).total, Some(total), "{input}");
+    }
+    // C without parentheses, with its rounding letter; secret with S.
+    assert_eq!(line("c1+4*3/2", &[]).total, Some(7));
+    assert_eq!(line("c1/2R", &[]).total, Some(1));
+    assert_eq!(line("c1/3C", &[]).total, Some(1));
+    assert_eq!(line("c1/2F", &[]).total, Some(0));
+}
+
+#[test]
+fn choice_runs_and_computed_counts() {
+    assert_eq!(line("choice[A-F]", &[3]).chosen, ["C"]);
+    assert_eq!(line("choice[3-10]", &[8]).chosen, ["10"]);
+    assert_eq!(line("choice(c-g)", &[5]).chosen, ["g"]);
+    assert_eq!(
+        line("choice[A-F,Z]", &[1]).chosen,
+        ["A-F"],
+        "a run only when alone"
+    );
+    for refused in [
+        "choice[F-A]",
+        "choice[10-3]",
+        "choice[a-zz]",
+        "choice[abc]",
+        "choice3[1-1000]",
+    ] {
+        assert!(saikoro::notation::parse(refused).is_err(), "{refused}");
+    }
+    assert_eq!(line("choice[東,西] 行き先", &[2]).chosen, ["西"]);
+    assert_eq!(faces(&line("(1*2)b(2+4)", &[3, 4])), [3, 4]);
+    assert_eq!(line("(1+2*3)TY(1+5/2C)", &[1, 4, 4, 3, 4, 2, 3]).tally.len(), 4);
+    assert!(
+        saikoro::notation::parse("2TY21").is_err(),
+        "a tally counts at most 20 faces"
+    );
+}
+
+#[test]
+fn reroll_rounds_go_across_groups_as_bcdice_rolls_them() {
+    // 2R4+2R6>=4: the d4s, the d6s, then the d4 reroll, then the d6 reroll.
+    let l = line("2R4+2R6>=4", &[4, 3, 3, 5, 1, 2]);
+    assert_eq!(faces(&l), [4, 3, 1, 3, 5, 2]);
+    assert_eq!(l.successes, Some(2));
 }
 
 #[test]

@@ -35,7 +35,9 @@ fn empty_and_too_long() {
 
 #[test]
 fn unexpected_says_where_and_what() {
-    assert_eq!(unexpected("2d"), (3, String::new(), Expected::Sides));
+    // Sides left out are BCDice's d6 (`2d` is `2d6`), so the roll ending after an operator is
+    // the end-of-input example here.
+    assert_eq!(unexpected("2d6*"), (5, String::new(), Expected::Operand));
     assert_eq!(unexpected("2d6*x"), (5, "x".into(), Expected::Operand));
     assert_eq!(unexpected("2d6 x"), (5, "x".into(), Expected::Operator));
     assert_eq!(unexpected("2d6 + "), (6, String::new(), Expected::Operand));
@@ -106,11 +108,11 @@ fn number_and_dice_limits() {
         }
     );
     assert_eq!(
-        err("3TY101"),
+        err("3TY21"),
         SidesOutOfRange {
             at: 4,
-            sides: 101,
-            max: 100
+            sides: 21,
+            max: 20
         }
     );
     assert_eq!(
@@ -205,11 +207,11 @@ fn choice_limits() {
         }
     );
     assert_eq!(
-        err("choice0[a]"),
+        err("choice0[a,b]"),
         PickOutOfRange {
             at: 7,
             pick: 0,
-            items: 1
+            items: 2
         }
     );
 }
@@ -382,12 +384,16 @@ fn messages_in_both_languages() {
         e.localized(Lang::Ja),
         "5文字目: `x` は読めません。`2d6` のようなダイス、数、または `(`が必要です。"
     );
-    let e = err("2d");
-    assert_eq!(
-        e.localized(Lang::En),
-        "At position 3: the roll ends here, but the number of sides (or `%`) after `d` was expected."
+    let e = err("2d6*");
+    assert!(
+        e.localized(Lang::En)
+            .starts_with("At position 5: the roll ends here"),
+        "{e}"
     );
-    assert!(e.localized(Lang::Ja).starts_with("3文字目: 式が終わっています"));
+    assert!(
+        e.localized(Lang::Ja).starts_with("5文字目: 式が終わっています"),
+        "{e}"
+    );
     let e = err("100d6ie");
     assert!(e.localized(Lang::En).contains("could need 1100 dice"));
     assert!(e.localized(Lang::Ja).contains("最大1100個"));
@@ -411,7 +417,7 @@ fn messages_in_both_languages() {
 fn every_error_is_localized_with_its_position() {
     let inputs = [
         "",
-        "2d",
+        "2d6*",
         "99999999999d6",
         "0d6",
         "1d0",
@@ -431,7 +437,7 @@ fn every_error_is_localized_with_its_position() {
         "(1d6)D6",
         "C(1/0)",
         "C(1000000000*1000000000*1000000000)",
-        "4d6kh",
+        "4d6 k",
     ];
     let mut seen = std::collections::HashSet::new();
     for input in inputs {

@@ -230,11 +230,15 @@ fn keep_and_drop_spellings_of_avrae_roll20_and_d20() {
             modifier: "kh"
         }
     );
+    // BCDice reads these literally: dropping every die leaves 0, keeping more than there are
+    // keeps them all. Dice Maiden's own `d` still refuses to drop every die.
+    assert_eq!(total("4d6dh4", &[2, 5, 1, 4]), 0);
+    assert_eq!(total("4d6kh9", &[2, 5, 1, 4]), 12);
     assert_eq!(
-        err("4d6dh4"),
+        err("4d6 d4"),
         KeepOutOfRange {
-            at: 4,
-            modifier: "dh",
+            at: 5,
+            modifier: "d",
             n: 4,
             dice: 4,
             max: 3
@@ -244,7 +248,10 @@ fn keep_and_drop_spellings_of_avrae_roll20_and_d20() {
 
 #[test]
 fn a_keep_without_its_count_is_refused_with_it() {
-    assert_eq!(suggestion("4d6kh"), (Hint::CountMissing, "4d6kh1".into()));
+    // Attached, BCDice's and Roll20's `kh`/`kl`/`dh`/`dl` keep or drop one (`4d6kh` = `4d6kh1`).
+    assert_eq!(total("4d6kh", &[2, 5, 1, 4]), 5);
+    assert_eq!(total("4d6dl", &[2, 5, 1, 4]), 11);
+    // Spaced, or Dice Maiden's `k`, the count is asked for.
     assert_eq!(suggestion("2d20 k"), (Hint::CountMissing, "2d20 k1".into()));
     assert_eq!(suggestion("4d6 k 3"), (Hint::CountMissing, "4d6 k3".into()));
     assert_eq!(suggestion("4d6 dl +2"), (Hint::CountMissing, "4d6 dl1 +2".into()));

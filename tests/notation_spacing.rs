@@ -354,8 +354,9 @@ fn other_families_read_as_before() {
     let o = roll("x2 4d6 k3", &[2, 5, 1, 4, 6, 6, 1, 1]);
     let totals: Vec<_> = o.lines.iter().map(|l| l.total.unwrap()).collect();
     assert_eq!(totals, [11, 13]);
-    // `d66` followed by a modifier is a 66-sided die.
-    assert_eq!(marks(&group("2d66 k1", &[60, 10])), "60k 10x");
+    // `nD66` is n D66 rolls (BCDice), which take no modifier: one after it is refused, never
+    // ignored and never turned into a 66-sided die.
+    assert!(saikoro::notation::parse("2d66 k1").is_err());
 }
 
 #[test]

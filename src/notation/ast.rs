@@ -177,6 +177,8 @@ pub(crate) struct DiceSpec {
     pub success: Option<SuccessRule>,
     /// Fate/Fudge dice (`4dF`): each a d3 read 1 → −1, 2 → 0, 3 → +1.
     pub fudge: bool,
+    /// `2D66`: each "die" a D66 roll (two d6 read as tens and units), as BCDice reads it.
+    pub d66: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -78,34 +78,49 @@ pub(crate) fn reroll(
     target: Option<Target>,
     r: &mut dyn Roller,
 ) -> Result<(), NotationError> {
-    let mut successes = 0;
-    for g in groups {
-        let mut out = empty_group(g);
-        let mut round: Vec<usize> = Vec::new();
+    // BCDice's order: every group's dice, then each round of rerolls across every group in
+    // turn (`2R4+2R6`: the d4s, the d6s, the d4s' rerolls, the d6s' rerolls, …), so the same
+    // dice give the same result.
+    let mut outs: Vec<DiceGroup> = groups.iter().map(empty_group).collect();
+    let mut rounds: Vec<Vec<usize>> = Vec::with_capacity(groups.len());
+    for (g, out) in groups.iter().zip(outs.iter_mut()) {
+        let mut round = Vec::with_capacity(g.count as usize);
         for _ in 0..g.count {
-            round.push(push(&mut out, r, Origin::Rolled)?);
+            round.push(push(out, r, Origin::Rolled)?);
         }
-        for depth in 0..=MAX_CHAIN {
-            let triggers: Vec<usize> = round
-                .iter()
-                .copied()
-                .filter(|&i| threshold.test(face(&out, i)))
-                .collect();
-            if triggers.is_empty() {
-                break;
-            }
-            if depth == MAX_CHAIN {
-                line.capped = true;
-                break;
-            }
+        rounds.push(round);
+    }
+    for depth in 0..=MAX_CHAIN {
+        let triggers: Vec<Vec<usize>> = rounds
+            .iter()
+            .zip(&outs)
+            .map(|(round, out)| {
+                round
+                    .iter()
+                    .copied()
+                    .filter(|&i| threshold.test(face(out, i)))
+                    .collect()
+            })
+            .collect();
+        if triggers.iter().all(Vec::is_empty) {
+            break;
+        }
+        if depth == MAX_CHAIN {
+            line.capped = true;
+            break;
+        }
+        for ((out, round), froms) in outs.iter_mut().zip(rounds.iter_mut()).zip(triggers) {
             round.clear();
-            for from in triggers {
+            for from in froms {
                 if let Some(d) = out.dice.get_mut(from) {
                     d.exploded = true;
                 }
-                round.push(push(&mut out, r, Origin::Explosion { from })?);
+                round.push(push(out, r, Origin::Explosion { from })?);
             }
         }
+    }
+    let mut successes = 0;
+    for mut out in outs {
         successes += count_successes(&mut out, target);
         line.groups.push(out);
     }

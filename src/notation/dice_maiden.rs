@@ -53,11 +53,35 @@ impl Pool {
 }
 
 /// Roll `spec`; sets `capped` when a chain stops at [`MAX_CHAIN`].
+/// `2D66`: each a D66 roll, two d6 read as tens and units (as rolled), shown as one value.
+fn roll_d66s(spec: &DiceSpec, r: &mut dyn Roller) -> Result<DiceGroup, NotationError> {
+    let mut dice = Vec::with_capacity(spec.count as usize);
+    let mut subtotal = 0i64;
+    for _ in 0..spec.count {
+        let (tens, units) = (r.roll(6)?, r.roll(6)?);
+        let value = tens * 10 + units;
+        subtotal += i64::from(value);
+        dice.push(Die::new(value, 66, Origin::Rolled));
+    }
+    Ok(DiceGroup {
+        text: spec.text.clone(),
+        count: spec.count,
+        sides: 66,
+        dice,
+        subtotal,
+        successes: None,
+        fudge: false,
+    })
+}
+
 pub(crate) fn roll_group(
     spec: &DiceSpec,
     r: &mut dyn Roller,
     capped: &mut bool,
 ) -> Result<DiceGroup, NotationError> {
+    if spec.d66 {
+        return roll_d66s(spec, r);
+    }
     let mut p = Pool {
         sides: spec.sides,
         dice: Vec::new(),

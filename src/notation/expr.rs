@@ -219,30 +219,99 @@ impl<'c, 'a> ExprParser<'c, 'a> {
             3
         } else if self.c.eat('%') {
             100
+        } else if self.c.peek() == Some('(') {
+            // BCDice's computed sides: `2D(5+5)`.
+            constant_in_parens(self.c)?
         } else {
-            self.c
-                .number()?
-                .ok_or_else(|| self.c.unexpected(Expected::Sides))?
+            // Sides left out (`5D`, `3DMAX`): BCDice's default die, a d6.
+            self.c.number()?.unwrap_or(DEFAULT_SIDES)
         };
+        // `2D66`: two D66 rolls, as BCDice and the Japanese games that use it read it.
+        let d66 = sides == 66 && !fudge;
         let sides = check_sides(sides, sides_at, MAX_SIDES)?;
         // Both bounded above by 1000.
         let mut spec = DiceSpec {
             count: count as u32,
             sides,
             fudge,
+            d66,
             ..DiceSpec::default()
         };
-        if self.mode == Mode::DiceMaiden {
+        if spec.d66 {
+            // A D66 roll takes no modifier: one written after it is refused where it stands,
+            // never ignored.
+        } else if self.mode == Mode::DiceMaiden {
             modifiers(self.c, &mut spec)?;
-        } else if self.c.peek() == Some('!') {
-            // `2d6!>=10`: Roll20's explosion before a BCDice target.
-            let mut seen = Vec::new();
-            bang(self.c, &mut spec, &mut seen)?;
+        } else {
+            if self.c.peek() == Some('!') {
+                // `2d6!>=10`: Roll20's explosion before a BCDice target.
+                let mut seen = Vec::new();
+                bang(self.c, &mut spec, &mut seen)?;
+            }
+            // `3D6MAX>=4`, `5D10KH3>=15`: BCDice's keep spellings before a target.
+            bcdice_keep(self.c, &mut spec)?;
         }
         spec.text = self.c.src.text(start, self.c.pos);
         self.groups.push(spec);
         Ok(Expr::Dice(self.groups.len() - 1))
     }
+}
+
+/// The die BCDice rolls when the sides are left out (`5D`).
+const DEFAULT_SIDES: u64 = 6;
+
+/// A constant in parentheses at the cursor (`(5+5)`), as BCDice computes a count or sides.
+pub(crate) fn constant_in_parens(c: &mut Cursor) -> Result<u64, NotationError> {
+    let at = c.at();
+    c.bump();
+    let inner = ExprParser::new(c, Mode::Calc).expr()?;
+    let rounding = super::parse::rounding_letter(c);
+    c.skip_ws();
+    if !c.eat(')') {
+        return Err(c.unexpected(Expected::CloseParen));
+    }
+    let n = arith::eval(&inner, &[], rounding)?;
+    u64::try_from(n).map_err(|_| NotationError::ZeroDice { at })
+}
+
+/// BCDice's (and Roll20's) keep and drop, attached to the dice: `KH`/`KL`/`DH`/`DL` with a count
+/// (1 when left out; 0 keeps none; more than the dice keeps them all), the count computed in
+/// parentheses too (`KH(5-2)`), and `MAX`/`MIN` for `KH1`/`KL1`.
+/// A keep/drop keyword and the keep it makes of a count.
+type KeepSpelling = (&'static str, fn(u32) -> Keep);
+
+/// Returns the keyword read, if any.
+fn bcdice_keep(c: &mut Cursor, spec: &mut DiceSpec) -> Result<Option<&'static str>, NotationError> {
+    let ends_word = |c: &Cursor, n: usize| !c.peek_at(n).is_some_and(|x| x.is_ascii_alphabetic());
+    for (word, keep) in [("max", Keep::Highest(1)), ("min", Keep::Lowest(1))] {
+        if c.starts_with_ci(word) && ends_word(c, 3) {
+            c.eat_ci(word);
+            spec.keep = Some(keep);
+            return Ok(Some(word));
+        }
+    }
+    let kinds: [KeepSpelling; 4] = [
+        ("kh", Keep::Highest),
+        ("kl", Keep::Lowest),
+        ("dh", Keep::DropHighest),
+        ("dl", Keep::DropLowest),
+    ];
+    for (word, keep) in kinds {
+        if !c.starts_with_ci(word) || !ends_word(c, 2) && !c.is_digit_at(2) && c.peek_at(2) != Some('(') {
+            continue;
+        }
+        c.eat_ci(word);
+        let n = if c.peek() == Some('(') {
+            constant_in_parens(c)?
+        } else {
+            c.number()?.unwrap_or(1)
+        };
+        spec.keep = Some(keep(
+            u32::try_from(n.min(u64::from(spec.count))).unwrap_or(spec.count),
+        ));
+        return Ok(Some(word));
+    }
+    Ok(None)
 }
 
 pub(crate) fn check_sides(sides: u64, at: usize, max: u32) -> Result<u32, NotationError> {
@@ -416,6 +485,17 @@ fn modifiers(c: &mut Cursor, spec: &mut DiceSpec) -> Result<(), NotationError> {
     let mut seen: Seen = Vec::new();
     let mut success = SuccessRule::default();
     let mut any_success = false;
+    // BCDice's attached spellings first (`5D10KH`, `3D6MAX`): their count may be left out.
+    if !spec.fudge
+        && let Some(kw) = bcdice_keep(c, spec)?
+    {
+        let canon = match kw {
+            "max" => "k",
+            "min" => "kl",
+            other => canonical(other),
+        };
+        seen.push((kw, canon));
+    }
     loop {
         if c.peek() == Some('!') {
             bang(c, spec, &mut seen)?;

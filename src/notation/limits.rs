@@ -24,7 +24,7 @@ pub const MAX_TERMS: usize = 50;
 /// Largest number literal.
 pub const MAX_NUMBER: u64 = 1_000_000_000;
 /// Faces a tally (`NTYx`) may count; every face gets a line.
-pub const MAX_TALLY_SIDES: u32 = 100;
+pub const MAX_TALLY_SIDES: u32 = 20;
 
 /// Worst-case dice accounting, saturating so absurd inputs stay absurd rather than wrapping.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

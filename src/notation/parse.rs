@@ -522,19 +522,20 @@ fn command(c: &mut Cursor, force_bcdice: bool) -> Result<Command, NotationError>
     if c.starts_with_ci("choice") {
         return bc::choice(c);
     }
-    if c.starts_with_ci("c(") {
+    // `C(1+2)`, and BCDice's `C1+2` without parentheses.
+    if c.peek_lower() == Some('c')
+        && c.peek_at(1)
+            .is_some_and(|n| n == '(' || n == '-' || n.is_ascii_digit())
+    {
         return bc::calc(c);
     }
     if let Some(order) = bc::d66(c) {
         return Ok(Command::D66 { order });
     }
-    let mut k = 0;
-    while c.is_digit_at(k) {
-        k += 1;
-    }
+    let k = bc::count_len(c);
     if k > 0 {
         let letter = c.peek_at(k).map(|l| l.to_ascii_lowercase());
-        let digit_after = |n| c.is_digit_at(k + n);
+        let digit_after = |n| c.is_digit_at(k + n) || c.peek_at(k + n) == Some('(');
         match letter {
             Some('b') if digit_after(1) => return bc::barabara(c),
             Some('r') if digit_after(1) => return bc::reroll(c),
@@ -576,12 +577,18 @@ fn looks_like_bcdice_sum(c: &Cursor) -> bool {
                     }
                 };
                 skip_ws(&mut j);
+                // A negative divisor: `1D6/-3U`.
+                if chars.get(j) == Some(&'-') {
+                    j += 1;
+                }
                 let digits = j;
                 while chars.get(j).is_some_and(char::is_ascii_digit) {
                     j += 1;
                 }
-                matches!(chars.get(j), Some('u' | 'U' | 'r' | 'R'))
-                    && j > digits
+                matches!(
+                    chars.get(j).map(char::to_ascii_lowercase),
+                    Some('u' | 'r' | 'c' | 'f')
+                ) && j > digits
                     && chars
                         .get(j + 1)
                         .is_none_or(|c| c.is_whitespace() || "<>=".contains(*c))
@@ -596,13 +603,7 @@ fn bcdice_sum(c: &mut Cursor) -> Result<Command, NotationError> {
     let mut p = ExprParser::new(c, Mode::BcSum);
     let expr = p.expr()?;
     let groups = std::mem::take(&mut p.groups);
-    let rounding = if c.eat('u') {
-        Rounding::Up
-    } else if c.eat('r') {
-        Rounding::HalfUp
-    } else {
-        Rounding::Down
-    };
+    let rounding = rounding_letter(c);
     let target = bc::target(c)?;
     c.skip_ws();
     c.expect_end()?;
@@ -622,6 +623,19 @@ fn bcdice_sum(c: &mut Cursor) -> Result<Command, NotationError> {
         rounding,
         target,
     }))
+}
+
+/// BCDice's rounding letter after a division: `U` or `C` up (ceiling), `R` half up, `F` down
+/// (floor, also the default).
+pub(crate) fn rounding_letter(c: &mut Cursor) -> Rounding {
+    if c.eat_ci("u") || c.eat_ci("c") {
+        Rounding::Up
+    } else if c.eat_ci("r") {
+        Rounding::HalfUp
+    } else {
+        c.eat_ci("f");
+        Rounding::Down
+    }
 }
 
 fn dice_maiden(c: &mut Cursor) -> Result<Command, NotationError> {
@@ -652,7 +666,9 @@ fn cost(command: &Command) -> u64 {
     match command {
         Command::Expr(e) => e.groups.iter().fold(0u64, |acc, g| {
             let adv = g.advantage.map_or(0, |(n, _)| u64::from(n));
-            let mut cost = Cost::base(u64::from(g.count));
+            // A D66 "die" is two d6.
+            let per = if g.d66 { 2 } else { 1 };
+            let mut cost = Cost::base(u64::from(g.count).saturating_mul(per));
             cost.rolled = cost.rolled.saturating_add(adv);
             for op in &g.stage2 {
                 cost = match *op {

@@ -5,7 +5,7 @@ use super::arith;
 use super::ast::{Command, D66Order, ExprCommand, Group, Rounding};
 use super::cursor::Cursor;
 use super::error::{Expected, NotationError};
-use super::expr::{ExprParser, Mode, check_sides};
+use super::expr::{ExprParser, Mode, check_sides, constant_in_parens};
 use super::limits::{MAX_CHOICE_ITEMS, MAX_DICE_PER_COMMAND, MAX_SIDES, MAX_TALLY_SIDES};
 use super::outcome::{CmpOp, Kind, Target};
 
@@ -47,16 +47,53 @@ pub(crate) fn target(c: &mut Cursor) -> Result<Option<Target>, NotationError> {
     }
 }
 
-/// `N<letter>X`, e.g. `3B6`; `letters` after the count (case-insensitive).
+/// How many characters the count at the cursor takes: digits, or BCDice's computed count in
+/// balanced parentheses (`(1+2*3)TY4`). 0 when there is none.
+pub(crate) fn count_len(c: &Cursor) -> usize {
+    if c.peek() != Some('(') {
+        let mut k = 0;
+        while c.is_digit_at(k) {
+            k += 1;
+        }
+        return k;
+    }
+    let mut depth = 0usize;
+    for k in 0.. {
+        match c.peek_at(k) {
+            Some('(') => depth += 1,
+            Some(')') => {
+                depth -= 1;
+                if depth == 0 {
+                    return k + 1;
+                }
+            }
+            None => return 0,
+            _ => {}
+        }
+    }
+    0
+}
+
+/// A number, or a constant computed in parentheses (`(2+4)`).
+fn number_or_computed(c: &mut Cursor) -> Result<u64, NotationError> {
+    if c.peek() == Some('(') {
+        constant_in_parens(c)
+    } else {
+        c.expect_number()
+    }
+}
+
+/// `N<letter>X`, e.g. `3B6`; `letters` after the count (case-insensitive). Count and sides may
+/// be computed in parentheses, as BCDice allows: `(1*2)B(2+4)`.
 fn group(c: &mut Cursor, letters: &str, max_sides: u32) -> Result<Group, NotationError> {
     let start = c.pos;
     let at = c.at();
-    let count = c.expect_number()?;
+    let count = number_or_computed(c)?;
     if !c.eat_ci(letters) {
         return Err(c.unexpected(Expected::Group));
     }
     let sides_at = c.at();
-    let sides = check_sides(c.expect_number()?, sides_at, max_sides)?;
+    let sides = check_sides(number_or_computed(c)?, sides_at, max_sides)?;
     if count == 0 {
         return Err(NotationError::ZeroDice { at });
     }
@@ -198,7 +235,8 @@ pub(crate) fn upper(c: &mut Cursor) -> Result<Command, NotationError> {
     c.skip_ws();
     c.expect_end()?;
     let threshold = match th {
-        None => None,
+        // BCDice refuses an upper roll without its threshold rather than guess one.
+        None => return Err(c.unexpected(Expected::Threshold)),
         // Upper dice chain on "this face or more" whatever comparison is written.
         Some((_, v)) if v <= 1 => return Err(NotationError::EndlessChain { at, modifier: "U" }),
         Some((_, v)) => Some(u32::try_from(v).unwrap_or(u32::MAX)),
@@ -212,52 +250,48 @@ pub(crate) fn upper(c: &mut Cursor) -> Result<Command, NotationError> {
 }
 
 pub(crate) fn tally(c: &mut Cursor) -> Result<Command, NotationError> {
-    let zeros = {
-        let mut k = 0;
-        while c.is_digit_at(k) {
-            k += 1;
-        }
-        c.peek_at(k + 1).is_some_and(|z| z.eq_ignore_ascii_case(&'z'))
-    };
+    let zeros = c
+        .peek_at(count_len(c) + 1)
+        .is_some_and(|z| z.eq_ignore_ascii_case(&'z'));
     let group = group(c, if zeros { "tz" } else { "ty" }, MAX_TALLY_SIDES)?;
     c.skip_ws();
     c.expect_end()?;
     Ok(Command::Tally { group, zeros })
 }
 
-/// `D66`, `D66S`/`D66A` (ascending), `D66D` (descending), alone in the roll.
+/// `D66`, `D66N` (as rolled), `D66S`/`D66A` (ascending), `D66D` (descending), alone in the roll.
 pub(crate) fn d66(c: &Cursor) -> Option<D66Order> {
     let mut c = c.clone();
     if !c.eat_ci("d66") {
         return None;
     }
-    let order = match c.peek_lower() {
-        Some('s' | 'a') => D66Order::Ascending,
-        Some('d') => D66Order::Descending,
-        _ => D66Order::AsRolled,
+    let (order, letter) = match c.peek_lower() {
+        Some('s' | 'a') => (D66Order::Ascending, true),
+        Some('d') => (D66Order::Descending, true),
+        // `D66N`: as rolled, said explicitly.
+        Some('n') => (D66Order::AsRolled, true),
+        _ => (D66Order::AsRolled, false),
     };
-    if order != D66Order::AsRolled {
+    if letter {
         c.bump();
     }
     c.skip_ws();
     c.at_end().then_some(order)
 }
 
+/// `C(1+2*3)` or `C1+2*3`, with BCDice's rounding letter after a division (`C1/2R`).
 pub(crate) fn calc(c: &mut Cursor) -> Result<Command, NotationError> {
-    c.eat_ci("c(");
+    c.eat_ci("c");
     let mut p = ExprParser::new(c, Mode::Calc);
     let expr = p.expr()?;
-    c.skip_ws();
-    if !c.eat(')') {
-        return Err(c.unexpected(Expected::CloseParen));
-    }
+    let rounding = super::parse::rounding_letter(c);
     c.skip_ws();
     c.expect_end()?;
     Ok(Command::Expr(ExprCommand {
         kind: Kind::Calc,
         expr,
         groups: Vec::new(),
-        rounding: Rounding::Down,
+        rounding,
         target: None,
     }))
 }
@@ -315,6 +349,23 @@ pub(crate) fn choice(c: &mut Cursor) -> Result<Command, NotationError> {
             expected: Expected::ChoiceItems,
         });
     }
+    // One item is BCDice's shorthand for a run (`A-F`, `c-g`, `3-10`), or no choice at all.
+    if let [(at, only)] = items.as_slice() {
+        let at = *at;
+        let run = choice_run(only.trim()).ok_or(NotationError::Unexpected {
+            at,
+            found: only.clone(),
+            expected: Expected::ChoiceItems,
+        })?;
+        if run.len() > MAX_CHOICE_ITEMS {
+            return Err(NotationError::TooManyChoices {
+                at: list_at,
+                count: run.len(),
+                max: MAX_CHOICE_ITEMS,
+            });
+        }
+        items = run.into_iter().map(|t| (at, t)).collect();
+    }
     if items.len() > MAX_CHOICE_ITEMS {
         return Err(NotationError::TooManyChoices {
             at: list_at,
@@ -333,4 +384,30 @@ pub(crate) fn choice(c: &mut Cursor) -> Result<Command, NotationError> {
         pick: pick as u32,
         items: items.into_iter().map(|(_, t)| t).collect(),
     })
+}
+
+/// BCDice's run shorthand for a one-item choice: `3-10` (numbers) or `A-F` / `c-g` (one letter
+/// each, the same case), first not after last. `None` for anything else. A run longer than the
+/// choice limit comes back one item over it (no huge list is built).
+fn choice_run(item: &str) -> Option<Vec<String>> {
+    let (first, last) = item.split_once('-')?;
+    if let (Ok(a), Ok(b)) = (first.parse::<u64>(), last.parse::<u64>()) {
+        if first.chars().all(|c| c.is_ascii_digit()) && last.chars().all(|c| c.is_ascii_digit()) && a <= b {
+            let end = b.min(a.saturating_add(MAX_CHOICE_ITEMS as u64));
+            return Some((a..=end).map(|n| n.to_string()).collect());
+        }
+        return None;
+    }
+    let one = |s: &str| {
+        let mut cs = s.chars();
+        match (cs.next(), cs.next()) {
+            (Some(c), None) if c.is_ascii_alphabetic() => Some(c),
+            _ => None,
+        }
+    };
+    let (a, b) = (one(first)?, one(last)?);
+    if a.is_ascii_uppercase() != b.is_ascii_uppercase() || a > b {
+        return None;
+    }
+    Some((a..=b).map(|c| c.to_string()).collect())
 }

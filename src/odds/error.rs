@@ -19,6 +19,8 @@ pub enum Unsupported {
     KeepWithExplode,
     /// Advantage, then rerolls or explosions, then keep/drop.
     AdvantageStagesKeep,
+    /// `2D66`: sums of D66 rolls.
+    D66Sum,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -109,6 +111,10 @@ fn unsupported(u: Unsupported, lang: Lang) -> &'static str {
             "Odds for advantage with rerolls or explosions and keep/drop together are not computed yet.",
             "有利・不利と振り直し・爆発とキープ・ドロップをすべて組み合わせた確率はまだ計算できません。",
         ),
+        D66Sum => lang.pick(
+            "Odds for sums of D66 rolls (`2D66`) are not computed yet.",
+            "D66の合計（`2D66`）の確率はまだ計算できません。",
+        ),
     }
 }
 
@@ -125,6 +131,7 @@ mod tests {
             OddsError::Unsupported(Unsupported::BcdiceChain),
             OddsError::Unsupported(Unsupported::KeepWithExplode),
             OddsError::Unsupported(Unsupported::AdvantageStagesKeep),
+            OddsError::Unsupported(Unsupported::D66Sum),
             OddsError::TooComplex,
             OddsError::DivisionByZero,
             OddsError::Overflow,

@@ -58,6 +58,10 @@ pub fn keep_cost(faces: &Faces, n: u32, lo: u32, hi: u32) -> u64 {
 /// `n` dice whose first faces have chances `pi` (index `f - 1`) and whose worth per face is
 /// `faces`. `capped` of the result comes from the kept dice's worth only.
 pub fn keep(faces: &Faces, pi: &[f64], n: u32, lo: u32, hi: u32) -> Result<Dist, OddsError> {
+    // Keeping none (BCDice's `KH0`, dropping every die) is always 0.
+    if hi <= lo {
+        return Ok(Dist::point(0));
+    }
     let sides = faces.sides as usize;
     let (n, lo, hi) = (n as usize, lo as usize, hi as usize);
     // Visit faces so that fewer dice must be placed before the kept ones are all known.

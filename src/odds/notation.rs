@@ -151,6 +151,9 @@ enum Plan {
 }
 
 fn plan(g: &DiceSpec, successes: bool) -> Result<Plan, OddsError> {
+    if g.d66 {
+        return Err(OddsError::Unsupported(Unsupported::D66Sum));
+    }
     let sides = g.sides;
     let stages: Vec<Stage> = g.stage2.iter().map(stage).collect();
     let value = worth(g, successes);

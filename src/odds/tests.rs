@@ -515,3 +515,19 @@ fn rally_margin_hit_and_damage_by_brute_force() {
     assert!((o.damage_chance.unwrap() - damage).abs() < 1e-12);
     assert!((o.damage.unwrap().mass() - 1.0).abs() < 1e-12);
 }
+
+/// BCDice's keep extremes (`KH0` keeps none, `KH7` of 5 keeps all), `MAX`, sides left out and
+/// `nD66` have exact odds or a clear refusal, never a panic.
+#[test]
+fn bcdice_spellings_have_odds_or_a_refusal() {
+    let zero = odds("5D10KH0");
+    assert_eq!((zero.dist.min(), zero.dist.max()), (0, 0));
+    let all = odds("5D10KH7");
+    assert_eq!((all.dist.min(), all.dist.max()), (5, 50));
+    let max = odds("3DMAX");
+    assert!((max.dist.prob(6) - (1.0 - (5.0f64 / 6.0).powi(3))).abs() < 1e-12);
+    assert_eq!(
+        roll_odds("2D66").err(),
+        Some(OddsError::Unsupported(Unsupported::D66Sum))
+    );
+}

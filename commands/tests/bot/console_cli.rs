@@ -118,7 +118,7 @@ fn bad_lines_print_errors_not_panics() {
         );
     }
     // A bad expression is the bot's own ephemeral error, not a console error.
-    let out = saikoro(&["console", "-c", "/roll dice:2d"], None);
+    let out = saikoro(&["console", "-c", "/roll dice:2d6*"], None);
     assert!(
         text(&out.stdout).contains("(only you can see this)"),
         "{}",

@@ -68,17 +68,17 @@ async fn roll_shows_every_die_and_the_total() {
 #[tokio::test]
 async fn a_malformed_expression_gets_an_ephemeral_error_and_the_next_is_served() {
     let mut console = start().await;
-    let reply = console.send("/roll dice:2d").await.unwrap();
+    let reply = console.send("/roll dice:2d6*").await.unwrap();
     assert!(reply.ephemeral, "errors are shown to the roller only");
     assert!(reply.embeds().is_empty());
-    assert!(reply.content().contains("position 3"), "{}", reply.content());
+    assert!(reply.content().contains("position 5"), "{}", reply.content());
 
     // In Japanese for a Japanese client.
     let mut ja = console.invoker();
     ja.locale = "ja".into();
-    let (_, reply) = console.send_as("/roll dice:2d", &ja).await.unwrap();
+    let (_, reply) = console.send_as("/roll dice:2d6*", &ja).await.unwrap();
     assert!(reply.ephemeral);
-    assert!(reply.content().contains("3文字目"), "{}", reply.content());
+    assert!(reply.content().contains("5文字目"), "{}", reply.content());
 
     // Too many dice is refused before rolling: the fixed dice are untouched.
     let reply = console.send("/roll dice:5000d6").await.unwrap();

@@ -120,7 +120,7 @@ async fn metrics_count_commands_outcomes_latency_pool_and_shards() {
         assert!(roll(&fake, &roll_cmd, "2d6").await);
     }
     assert!(
-        !roll(&fake, &roll_cmd, "2d").await,
+        !roll(&fake, &roll_cmd, "2d6*").await,
         "a malformed roll is an error reply"
     );
 
