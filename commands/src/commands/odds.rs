@@ -345,7 +345,7 @@ fn roll_view(o: &RollOdds, lang: Lang) -> EmbedView {
         title: format!(
             "📊 {} {}",
             lang.pick("Odds:", "確率:"),
-            crate::embeds::markdown::escape(&o.input)
+            crate::embeds::markdown::escape_title(&o.input)
         ),
         description: histogram(&o.dist),
         colour: colour::NEUTRAL,

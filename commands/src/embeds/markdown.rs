@@ -21,6 +21,20 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// `s` for an embed title: Discord renders only inline emphasis there (`*`, `_`, `~`, `` ` ``,
+/// `|`), and shows any other backslash as typed, so only those are escaped (`2D6>=7` stays
+/// `2D6>=7`, `2d6*2*3` keeps its stars).
+pub fn escape_title(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 4);
+    for c in s.chars() {
+        if matches!(c, '\\' | '*' | '_' | '~' | '`' | '|') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// `s` with masked links (`](`) and bare URLs (`://`) broken: Discord renders neither as a link.
 pub fn defuse_links(s: &str) -> String {
     if !s.contains("](") && !s.contains("://") {
@@ -44,6 +58,8 @@ mod tests {
             r"\*\*bold\*\* \_it\_ \# h \<\@1\>"
         );
         assert_eq!(escape("Ana"), "Ana");
+        assert_eq!(escape_title("2D6>=7 (hit)"), "2D6>=7 (hit)");
+        assert_eq!(escape_title("2d6*2*3"), "2d6\\*2\\*3");
     }
 
     #[test]

@@ -48,6 +48,8 @@ async fn odds_of_2d6_at_least_7_are_58_33_percent_with_a_chart() {
     let description = embed["description"].as_str().unwrap();
     assert!(description.contains("16.67 %"), "{description}");
     assert_eq!(embed["image"]["url"], "attachment://odds.png");
+    // The title shows the expression as typed: no backslash before `>` (titles render no quotes).
+    assert_eq!(embed["title"], "📊 Odds: 2d6>=7");
     // Discord's limits: 6000 characters in all, 4096 in the description.
     let total: usize = embed["title"].as_str().unwrap().chars().count()
         + description.chars().count()
