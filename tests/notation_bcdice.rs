@@ -239,6 +239,15 @@ fn rounding_letters_and_negative_divisors() {
     assert_eq!(line("c1/2R", &[]).total, Some(1));
     assert_eq!(line("c1/3C", &[]).total, Some(1));
     assert_eq!(line("c1/2F", &[]).total, Some(0));
+    // The letter inside the parentheses too.
+    assert_eq!(line("C(1/2R)", &[]).total, Some(1));
+    assert_eq!(line("C(7/2U)", &[]).total, Some(4));
+    assert_eq!(line("C(7/2)", &[]).total, Some(3));
+    assert_eq!(line("C(7/2F)", &[]).total, Some(3));
+    assert!(
+        saikoro::notation::parse("C(7/2R").is_err(),
+        "the parenthesis must close"
+    );
 }
 
 #[test]
