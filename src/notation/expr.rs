@@ -257,6 +257,19 @@ impl<'c, 'a> ExprParser<'c, 'a> {
     }
 }
 
+/// BCDice's rounding letter after a division: `U` or `C` up (ceiling), `R` half up, `F` down
+/// (floor, also the default).
+pub(crate) fn rounding_letter(c: &mut Cursor) -> Rounding {
+    if c.eat_ci("u") || c.eat_ci("c") {
+        Rounding::Up
+    } else if c.eat_ci("r") {
+        Rounding::HalfUp
+    } else {
+        c.eat_ci("f");
+        Rounding::Down
+    }
+}
+
 /// The die BCDice rolls when the sides are left out (`5D`).
 const DEFAULT_SIDES: u64 = 6;
 
@@ -265,7 +278,7 @@ pub(crate) fn constant_in_parens(c: &mut Cursor) -> Result<u64, NotationError> {
     let at = c.at();
     c.bump();
     let inner = ExprParser::new(c, Mode::Calc).expr()?;
-    let rounding = super::parse::rounding_letter(c);
+    let rounding = rounding_letter(c);
     c.skip_ws();
     if !c.eat(')') {
         return Err(c.unexpected(Expected::CloseParen));

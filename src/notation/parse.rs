@@ -603,7 +603,7 @@ fn bcdice_sum(c: &mut Cursor) -> Result<Command, NotationError> {
     let mut p = ExprParser::new(c, Mode::BcSum);
     let expr = p.expr()?;
     let groups = std::mem::take(&mut p.groups);
-    let rounding = rounding_letter(c);
+    let rounding = super::expr::rounding_letter(c);
     let target = bc::target(c)?;
     c.skip_ws();
     c.expect_end()?;
@@ -623,19 +623,6 @@ fn bcdice_sum(c: &mut Cursor) -> Result<Command, NotationError> {
         rounding,
         target,
     }))
-}
-
-/// BCDice's rounding letter after a division: `U` or `C` up (ceiling), `R` half up, `F` down
-/// (floor, also the default).
-pub(crate) fn rounding_letter(c: &mut Cursor) -> Rounding {
-    if c.eat_ci("u") || c.eat_ci("c") {
-        Rounding::Up
-    } else if c.eat_ci("r") {
-        Rounding::HalfUp
-    } else {
-        c.eat_ci("f");
-        Rounding::Down
-    }
 }
 
 fn dice_maiden(c: &mut Cursor) -> Result<Command, NotationError> {

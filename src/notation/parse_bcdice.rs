@@ -288,7 +288,7 @@ pub(crate) fn calc(c: &mut Cursor) -> Result<Command, NotationError> {
         let mut p = ExprParser::new(&mut inside, Mode::Calc);
         if let Ok(expr) = p.expr() {
             let before = inside.pos;
-            let rounding = super::parse::rounding_letter(&mut inside);
+            let rounding = super::expr::rounding_letter(&mut inside);
             let lettered = inside.pos != before;
             inside.skip_ws();
             if lettered && inside.eat(')') {
@@ -307,7 +307,7 @@ pub(crate) fn calc(c: &mut Cursor) -> Result<Command, NotationError> {
     }
     let mut p = ExprParser::new(c, Mode::Calc);
     let expr = p.expr()?;
-    let rounding = super::parse::rounding_letter(c);
+    let rounding = super::expr::rounding_letter(c);
     c.skip_ws();
     c.expect_end()?;
     Ok(Command::Expr(ExprCommand {

@@ -57,6 +57,8 @@ pub async fn roll(
     name_localized("ja", "シャドウラン"),
     description_localized("ja", "シャドウラン4: ダイスプールの成功・ネットヒット・グリッチの確率")
 )]
+// A slash command's options are its parameters.
+#[allow(clippy::too_many_arguments)]
 pub async fn sr(
     ctx: Context<'_>,
     #[description = "Dice in the pool"]
@@ -64,7 +66,7 @@ pub async fn sr(
     #[description_localized("ja", "ダイスプールの数")]
     #[min = 1]
     #[max = 100]
-    pool: u32,
+    pool: Option<u32>,
     #[description = "Hits needed (a success test)"]
     #[name_localized("ja", "目標値")]
     #[description_localized("ja", "必要なヒット数（成功判定）")]
@@ -83,8 +85,51 @@ pub async fn sr(
     #[min = 1]
     #[max = 100]
     opposed: Option<u32>,
+    #[description = "Session character: the pool from their sheet, as /sr test builds it"]
+    #[name_localized("ja", "キャラ")]
+    #[description_localized("ja", "セッションのキャラクター（/sr test と同じくシートからプールを作る）")]
+    #[autocomplete = "crate::systems::shadowrun4::common::autocomplete_character"]
+    #[max_length = 64]
+    character: Option<String>,
+    #[description = "The character's attribute"]
+    #[name_localized("ja", "能力値")]
+    #[description_localized("ja", "キャラクターの能力値")]
+    attribute: Option<crate::systems::shadowrun4::common::AttrChoice>,
+    #[description = "The character's skill (defaulting when missing)"]
+    #[name_localized("ja", "技能")]
+    #[description_localized("ja", "キャラクターの技能（なければ技能なし判定）")]
+    #[max_length = 40]
+    skill: Option<String>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
+    let pool = match (&character, pool) {
+        (None, Some(n)) => n,
+        (None, None) => {
+            return Err(inv.text(
+                "Give a pool (number of dice) or a session character.",
+                "ダイスプール（ダイス数）かセッションのキャラクターを指定してください。",
+            ));
+        }
+        (Some(_), _) => {
+            // The pool /sr test would roll: the same sheet, the same rules, one code path.
+            let session = crate::systems::shadowrun4::common::sr_session(ctx, &inv).await?;
+            let args = crate::systems::shadowrun4::common::PoolArgs {
+                pool: pool.map(i64::from),
+                character: character.as_deref(),
+                attribute,
+                skill: skill.as_deref(),
+                attribute2: None,
+                program: None,
+                modifiers: None,
+                dice: None,
+            };
+            let (built, _) = crate::systems::shadowrun4::common::build_pool(&inv, Some(&session), &args)?;
+            let total = built
+                .total()
+                .map_err(|e| crate::systems::shadowrun4::common::rule(&inv, &e))?;
+            u32::try_from(total.clamp(0, 100)).unwrap_or(0)
+        }
+    };
     let req = Sr4Request {
         pool,
         threshold,
@@ -94,9 +139,11 @@ pub async fn sr(
     let o = odds::shadowrun4_odds(&req).map_err(|e| inv.user_error(&e))?;
     let (dist, _) = sr_shown(&o.plain);
     let opposed = o.request.opposed.is_some();
-    let reply = reply(sr_view(&o, inv.lang), dist, &|v| {
-        if opposed { v > 0 } else { v >= 0 }
-    });
+    let mut view = sr_view(&o, inv.lang);
+    if let Some(name) = &character {
+        view.title = format!("{} · {}", view.title, crate::embeds::markdown::escape_title(name));
+    }
+    let reply = reply(view, dist, &|v| if opposed { v > 0 } else { v >= 0 });
     send(ctx, reply).await
 }
 

@@ -93,3 +93,55 @@ async fn odds_for_the_systems_and_refusals() {
     assert!(reply.content().contains("too large"), "{}", reply.content());
     console.shutdown().await;
 }
+
+/// `/odds sr character:` takes the pool /sr test would roll from the session's sheet: Ana's
+/// agility 5 + pistols 5 = 10 dice; 2 hits or more come 1 − (2/3)^10 − 10·(1/3)·(2/3)^9 of the
+/// time = 89.60 %.
+#[tokio::test]
+async fn odds_for_a_session_character_use_the_pool_from_the_sheet() {
+    let mut console = start().await;
+    console
+        .send("/session start name:Run system:shadowrun4")
+        .await
+        .unwrap();
+    console
+        .send("/char add name:Ana stats:agility=5 pistols=5 edge=2")
+        .await
+        .unwrap();
+    let reply = console
+        .send("/odds sr character:Ana attribute:agility skill:pistols threshold:2")
+        .await
+        .unwrap();
+    assert!(!reply.ephemeral, "{}", reply.content());
+    let embed = &reply.embeds()[0];
+    assert!(embed["title"].as_str().unwrap().ends_with("· Ana"), "{embed}");
+    let p = 1.0 - (2.0f64 / 3.0).powi(10) - 10.0 / 3.0 * (2.0f64 / 3.0).powi(9);
+    let shown = format!("{:.2} %", p * 100.0);
+    assert_eq!(shown, "89.60 %");
+    assert!(embed["fields"].to_string().contains(&shown), "{embed}");
+    // The same as the number typed.
+    let by_number = console.send("/odds sr pool:10 threshold:2").await.unwrap();
+    assert!(by_number.embeds()[0]["fields"].to_string().contains(&shown));
+    // Bad input changes nothing and says why: both a pool and a character, an unknown one.
+    let both = console
+        .send("/odds sr pool:4 character:Ana attribute:agility skill:pistols")
+        .await
+        .unwrap();
+    assert!(
+        both.ephemeral && both.content().contains("not both"),
+        "{}",
+        both.content()
+    );
+    let unknown = console
+        .send("/odds sr character:Zed attribute:agility skill:pistols")
+        .await
+        .unwrap();
+    assert!(unknown.ephemeral, "{}", unknown.content());
+    let neither = console.send("/odds sr threshold:2").await.unwrap();
+    assert!(
+        neither.ephemeral && neither.content().contains("pool"),
+        "{}",
+        neither.content()
+    );
+    console.shutdown().await;
+}
