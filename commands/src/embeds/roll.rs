@@ -59,8 +59,9 @@ fn verdict_text(v: Verdict, lang: Lang) -> &'static str {
     }
 }
 
-/// The result part of a line: total, successes, picks or tally.
-fn result_text(line: &RollLine, lang: Lang) -> String {
+/// The result part of a line: total, successes, picks or tally. `in_field`: the total (or the
+/// successes) is shown as the embed's field, so it is not said again here.
+fn result_text(line: &RollLine, lang: Lang, in_field: bool) -> String {
     let mut parts = Vec::new();
     match line.kind {
         Kind::Choice => parts.push(format!("**{}**", line.chosen.join(", "))),
@@ -75,13 +76,15 @@ fn result_text(line: &RollLine, lang: Lang) -> String {
         _ => {}
     }
     if let Some(s) = line.successes {
-        parts.push(format!("{} **{s}**", lang.pick("Successes", "成功数")));
+        if !in_field {
+            parts.push(format!("{} **{s}**", lang.pick("Successes", "成功数")));
+        }
     } else if let Some(max) = line.max {
         parts.push(format!("{} **{max}**", lang.pick("Max", "最大")));
-        if let Some(t) = line.total {
+        if let Some(t) = line.total.filter(|_| !in_field) {
             parts.push(format!("{} {t}", lang.pick("Total", "合計")));
         }
-    } else if let Some(t) = line.total {
+    } else if let Some(t) = line.total.filter(|_| !in_field) {
         parts.push(format!("**{t}**"));
     }
     // Shown whenever `f`/`b` was asked for: "0 botches" is an answer the player wants to see.
@@ -105,7 +108,10 @@ fn result_text(line: &RollLine, lang: Lang) -> String {
     parts.join(" · ")
 }
 
-fn line_text(line: &RollLine, outcome: &RollOutcome, lang: Lang) -> String {
+/// One line of the description. A roll of one line says its expression once (the title) and
+/// its total once (the field): `single` leaves both out here; and a lone group's dice need no
+/// name (`🎲 4d6 k3` · `[5, 4, 2, ~~1~~]` · Total **11**; `#2 `2d6` [4, 1] → **5**`).
+fn line_text(line: &RollLine, outcome: &RollOutcome, lang: Lang, single: bool) -> String {
     let mut head = String::new();
     if let Some(set) = line.set {
         head.push_str(&format!("#{set} "));
@@ -113,7 +119,13 @@ fn line_text(line: &RollLine, outcome: &RollOutcome, lang: Lang) -> String {
     if let Some(l) = &line.label {
         head.push_str(&format!("{}: ", super::markdown::escape(l)));
     }
-    head.push_str(&format!("`{}`", line.expression));
+    // The title shows the input unless a label stands there instead.
+    let titled = single && outcome.label.as_deref().is_none_or(str::is_empty) && line.label.is_none();
+    if !titled {
+        head.push_str(&format!("`{}`", line.expression));
+    }
+    // One group that is the whole expression is named by it already.
+    let lone_group = line.groups.len() == 1 && line.groups[0].text == line.expression;
     let sorted = line.kind == Kind::Dice && !outcome.flags.unsorted;
     // A choice's "die" is only the index drawn; the picks say it better.
     let dice: Vec<String> = if outcome.flags.simple || line.kind == Kind::Choice {
@@ -122,22 +134,34 @@ fn line_text(line: &RollLine, outcome: &RollOutcome, lang: Lang) -> String {
         line.groups
             .iter()
             .filter(|g| !g.dice.is_empty())
-            .map(|g| format!("{}{}", g.text, dice_list(&g.dice, sorted, g.fudge)))
+            .map(|g| {
+                let name = if lone_group { "" } else { g.text.as_str() };
+                format!("{name}{}", dice_list(&g.dice, sorted, g.fudge))
+            })
             .collect()
     };
     let mut s = head;
     if !dice.is_empty() {
-        s.push(' ');
+        if !s.is_empty() {
+            s.push(' ');
+        }
         s.push_str(&dice.join(" "));
     }
     if !outcome.flags.no_result {
-        let r = result_text(line, lang);
+        let r = result_text(line, lang, single && has_result_field(line, outcome));
         if !r.is_empty() {
-            s.push_str(" → ");
+            if !s.is_empty() {
+                s.push_str(" → ");
+            }
             s.push_str(&r);
         }
     }
     s
+}
+
+/// Whether a one-line roll shows its successes or total as the embed's field.
+fn has_result_field(line: &RollLine, outcome: &RollOutcome) -> bool {
+    line.successes.is_some() || (line.total.is_some() && !outcome.flags.no_result)
 }
 
 /// The whole roll. A single line also gets its result as a prominent field.
@@ -146,10 +170,11 @@ pub fn roll_view(outcome: &RollOutcome, roller_name: &str, lang: Lang) -> EmbedV
         Some(l) if !l.is_empty() => format!("🎲 {l}"),
         _ => format!("🎲 {}", outcome.input),
     };
+    let single = outcome.lines.len() == 1;
     let lines: Vec<String> = outcome
         .lines
         .iter()
-        .map(|l| line_text(l, outcome, lang))
+        .map(|l| line_text(l, outcome, lang, single))
         .collect();
     let mut fields = Vec::new();
     let mut colour = colour::NEUTRAL;
@@ -186,6 +211,13 @@ pub fn roll_view(outcome: &RollOutcome, roller_name: &str, lang: Lang) -> EmbedV
 /// glitches for each `nB6` / `nR6` line): fields under the dice, a headline before the title,
 /// and the colour of its tone.
 pub fn add_reading(view: &mut EmbedView, reading: DialectReading) {
+    // The system's reading counts the same dice its own way (Shadowrun's hits): the generic
+    // count would say it twice.
+    if !reading.fields.is_empty() {
+        let generic = [Lang::En, Lang::Ja].map(|l| l.pick("Successes", "成功数"));
+        view.fields
+            .retain(|(name, _, _)| !generic.contains(&name.as_str()));
+    }
     view.fields
         .extend(reading.fields.into_iter().map(|(n, v)| (n, v, false)));
     if let Some(h) = reading.headline {

@@ -33,7 +33,10 @@ fn one_line_with_fixed_dice_prints_the_total() {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
     assert!(stdout.contains("Total: **7**"), "{stdout}");
-    assert!(stdout.contains("2d6[4, 3]"), "{stdout}");
+    assert!(stdout.contains("[4, 3]"), "{stdout}");
+    // The expression and the total are said once each: the title, the field.
+    assert_eq!(stdout.matches("2d6").count(), 1, "{stdout}");
+    assert_eq!(stdout.matches("7").count(), 1, "{stdout}");
 }
 
 #[test]

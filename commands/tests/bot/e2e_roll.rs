@@ -148,3 +148,36 @@ async fn a_long_roll_is_shortened_to_fit_discord() {
     );
     console.shutdown().await;
 }
+
+/// A roll says its expression once (the title) and its total once (the field); in a Shadowrun
+/// session `6B6` says its hits once (the system's reading), not also as generic successes.
+#[tokio::test]
+async fn the_expression_and_the_result_are_said_once() {
+    let mut console = start().await;
+    console.queue_dice([2, 5, 1, 4]);
+    let reply = console.send("/roll dice:4d6 k3").await.unwrap();
+    let embed = &reply.embeds()[0];
+    assert_eq!(embed["title"], "🎲 4d6 k3");
+    assert_eq!(embed["description"], "[5, 4, 2, ~~1~~]");
+    let fields = embed["fields"].as_array().unwrap();
+    assert_eq!(fields.len(), 1);
+    assert_eq!(find(&embed["fields"], "Total")["value"], "**11**");
+    // Several lines keep each line's expression and result.
+    console.queue_dice([3, 4, 6, 6]);
+    let reply = console.send("/roll dice:x2 2d6").await.unwrap();
+    let description = reply.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert_eq!(description, "#1 `2d6` [4, 3] → **7**\n#2 `2d6` [6, 6] → **12**");
+
+    console
+        .send("/session start name:Run system:shadowrun4")
+        .await
+        .unwrap();
+    console.queue_dice([5, 6, 1, 2, 3, 5]);
+    let reply = console.send("/roll dice:6B6").await.unwrap();
+    let embed = &reply.embeds()[0];
+    let fields = embed["fields"].to_string();
+    assert!(fields.contains("Hits **3**"), "{fields}");
+    assert!(!fields.contains("Successes"), "the hits are said once: {fields}");
+    assert!(!embed["description"].as_str().unwrap().contains("Successes"));
+    console.shutdown().await;
+}
