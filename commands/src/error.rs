@@ -47,8 +47,9 @@ fn internal_message(lang: Lang, id: &str) -> String {
 }
 
 async fn reply_ephemeral(ctx: Context<'_>, text: String) {
-    // Discord refuses content over 2,000 characters, and the user would see no answer at all.
-    let text = crate::embeds::truncate(&text, 2000);
+    // A Japanese refusal names commands the Japanese way (`command_names`). Discord refuses
+    // content over 2,000 characters, and the user would see no answer at all.
+    let text = crate::embeds::truncate(&crate::command_names::in_japanese_text(&text), 2000);
     let reply = CreateReply::default().content(text).ephemeral(true);
     if let Err(e) = crate::reply::send(ctx, reply).await {
         tracing::warn!(command = %ctx.command().qualified_name, "could not send the error reply: {e}");

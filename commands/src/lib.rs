@@ -4,6 +4,7 @@
 pub mod autocomplete;
 pub mod bot;
 pub mod buttons;
+pub mod command_names;
 pub mod commands;
 pub mod config;
 pub mod console;

@@ -82,23 +82,25 @@ impl EmbedView {
 
     pub fn to_embed(&self) -> CreateEmbed {
         let v = self.limited();
+        // Japanese text names commands the Japanese way (`command_names`).
+        let ja = |s: &str| crate::command_names::in_japanese_text(s).into_owned();
         let mut e = CreateEmbed::new().colour(v.colour);
         if !v.title.is_empty() {
-            e = e.title(v.title);
+            e = e.title(ja(&v.title));
         }
         // The last guard against links in user text (see `markdown`): we never write links.
         if !v.description.is_empty() {
-            e = e.description(markdown::defuse_links(&v.description));
+            e = e.description(markdown::defuse_links(&ja(&v.description)));
         }
         for (name, value, inline) in v.fields {
             e = e.field(
-                markdown::defuse_links(&name),
-                markdown::defuse_links(&value),
+                markdown::defuse_links(&ja(&name)),
+                markdown::defuse_links(&ja(&value)),
                 inline,
             );
         }
         if let Some(f) = v.footer {
-            e = e.footer(CreateEmbedFooter::new(f));
+            e = e.footer(CreateEmbedFooter::new(ja(&f)));
         }
         e
     }

@@ -1129,3 +1129,36 @@ async fn user_text_is_never_a_link_and_never_carries_control_characters() {
     assert_eq!(session_version(&c).await, before, "nothing written");
     c.shutdown().await;
 }
+
+/// Japanese replies name the Japanese command (issue 15): 「/セッション 参加」, not `/session join`,
+/// in embeds and in refusals alike; English replies keep the English names.
+#[tokio::test]
+async fn japanese_replies_name_the_japanese_commands() {
+    let mut c = Console::start(ConsoleOptions {
+        locale: "ja".into(),
+        ..ConsoleOptions::default()
+    })
+    .await
+    .expect("console");
+    let refused = c.send("/session status").await.unwrap();
+    assert!(refused.ephemeral);
+    assert!(
+        refused.content().contains("/セッション 開始 で始めてください"),
+        "{}",
+        refused.content()
+    );
+    assert!(!refused.content().contains("/session"), "{}", refused.content());
+    let started = c.send("/session start name:Run system:shadowrun4").await.unwrap();
+    let text = started.embeds()[0].to_string();
+    assert!(text.contains("/セッション 参加"), "{text}");
+    assert!(!text.contains("/session join"), "{text}");
+    c.shutdown().await;
+
+    let mut en = Console::start(ConsoleOptions::default()).await.expect("console");
+    let started = en
+        .send("/session start name:Run system:shadowrun4")
+        .await
+        .unwrap();
+    assert!(started.embeds()[0].to_string().contains("/session join"));
+    en.shutdown().await;
+}

@@ -1,0 +1,231 @@
+//! Commands named in the reader's language: a Japanese reply says 「/セッション 参加」, not
+//! `/session join` (issue 15). The names come from the same localizations the bot registers
+//! (`name_localized("ja", …)` on every command, subcommand and option), so a reply and the
+//! command list can never disagree.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use engine::i18n::Lang;
+
+/// A command path (`session join`) and its options, each with its Japanese name.
+#[derive(Default)]
+struct Names {
+    /// English path → Japanese path.
+    paths: HashMap<String, String>,
+    /// (English path, English option) → Japanese option.
+    options: HashMap<(String, String), String>,
+}
+
+/// A registered name's Japanese form (poise keeps them as (locale, name) pairs).
+type Localizations = [(std::borrow::Cow<'static, str>, std::borrow::Cow<'static, str>)];
+
+fn japanese(localizations: &Localizations) -> Option<&str> {
+    localizations
+        .iter()
+        .find(|(locale, _)| locale == "ja")
+        .map(|(_, name)| name.as_ref())
+}
+
+fn names() -> &'static Names {
+    static NAMES: OnceLock<Names> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names = Names::default();
+        for c in crate::commands::all() {
+            add(&mut names, &c, "", "");
+        }
+        names
+    })
+}
+
+fn add(names: &mut Names, c: &poise::Command<crate::Data, crate::BotError>, en_above: &str, ja_above: &str) {
+    let ja_own = japanese(&c.name_localizations).unwrap_or(&c.name);
+    let join = |above: &str, own: &str| {
+        if above.is_empty() {
+            own.to_string()
+        } else {
+            format!("{above} {own}")
+        }
+    };
+    let (en, ja) = (join(en_above, &c.name), join(ja_above, ja_own));
+    for p in &c.parameters {
+        if let Some(ja_option) = japanese(&p.name_localizations) {
+            names
+                .options
+                .insert((en.clone(), p.name.to_string()), ja_option.to_string());
+        }
+    }
+    for s in &c.subcommands {
+        add(names, s, &en, &ja);
+    }
+    names.paths.insert(en, ja);
+}
+
+/// `line` as the reader would type it: `session start system:warmachine` →
+/// `/session start system:warmachine`, or in Japanese `/セッション 開始 システム:warmachine`.
+/// The command words and option names are translated; the values are kept as written.
+pub fn command(line: &str, lang: Lang) -> String {
+    if lang == Lang::En {
+        return format!("/{line}");
+    }
+    let names = names();
+    let words: Vec<&str> = line.split(' ').collect();
+    // The longest start of the words that names a command.
+    let mut path_len = 0;
+    for k in 1..=words.len() {
+        if names.paths.contains_key(&words[..k].join(" ")) {
+            path_len = k;
+        }
+    }
+    if path_len == 0 {
+        return format!("/{line}");
+    }
+    let path = words[..path_len].join(" ");
+    let mut out = format!("/{}", names.paths[&path]);
+    for w in &words[path_len..] {
+        out.push(' ');
+        match w.split_once(':') {
+            Some((option, value)) => {
+                let ja = names.options.get(&(path.clone(), option.to_string()));
+                out.push_str(ja.map_or(option, String::as_str));
+                out.push(':');
+                out.push_str(value);
+            }
+            None => out.push_str(w),
+        }
+    }
+    out
+}
+
+/// Kana or kanji: the text is a Japanese message.
+fn japanese_char(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{4e00}'..='\u{9fff}')
+}
+
+/// A Japanese message with every command it mentions named the Japanese way (the path and its
+/// option names; values as written): 「/session join で参加」 → 「/セッション 参加 で参加」. Text
+/// without kana or kanji, and slashes that start no known command, are left alone. Every embed
+/// and every command reply passes through this, so no message needs to spell the Japanese names.
+pub fn in_japanese_text(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('/') || !text.chars().any(japanese_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let names = names();
+    let chars: Vec<char> = text.chars().collect();
+    let word_char = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut i = 0;
+    while i < chars.len() {
+        let starts_command = chars[i] == '/'
+            && (i == 0 || !(chars[i - 1].is_ascii_alphanumeric() || matches!(chars[i - 1], '/' | ':' | '.')));
+        if starts_command {
+            // The words after the slash, one space apart: `/session start system:x`.
+            let mut ends = Vec::new();
+            let mut words = Vec::new();
+            let mut j = i + 1;
+            loop {
+                let from = j;
+                while j < chars.len() && word_char(chars[j]) {
+                    j += 1;
+                }
+                if j == from || chars.get(j) == Some(&':') {
+                    break;
+                }
+                words.push(chars[from..j].iter().collect::<String>());
+                ends.push(j);
+                if chars.get(j) == Some(&' ') && chars.get(j + 1).is_some_and(|c| c.is_ascii_lowercase()) {
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            let found = (1..=words.len())
+                .rev()
+                .find(|&k| names.paths.contains_key(&words[..k].join(" ")));
+            if let Some(k) = found {
+                let path = words[..k].join(" ");
+                out.push('/');
+                out.push_str(&names.paths[&path]);
+                i = ends[k - 1];
+                // Its options, `name:value`, each a space after the last.
+                while chars.get(i) == Some(&' ') {
+                    let mut j = i + 1;
+                    while j < chars.len() && word_char(chars[j]) {
+                        j += 1;
+                    }
+                    if j == i + 1 || chars.get(j) != Some(&':') {
+                        break;
+                    }
+                    let option: String = chars[i + 1..j].iter().collect();
+                    out.push(' ');
+                    out.push_str(
+                        names
+                            .options
+                            .get(&(path.clone(), option.clone()))
+                            .map_or(option.as_str(), String::as_str),
+                    );
+                    out.push(':');
+                    i = j + 1;
+                    while i < chars.len() && chars[i].is_ascii() && !chars[i].is_ascii_whitespace() {
+                        out.push(chars[i]);
+                        i += 1;
+                    }
+                }
+                continue;
+            }
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn japanese_replies_name_the_japanese_command() {
+        assert_eq!(command("session join", Lang::Ja), "/セッション 参加");
+        assert_eq!(command("session join", Lang::En), "/session join");
+        assert_eq!(
+            command("session start system:warmachine", Lang::Ja),
+            "/セッション 開始 システム:warmachine"
+        );
+        // Every path resolves, and to a different (Japanese) name, at every depth.
+        let names = names();
+        assert!(names.paths.len() > 40, "{}", names.paths.len());
+        for (en, ja) in &names.paths {
+            assert!(!ja.is_empty() && !ja.contains("  "), "{en} → {ja}");
+        }
+        // An unknown word is left as written.
+        assert_eq!(command("nosuch thing", Lang::Ja), "/nosuch thing");
+    }
+
+    #[test]
+    fn japanese_messages_have_their_commands_named_in_japanese() {
+        assert_eq!(
+            in_japanese_text("プレイヤーは /session join で参加します。"),
+            "プレイヤーは /セッション 参加 で参加します。"
+        );
+        assert_eq!(
+            in_japanese_text("ゲームではありません（/session start system:warmachine）。"),
+            "ゲームではありません（/セッション 開始 システム:warmachine）。"
+        );
+        assert_eq!(
+            in_japanese_text(
+                "このチャンネルには進行中のセッションがありません。/session start で始めてください。"
+            ),
+            "このチャンネルには進行中のセッションがありません。/セッション 開始 で始めてください。"
+        );
+        // English text, URLs, fractions and unknown words are left alone.
+        for same in [
+            "Players join with /session join.",
+            "参照 https://example.com/session join",
+            "1/6 の確率",
+            "/nosuch です",
+        ] {
+            assert_eq!(in_japanese_text(same), same);
+        }
+    }
+}
