@@ -283,6 +283,8 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
             commands: {
                 let mut all = commands::all();
                 reply::defer_when_slow(&mut all);
+                // Japanese replies name these commands the Japanese way.
+                crate::command_names::learn(&all);
                 all
             },
             on_error: |e| Box::pin(on_error(e)),

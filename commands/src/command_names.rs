@@ -27,18 +27,27 @@ fn japanese(localizations: &Localizations) -> Option<&str> {
         .map(|(_, name)| name.as_ref())
 }
 
-fn names() -> &'static Names {
-    static NAMES: OnceLock<Names> = OnceLock::new();
+static NAMES: OnceLock<Names> = OnceLock::new();
+
+/// Learns the commands' names; the bot calls it with its command list before it serves
+/// (this module stays below the commands that use it). Later calls change nothing.
+pub fn learn<U, E>(commands: &[poise::Command<U, E>]) {
     NAMES.get_or_init(|| {
         let mut names = Names::default();
-        for c in crate::commands::all() {
-            add(&mut names, &c, "", "");
+        for c in commands {
+            add(&mut names, c, "", "");
         }
         names
-    })
+    });
 }
 
-fn add(names: &mut Names, c: &poise::Command<crate::Data, crate::BotError>, en_above: &str, ja_above: &str) {
+/// The names learned (none before [`learn`]: every text is then left as written).
+fn names() -> &'static Names {
+    static NONE: OnceLock<Names> = OnceLock::new();
+    NAMES.get().unwrap_or_else(|| NONE.get_or_init(Names::default))
+}
+
+fn add<U, E>(names: &mut Names, c: &poise::Command<U, E>, en_above: &str, ja_above: &str) {
     let ja_own = japanese(&c.name_localizations).unwrap_or(&c.name);
     let join = |above: &str, own: &str| {
         if above.is_empty() {
@@ -178,54 +187,4 @@ pub fn in_japanese_text(text: &str) -> std::borrow::Cow<'_, str> {
         i += 1;
     }
     std::borrow::Cow::Owned(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn japanese_replies_name_the_japanese_command() {
-        assert_eq!(command("session join", Lang::Ja), "/セッション 参加");
-        assert_eq!(command("session join", Lang::En), "/session join");
-        assert_eq!(
-            command("session start system:warmachine", Lang::Ja),
-            "/セッション 開始 システム:warmachine"
-        );
-        // Every path resolves, and to a different (Japanese) name, at every depth.
-        let names = names();
-        assert!(names.paths.len() > 40, "{}", names.paths.len());
-        for (en, ja) in &names.paths {
-            assert!(!ja.is_empty() && !ja.contains("  "), "{en} → {ja}");
-        }
-        // An unknown word is left as written.
-        assert_eq!(command("nosuch thing", Lang::Ja), "/nosuch thing");
-    }
-
-    #[test]
-    fn japanese_messages_have_their_commands_named_in_japanese() {
-        assert_eq!(
-            in_japanese_text("プレイヤーは /session join で参加します。"),
-            "プレイヤーは /セッション 参加 で参加します。"
-        );
-        assert_eq!(
-            in_japanese_text("ゲームではありません（/session start system:warmachine）。"),
-            "ゲームではありません（/セッション 開始 システム:warmachine）。"
-        );
-        assert_eq!(
-            in_japanese_text(
-                "このチャンネルには進行中のセッションがありません。/session start で始めてください。"
-            ),
-            "このチャンネルには進行中のセッションがありません。/セッション 開始 で始めてください。"
-        );
-        // English text, URLs, fractions and unknown words are left alone.
-        for same in [
-            "Players join with /session join.",
-            "参照 https://example.com/session join",
-            "1/6 の確率",
-            "/nosuch です",
-        ] {
-            assert_eq!(in_japanese_text(same), same);
-        }
-    }
 }
