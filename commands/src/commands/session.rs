@@ -79,6 +79,25 @@ pub async fn start(
         .await
         .map_err(|e| store_error(e, inv.lang))?;
     let sys = system.display_name(inv.lang);
+    // Where the game's rolls are: its own commands, or `/roll` for a system that has none.
+    let own: Vec<String> = crate::systems::bot(system)
+        .commands()
+        .iter()
+        .map(|c| format!("/{}", c.name))
+        .collect();
+    let rolls = if own.is_empty() {
+        say(
+            inv.lang,
+            "This system has no commands of its own: roll with /roll (any dice notation) and keep the roster with /char.".to_string(),
+            "このシステムには専用のコマンドがありません。/roll（ダイス記法）で振り、/char で名簿を管理します。".to_string(),
+        )
+    } else {
+        say(
+            inv.lang,
+            format!("Its commands: {}.", own.join(", ")),
+            format!("専用のコマンド: {}。", own.join("、")),
+        )
+    };
     reply(
         ctx,
         note(
@@ -90,11 +109,11 @@ pub async fn start(
             say(
                 inv.lang,
                 format!(
-                    "System: {sys}\nGM: <@{}>\nPlayers join with /session join.",
+                    "System: {sys}\nGM: <@{}>\nPlayers join with /session join.\n{rolls}",
                     session.gm
                 ),
                 format!(
-                    "システム: {sys}\nGM: <@{}>\nプレイヤーは /session join で参加します。",
+                    "システム: {sys}\nGM: <@{}>\nプレイヤーは /session join で参加します。\n{rolls}",
                     session.gm
                 ),
             ),

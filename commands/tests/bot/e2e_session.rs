@@ -1162,3 +1162,21 @@ async fn japanese_replies_name_the_japanese_commands() {
     assert!(started.embeds()[0].to_string().contains("/session join"));
     en.shutdown().await;
 }
+
+/// Starting a session says where its rolls are: the system's own commands, or `/roll` for a
+/// system that has none (issue 15).
+#[tokio::test]
+async fn starting_a_session_says_where_its_rolls_are() {
+    let mut c = Console::start(ConsoleOptions::default()).await.expect("console");
+    let generic = c.send("/session start name:Free system:generic").await.unwrap();
+    let text = generic.embeds()[0].to_string();
+    assert!(
+        text.contains("no commands of its own") && text.contains("/roll"),
+        "{text}"
+    );
+    c.send("/session end").await.unwrap();
+    let sr = c.send("/session start name:Run system:shadowrun4").await.unwrap();
+    let text = sr.embeds()[0].to_string();
+    assert!(text.contains("Its commands: /sr, /sr-matrix, /sr-rig."), "{text}");
+    c.shutdown().await;
+}
