@@ -6,8 +6,6 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use engine::i18n::Lang;
-
 /// A command path (`session join`) and its options, each with its Japanese name.
 #[derive(Default)]
 struct Names {
@@ -68,42 +66,6 @@ fn add<U, E>(names: &mut Names, c: &poise::Command<U, E>, en_above: &str, ja_abo
         add(names, s, &en, &ja);
     }
     names.paths.insert(en, ja);
-}
-
-/// `line` as the reader would type it: `session start system:warmachine` →
-/// `/session start system:warmachine`, or in Japanese `/セッション 開始 システム:warmachine`.
-/// The command words and option names are translated; the values are kept as written.
-pub fn command(line: &str, lang: Lang) -> String {
-    if lang == Lang::En {
-        return format!("/{line}");
-    }
-    let names = names();
-    let words: Vec<&str> = line.split(' ').collect();
-    // The longest start of the words that names a command.
-    let mut path_len = 0;
-    for k in 1..=words.len() {
-        if names.paths.contains_key(&words[..k].join(" ")) {
-            path_len = k;
-        }
-    }
-    if path_len == 0 {
-        return format!("/{line}");
-    }
-    let path = words[..path_len].join(" ");
-    let mut out = format!("/{}", names.paths[&path]);
-    for w in &words[path_len..] {
-        out.push(' ');
-        match w.split_once(':') {
-            Some((option, value)) => {
-                let ja = names.options.get(&(path.clone(), option.to_string()));
-                out.push_str(ja.map_or(option, String::as_str));
-                out.push(':');
-                out.push_str(value);
-            }
-            None => out.push_str(w),
-        }
-    }
-    out
 }
 
 /// Kana or kanji: the text is a Japanese message.

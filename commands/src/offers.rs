@@ -39,17 +39,21 @@ pub async fn settle(
             Offer::Made(_) => None,
         })
         .collect();
-    if pending.is_empty() && roll.is_none() {
-        return (made_only(rows), None);
-    }
-    let (ids, logged) = match store.record(&pending, roll).await {
-        Ok(Recorded { action_ids, logged }) => (Some(action_ids), Some(Ok(logged))),
-        Err(e) => {
+    // Nothing to write: no round trip.
+    let written = if pending.is_empty() && roll.is_none() {
+        None
+    } else {
+        Some(store.record(&pending, roll).await)
+    };
+    let (ids, logged) = match written {
+        None => (Vec::new(), None),
+        Some(Ok(Recorded { action_ids, logged })) => (action_ids, roll.map(|_| Ok(logged))),
+        Some(Err(e)) => {
             tracing::warn!("buttons not offered and roll not logged: {e}");
-            (None, Some(Err(e)))
+            (Vec::new(), roll.map(|_| Err(e)))
         }
     };
-    let mut ids = ids.unwrap_or_default().into_iter();
+    let mut ids = ids.into_iter();
     let buttons = rows
         .into_iter()
         .map(|row| {
@@ -63,18 +67,5 @@ pub async fn settle(
                 .collect()
         })
         .collect();
-    (buttons, logged.filter(|_| roll.is_some()))
-}
-
-fn made_only(rows: Vec<Vec<Offer>>) -> Vec<Vec<CreateButton>> {
-    rows.into_iter()
-        .map(|row| {
-            row.into_iter()
-                .filter_map(|o| match o {
-                    Offer::Made(b) => Some(b),
-                    Offer::Pending { .. } => None,
-                })
-                .collect()
-        })
-        .collect()
+    (buttons, logged)
 }

@@ -25,6 +25,8 @@ pub(crate) struct ExprParser<'c, 'a> {
     terms: usize,
     /// Nothing read yet: a sign here may be Dice Maiden's `+d20` / `-d20`.
     leading: bool,
+    /// The calculator's rounding letter written inside a parenthesis (`C(1/2R)`), if any.
+    pub rounding: Option<Rounding>,
 }
 
 impl<'c, 'a> ExprParser<'c, 'a> {
@@ -36,6 +38,7 @@ impl<'c, 'a> ExprParser<'c, 'a> {
             depth: 0,
             terms: 0,
             leading: true,
+            rounding: None,
         }
     }
 
@@ -147,6 +150,14 @@ impl<'c, 'a> ExprParser<'c, 'a> {
                 self.c.bump();
                 let inner = self.expr()?;
                 self.c.skip_ws();
+                // BCDice's calculator takes its rounding letter before the closing parenthesis
+                // too (`C(1/2R)`).
+                if self.mode == Mode::Calc
+                    && let Some(r) = rounding_letter(self.c)
+                {
+                    self.rounding = Some(r);
+                    self.c.skip_ws();
+                }
                 if !self.c.eat(')') {
                     return Err(self.c.unexpected(Expected::CloseParen));
                 }
@@ -258,42 +269,39 @@ impl<'c, 'a> ExprParser<'c, 'a> {
 }
 
 /// BCDice's rounding letter after a division: `U` or `C` up (ceiling), `R` half up, `F` down
-/// (floor, also the default).
-pub(crate) fn rounding_letter(c: &mut Cursor) -> Rounding {
+/// (floor, also the default when there is no letter).
+pub(crate) fn rounding_letter(c: &mut Cursor) -> Option<Rounding> {
     if c.eat_ci("u") || c.eat_ci("c") {
-        Rounding::Up
+        Some(Rounding::Up)
     } else if c.eat_ci("r") {
-        Rounding::HalfUp
+        Some(Rounding::HalfUp)
+    } else if c.eat_ci("f") {
+        Some(Rounding::Down)
     } else {
-        c.eat_ci("f");
-        Rounding::Down
+        None
     }
 }
 
 /// The die BCDice rolls when the sides are left out (`5D`).
 const DEFAULT_SIDES: u64 = 6;
 
-/// A constant in parentheses at the cursor (`(5+5)`), as BCDice computes a count or sides.
+/// A constant in parentheses at the cursor (`(5+5)`, `(1+5/2C)`), as BCDice computes a count
+/// or sides: a calculator primary (see `ExprParser::rounding`).
 pub(crate) fn constant_in_parens(c: &mut Cursor) -> Result<u64, NotationError> {
     let at = c.at();
-    c.bump();
-    let inner = ExprParser::new(c, Mode::Calc).expr()?;
-    let rounding = rounding_letter(c);
-    c.skip_ws();
-    if !c.eat(')') {
-        return Err(c.unexpected(Expected::CloseParen));
-    }
-    let n = arith::eval(&inner, &[], rounding)?;
+    let mut p = ExprParser::new(c, Mode::Calc);
+    let inner = p.primary()?;
+    let n = arith::eval(&inner, &[], p.rounding.unwrap_or(Rounding::Down))?;
     u64::try_from(n).map_err(|_| NotationError::ZeroDice { at })
 }
 
-/// BCDice's (and Roll20's) keep and drop, attached to the dice: `KH`/`KL`/`DH`/`DL` with a count
-/// (1 when left out; 0 keeps none; more than the dice keeps them all), the count computed in
-/// parentheses too (`KH(5-2)`), and `MAX`/`MIN` for `KH1`/`KL1`.
 /// A keep/drop keyword and the keep it makes of a count.
 type KeepSpelling = (&'static str, fn(u32) -> Keep);
 
-/// Returns the keyword read, if any.
+/// BCDice's (and Roll20's) keep and drop, attached to the dice: `KH`/`KL`/`DH`/`DL` with a count
+/// (1 when left out; 0 keeps none; more than the dice keeps them all), the count computed in
+/// parentheses too (`KH(5-2)`), and `MAX`/`MIN` for `KH1`/`KL1`. Returns the keyword read, if
+/// any.
 fn bcdice_keep(c: &mut Cursor, spec: &mut DiceSpec) -> Result<Option<&'static str>, NotationError> {
     let ends_word = |c: &Cursor, n: usize| !c.peek_at(n).is_some_and(|x| x.is_ascii_alphabetic());
     for (word, keep) in [("max", Keep::Highest(1)), ("min", Keep::Lowest(1))] {

@@ -603,7 +603,7 @@ fn bcdice_sum(c: &mut Cursor) -> Result<Command, NotationError> {
     let mut p = ExprParser::new(c, Mode::BcSum);
     let expr = p.expr()?;
     let groups = std::mem::take(&mut p.groups);
-    let rounding = super::expr::rounding_letter(c);
+    let rounding = super::expr::rounding_letter(c).unwrap_or(Rounding::Down);
     let target = bc::target(c)?;
     c.skip_ws();
     c.expect_end()?;

@@ -282,32 +282,13 @@ pub(crate) fn d66(c: &Cursor) -> Option<D66Order> {
 /// `C(1+2*3)` or `C1+2*3`, with BCDice's rounding letter after a division (`C1/2R`).
 pub(crate) fn calc(c: &mut Cursor) -> Result<Command, NotationError> {
     c.eat_ci("c");
-    // `C(1/2R)`: the rounding letter may stand inside the parentheses too.
-    let mut inside = c.clone();
-    if inside.eat('(') {
-        let mut p = ExprParser::new(&mut inside, Mode::Calc);
-        if let Ok(expr) = p.expr() {
-            let before = inside.pos;
-            let rounding = super::expr::rounding_letter(&mut inside);
-            let lettered = inside.pos != before;
-            inside.skip_ws();
-            if lettered && inside.eat(')') {
-                inside.skip_ws();
-                inside.expect_end()?;
-                *c = inside;
-                return Ok(Command::Expr(ExprCommand {
-                    kind: Kind::Calc,
-                    expr,
-                    groups: Vec::new(),
-                    rounding,
-                    target: None,
-                }));
-            }
-        }
-    }
     let mut p = ExprParser::new(c, Mode::Calc);
     let expr = p.expr()?;
-    let rounding = super::expr::rounding_letter(c);
+    // After the division or the closing parenthesis (`C1/2R`), or inside it (`C(1/2R)`).
+    let inside = p.rounding;
+    let rounding = super::expr::rounding_letter(c)
+        .or(inside)
+        .unwrap_or(Rounding::Down);
     c.skip_ws();
     c.expect_end()?;
     Ok(Command::Expr(ExprCommand {

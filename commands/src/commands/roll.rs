@@ -91,10 +91,8 @@ pub async fn roll(
     }
     ctx.data().tap(ctx.id(), &outcome);
     let roller = ctx.author().display_name().to_string();
-    let mut view = roll_view(&outcome, &roller, lang);
-    if let Some((_, d, _)) = dialect {
-        crate::embeds::roll::add_reading(&mut view, d.read(&outcome, lang));
-    }
+    let reading = dialect.map(|(_, d, _)| d.read(&outcome, lang));
+    let view = roll_view(&outcome, &roller, lang, reading);
     let channel_secret = channel_settings.is_some_and(|c| c.visibility == Visibility::Secret);
     let secret = outcome.flags.secret || channel_secret;
     if !secret && !outcome.flags.private {
@@ -223,7 +221,7 @@ pub async fn reveal(p: &Press<'_>) -> Result<PressReply, BotError> {
     let outcome: RollOutcome =
         serde_json::from_value(p.action.payload["outcome"].clone()).map_err(BotError::internal)?;
     let roller = p.action.payload["roller"].as_str().unwrap_or_default();
-    let view = roll_view(&outcome, roller, p.lang);
+    let view = roll_view(&outcome, roller, p.lang, None);
     let who = crate::embeds::markdown::escape(roller);
     let content = match p.lang {
         Lang::En => format!("🎲 {who} revealed a secret roll."),

@@ -165,7 +165,14 @@ fn has_result_field(line: &RollLine, outcome: &RollOutcome) -> bool {
 }
 
 /// The whole roll. A single line also gets its result as a prominent field.
-pub fn roll_view(outcome: &RollOutcome, roller_name: &str, lang: Lang) -> EmbedView {
+/// With the channel system's `reading` of the roll (Shadowrun's hits for `6B6`): its fields
+/// stand in for the generic count, which would say the same number twice.
+pub fn roll_view(
+    outcome: &RollOutcome,
+    roller_name: &str,
+    lang: Lang,
+    reading: Option<DialectReading>,
+) -> EmbedView {
     let title = match &outcome.label {
         Some(l) if !l.is_empty() => format!("🎲 {l}"),
         _ => format!("🎲 {}", outcome.input),
@@ -178,8 +185,9 @@ pub fn roll_view(outcome: &RollOutcome, roller_name: &str, lang: Lang) -> EmbedV
         .collect();
     let mut fields = Vec::new();
     let mut colour = colour::NEUTRAL;
+    let read_by_system = reading.as_ref().is_some_and(|r| !r.fields.is_empty());
     if let [only] = outcome.lines.as_slice() {
-        if let Some(s) = only.successes {
+        if let Some(s) = only.successes.filter(|_| !read_by_system) {
             fields.push((
                 lang.pick("Successes", "成功数").to_string(),
                 format!("**{s}**"),
@@ -198,26 +206,23 @@ pub fn roll_view(outcome: &RollOutcome, roller_name: &str, lang: Lang) -> EmbedV
     if let Some(c) = &outcome.comment {
         footer = format!("{footer} · {c}");
     }
-    EmbedView {
+    let mut view = EmbedView {
         title,
         description: lines.join("\n"),
         colour,
         fields,
         footer: Some(footer),
+    };
+    if let Some(r) = reading {
+        add_reading(&mut view, r);
     }
+    view
 }
 
 /// What the channel's system reads in the roll (its `/roll` dialect: Shadowrun's hits and
 /// glitches for each `nB6` / `nR6` line): fields under the dice, a headline before the title,
 /// and the colour of its tone.
-pub fn add_reading(view: &mut EmbedView, reading: DialectReading) {
-    // The system's reading counts the same dice its own way (Shadowrun's hits): the generic
-    // count would say it twice.
-    if !reading.fields.is_empty() {
-        let generic = [Lang::En, Lang::Ja].map(|l| l.pick("Successes", "成功数"));
-        view.fields
-            .retain(|(name, _, _)| !generic.contains(&name.as_str()));
-    }
+fn add_reading(view: &mut EmbedView, reading: DialectReading) {
     view.fields
         .extend(reading.fields.into_iter().map(|(n, v)| (n, v, false)));
     if let Some(h) = reading.headline {

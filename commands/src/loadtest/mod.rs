@@ -403,21 +403,16 @@ async fn run_in(
     let data_dir = scratch.map_or_else(std::env::temp_dir, |d| d.to_path_buf());
     // The bot, its store and its database work on their own threads (see `cpu`).
     let bot_rt = cpu::bot_runtime().map_err(|e| LoadError::Setup(e.to_string()))?;
-    let on_bot = |rt: &tokio::runtime::Runtime| rt.handle().clone();
+    let bot_side = bot_rt.handle();
     let url = opts.database_url.clone();
-    let store = on_bot(&bot_rt)
-        .spawn(async move { store::connect(url.as_deref(), &data_dir).await })
-        .await
-        .map_err(|e| LoadError::Setup(e.to_string()))?
-        .map_err(|e| LoadError::Setup(format!("the store cannot be opened: {e}")))?;
+    let store = on(bot_side, async move {
+        store::connect(url.as_deref(), &data_dir).await
+    })
+    .await?
+    .map_err(|e| LoadError::Setup(format!("the store cannot be opened: {e}")))?;
     let sessions = opts.sessions.max(1);
-    {
-        let store = store.clone();
-        on_bot(&bot_rt)
-            .spawn(async move { create_sessions(&store, sessions).await })
-            .await
-            .map_err(|e| LoadError::Setup(e.to_string()))??;
-    }
+    let s = store.clone();
+    on(bot_side, async move { create_sessions(&s, sessions).await }).await??;
     let (_, rss_before_bot) = rss_mb();
 
     let fake = FakeDiscord::start_with(FakeOptions {
@@ -433,33 +428,26 @@ async fn run_in(
         outcome_tap: None,
         store: store.clone(),
     };
-    let running = on_bot(&bot_rt)
-        .spawn(async move {
-            let running = bot::start_with(
-                bot_opts,
-                ScaleOptions {
-                    sharding: Sharding::Auto,
-                    // Counted as in production, not served.
-                    metrics: Some(Metrics::new()),
-                },
-            )
-            .await?;
-            // Guild commands (the systems') are known before the first line is built.
-            running.commands_registered(Duration::from_secs(30)).await;
-            Ok::<_, crate::BotError>(running)
-        })
-        .await
-        .map_err(|e| LoadError::Setup(e.to_string()))?
-        .map_err(|e| LoadError::Setup(format!("the bot could not start: {e}")))?;
+    let running = on(bot_side, async move {
+        let running = bot::start_with(
+            bot_opts,
+            ScaleOptions {
+                sharding: Sharding::Auto,
+                // Counted as in production, not served.
+                metrics: Some(Metrics::new()),
+            },
+        )
+        .await?;
+        // Guild commands (the systems') are known before the first line is built.
+        running.commands_registered(Duration::from_secs(30)).await;
+        Ok::<_, crate::BotError>(running)
+    })
+    .await?
+    .map_err(|e| LoadError::Setup(format!("the bot could not start: {e}")))?;
     // A bot that has served every session's channel: settings and sessions cached (up to the
     // caches' bounds), measured before the load.
-    {
-        let store = store.clone();
-        on_bot(&bot_rt)
-            .spawn(async move { warm_caches(&store, sessions).await })
-            .await
-            .map_err(|e| LoadError::Setup(e.to_string()))??;
-    }
+    let s = store.clone();
+    on(bot_side, async move { warm_caches(&s, sessions).await }).await??;
     let (_, rss_warm) = rss_mb();
     let cache_before = cache_counts(store.as_ref());
     let outcome = drive(opts, &plan, &fake, sessions, deadline).await;
@@ -473,12 +461,11 @@ async fn run_in(
         _ => None,
     };
     let closing = store.clone();
-    let _ = on_bot(&bot_rt)
-        .spawn(async move {
-            running.shutdown().await;
-            closing.close().await;
-        })
-        .await;
+    let _ = on(bot_side, async move {
+        running.shutdown().await;
+        closing.close().await;
+    })
+    .await;
     bot_rt.shutdown_background();
     let (sent, tally) = outcome?;
     let lost = lost.transpose()?;
@@ -513,6 +500,18 @@ async fn run_in(
     Ok(report)
 }
 
+/// Runs `work` on the bot's runtime (so its CPU is the bot's) and waits for it here.
+async fn on<F>(runtime: &tokio::runtime::Handle, work: F) -> Result<F::Output, LoadError>
+where
+    F: Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    runtime
+        .spawn(work)
+        .await
+        .map_err(|e| LoadError::Setup(e.to_string()))
+}
+
 /// The floor bot through a fresh fake Discord, driven with `/roll dice:2d6` as the bot was.
 async fn run_floor(opts: &LoadOptions, deadline: Instant) -> Result<Report, LoadError> {
     let floor_rt = cpu::bot_runtime().map_err(|e| LoadError::Setup(e.to_string()))?;
@@ -522,19 +521,18 @@ async fn run_floor(opts: &LoadOptions, deadline: Instant) -> Result<Report, Load
     })
     .await?;
     let url = fake.url();
-    let floor = floor_rt
-        .handle()
-        .spawn(async move { floor::Floor::start(url, fake_discord::FAKE_TOKEN).await })
-        .await
-        .map_err(|e| LoadError::Setup(e.to_string()))?
-        .map_err(|e| LoadError::Setup(format!("the floor bot could not start: {e}")))?;
+    let floor = on(floor_rt.handle(), async move {
+        floor::Floor::start(url, fake_discord::FAKE_TOKEN).await
+    })
+    .await?
+    .map_err(|e| LoadError::Setup(format!("the floor bot could not start: {e}")))?;
     let plan = Plan::Lines {
         cycle: vec!["/roll dice:2d6".to_string()],
         setup: Vec::new(),
     };
     let floor_deadline = deadline.max(Instant::now() + Duration::from_secs(opts.max_seconds.max(1)));
     let outcome = drive(opts, &plan, &fake, 1, floor_deadline).await;
-    let _ = floor_rt.handle().spawn(floor.shutdown()).await;
+    let _ = on(floor_rt.handle(), floor.shutdown()).await;
     floor_rt.shutdown_background();
     let (sent, tally) = outcome?;
     Ok(report(opts, sent, tally))

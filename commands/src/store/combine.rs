@@ -142,19 +142,6 @@ pub async fn apply_all(
     (current, changes, outcomes)
 }
 
-/// The same failure for each member of a batch (a store error is not `Clone`).
-pub fn for_each_member(e: &StoreError) -> StoreError {
-    match e {
-        StoreError::Unavailable(d) => StoreError::Unavailable(d.clone()),
-        StoreError::Conflict => StoreError::Conflict,
-        StoreError::NotFound => StoreError::NotFound,
-        StoreError::AlreadyActive => StoreError::AlreadyActive,
-        StoreError::AlreadyUsed => StoreError::AlreadyUsed,
-        StoreError::Invalid(s) => StoreError::Invalid(s.clone()),
-        StoreError::Internal(d) => StoreError::Internal(d.clone()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -72,7 +72,8 @@ pub enum Backend {
 
 /// Why a store operation failed. [`Localized`] gives the sentence for users; `Display` adds the
 /// database's own words for the log and must not be shown to users.
-#[derive(Debug, Error)]
+/// `Clone`: one failure of a batch of edits is every member's answer (`combine`).
+#[derive(Debug, Clone, Error)]
 pub enum StoreError {
     /// The database cannot be reached (connection refused, pool timed out, server shutting
     /// down, disk full…). Nothing was written.

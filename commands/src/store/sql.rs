@@ -86,7 +86,7 @@ macro_rules! sql_store {
             use sqlx::Row;
             use sqlx::types::Json;
 
-            use $crate::store::combine::{Member, Turn, apply_all, for_each_member, member};
+            use $crate::store::combine::{Member, Turn, apply_all, member};
             use $crate::store::sql::*;
             use $crate::store::{
                 Action, Backend, Edit, ExportPage, MAX_EXPORT_ROLLS, MAX_RECENT_ROLLS, NewAction, Recorded,
@@ -148,7 +148,7 @@ macro_rules! sql_store {
                             match self.write_batch(channel, &members).await {
                                 Err(StoreError::Conflict) if attempt < UPDATE_ATTEMPTS => attempt += 1,
                                 Err(e) => {
-                                    break members.iter().map(|_| Err(for_each_member(&e))).collect();
+                                    break members.iter().map(|_| Err(e.clone())).collect();
                                 }
                                 Ok(outcomes) => break outcomes,
                             }
