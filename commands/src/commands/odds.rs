@@ -127,7 +127,9 @@ pub async fn sr(
             let total = built
                 .total()
                 .map_err(|e| crate::systems::shadowrun4::common::rule(&inv, &e))?;
-            u32::try_from(total.clamp(0, 100)).unwrap_or(0)
+            // A pool below zero rolls no dice (as /sr test reads it); one above the engine's
+            // limit is refused there with the limit named, never cut down to fit.
+            u32::try_from(total.max(0)).unwrap_or(u32::MAX)
         }
     };
     let req = Sr4Request {

@@ -9,7 +9,10 @@ fn learned() {
 #[test]
 fn japanese_replies_name_the_japanese_command() {
     learned();
-    assert_eq!(in_japanese_text("参加（/session join）"), "参加（/セッション 参加）");
+    assert_eq!(
+        in_japanese_text("参加（/session join）"),
+        "参加（/セッション 参加）"
+    );
     assert_eq!(
         in_japanese_text("開始（/session start system:warmachine）"),
         "開始（/セッション 開始 システム:warmachine）"
