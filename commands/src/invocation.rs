@@ -143,6 +143,9 @@ pub struct Invocation {
     /// The channel's session could not be read (storage outage): a roll is then not in its log,
     /// and the player is told so (see [`Invocation::log_roll`]).
     session_unread: Arc<AtomicBool>,
+    /// What the reply must also say (a sheet lacked what a pool used): added by the command's
+    /// helpers, shown by the reply (`Invocation::take_notes`).
+    notes: Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 /// A store failure as the user should see it: outages and conflicts are explained; a bug is
@@ -224,7 +227,25 @@ impl Invocation {
             settings,
             settings_loaded: loaded,
             session_unread: Arc::default(),
+            notes: Arc::default(),
         }
+    }
+
+    /// Something the reply must say besides its result (`Agility not on Ana's sheet: 0 used`).
+    pub fn note(&self, text: String) {
+        if let Ok(mut notes) = self.notes.lock() {
+            if !notes.contains(&text) {
+                notes.push(text);
+            }
+        }
+    }
+
+    /// The notes so far, emptied.
+    pub fn take_notes(&self) -> Vec<String> {
+        self.notes
+            .lock()
+            .map(|mut n| std::mem::take(&mut *n))
+            .unwrap_or_default()
     }
 
     pub fn user_error(&self, e: &impl Localized) -> BotError {

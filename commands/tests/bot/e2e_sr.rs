@@ -1395,3 +1395,86 @@ async fn with_the_servers_option_the_roller_applies_the_damage() {
     assert!(sheet(&c, "Bob").await["physical"].as_u64().unwrap() > 0);
     c.shutdown().await;
 }
+
+/// Issue 15: a sheet typed in Japanese rolls the same; a pool that uses what the sheet lacks
+/// says so; a skill one typo from the sheet's is refused with the suggestion, nothing rolled.
+#[tokio::test]
+async fn sheets_say_what_is_missing_and_typos_are_caught() {
+    let mut c = system_console().await;
+    run(&mut c).await;
+    // Japanese field and skill names: armour 6/4 and dodge under 回避.
+    let r = send(
+        &mut c,
+        "/char add name:Kei stats:強靭力=3 反応力=4 回避=3 装甲=6/4",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let e = &r.embeds()[0];
+    // The sheet lists what a roll would miss.
+    let missing = field(e, "Missing to roll");
+    assert!(missing.starts_with("Agility, Strength, Charisma"), "{missing}");
+    assert!(
+        !missing.contains("Body") && !missing.contains("Reaction"),
+        "{missing}"
+    );
+
+    // Full defence adds 回避 (dodge 3): Reaction 4 + dodge 3 = 7 dice. Attack 1 hit, defence 2:
+    // a miss, no soak.
+    c.queue_dice([5, 1, 1, 1, 1, 5, 5, 1, 2, 2, 2, 2]);
+    let r = send(
+        &mut c,
+        "/sr attack attacker:Ana target:Kei skill:pistols dv:5 full_defence:True",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let defence = field(&r.embeds()[0], "Defence");
+    assert!(
+        defence.contains("Reaction 4") && defence.contains("dodge +3") && defence.contains("= 7"),
+        "{defence}"
+    );
+
+    // A typo of a skill on the sheet: refused with the suggestion, no roll, nothing written.
+    let before = version(&c).await;
+    let r = send(&mut c, "/sr test character:Ana attribute:agility skill:pistls").await;
+    assert!(r.ephemeral, "{}", text(&r));
+    assert!(r.content().contains("Did you mean `pistols`?"), "{}", text(&r));
+    assert_eq!(version(&c).await, before);
+
+    // A skill not on the sheet at all is defaulting, and the reply says so; so is an attribute
+    // the sheet leaves at 0 (Agility 0 − 1: no pool, and the refusal says why).
+    let r = send(&mut c, "/sr test character:Kei attribute:agility skill:blades").await;
+    assert!(r.ephemeral, "{}", text(&r));
+    assert!(
+        r.content().contains("Agility not on Kei's sheet: 0 used."),
+        "{}",
+        text(&r)
+    );
+    assert!(
+        r.content().contains("blades not on Kei's sheet: defaulting"),
+        "{}",
+        text(&r)
+    );
+    c.queue_dice([5, 5]);
+    let r = send(&mut c, "/sr test character:Kei attribute:body skill:blades").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let d = r.embeds()[0]["description"].as_str().unwrap_or("").to_string();
+    assert!(d.contains("blades not on Kei's sheet: defaulting"), "{d}");
+    assert!(
+        d.contains("Body 3 Defaulting −1 = 2") && !d.contains("Body not on"),
+        "{d}"
+    );
+
+    // In Japanese the same notes, in Japanese.
+    send(&mut c, "/config language language:日本語").await;
+    let r = send(&mut c, "/sr test character:Kei attribute:agility skill:blades").await;
+    assert!(
+        r.content().contains("Keiのシートに敏捷力がありません"),
+        "{}",
+        text(&r)
+    );
+    assert!(
+        r.content().contains("Keiのシートに技能「blades」がありません"),
+        "{}",
+        text(&r)
+    );
+}

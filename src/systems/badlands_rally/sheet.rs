@@ -99,17 +99,19 @@ pub fn parse_trait(s: &str) -> Result<Trait, SheetError> {
 /// `the_move`, `twins:2` (1-based weapon) …
 pub fn parse_upgrade(s: &str) -> Result<Upgrade, SheetError> {
     let key = norm(s);
-    let (head, arg) = match key.split_once([':', '=']) {
+    let (head, arg) = match key.split_once([':', '=', '：']) {
         Some((h, a)) => (h.to_string(), Some(a.to_string())),
         None => (key.clone(), None),
     };
     Ok(match head.as_str() {
-        "the_move" | "move" => Upgrade::TheMove,
-        "speed_demon" => Upgrade::SpeedDemon,
-        "coiled_hydraulic_enhancer" | "che" => Upgrade::CoiledHydraulicEnhancer,
-        "sponsorship_paint" | "paint" => Upgrade::SponsorshipPaint,
-        "wacker" => Upgrade::Wacker,
-        "twins" => {
+        "the_move" | "move" | "ザ_ムーブ" | "ムーブ" => Upgrade::TheMove,
+        "speed_demon" | "スピード_デーモン" => Upgrade::SpeedDemon,
+        "coiled_hydraulic_enhancer" | "che" | "コイルド_ハイドロリック_エンハンサー" => {
+            Upgrade::CoiledHydraulicEnhancer
+        }
+        "sponsorship_paint" | "paint" | "スポンサーシップ_ペイント" => Upgrade::SponsorshipPaint,
+        "wacker" | "ワッカー" => Upgrade::Wacker,
+        "twins" | "ツインズ" => {
             let n: usize = arg.as_deref().and_then(|a| a.parse().ok()).unwrap_or(0);
             if n == 0 {
                 return Err(err(
@@ -196,13 +198,16 @@ pub fn parse_weapon(key: &str, v: &str) -> Result<Weapon, SheetError> {
     for t in &tokens[pow_at + 2..] {
         let k = norm(t);
         let tr = match k.as_str() {
-            "melee" => WeaponTrait::Melee,
-            "heat" => WeaponTrait::Heat,
-            "blast" => WeaponTrait::Blast,
-            "impact" => WeaponTrait::Impact,
-            "area" | "ae" | "area_effect" => WeaponTrait::AreaEffect,
-            _ if k.starts_with("burst") => {
-                let x = k.trim_start_matches("burst").trim_start_matches([':', '=', '_']);
+            "melee" | "近接" => WeaponTrait::Melee,
+            "heat" | "ヒート" => WeaponTrait::Heat,
+            "blast" | "ブラスト" => WeaponTrait::Blast,
+            "impact" | "インパクト" => WeaponTrait::Impact,
+            "area" | "ae" | "area_effect" | "範囲" | "範囲効果" => WeaponTrait::AreaEffect,
+            _ if k.starts_with("burst") || k.starts_with("バースト") => {
+                let x = k
+                    .trim_start_matches("burst")
+                    .trim_start_matches("バースト")
+                    .trim_start_matches([':', '=', '_', '：']);
                 let x = x.trim_end_matches("d6");
                 let n: u8 = x.parse().map_err(|_| {
                     bad(
@@ -236,7 +241,10 @@ pub fn parse_weapon(key: &str, v: &str) -> Result<Weapon, SheetError> {
 }
 
 fn weapon_slot(key: &str) -> Option<usize> {
-    let rest = key.strip_prefix("weapon").or_else(|| key.strip_prefix('w'))?;
+    let rest = key
+        .strip_prefix("weapon")
+        .or_else(|| key.strip_prefix("武器"))
+        .or_else(|| key.strip_prefix('w'))?;
     if rest.is_empty() {
         return Some(0);
     }
@@ -246,19 +254,19 @@ fn weapon_slot(key: &str) -> Option<usize> {
 
 fn upper_name(key: &str) -> Option<&'static str> {
     Some(match key {
-        "attack" | "att" | "atk" => "attack",
-        "defence" | "defense" | "def" => "defence",
-        "initiative" | "init" | "ini" => "initiative",
-        "mr" => "mr",
-        "hull" => "hull",
-        "structure" | "str" => "structure",
-        "hits" => "hits",
-        "ar" | "armor" | "armour" => "ar",
-        "model" => "model",
-        "name" => "name",
-        "traits" | "trait" => "traits",
-        "upgrades" | "upgrade" => "upgrades",
-        "reset" => "reset",
+        "attack" | "att" | "atk" | "攻撃" | "攻撃値" => "attack",
+        "defence" | "defense" | "def" | "防御" | "防御値" => "defence",
+        "initiative" | "init" | "ini" | "イニシアチブ" => "initiative",
+        "mr" | "ｍｒ" | "移動力" => "mr",
+        "hull" | "ハル" => "hull",
+        "structure" | "str" | "ストラクチャー" | "構造" => "structure",
+        "hits" | "ヒット" | "損傷" => "hits",
+        "ar" | "armor" | "armour" | "アーマー" | "アーマー値" | "装甲" => "ar",
+        "model" | "機種" | "モデル" => "model",
+        "name" | "名前" => "name",
+        "traits" | "trait" | "特性" => "traits",
+        "upgrades" | "upgrade" | "アップグレード" => "upgrades",
+        "reset" | "リセット" => "reset",
         _ => return None,
     })
 }
@@ -613,6 +621,23 @@ mod tests {
     }
 
     const BASE: &str = "attack=4+ defence=3+ initiative=4 mr=16 hits=2/1 ar=5";
+
+    #[test]
+    fn japanese_field_names_write_the_same_gear() {
+        // Issue 15: Rally fields were English-only.
+        let empty = Value::Object(Default::default());
+        let en = edit(
+            &empty,
+            &kv("name=Jerry attack=4+ defence=3+ initiative=4 mr=16 hull=2 structure=1 ar=5 weapon1=\"Rifle 6 3-6/12 burst:1 heat\" traits=brawler upgrades=speed_demon"),
+        )
+        .unwrap();
+        let ja = edit(
+            &empty,
+            &kv("名前=Jerry 攻撃=4+ 防御=3+ イニシアチブ=4 移動力=16 ハル=2 ストラクチャー=1 アーマー=5 武器1=\"Rifle 6 3-6/12 バースト:1 ヒート\" 特性=brawler アップグレード=スピード・デーモン"),
+        )
+        .unwrap();
+        assert_eq!(en, ja);
+    }
 
     #[test]
     fn a_jerboa_gets_its_datacard_traits_and_weapons() {

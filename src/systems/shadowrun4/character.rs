@@ -115,8 +115,9 @@ pub(crate) fn to_i32(v: u32) -> i32 {
     i32::try_from(v).unwrap_or(i32::MAX)
 }
 
+/// The stored key of a skill (Japanese names become their English key: `回避` → `dodge`).
 pub(crate) fn normalise_skill(name: &str) -> String {
-    name.trim().to_lowercase().replace([' ', '-'], "_")
+    super::skill_names::skill_key(name)
 }
 
 impl Character {
@@ -230,10 +231,36 @@ impl Character {
 
     /// The skill's rating, if the sheet has it above 0.
     pub fn skill(&self, name: &str) -> Option<u32> {
+        let key = normalise_skill(name);
+        // A sheet stored before Japanese names had keys (`回避`) still finds its skill.
         self.skills
-            .get(&normalise_skill(name))
+            .get(&key)
+            .or_else(|| {
+                self.skills
+                    .iter()
+                    .find(|(k, _)| normalise_skill(k) == key)
+                    .map(|(_, r)| r)
+            })
             .copied()
             .filter(|&r| r > 0)
+    }
+
+    /// The skill on the sheet a missing `name` is most likely a typo of (`pistls` → `pistols`):
+    /// within [`typo_budget`](super::skill_names::typo_budget) edits, names of 4+ characters.
+    pub fn near_skill(&self, name: &str) -> Option<&str> {
+        use super::skill_names::{edit_distance, typo_budget};
+        let key = normalise_skill(name);
+        let len = key.chars().count();
+        if len < 4 || self.skill(name).is_some() {
+            return None;
+        }
+        self.skills
+            .iter()
+            .filter(|(_, r)| **r > 0)
+            .map(|(k, _)| (edit_distance(&key, k), k.as_str()))
+            .filter(|(d, _)| *d <= typo_budget(len))
+            .min_by_key(|(d, _)| *d)
+            .map(|(_, k)| k)
     }
 
     // ---- Condition monitors (decisions "Condition monitors") ----

@@ -120,21 +120,6 @@ const RESERVED: &[&str] = &[
     "refresh",
 ];
 
-fn distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
 /// Real SR4 skills that happen to sit close to a field name (`armourer` is two letters from
 /// `armour`): never refused as typos.
 const SKILLS_NEAR_FIELDS: &[&str] = &["armorer", "armourer"];
@@ -153,9 +138,47 @@ pub const GM_ONLY_FIELDS: &[&str] = &[
     "stun_damage",
 ];
 
-/// Whether `key` (as `parse_fields` gives it) is one of [`GM_ONLY_FIELDS`].
+/// Whether `key` (as `parse_fields` gives it, in either language) is one of [`GM_ONLY_FIELDS`].
 pub fn gm_only(key: &str) -> bool {
-    GM_ONLY_FIELDS.contains(&key)
+    GM_ONLY_FIELDS.contains(&field_key(key))
+}
+
+/// The sheet's fields by their Japanese names (issue 15: `装甲=6/4`), as the seed writes them
+/// (装甲値, 対衝撃装甲値, 身体ダメージ, 精神ダメージ, 維持, 3.3–5).
+const JAPANESE_FIELDS: &[(&str, &[&str])] = &[
+    ("armour", &["装甲", "装甲値", "アーマー"]),
+    ("ballistic", &["対弾装甲", "対弾装甲値"]),
+    ("impact", &["対衝撃装甲", "対衝撃装甲値", "衝撃装甲"]),
+    ("physical", &["身体ダメージ", "肉体ダメージ"]),
+    ("stun", &["精神ダメージ", "朦朧ダメージ"]),
+    ("sustained", &["維持", "維持呪文"]),
+    ("tradition", &["伝統"]),
+    ("edge_points", &["エッジポイント", "残りエッジ"]),
+    ("edge_burnt", &["燃焼エッジ"]),
+    ("passes", &["パス", "イニシアチブパス"]),
+    ("refresh", &["リフレッシュ"]),
+];
+
+/// A field's English key for a key typed in either language (other keys unchanged).
+pub fn field_key(key: &str) -> &str {
+    JAPANESE_FIELDS
+        .iter()
+        .find(|(_, ja)| ja.contains(&key))
+        .map_or(key, |(en, _)| en)
+}
+
+/// Every field a Shadowrun sheet takes, with its Japanese names, for help.
+pub fn field_names() -> Vec<(String, Vec<&'static str>)> {
+    let mut out: Vec<(String, Vec<&'static str>)> = Attribute::ALL
+        .into_iter()
+        .map(|a| (a.key().to_string(), vec![a.name(Lang::Ja)]))
+        .collect();
+    out.extend(
+        JAPANESE_FIELDS
+            .iter()
+            .map(|(en, ja)| ((*en).to_string(), ja.to_vec())),
+    );
+    out
 }
 
 /// A skill name that looks like a mistyped field.
@@ -169,7 +192,7 @@ fn near_miss(key: &str) -> Option<&'static str> {
         .iter()
         .map(|a| a.key())
         .chain(RESERVED.iter().copied())
-        .find(|k| distance(key, k) <= max)
+        .find(|k| super::skill_names::edit_distance(key, k) <= max)
 }
 
 fn tradition(v: &str) -> Result<Option<Attribute>, SheetError> {
@@ -252,7 +275,7 @@ fn apply(mut s: Sheet, fields: &[(String, String)], may_raise_points: bool) -> R
     let mut points: Option<u32> = None;
     let mut refresh = false;
     for (key, v) in fields {
-        let key = key.as_str();
+        let key = field_key(key.as_str());
         if let Some(a) = attribute_key(key) {
             let at = &mut c.attributes;
             if a == Attribute::Initiative {
@@ -393,6 +416,16 @@ pub fn condition_text(c: Condition, lang: Lang) -> &'static str {
     }
 }
 
+/// The attributes every character has (SR4: 1 or more) that this sheet leaves at 0: a pool that
+/// uses one rolls it as 0 (issue 15).
+pub fn missing_attributes(c: &Character) -> Vec<Attribute> {
+    Attribute::ALL
+        .into_iter()
+        .filter(|a| !matches!(a, Attribute::Magic | Attribute::Resonance | Attribute::Initiative))
+        .filter(|a| c.attribute(*a) == 0)
+        .collect()
+}
+
 /// The sheet as `name: value` lines for an embed.
 pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
     let Ok(s) = read(sheet) else {
@@ -414,6 +447,25 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
         .map(|a| format!("{} {}", a.name(lang), c.attribute(a)))
         .collect();
     out.push((lang.pick("Attributes", "能力値").to_string(), attrs.join(" · ")));
+    let missing = missing_attributes(c);
+    if !missing.is_empty() {
+        let names: Vec<&str> = missing.iter().map(|a| a.name(lang)).collect();
+        out.push((
+            lang.pick("Missing to roll", "ロールに足りない項目").to_string(),
+            match lang {
+                Lang::En => format!(
+                    "{} (0 until set: add them with /char edit, e.g. {}=3)",
+                    names.join(", "),
+                    missing[0].key()
+                ),
+                Lang::Ja => format!(
+                    "{}（設定するまで0。/char edit で追加、例: {}=3）",
+                    names.join("、"),
+                    missing[0].name(Lang::Ja)
+                ),
+            },
+        ));
+    }
     let mut edge = format!("{}/{}", c.edge_points, c.attributes.edge);
     if c.edge_burnt > 0 {
         edge.push_str(&format!(" ({} {})", lang.pick("burnt", "燃焼"), c.edge_burnt));
@@ -501,6 +553,66 @@ mod unit {
         assert_eq!(c.passes, 2);
         assert_eq!(s.drain_attribute(), Attribute::Charisma);
         assert_eq!(c.attribute(Attribute::Initiative), 7);
+    }
+
+    #[test]
+    fn japanese_field_and_skill_names_write_the_same_sheet() {
+        // Issue 15: `装甲=6/4` was refused; `回避=3` was a skill full defence never found.
+        let en = sheet("body=4 agility=5 reaction=4 strength=3 charisma=2 intuition=3 logic=3 willpower=3 edge=3 pistols=5 dodge=3 armour=6/4 sustained=1 passes=2 tradition=shaman")
+            .unwrap();
+        let ja = sheet("強靭力=4 敏捷力=5 反応力=4 筋力=3 魅力=2 直観力=3 論理力=3 意志力=3 エッジ=3 ピストル=5 回避=3 装甲=6/4 維持=1 パス=2 伝統=シャーマン")
+            .unwrap();
+        assert_eq!(en, ja);
+        let (_, c) = character(&ja, "Ana").unwrap();
+        assert_eq!(c.skill("dodge"), Some(3));
+        assert_eq!(c.skill("回避"), Some(3));
+        assert_eq!((c.armour.ballistic, c.armour.impact), (6, 4));
+        // The condition monitors stay the GM's under their Japanese names too.
+        assert!(gm_only("身体ダメージ") && gm_only("精神ダメージ") && gm_only("physical"));
+        assert!(!gm_only("装甲"));
+    }
+
+    #[test]
+    fn a_stored_japanese_skill_key_is_still_found() {
+        let mut v = sheet("body=3 agility=3").unwrap();
+        v["skills"]["回避"] = serde_json::json!(2);
+        let (_, c) = character(&v, "Old").unwrap();
+        assert_eq!(c.skill("dodge"), Some(2));
+    }
+
+    #[test]
+    fn a_skill_one_typo_away_is_found_and_far_ones_are_not() {
+        let v = sheet("agility=5 pistols=5 electronic_warfare=2").unwrap();
+        let (_, c) = character(&v, "Ana").unwrap();
+        assert_eq!(c.near_skill("pistls"), Some("pistols"));
+        assert_eq!(c.near_skill("Pistol"), Some("pistols"));
+        assert_eq!(c.near_skill("electronic_warfre"), Some("electronic_warfare"));
+        assert_eq!(c.near_skill("pistols"), None, "on the sheet: no typo");
+        assert_eq!(c.near_skill("blades"), None);
+        assert_eq!(c.near_skill("pst"), None, "too short to guess");
+    }
+
+    #[test]
+    fn a_sheet_without_attributes_says_what_is_missing() {
+        let v = sheet("agility=5 pistols=5").unwrap();
+        let lines = describe(&v, Lang::En);
+        let missing = lines
+            .iter()
+            .find(|(k, _)| k == "Missing to roll")
+            .map(|(_, v)| v.as_str());
+        assert!(
+            missing.is_some_and(|m| m.starts_with("Body, Reaction, Strength")),
+            "{lines:?}"
+        );
+        assert!(!missing.unwrap_or("").contains("Agility"));
+        let full =
+            sheet("body=4 agility=5 reaction=4 strength=3 charisma=2 intuition=3 logic=3 willpower=3 edge=3")
+                .unwrap();
+        assert!(
+            describe(&full, Lang::Ja)
+                .iter()
+                .all(|(k, _)| k != "ロールに足りない項目")
+        );
     }
 
     #[test]

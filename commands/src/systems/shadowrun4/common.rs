@@ -102,8 +102,14 @@ pub struct Sr4Char {
     pub character: Character,
 }
 
+/// A rule's refusal, with what the sheet lacked (`Agility not on Kei's sheet`) when that is
+/// why: a pool of −1 is no riddle then.
 pub fn rule(inv: &Invocation, e: &RuleError) -> BotError {
-    inv.user_error(e)
+    let mut text = e.localized(inv.lang);
+    for n in inv.take_notes() {
+        text.push_str(&format!("\n⚠ {n}"));
+    }
+    BotError::User(text)
 }
 
 /// The channel's session, which must be a Shadowrun 4 one.
@@ -231,6 +237,58 @@ pub struct PoolArgs<'a> {
 }
 
 /// The pool and, when it came from a sheet, the character.
+/// What a pool takes from the sheet that is not there (issue 15): an attribute at 0 is said in
+/// the reply; a missing skill one typo from one on the sheet is refused with it, any other
+/// missing skill is defaulting, said as well.
+fn sheet_gaps(
+    inv: &Invocation,
+    c: &Sr4Char,
+    attribute: Attribute,
+    skill: Option<&str>,
+    attribute2: Option<Attribute>,
+) -> Result<(), BotError> {
+    for a in std::iter::once(attribute).chain(attribute2) {
+        if c.character.attribute(a) == 0 && a != Attribute::Initiative {
+            inv.note(match inv.lang {
+                Lang::En => format!("{} not on {}'s sheet: 0 used.", a.name(Lang::En), c.name),
+                Lang::Ja => format!(
+                    "{}のシートに{}がありません（0として計算）。",
+                    c.name,
+                    a.name(Lang::Ja)
+                ),
+            });
+        }
+    }
+    match skill {
+        Some(skill) => sheet_gaps_skill(inv, c, skill),
+        None => Ok(()),
+    }
+}
+
+fn sheet_gaps_skill(inv: &Invocation, c: &Sr4Char, skill: &str) -> Result<(), BotError> {
+    if c.character.skill(skill).is_some() {
+        return Ok(());
+    }
+    let typed: String = skill.trim().chars().take(40).collect();
+    if let Some(meant) = c.character.near_skill(skill) {
+        return Err(inv.text(
+            &format!("`{typed}` is not on {}'s sheet. Did you mean `{meant}`?", c.name),
+            &format!(
+                "{}のシートに `{typed}` はありません。`{meant}` のことですか？",
+                c.name
+            ),
+        ));
+    }
+    inv.note(match inv.lang {
+        Lang::En => format!("{typed} not on {}'s sheet: defaulting (attribute − 1).", c.name),
+        Lang::Ja => format!(
+            "{}のシートに技能「{typed}」がありません：技能なし判定（能力値−1）。",
+            c.name
+        ),
+    });
+    Ok(())
+}
+
 pub fn build_pool(
     inv: &Invocation,
     session: Option<&Session>,
@@ -273,6 +331,7 @@ pub fn build_pool(
                         "プログラム（レーティング）を使うときは技能も指定してください。",
                     )
                 })?;
+                sheet_gaps_skill(inv, &c, skill)?;
                 let rating = program_rating(inv, &c, program)?;
                 let pool = c
                     .character
@@ -293,6 +352,13 @@ pub fn build_pool(
                     "キャラクターを使うときは能力値（と技能か2つ目の能力値）を指定してください。",
                 )
             })?;
+            sheet_gaps(
+                inv,
+                &c,
+                a.attribute(),
+                args.skill,
+                args.attribute2.map(|b| b.attribute()),
+            )?;
             let pool = match (args.skill, args.attribute2) {
                 (Some(_), Some(_)) => {
                     return Err(inv.text(
@@ -864,6 +930,7 @@ pub async fn reply_rows(
     ctx.data().tap(ctx.id(), outcome);
     let entry = inv.roll_entry(session, &ctx.invocation_string(), outcome);
     let (buttons, logged) = offers::settle(ctx.data().store.as_ref(), offers, entry.as_ref()).await;
+    let view = with_notes(view, inv.take_notes());
     let mut r = CreateReply::default().embed(view.to_embed());
     let rows = rows(buttons);
     if !rows.is_empty() {
@@ -872,6 +939,17 @@ pub async fn reply_rows(
     crate::reply::send(ctx, r).await?;
     inv.logged(ctx, session, logged).await;
     Ok(())
+}
+
+/// `view` with what the sheet lacked said under the result (⚠ lines).
+pub fn with_notes(mut view: EmbedView, notes: Vec<String>) -> EmbedView {
+    for n in notes {
+        if !view.description.is_empty() {
+            view.description.push('\n');
+        }
+        view.description.push_str(&format!("⚠ {n}"));
+    }
+    view
 }
 
 /// Names in a comma-separated option.

@@ -107,7 +107,13 @@ pub fn part_name(p: &PoolPart, lang: Lang) -> String {
     match &p.source {
         PartSource::Dice => lang.pick("Dice", "ダイス").to_string(),
         PartSource::Attribute { attribute } => attribute.name(lang).to_string(),
-        PartSource::Skill { skill } => skill.clone(),
+        PartSource::Skill { skill } => match (
+            lang,
+            engine::systems::shadowrun4::skill_names::japanese_name(skill),
+        ) {
+            (Lang::Ja, Some(ja)) => ja.to_string(),
+            _ => skill.clone(),
+        },
         PartSource::Program { name } if name.is_empty() => lang.pick("Rating", "レーティング").to_string(),
         PartSource::Program { name } => name.clone(),
         PartSource::Defaulting => lang.pick("Defaulting", "技能なし").to_string(),
