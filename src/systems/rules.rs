@@ -44,6 +44,34 @@ impl HouseOption {
     }
 }
 
+/// A sheet field as help lists it: `key` and the other names it answers to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SheetField {
+    pub key: String,
+    pub names: Vec<&'static str>,
+}
+
+impl SheetField {
+    /// The rows of a `(key, names)` table; the key itself is left out of `names`.
+    pub fn from_table(table: &'static [(&'static str, &'static [&'static str])]) -> Vec<SheetField> {
+        table
+            .iter()
+            .map(|(key, names)| SheetField {
+                key: (*key).to_string(),
+                names: names.iter().copied().filter(|n| n != key).collect(),
+            })
+            .collect()
+    }
+
+    /// Weapon slots `weapon1`…`weaponN`, also typed `武器1`….
+    pub fn weapons(max: usize) -> SheetField {
+        SheetField {
+            key: format!("weapon1…weapon{max}"),
+            names: vec!["w1", "武器1"],
+        }
+    }
+}
+
 /// How a result reads at a glance; the bot picks the colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -96,6 +124,10 @@ pub trait SystemRules: Sync {
 
     /// Whether only the GM may change `key` on an existing entry.
     fn gm_only_field(&self, key: &str) -> bool;
+
+    /// Every field its sheets take: the stored key and every other name a player may type for
+    /// it (Japanese names among them), as `/help` lists them.
+    fn sheet_fields(&self) -> Vec<SheetField>;
 
     /// The sheet as `name: value` lines.
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)>;

@@ -10,6 +10,17 @@ use super::registry::{SystemId, rules};
 pub use super::sheet_error::SheetError;
 use crate::i18n::Lang;
 
+/// The stored key a typed field name means, in a system's table of `(key, every name)`.
+pub fn field_named(
+    table: &'static [(&'static str, &'static [&'static str])],
+    typed: &str,
+) -> Option<&'static str> {
+    table
+        .iter()
+        .find(|(_, names)| names.contains(&typed))
+        .map(|(key, _)| *key)
+}
+
 /// Most fields one `/char` line may set.
 pub const MAX_FIELDS: usize = 60;
 const MAX_KEY_CHARS: usize = 32;
@@ -179,5 +190,61 @@ mod tests {
         assert!(parse_fields(&format!("a={}", "x".repeat(201))).is_err());
         let many: String = (0..61).map(|i| format!("k{i}=1 ")).collect();
         assert!(parse_fields(&many).is_err());
+    }
+}
+
+#[cfg(test)]
+mod field_name_tests {
+    use serde_json::Value;
+
+    use crate::i18n::{Lang, Localized};
+    use crate::systems::registry::SystemId;
+
+    /// Issue 15: every name help lists for a field (Japanese among them) writes exactly what
+    /// its key writes, or is refused the same way (the message naming what was typed).
+    #[test]
+    fn every_listed_name_of_every_system_is_its_field() {
+        let empty = Value::Object(Default::default());
+        let mut checked = 0;
+        for id in SystemId::ALL {
+            let rules = id.rules();
+            for field in rules.sheet_fields() {
+                if field.key.contains('…') {
+                    continue;
+                }
+                for name in &field.names {
+                    for value in ["3", "4+", "yes", "6/4", "Ana"] {
+                        let by_key = rules.edit_sheet(&empty, &[(field.key.clone(), value.into())], true);
+                        let by_name = rules.edit_sheet(&empty, &[((*name).to_string(), value.into())], true);
+                        // A message may name the field as typed or by its key.
+                        let shown = |r: Result<Value, super::SheetError>, typed: &str| {
+                            r.map_err(|e| {
+                                [Lang::En, Lang::Ja].map(|l| {
+                                    e.localized(l)
+                                        .replace(&format!("`{typed}`"), "`FIELD`")
+                                        .replace(&format!("`{}`", field.key), "`FIELD`")
+                                })
+                            })
+                        };
+                        assert_eq!(
+                            shown(by_name, name),
+                            shown(by_key, &field.key),
+                            "{id:?}: `{name}={value}` is not `{}={value}`",
+                            field.key
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
+    }
+
+    #[test]
+    fn every_system_but_free_form_lists_its_fields() {
+        for id in SystemId::ALL {
+            let n = id.rules().sheet_fields().len();
+            assert_eq!(n == 0, id == SystemId::Generic, "{id:?}: {n} fields");
+        }
     }
 }

@@ -65,6 +65,12 @@ impl SystemRules for BadlandsRallyRules {
         false
     }
 
+    fn sheet_fields(&self) -> Vec<crate::systems::rules::SheetField> {
+        let mut fields = crate::systems::rules::SheetField::from_table(sheet::FIELD_NAMES);
+        fields.push(crate::systems::rules::SheetField::weapons(sheet::MAX_WEAPONS));
+        fields
+    }
+
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
         sheet::describe(sheet, lang)
     }

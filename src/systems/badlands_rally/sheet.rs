@@ -252,23 +252,25 @@ fn weapon_slot(key: &str) -> Option<usize> {
     (1..=MAX_WEAPONS).contains(&n).then(|| n - 1)
 }
 
+/// Every field a sheet takes, by its stored key, with every name a player may type for it (Japanese too); `/help` lists them.
+pub const FIELD_NAMES: &[(&str, &[&str])] = &[
+    ("attack", &["attack", "att", "atk", "攻撃", "攻撃値"]),
+    ("defence", &["defence", "defense", "def", "防御", "防御値"]),
+    ("initiative", &["initiative", "init", "ini", "イニシアチブ"]),
+    ("mr", &["mr", "ｍｒ", "移動力"]),
+    ("hull", &["hull", "ハル"]),
+    ("structure", &["structure", "str", "ストラクチャー", "構造"]),
+    ("hits", &["hits", "ヒット", "損傷"]),
+    ("ar", &["ar", "armor", "armour", "アーマー", "アーマー値", "装甲"]),
+    ("model", &["model", "機種", "モデル"]),
+    ("name", &["name", "名前"]),
+    ("traits", &["traits", "trait", "特性"]),
+    ("upgrades", &["upgrades", "upgrade", "アップグレード"]),
+    ("reset", &["reset", "リセット"]),
+];
+
 fn upper_name(key: &str) -> Option<&'static str> {
-    Some(match key {
-        "attack" | "att" | "atk" | "攻撃" | "攻撃値" => "attack",
-        "defence" | "defense" | "def" | "防御" | "防御値" => "defence",
-        "initiative" | "init" | "ini" | "イニシアチブ" => "initiative",
-        "mr" | "ｍｒ" | "移動力" => "mr",
-        "hull" | "ハル" => "hull",
-        "structure" | "str" | "ストラクチャー" | "構造" => "structure",
-        "hits" | "ヒット" | "損傷" => "hits",
-        "ar" | "armor" | "armour" | "アーマー" | "アーマー値" | "装甲" => "ar",
-        "model" | "機種" | "モデル" => "model",
-        "name" | "名前" => "name",
-        "traits" | "trait" | "特性" => "traits",
-        "upgrades" | "upgrade" | "アップグレード" => "upgrades",
-        "reset" | "リセット" => "reset",
-        _ => return None,
-    })
+    crate::systems::sheet::field_named(FIELD_NAMES, key)
 }
 
 /// The fields every new gear needs.

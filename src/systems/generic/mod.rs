@@ -71,6 +71,11 @@ impl SystemRules for FreeForm {
         false
     }
 
+    fn sheet_fields(&self) -> Vec<crate::systems::rules::SheetField> {
+        // Free-form: any `name=number` or short text.
+        Vec::new()
+    }
+
     fn describe_sheet(&self, sheet: &Value, _lang: Lang) -> Vec<(String, String)> {
         describe(sheet)
     }

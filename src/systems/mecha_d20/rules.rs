@@ -94,6 +94,14 @@ impl SystemRules for MechaD20Rules {
         sheet::gm_only(key)
     }
 
+    fn sheet_fields(&self) -> Vec<crate::systems::rules::SheetField> {
+        let mut fields = crate::systems::rules::SheetField::from_table(super::sheet::FIELD_NAMES);
+        fields.push(crate::systems::rules::SheetField::weapons(
+            super::sheet::MAX_WEAPONS,
+        ));
+        fields
+    }
+
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
         sheet::describe(sheet, lang)
     }

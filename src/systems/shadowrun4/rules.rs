@@ -48,6 +48,10 @@ impl SystemRules for Shadowrun4Rules {
         sheet::gm_only(key)
     }
 
+    fn sheet_fields(&self) -> Vec<crate::systems::rules::SheetField> {
+        super::sheet::field_names()
+    }
+
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
         sheet::describe(sheet, lang)
     }

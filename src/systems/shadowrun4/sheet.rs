@@ -167,17 +167,21 @@ pub fn field_key(key: &str) -> &str {
         .map_or(key, |(en, _)| en)
 }
 
-/// Every field a Shadowrun sheet takes, with its Japanese names, for help.
-pub fn field_names() -> Vec<(String, Vec<&'static str>)> {
-    let mut out: Vec<(String, Vec<&'static str>)> = Attribute::ALL
+/// Every field a Shadowrun sheet takes, with its other names, for help; skills are any other
+/// name (`pistols=5`, `回避=3`).
+pub fn field_names() -> Vec<crate::systems::rules::SheetField> {
+    use crate::systems::rules::SheetField;
+    let mut out: Vec<SheetField> = Attribute::ALL
         .into_iter()
-        .map(|a| (a.key().to_string(), vec![a.name(Lang::Ja)]))
+        .map(|a| SheetField {
+            key: a.key().to_string(),
+            names: vec![a.name(Lang::Ja)],
+        })
         .collect();
-    out.extend(
-        JAPANESE_FIELDS
-            .iter()
-            .map(|(en, ja)| ((*en).to_string(), ja.to_vec())),
-    );
+    out.extend(JAPANESE_FIELDS.iter().map(|(en, ja)| SheetField {
+        key: (*en).to_string(),
+        names: ja.to_vec(),
+    }));
     out
 }
 

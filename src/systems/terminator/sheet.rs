@@ -86,33 +86,45 @@ fn text(key: &str, v: &str) -> Result<String, SheetError> {
     Ok(t.to_string())
 }
 
+/// Every field a sheet takes, by its stored key, with every name a player may type for it (Japanese too); `/help` lists them.
+pub const FIELD_NAMES: &[(&str, &[&str])] = &[
+    ("side", &["side", "player", "陣営", "サイド", "プレイヤー"]),
+    (
+        "profile",
+        &["profile", "model", "プロフィール", "プロファイル", "機種"],
+    ),
+    ("skill", &["skill", "スキル"]),
+    ("armour", &["armour", "armor", "アーマー"]),
+    ("resolution", &["resolution", "レゾリューション"]),
+    ("command", &["command", "コマンド"]),
+    ("damage_limit", &["damage_limit", "損傷限界値", "損傷限界"]),
+    ("mindless", &["mindless", "マインドレス"]),
+    (
+        "ill_be_back",
+        &[
+            "ill_be_back",
+            "illbeback",
+            "ibb",
+            "アイルビーバック",
+            "アイル_ビー_バック",
+        ],
+    ),
+    ("slow", &["slow", "低速"]),
+    ("unique", &["unique", "唯一"]),
+    ("flags", &["flags", "specials", "フラグ", "スペシャル"]),
+    ("ready", &["ready", "レディ"]),
+    ("done", &["done", "ダン"]),
+    ("reeling", &["reeling", "リーリング"]),
+    ("removed", &["removed", "除去"]),
+    ("damage", &["damage", "損傷"]),
+    ("crawler", &["crawler", "クローラー"]),
+    ("moved", &["moved", "移動済み"]),
+    ("reset", &["reset", "リセット"]),
+];
+
 /// The canonical field a typed key means.
 fn canonical(key: &str) -> Option<&'static str> {
-    Some(match key {
-        "side" | "player" | "陣営" | "サイド" | "プレイヤー" => "side",
-        "profile" | "model" | "プロフィール" | "プロファイル" | "機種" => "profile",
-        "skill" | "スキル" => "skill",
-        "armour" | "armor" | "アーマー" => "armour",
-        "resolution" | "レゾリューション" => "resolution",
-        "command" | "コマンド" => "command",
-        "damage_limit" | "損傷限界値" | "損傷限界" => "damage_limit",
-        "mindless" | "マインドレス" => "mindless",
-        "ill_be_back" | "illbeback" | "ibb" | "アイルビーバック" | "アイル_ビー_バック" => {
-            "ill_be_back"
-        }
-        "slow" | "低速" => "slow",
-        "unique" | "唯一" => "unique",
-        "flags" | "specials" | "フラグ" | "スペシャル" => "flags",
-        "ready" | "レディ" => "ready",
-        "done" | "ダン" => "done",
-        "reeling" | "リーリング" => "reeling",
-        "removed" | "除去" => "removed",
-        "damage" | "損傷" => "damage",
-        "crawler" | "クローラー" => "crawler",
-        "moved" | "移動済み" => "moved",
-        "reset" | "リセット" => "reset",
-        _ => return None,
-    })
+    crate::systems::sheet::field_named(FIELD_NAMES, key)
 }
 
 /// What the rules track: only the GM sets them by hand.

@@ -104,31 +104,34 @@ fn weapon_slot(key: &str) -> Option<usize> {
     (1..=MAX_WEAPONS).contains(&n).then(|| n - 1)
 }
 
+/// Every field a sheet takes, by its stored key, with every name a player may type for it (Japanese too); `/help` lists them.
+pub const FIELD_NAMES: &[(&str, &[&str])] = &[
+    ("mat", &["mat", "近接", "近接攻撃"]),
+    ("rat", &["rat", "射撃", "射撃攻撃"]),
+    ("def", &["def", "防御"]),
+    ("arm", &["arm", "装甲"]),
+    ("cmd", &["cmd", "指揮"]),
+    ("spd", &["spd", "速度"]),
+    ("name", &["name", "名前"]),
+    (
+        "controller",
+        &["controller", "player", "コントローラー", "プレイヤー"],
+    ),
+    (
+        "boxes",
+        &["boxes", "damage_boxes", "ボックス", "ダメージボックス"],
+    ),
+    ("damage", &["damage", "marked", "ダメージ"]),
+    ("cannot", &["cannot", "できない"]),
+    ("auto_hit_miss", &["auto_hit_miss", "自動命中"]),
+    ("status", &["status", "状態"]),
+    ("knocked_down", &["knocked_down", "ノックダウン"]),
+    ("reset", &["reset", "リセット"]),
+];
+
 /// The field a typed name means.
 fn field(key: &str) -> Option<&'static str> {
-    if let Some(s) = Stat::parse(key).filter(|s| *s != Stat::Pow) {
-        return Some(match s {
-            Stat::Mat => "mat",
-            Stat::Rat => "rat",
-            Stat::Def => "def",
-            Stat::Arm => "arm",
-            Stat::Cmd => "cmd",
-            Stat::Spd => "spd",
-            Stat::Pow => unreachable!("filtered"),
-        });
-    }
-    Some(match key {
-        "name" | "名前" => "name",
-        "controller" | "player" | "コントローラー" | "プレイヤー" => "controller",
-        "boxes" | "damage_boxes" | "ボックス" | "ダメージボックス" => "boxes",
-        "damage" | "marked" | "ダメージ" => "damage",
-        "cannot" | "できない" => "cannot",
-        "auto_hit_miss" | "自動命中" => "auto_hit_miss",
-        "status" | "状態" => "status",
-        "knocked_down" | "ノックダウン" => "knocked_down",
-        "reset" | "リセット" => "reset",
-        _ => return None,
-    })
+    crate::systems::sheet::field_named(FIELD_NAMES, key)
 }
 
 const REQUIRED: [&str; 4] = ["controller", "def", "arm", "boxes"];
