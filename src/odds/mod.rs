@@ -10,11 +10,13 @@
 //! - [`roll_odds`]: any `/roll` command with one numeric result (the Dice Maiden and BCDice
 //!   notation of [`crate::notation`]);
 //! - [`shadowrun4_odds`]: Shadowrun 4 success and opposed tests, with Edge pushed;
-//! - [`badlands_rally_odds`]: Badlands Rally checks, margins and weapon damage.
+//! - [`badlands_rally_odds`]: Badlands Rally checks, margins and weapon damage;
+//! - [`warmachine_odds`]: Warmachine attack rolls (automatic hits and misses, criticals) and
+//!   damage rolls through ARM, with the chance to fill the boxes left.
 //!
 //! Modules: [`dist`] (the distribution type and its exact operations), `faces` (a die's worth
 //! after explode / implode / reroll), `keep` (keep/drop and advantage by order statistics),
-//! `notation`, `shadowrun4`, `badlands_rally`, [`error`].
+//! `notation`, `shadowrun4`, `badlands_rally`, `warmachine`, [`error`].
 //! Benchmarks: `cargo bench -p saikoro --bench odds`.
 
 pub mod badlands_rally;
@@ -24,12 +26,17 @@ mod faces;
 mod keep;
 pub mod notation;
 pub mod shadowrun4;
+pub mod warmachine;
 
 pub use badlands_rally::{RallyOdds, RallyRequest, badlands_rally_odds};
 pub use dist::Dist;
-pub use error::{OddsError, Unsupported};
+pub use error::{OddsError, OddsInput, Unsupported};
 pub use notation::{Measure, RollOdds, roll_odds};
 pub use shadowrun4::{PoolOdds, Sr4Odds, Sr4Request, shadowrun4_odds};
+pub use warmachine::{
+    WarmachineOdds, WarmachineRequest, WmAttack, WmAttackOdds, WmDamage, WmDamageOdds, WmDice,
+    warmachine_odds,
+};
 
 #[cfg(test)]
 mod tests;
