@@ -4,7 +4,7 @@
 //! you in hell) a hit; every target takes as many hits; one D6 per hit where a save is allowed, 4+
 //! cancels it; one power die per unsaved hit (a D20 for See you in hell's target), each at or over
 //! the armour a damaging die, killing at the Damage limit; a killed target with I'll Be Back
-//! crawls on on a 5–6, with its leftover damaging dice when `carry_over` is on; one resolution
+//! fights on as a Crawler on a 5–6, taking the leftover damaging dice with `carry_over`; one resolution
 //! test per die that did not damage, on the resolution die one step down after a heavy roll,
 //! stopping at a Retreat.
 //!
