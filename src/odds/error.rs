@@ -4,7 +4,7 @@ use thiserror::Error;
 
 use crate::i18n::{Lang, Localized};
 use crate::notation::NotationError;
-use crate::systems::{badlands_rally, shadowrun4};
+use crate::systems::{badlands_rally, mecha_d20, shadowrun4, terminator, warmachine};
 
 /// Roll forms `/odds` does not compute (yet).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +21,47 @@ pub enum Unsupported {
     AdvantageStagesKeep,
     /// `2D66`: sums of D66 rolls.
     D66Sum,
+}
+
+/// A number an odds request carries that no resolver bounds on its own: a stat after effects, the
+/// boxes left, the sum of a check's parts. Named in [`OddsError::OutOfRange`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OddsInput {
+    /// Warmachine MAT or RAT after effects.
+    AttackStat,
+    /// Warmachine DEF after effects.
+    Def,
+    /// Warmachine ARM after effects.
+    Arm,
+    /// Warmachine POW after effects.
+    Pow,
+    /// Warmachine damage boxes not yet marked.
+    Boxes,
+    /// Terminator: damage a target already has against its Damage limit.
+    DamageTaken,
+    /// Terminator: a target's Damage limit (0: none).
+    DamageLimit,
+    /// The d20 mecha RPG: everything added to the attack d20.
+    AttackTotal,
+    /// The d20 mecha RPG: everything added to the evasion d20, before facing.
+    EvasionTotal,
+}
+
+impl OddsInput {
+    pub fn name(self, lang: Lang) -> &'static str {
+        use OddsInput::*;
+        match self {
+            AttackStat => lang.pick("MAT or RAT", "MATまたはRAT"),
+            Def => lang.pick("DEF", "DEF"),
+            Arm => lang.pick("ARM", "ARM"),
+            Pow => lang.pick("POW", "POW"),
+            Boxes => lang.pick("number of damage boxes left", "残りのダメージボックス数"),
+            DamageTaken => lang.pick("damage already taken", "受けているダメージ"),
+            DamageLimit => lang.pick("Damage limit", "損傷限界値"),
+            AttackTotal => lang.pick("attack bonus", "攻撃の修正の合計"),
+            EvasionTotal => lang.pick("evasion bonus", "回避の修正の合計"),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -43,6 +84,29 @@ pub enum OddsError {
     Shadowrun4(#[from] shadowrun4::RuleError),
     #[error(transparent)]
     BadlandsRally(#[from] badlands_rally::RuleError),
+    #[error(transparent)]
+    Warmachine(#[from] warmachine::RuleError),
+    #[error(transparent)]
+    Terminator(#[from] terminator::RuleError),
+    #[error(transparent)]
+    MechaD20(#[from] mecha_d20::RuleError),
+    #[error("the {} must be between {min} and {max}, not {value}", what.name(Lang::En))]
+    OutOfRange {
+        what: OddsInput,
+        value: i64,
+        min: i64,
+        max: i64,
+    },
+}
+
+/// `value` within `min..=max`, or [`OddsError::OutOfRange`] naming `what`.
+pub(crate) fn within(what: OddsInput, value: i64, min: i64, max: i64) -> Result<(), OddsError> {
+    crate::systems::bounds::within(value, min, max, || OddsError::OutOfRange {
+        what,
+        value,
+        min,
+        max,
+    })
 }
 
 impl Localized for OddsError {
@@ -84,6 +148,15 @@ impl Localized for OddsError {
                 .into(),
             Shadowrun4(e) => e.localized(lang),
             BadlandsRally(e) => e.localized(lang),
+            Warmachine(e) => e.localized(lang),
+            Terminator(e) => e.localized(lang),
+            MechaD20(e) => e.localized(lang),
+            OutOfRange { what, value, min, max } if ja => {
+                format!("{}は{min}〜{max}で指定してください（{value}は範囲外です）。", what.name(lang))
+            }
+            OutOfRange { what, value, min, max } => {
+                format!("The {} must be between {min} and {max}, not {value}.", what.name(lang))
+            }
         }
     }
 }
@@ -136,6 +209,12 @@ mod tests {
             OddsError::DivisionByZero,
             OddsError::Overflow,
             OddsError::OpposedWithThreshold,
+            OddsError::OutOfRange {
+                what: OddsInput::Boxes,
+                value: 0,
+                min: 1,
+                max: 100,
+            },
         ];
         for e in all {
             let (en, ja) = (e.localized(Lang::En), e.localized(Lang::Ja));

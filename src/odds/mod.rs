@@ -10,11 +10,18 @@
 //! - [`roll_odds`]: any `/roll` command with one numeric result (the Dice Maiden and BCDice
 //!   notation of [`crate::notation`]);
 //! - [`shadowrun4_odds`]: Shadowrun 4 success and opposed tests, with Edge pushed;
-//! - [`badlands_rally_odds`]: Badlands Rally checks, margins and weapon damage.
+//! - [`badlands_rally_odds`]: Badlands Rally checks, margins and weapon damage;
+//! - [`warmachine_odds`]: Warmachine attack rolls (automatic hits and misses, criticals) and
+//!   damage rolls through ARM, with the chance to fill the boxes left;
+//! - [`mecha_d20_odds`]: the d20 mecha RPG's attack against evasion (natural 20s, ties, facing)
+//!   and a hit's damage and critical;
+//! - [`terminator_odds`]: Terminator Genisys attacks, target by target: hits, cover saves,
+//!   damage against armour and Damage limit, I'll Be Back, resolution tests.
 //!
 //! Modules: [`dist`] (the distribution type and its exact operations), `faces` (a die's worth
 //! after explode / implode / reroll), `keep` (keep/drop and advantage by order statistics),
-//! `notation`, `shadowrun4`, `badlands_rally`, [`error`].
+//! `notation`, `shadowrun4`, `badlands_rally`, `warmachine`, `mecha_d20`, `terminator`,
+//! [`error`].
 //! Benchmarks: `cargo bench -p saikoro --bench odds`.
 
 pub mod badlands_rally;
@@ -22,14 +29,23 @@ pub mod dist;
 pub mod error;
 mod faces;
 mod keep;
+pub mod mecha_d20;
 pub mod notation;
 pub mod shadowrun4;
+pub mod terminator;
+pub mod warmachine;
 
 pub use badlands_rally::{RallyOdds, RallyRequest, badlands_rally_odds};
 pub use dist::Dist;
-pub use error::{OddsError, Unsupported};
+pub use error::{OddsError, OddsInput, Unsupported};
+pub use mecha_d20::{Decisions, MechaDamageOdds, MechaOdds, MechaRequest, mecha_d20_odds};
 pub use notation::{Measure, RollOdds, roll_odds};
 pub use shadowrun4::{PoolOdds, Sr4Odds, Sr4Request, shadowrun4_odds};
+pub use terminator::{TargetOdds, TerminatorOdds, TestOdds, terminator_odds};
+pub use warmachine::{
+    WarmachineOdds, WarmachineRequest, WmAttack, WmAttackOdds, WmDamage, WmDamageOdds, WmDice,
+    warmachine_odds,
+};
 
 #[cfg(test)]
 mod tests;
