@@ -12,6 +12,7 @@ pub mod dice_source;
 pub mod embeds;
 pub mod error;
 pub mod fake_discord;
+pub mod help;
 pub mod invocation;
 pub mod loadtest;
 pub mod logging;

@@ -10,6 +10,22 @@ use super::registry::{SystemId, rules};
 pub use super::sheet_error::SheetError;
 use crate::i18n::Lang;
 
+/// A whole line as people paste it from help pages and chat (issue 15): `stats:"body=4 agility=5"`
+/// with the quotes Discord keeps, or shell-style `\"` inside them, reads as the line itself.
+pub fn unquote_line(input: &str) -> String {
+    let t = input.trim();
+    let inner = [('"', '"'), ('“', '”'), ('「', '」'), ('\'', '\'')]
+        .iter()
+        .find_map(|(open, close)| {
+            let rest = t.strip_prefix(*open)?.strip_suffix(*close)?;
+            // `"a" b="c"` is not one quoted line: only strip a pair that encloses everything.
+            let plain = rest.replace("\\\"", "");
+            (!plain.contains(*close) || rest.contains("\\\"") || *open != *close).then_some(rest)
+        })
+        .unwrap_or(t);
+    inner.replace("\\\"", "\"")
+}
+
 /// The stored key a typed field name means, in a system's table of `(key, every name)`.
 pub fn field_named(
     table: &'static [(&'static str, &'static [&'static str])],
@@ -30,6 +46,7 @@ const MAX_VALUE_CHARS: usize = 200;
 /// `-` and spaces inside keys become `_`.
 pub fn parse_fields(input: &str) -> Result<Vec<(String, String)>, SheetError> {
     let mut fields = Vec::new();
+    let input = unquote_line(input);
     let chars: Vec<char> = input.chars().collect();
     let mut i = 0;
     let is_sep = |c: char| c.is_whitespace() || c == ',' || c == '、';
@@ -246,5 +263,29 @@ mod field_name_tests {
             let n = id.rules().sheet_fields().len();
             assert_eq!(n == 0, id == SystemId::Generic, "{id:?}: {n} fields");
         }
+    }
+}
+
+#[cfg(test)]
+mod unquote_tests {
+    use super::{parse_fields, unquote_line};
+
+    #[test]
+    fn a_pasted_quoted_line_reads_as_the_line() {
+        let plain = parse_fields("body=4 agility=5").unwrap();
+        assert_eq!(parse_fields("\"body=4 agility=5\"").unwrap(), plain);
+        assert_eq!(parse_fields("「body=4 agility=5」").unwrap(), plain);
+        assert_eq!(parse_fields("“body=4 agility=5”").unwrap(), plain);
+        // Shell-style escapes inside the quotes (the README's Rally line once had them).
+        assert_eq!(
+            parse_fields(r#""attack=4+ weapon1=\"Rifle 6 3-6/12 burst:1\"""#).unwrap(),
+            parse_fields(r#"attack=4+ weapon1="Rifle 6 3-6/12 burst:1""#).unwrap()
+        );
+        // Quotes that are values, not a wrapper, stay.
+        assert_eq!(unquote_line(r#""A" b="c""#), r#""A" b="c""#);
+        assert_eq!(
+            unquote_line(r#"weapon1="Blade 13 melee""#),
+            r#"weapon1="Blade 13 melee""#
+        );
     }
 }

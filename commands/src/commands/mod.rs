@@ -3,6 +3,7 @@
 
 pub mod char;
 pub mod config;
+pub mod help;
 pub mod odds;
 pub mod roll;
 pub mod session;
@@ -18,6 +19,7 @@ pub fn all() -> Vec<poise::Command<Data, BotError>> {
         session::session(),
         char::char(),
         config::config(),
+        help::help(),
     ];
     all.extend(crate::systems::commands());
     all

@@ -17,6 +17,27 @@ use crate::{BotError, Context};
 /// The action kind of a secret roll's Reveal button.
 pub const REVEAL: &str = "reveal";
 
+/// `/roll dice:help` (and `?`, `ヘルプ`): the notation page of `/help`.
+fn is_help(dice: &str) -> bool {
+    matches!(
+        dice.trim().to_lowercase().as_str(),
+        "help" | "?" | "？" | "ヘルプ"
+    )
+}
+
+/// A refused expression, with where the notation is explained.
+fn notation_error(inv: &Invocation, e: &notation::NotationError) -> BotError {
+    use engine::i18n::Localized;
+    BotError::User(format!(
+        "{}\n{}",
+        e.localized(inv.lang),
+        inv.lang.pick(
+            "Examples of what works: /help topic:notation",
+            "使える書き方の例: /help topic:notation"
+        )
+    ))
+}
+
 /// Longest expression accepted (the engine's own cap is 500; Discord's is 6000).
 pub const MAX_EXPRESSION: usize = 200;
 
@@ -41,6 +62,9 @@ pub async fn roll(
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let lang = inv.lang;
+    if is_help(&dice) {
+        return crate::commands::help::send_page(ctx, &inv, Some(crate::help::Topic::Notation)).await;
+    }
     if dice.chars().count() > MAX_EXPRESSION {
         return Err(inv.text("The expression is too long.", "式が長すぎます。"));
     }
@@ -84,7 +108,7 @@ pub async fn roll(
         .data()
         .dice
         .with(|r| notation::evaluate(&expression, r))
-        .map_err(|e| inv.user_error(&e))?;
+        .map_err(|e| notation_error(&inv, &e))?;
     outcome.input = dice.trim().to_string();
     if let Some(label) = label.filter(|l| !l.trim().is_empty()) {
         outcome.label = Some(label.trim().to_string());

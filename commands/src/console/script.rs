@@ -62,7 +62,7 @@ async fn run_word(c: &mut Console, line: &str) -> Result<Done, ConsoleError> {
     let rest = rest.trim();
     match word {
         "exit" | "quit" | "/exit" | "/quit" => Ok(Done::Exit),
-        "help" | "/help" if rest.is_empty() => {
+        "help" if rest.is_empty() => {
             let text = help(c);
             Ok(Done::Print(if c.json() {
                 json!({ "help": text }).to_string()

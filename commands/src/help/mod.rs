@@ -1,0 +1,254 @@
+//! `/help` pages (issue 15): what the bot does, the commands this server has, the notation with
+//! examples and one page per enabled system (its commands, its sheet fields in both languages,
+//! its house options). Built from the registered commands and the systems' own tables, so a
+//! page never lists what the bot does not have.
+
+pub mod notation;
+
+use engine::i18n::Lang;
+use engine::session::{ServerSettings, SystemId};
+
+use crate::embeds::{EmbedView, colour};
+use crate::{BotError, Data};
+
+/// A page of help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum Topic {
+    #[name = "commands"]
+    #[name_localized("ja", "コマンド")]
+    Commands,
+    #[name = "notation"]
+    #[name_localized("ja", "ダイス表記")]
+    Notation,
+    #[name = "shadowrun4"]
+    #[name_localized("ja", "シャドウラン4")]
+    Shadowrun4,
+    #[name = "badlands_rally"]
+    #[name_localized("ja", "バッドランズ・ラリー")]
+    BadlandsRally,
+    #[name = "warmachine"]
+    #[name_localized("ja", "ウォーマシン")]
+    Warmachine,
+    #[name = "terminator"]
+    #[name_localized("ja", "ターミネーター")]
+    Terminator,
+    #[name = "mecha_d20"]
+    #[name_localized("ja", "d20メカ")]
+    MechaD20,
+}
+
+impl Topic {
+    fn system(self) -> Option<SystemId> {
+        match self {
+            Topic::Commands | Topic::Notation => None,
+            Topic::Shadowrun4 => Some(SystemId::Shadowrun4),
+            Topic::BadlandsRally => Some(SystemId::BadlandsRally),
+            Topic::Warmachine => Some(SystemId::Warmachine),
+            Topic::Terminator => Some(SystemId::Terminator),
+            Topic::MechaD20 => Some(SystemId::MechaD20),
+        }
+    }
+}
+
+type Command = poise::Command<Data, BotError>;
+
+/// A command's name and description in `lang` (the registered localization).
+fn localized<'a>(
+    name: &'a str,
+    names: &'a [(std::borrow::Cow<'a, str>, std::borrow::Cow<'a, str>)],
+    lang: Lang,
+) -> &'a str {
+    match lang {
+        Lang::Ja => names
+            .iter()
+            .find(|(l, _)| l == "ja")
+            .map_or(name, |(_, v)| v.as_ref()),
+        Lang::En => name,
+    }
+}
+
+fn description(c: &Command, lang: Lang) -> String {
+    let en = c.description.as_deref().unwrap_or("");
+    localized(en, &c.description_localizations, lang).to_string()
+}
+
+/// `/sr test — …` lines for a command and its subcommands (one level of groups).
+fn command_lines(c: &Command, prefix: &str, lang: Lang, out: &mut Vec<String>) {
+    let name = format!("{prefix}{}", localized(&c.name, &c.name_localizations, lang));
+    if c.subcommands.is_empty() {
+        out.push(format!("`/{name}` — {}", description(c, lang)));
+    } else {
+        for sub in &c.subcommands {
+            command_lines(sub, &format!("{name} "), lang, out);
+        }
+    }
+}
+
+/// The first page: what the bot does and the commands this server has.
+pub fn commands_page(commands: &[Command], settings: &ServerSettings, lang: Lang) -> EmbedView {
+    let mut fields = Vec::new();
+    let generic: Vec<String> = commands
+        .iter()
+        .filter(|c| crate::systems::of_command(&c.name).is_none())
+        .map(|c| {
+            format!(
+                "`/{}` — {}",
+                localized(&c.name, &c.name_localizations, lang),
+                description(c, lang)
+            )
+        })
+        .collect();
+    fields.push((
+        lang.pick("Commands", "コマンド").to_string(),
+        generic.join("\n"),
+        false,
+    ));
+    let systems: Vec<String> = SystemId::ALL
+        .into_iter()
+        .filter(|id| settings.is_enabled(*id))
+        .map(|id| {
+            let own: Vec<String> = commands
+                .iter()
+                .filter(|c| crate::systems::of_command(&c.name) == Some(id))
+                .map(|c| format!("`/{}`", localized(&c.name, &c.name_localizations, lang)))
+                .collect();
+            if own.is_empty() {
+                format!("{}: `/roll`, `/char`", id.display_name(lang))
+            } else {
+                format!("{}: {}", id.display_name(lang), own.join(" "))
+            }
+        })
+        .collect();
+    fields.push((
+        lang.pick("Game systems on this server", "このサーバーのゲームシステム")
+            .to_string(),
+        systems.join("\n"),
+        false,
+    ));
+    EmbedView {
+        title: lang.pick("📖 Saikoro help", "📖 Saikoro ヘルプ").to_string(),
+        description: lang
+            .pick(
+                "Saikoro rolls dice and resolves the rules of your game: start a session with /session start, add characters with /char add, then use the system's own commands. Every roll is kept in the session log.\nMore: /help topic:notation for dice, /help topic:<system> for a game's commands and sheet fields.",
+                "Saikoroはダイスを振り、ゲームのルールを解決します。/session start でセッションを始め、/char add でキャラクターを登録し、システムのコマンドを使います。ロールはすべてセッションのログに残ります。\n詳しくは /help topic:notation（ダイス表記）、/help topic:<システム>（コマンドとシートの項目）。",
+            )
+            .to_string(),
+        colour: colour::NEUTRAL,
+        fields,
+        footer: None,
+    }
+}
+
+/// The notation page: every example as typed, with what it does.
+pub fn notation_page(lang: Lang) -> EmbedView {
+    let lines: Vec<String> = notation::EXAMPLES
+        .iter()
+        .map(|(e, en, ja)| format!("`{e}` — {}", lang.pick(en, ja)))
+        .collect();
+    EmbedView {
+        title: lang.pick("📖 Dice notation (/roll)", "📖 ダイス表記（/roll）").to_string(),
+        description: format!(
+            "{}\n\n{}",
+            lines.join("\n"),
+            lang.pick(
+                "Dice Maiden, Roll20, Avrae and BCDice spellings are read as they are. Where text after a roll could be notation, notation wins. /odds gives the chances of any of these before you roll.",
+                "Dice Maiden・Roll20・Avrae・BCDiceの書き方もそのまま使えます。ロールの後の文字が表記として読める場合は表記として扱います。/odds で振る前に確率を確認できます。",
+            )
+        ),
+        colour: colour::NEUTRAL,
+        fields: Vec::new(),
+        footer: None,
+    }
+}
+
+/// A system's page: its commands, sheet fields (with their other names) and house options.
+pub fn system_page(commands: &[Command], id: SystemId, settings: &ServerSettings, lang: Lang) -> EmbedView {
+    let mut lines = Vec::new();
+    for c in commands
+        .iter()
+        .filter(|c| crate::systems::of_command(&c.name) == Some(id))
+    {
+        command_lines(c, "", lang, &mut lines);
+    }
+    let mut fields = Vec::new();
+    let rules = id.rules();
+    let sheet: Vec<String> = rules
+        .sheet_fields()
+        .iter()
+        .map(|f| {
+            if f.names.is_empty() {
+                format!("`{}`", f.key)
+            } else {
+                format!("`{}` ({})", f.key, f.names.join(", "))
+            }
+        })
+        .collect();
+    // A long list goes in several fields (a field holds 1,024 characters).
+    let title = lang.pick(
+        "Sheet fields (/char add stats:)",
+        "シートの項目（/char add stats:）",
+    );
+    let mut chunk = String::new();
+    for item in sheet {
+        if chunk.chars().count() + item.chars().count() + 3 > 1000 {
+            fields.push((title.to_string(), std::mem::take(&mut chunk), false));
+        }
+        if !chunk.is_empty() {
+            chunk.push_str(" · ");
+        }
+        chunk.push_str(&item);
+    }
+    if !chunk.is_empty() {
+        fields.push((title.to_string(), chunk, false));
+    }
+    let options: Vec<String> = rules
+        .house_options()
+        .iter()
+        .map(|o| format!("`{}` — {}", o.key, o.describe(lang)))
+        .collect();
+    if !options.is_empty() {
+        fields.push((
+            lang.pick("House options (/config option)", "ハウスルール（/config option）")
+                .to_string(),
+            options.join("\n"),
+            false,
+        ));
+    }
+    let mut description = if lines.is_empty() {
+        lang.pick(
+            "No commands of its own: roll with /roll and keep sheets with /char.",
+            "専用コマンドはありません。/roll で振り、/char でシートを管理します。",
+        )
+        .to_string()
+    } else {
+        lines.join("\n")
+    };
+    if !settings.is_enabled(id) {
+        description.insert_str(
+            0,
+            lang.pick(
+                "Not enabled on this server (an admin turns it on with /config systems).\n",
+                "このサーバーでは無効です（管理者が /config systems で有効にできます）。\n",
+            ),
+        );
+    }
+    EmbedView {
+        title: format!("📖 {}", id.display_name(lang)),
+        description,
+        colour: colour::NEUTRAL,
+        fields,
+        footer: None,
+    }
+}
+
+/// The page for `topic` (`None`: the first page).
+pub fn page(commands: &[Command], topic: Option<Topic>, settings: &ServerSettings, lang: Lang) -> EmbedView {
+    match topic {
+        None | Some(Topic::Commands) => commands_page(commands, settings, lang),
+        Some(Topic::Notation) => notation_page(lang),
+        Some(t) => match t.system() {
+            Some(id) => system_page(commands, id, settings, lang),
+            None => commands_page(commands, settings, lang),
+        },
+    }
+}

@@ -1,0 +1,202 @@
+//! Issue 15: `/help` through the fake Discord — every page in both languages within Discord's
+//! limits, every notation example typed into `/roll` exactly as help shows it, `/roll dice:help`,
+//! refusals that point to help, and the README's complete `/char add` and `/roll` examples
+//! pasted as written (quotes and all) into a session of the system their section describes.
+
+use crate::support::e2e::*;
+
+use saikoro_bot::embeds::limits;
+use serde_json::Value;
+
+/// Characters of an embed as Discord counts them toward its total.
+fn embed_chars(e: &Value) -> usize {
+    let n = |v: &Value| v.as_str().map_or(0, |s| s.chars().count());
+    let fields: usize = e["fields"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| {
+            assert!(n(&f["value"]) <= limits::FIELD_VALUE, "{f}");
+            n(&f["name"]) + n(&f["value"])
+        })
+        .sum();
+    n(&e["title"]) + n(&e["description"]) + n(&e["footer"]["text"]) + fields
+}
+use saikoro_bot::help::notation::EXAMPLES;
+
+const TOPICS: [&str; 7] = [
+    "commands",
+    "notation",
+    "shadowrun4",
+    "badlands_rally",
+    "warmachine",
+    "terminator",
+    "mecha_d20",
+];
+
+async fn random_dice_console() -> saikoro_bot::console::Console {
+    system_console_with(saikoro_bot::console::ConsoleOptions {
+        user: "gm".into(),
+        admin: true,
+        seed: Some(15),
+        ..Default::default()
+    })
+    .await
+}
+
+#[tokio::test]
+async fn every_help_page_answers_in_both_languages_within_limits() {
+    let mut c = system_console().await;
+    for lang in ["English", "日本語"] {
+        send(&mut c, &format!("/config language language:{lang}")).await;
+        for topic in TOPICS {
+            let r = send(&mut c, &format!("/help topic:{topic}")).await;
+            assert!(r.ephemeral, "help is for the one who asks");
+            let e = &r.embeds()[0];
+            assert!(embed_chars(e) <= limits::TOTAL, "{topic}: {e}");
+            let title = e["title"].as_str().unwrap_or_default();
+            assert!(title.starts_with("📖"), "{topic}: {title}");
+        }
+    }
+    // The Japanese system page lists the Japanese field names and the Japanese commands.
+    let r = send(&mut c, "/help topic:shadowrun4").await;
+    let e = &r.embeds()[0];
+    let fields = field(e, "シートの項目（/キャラ 追加 能力値:）");
+    assert!(fields.contains("`armour` (装甲"), "{e}");
+    assert!(
+        e["description"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("`/sr テスト`"),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn the_first_page_lists_this_servers_commands_and_systems() {
+    let mut c = system_console().await;
+    let r = send(&mut c, "/help").await;
+    let e = &r.embeds()[0];
+    let commands = field(e, "Commands");
+    for name in ["/roll", "/odds", "/session", "/char", "/help"] {
+        assert!(commands.contains(&format!("`{name}`")), "{name}: {commands}");
+    }
+    let systems = field(e, "Game systems on this server");
+    assert!(
+        systems.contains("Shadowrun 4: `/sr` `/sr-matrix` `/sr-rig`"),
+        "{systems}"
+    );
+    // A system turned off leaves the list (and its page says so).
+    send(&mut c, "/config systems system:Warmachine enabled:False").await;
+    let r = send(&mut c, "/help").await;
+    assert!(!field(&r.embeds()[0], "Game systems on this server").contains("Warmachine"));
+    let r = send(&mut c, "/help topic:warmachine").await;
+    assert!(text(&r).contains("Not enabled on this server"), "{}", text(&r));
+}
+
+#[tokio::test]
+async fn every_notation_example_rolls_as_written() {
+    let mut c = random_dice_console().await;
+    for (example, _, _) in EXAMPLES {
+        let r = send(&mut c, &format!("/roll dice:{example}")).await;
+        let e = r.embeds().first().cloned().unwrap_or_default();
+        let title = e["title"].as_str().unwrap_or_default();
+        assert!(title.contains('🎲'), "`{example}` was not rolled: {}", text(&r));
+    }
+}
+
+#[tokio::test]
+async fn roll_help_is_the_notation_page_and_refusals_point_there() {
+    let mut c = system_console().await;
+    let help = send(&mut c, "/roll dice:help").await;
+    let page = send(&mut c, "/help topic:notation").await;
+    assert_eq!(help.embeds(), page.embeds());
+    let r = send(&mut c, "/roll dice:2d6 k").await;
+    assert!(
+        r.ephemeral && r.content().contains("/help topic:notation"),
+        "{}",
+        text(&r)
+    );
+    send(&mut c, "/config language language:日本語").await;
+    let r = send(&mut c, "/roll dice:blah").await;
+    assert!(
+        r.content().contains("使える書き方の例: /ヘルプ 項目:notation"),
+        "{}",
+        text(&r)
+    );
+}
+
+/// The README's complete examples (no `…`, `[`, `<` or `|` placeholders, no empty option):
+/// backquoted or in a code block, continuation lines indented by two spaces.
+fn readme_examples(prefixes: &[&str]) -> Vec<(String, String)> {
+    let readme = include_str!("../../../README.md");
+    let mut section = String::new();
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut in_block = false;
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_block = !in_block;
+            continue;
+        }
+        if line.starts_with('#') {
+            section = line.to_string();
+            continue;
+        }
+        let mut candidates = Vec::new();
+        if in_block || line.starts_with("    /") {
+            let t = line.trim_start();
+            if line.starts_with("  ") && !line.trim_start().starts_with('/') {
+                if let Some(last) = out.last_mut().filter(|_| in_block) {
+                    last.1.push(' ');
+                    last.1.push_str(t);
+                }
+                continue;
+            }
+            candidates.push(t.to_string());
+        } else {
+            candidates.extend(line.split('`').skip(1).step_by(2).map(str::to_string));
+        }
+        for cand in candidates {
+            if prefixes.iter().any(|p| cand.starts_with(p)) {
+                out.push((section.clone(), cand));
+            }
+        }
+    }
+    out.retain(|(_, l)| !l.contains(['…', '[', '<', '|']) && !l.contains(": ") && !l.ends_with(':'));
+    out
+}
+
+fn system_of(section: &str) -> &'static str {
+    if section.contains("Rally") {
+        "Badlands Rally"
+    } else if section.contains("Warmachine") {
+        "warmachine"
+    } else if section.contains("Mecha") {
+        "mecha_d20"
+    } else if section.contains("Terminator") {
+        "Terminator Genisys"
+    } else {
+        "Shadowrun 4"
+    }
+}
+
+#[tokio::test]
+async fn readme_char_and_roll_examples_work_when_pasted() {
+    let examples = readme_examples(&["/char add ", "/roll dice:"]);
+    let adds = examples
+        .iter()
+        .filter(|(_, l)| l.starts_with("/char add"))
+        .count();
+    assert!(adds >= 7, "{examples:#?}");
+    for (section, line) in &examples {
+        let mut c = random_dice_console().await;
+        send(
+            &mut c,
+            &format!("/session start name:Readme system:{}", system_of(section)),
+        )
+        .await;
+        let r = send(&mut c, line).await;
+        assert!(!r.ephemeral, "{section}\n{line}\n{}", text(&r));
+        c.shutdown().await;
+    }
+}
