@@ -233,10 +233,10 @@ impl Invocation {
 
     /// Something the reply must say besides its result (`Agility not on Ana's sheet: 0 used`).
     pub fn note(&self, text: String) {
-        if let Ok(mut notes) = self.notes.lock() {
-            if !notes.contains(&text) {
-                notes.push(text);
-            }
+        if let Ok(mut notes) = self.notes.lock()
+            && !notes.contains(&text)
+        {
+            notes.push(text);
         }
     }
 
