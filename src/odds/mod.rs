@@ -20,6 +20,7 @@
 pub mod badlands_rally;
 pub mod dist;
 pub mod error;
+mod explode_keep;
 mod faces;
 mod keep;
 pub mod notation;

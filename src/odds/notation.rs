@@ -3,6 +3,7 @@
 
 use super::dist::Dist;
 use super::error::{OddsError, Unsupported};
+use super::explode_keep::ExplodeKeep;
 use super::faces::{Faces, Stage};
 use super::keep::{KEEP_BUDGET, keep, keep_cost};
 use crate::notation::ast::{
@@ -148,11 +149,19 @@ enum Plan {
         hi: u32,
         capped_per_die: f64,
     },
+    /// Keep/drop over dice that explode (the pool size is random).
+    ExplodeKeep(ExplodeKeep),
 }
 
 fn plan(g: &DiceSpec, successes: bool) -> Result<Plan, OddsError> {
     if g.d66 {
-        return Err(OddsError::Unsupported(Unsupported::D66Sum));
+        // `2D66`: each a D66 roll as rolled, summed; a D66 group counts no successes.
+        let die = if successes {
+            Dist::point(0)
+        } else {
+            d66(D66Order::AsRolled)?
+        };
+        return Ok(Plan::Slots { die, n: g.count });
     }
     let sides = g.sides;
     let stages: Vec<Stage> = g.stage2.iter().map(stage).collect();
@@ -187,6 +196,10 @@ fn plan(g: &DiceSpec, successes: bool) -> Result<Plan, OddsError> {
         return checked_keep(faces, pi, n, lo, hi, 0.0);
     };
     // Keep/drop ranks the faces after the stage-2 modifiers, over the dice then in play.
+    if let ([Stage::Explode { at_least, indefinite }], None) = (stages.as_slice(), g.advantage) {
+        let plan = ExplodeKeep::plan(g.count, sides, *at_least, *indefinite, k, &value)?;
+        return Ok(Plan::ExplodeKeep(plan));
+    }
     if stages.iter().any(|s| !matches!(s, Stage::Reroll { .. })) {
         return Err(OddsError::Unsupported(Unsupported::KeepWithExplode));
     }
@@ -236,6 +249,7 @@ fn checked_keep(
 fn run(plan: Plan) -> Result<Dist, OddsError> {
     match plan {
         Plan::Slots { die, n } => die.power(n),
+        Plan::ExplodeKeep(p) => p.run(),
         Plan::Keep {
             faces,
             pi,
