@@ -18,6 +18,7 @@
 //! Benchmarks: `cargo bench -p saikoro --bench odds`.
 
 pub mod badlands_rally;
+mod bcdice;
 pub mod dist;
 pub mod error;
 mod explode_keep;

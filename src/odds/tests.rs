@@ -77,10 +77,6 @@ fn exploding_d6_matches_its_closed_form_up_to_the_cap() {
 #[test]
 fn unsupported_and_several_rolls_are_refused() {
     assert!(matches!(
-        roll_odds("choice[a,b]"),
-        Err(OddsError::Unsupported(Unsupported::Choice))
-    ));
-    assert!(matches!(
         roll_odds("2d6; 1d4"),
         Err(OddsError::SeveralRolls { count: 2 })
     ));
@@ -182,9 +178,37 @@ fn brute_force(input: &str, max_leaves: usize) -> Option<(BTreeMap<i64, f64>, f6
     Some((dist, capped))
 }
 
+/// The number `/roll` shows first: successes, else an upper roll's largest value, else the total.
 fn reported(out: &RollOutcome) -> i64 {
     let line = &out.lines[0];
-    line.successes.or(line.total).unwrap_or(0)
+    line.successes.or(line.max).or(line.total).unwrap_or(0)
+}
+
+/// Every outcome of `input` with its chance, by the roller (`None` past `max_leaves`).
+fn outcomes(input: &str, max_leaves: usize) -> Option<Vec<(RollOutcome, f64)>> {
+    let parsed = parse(input).ok()?;
+    let mut out = Vec::new();
+    let mut stack = vec![(Vec::<u32>::new(), 1.0f64)];
+    while let Some((faces, w)) = stack.pop() {
+        let mut probe = Probe {
+            faces: faces.clone(),
+            at: 0,
+            wanted: None,
+        };
+        match parsed.roll(&mut probe) {
+            Ok(o) if out.len() < max_leaves => out.push((o, w)),
+            Ok(_) => return None,
+            Err(_) => {
+                let sides = probe.wanted?;
+                for f in 1..=sides {
+                    let mut next = faces.clone();
+                    next.push(f);
+                    stack.push((next, w / f64::from(sides)));
+                }
+            }
+        }
+    }
+    Some(out)
 }
 
 fn assert_matches(input: &str, max_leaves: usize) {
@@ -254,6 +278,9 @@ fn fixed_expressions_match_brute_force() {
         "2B6+1B4",
         "D66S",
         "2d4 tl2",
+        "2d66",
+        "1d66+1d6",
+        "1d66+2d4t3",
     ] {
         assert!(
             brute_force(e, 500_000).is_some(),
@@ -616,4 +643,127 @@ fn monte_carlo(input: &str, seed: u64, read: fn(&RollOutcome) -> i64) {
         "{input}: sample {mean} vs exact {} (se {se})",
         o.mean()
     );
+}
+
+// ------------------------------------------------------------------ BCDice R, U, choice, tally
+
+#[test]
+fn bcdice_reroll_and_upper_match_brute_force() {
+    for e in [
+        "2R6[6]>=5",
+        "3R6[6]>=4",
+        "2R4+1R6[=4]>=3",
+        "2R6[<=1]<=2",
+        "2R6[6]",
+        "1R4[4]>=4",
+        "2U6[6]",
+        "2U6[6]+1>=8",
+        "2U6+1U4[6]",
+        "1U3+1U2[2]",
+        "2U4[4]-1<=4",
+        "1U6[7]",
+    ] {
+        assert!(
+            brute_force(e, 500_000).is_some(),
+            "{e} does not parse or is too big to enumerate"
+        );
+        assert_matches(e, 500_000);
+    }
+}
+
+#[test]
+fn bcdice_reroll_and_upper_known_values() {
+    // 1R6[6]>=6: a 6 succeeds and rolls again, so successes are geometric: mean 1/5 (to the cap).
+    let o = odds("1R6[6]>=6");
+    assert_eq!(o.measure, Measure::Successes);
+    let cap = (1.0f64 / 6.0).powi(11);
+    assert!((o.mean() - 0.2).abs() < 1e-6, "{}", o.mean());
+    assert!((o.capped() - cap).abs() < cap * 1e-9);
+    // 1U6[6]: a d6 that adds on 6s: mean 3.5 · 6/5 up to the cap; without a target it is the value.
+    let u = odds("1U6[6]");
+    assert_eq!(u.measure, Measure::Total);
+    assert!((u.mean() - 4.2).abs() < 1e-6);
+    // 2U6[6]: the larger of two: P(max <= 5) = (5/6)^2.
+    assert!((odds("2U6[6]").dist.chance(|v| v <= 5) - 25.0 / 36.0).abs() < 1e-15);
+}
+
+#[test]
+fn bcdice_chains_agree_with_seeded_rolls() {
+    for (input, seed) in [
+        ("6R6[5]>=5", 21u64),
+        ("5U6[5]", 22),
+        ("4U10[9]+2>=15", 23),
+        ("3R10+4R6[6]>=5", 24),
+    ] {
+        monte_carlo(input, seed, reported);
+    }
+}
+
+#[test]
+fn choice_chances_match_enumeration() {
+    for input in [
+        "choice[a,b,c]",
+        "choice2[a,b,c,a]",
+        "choice3[x,y,z,w,x]",
+        "choice2[a,a]",
+    ] {
+        let o = odds(input);
+        let chances = o.choices.clone().unwrap();
+        let all = outcomes(input, 10_000).unwrap();
+        for (item, p) in &chances {
+            let brute: f64 = all
+                .iter()
+                .filter(|(out, _)| out.lines[0].chosen.contains(item))
+                .map(|(_, w)| w)
+                .sum();
+            assert!((p - brute).abs() < 1e-12, "{input}: {item} {p} vs {brute}");
+        }
+        assert!((o.dist.mass() - 1.0).abs() < 1e-12);
+    }
+    let o = odds("choice[a,b,c,d]");
+    assert_eq!((o.dist.min(), o.dist.max()), (1, 4));
+    assert!(o.choices.unwrap().iter().all(|(_, p)| (p - 0.25).abs() < 1e-15));
+}
+
+#[test]
+fn tally_counts_match_enumeration() {
+    for input in ["3TY4", "2TZ6", "4TY3"] {
+        let o = odds(input);
+        let faces = o.tally.clone().unwrap();
+        let all = outcomes(input, 10_000).unwrap();
+        for (face, d) in &faces {
+            let mut brute: BTreeMap<i64, f64> = BTreeMap::new();
+            for (out, w) in &all {
+                let n = out.lines[0]
+                    .tally
+                    .iter()
+                    .find(|c| c.face == *face)
+                    .map_or(0, |c| c.count);
+                *brute.entry(i64::from(n)).or_insert(0.0) += w;
+            }
+            for (v, p) in &brute {
+                assert!((d.prob(*v) - p).abs() < 1e-12, "{input}: face {face} count {v}");
+            }
+        }
+    }
+    // 10TY6: each face's count is Bin(10, 1/6): P(0) = (5/6)^10.
+    let o = odds("10TY6");
+    assert!((o.dist.prob(0) - (5.0f64 / 6.0).powi(10)).abs() < 1e-15);
+    assert_eq!(o.tally.unwrap().len(), 6);
+}
+
+#[test]
+fn bcdice_chains_within_the_limits_are_computed_quickly() {
+    for e in [
+        "90U1000[2]",
+        "90U1000[2]+5>=3000",
+        "90R1000[>=2]>=500",
+        "45R6+45R1000[>=6]>=6",
+        "1000TY20",
+    ] {
+        let start = std::time::Instant::now();
+        let o = odds(e);
+        assert!((o.dist.mass() - 1.0).abs() < 1e-9, "{e}: {}", o.dist.mass());
+        assert!(start.elapsed().as_secs_f64() < 5.0, "{e}: {:?}", start.elapsed());
+    }
 }
