@@ -28,6 +28,7 @@ pub mod notation;
 pub mod shadowrun4;
 
 pub use badlands_rally::{RallyOdds, RallyRequest, badlands_rally_odds};
+pub use badlands_rally::{RallyTraits, badlands_rally_odds_with};
 pub use dist::Dist;
 pub use error::{OddsError, Unsupported};
 pub use notation::{Measure, RollOdds, roll_odds};

@@ -767,3 +767,71 @@ fn bcdice_chains_within_the_limits_are_computed_quickly() {
         assert!(start.elapsed().as_secs_f64() < 5.0, "{e}: {:?}", start.elapsed());
     }
 }
+
+// ------------------------------------------------------------------ Badlands Rally Heat, Blast
+
+/// Every attack (2 dice), defence (2 dice) and damage die enumerated, scored by the resolver's own
+/// `score_check`, `margin` and `score_damage`, with the Blast rule of `attack::finish`.
+#[test]
+fn rally_heat_and_blast_by_brute_force() {
+    use crate::systems::badlands_rally::damage::score_damage;
+    use crate::systems::badlands_rally::roll::{Pool, Rating, margin, score_check};
+    for (rating, pow, ar, heat, blast) in [
+        (4u8, 7u32, 6u32, true, false),
+        (4, 7, 6, false, true),
+        (5, 6, 6, true, true),
+        (3, 6, 5, true, true),
+        (3, 5, 5, false, true),
+    ] {
+        let req = RallyRequest {
+            rating,
+            dice: 2,
+            versus: Some((5, 2)),
+            weapon: Some((pow, ar)),
+        };
+        let o = badlands_rally_odds_with(&req, RallyTraits { heat, blast }).unwrap();
+        let mut brute: BTreeMap<i64, f64> = BTreeMap::new();
+        for code in 0..1296usize {
+            let f = |i: u32| (code / 6usize.pow(i) % 6) as u32 + 1;
+            let a = score_check(Rating::new(rating).unwrap(), Pool::of(2), vec![f(0), f(1)]);
+            let d = score_check(Rating::new(5).unwrap(), Pool::of(2), vec![f(2), f(3)]);
+            let m = margin(&a, &d);
+            let w = 1.0 / 1296.0;
+            if m >= 0 {
+                // Every sequence of damage dice.
+                let n = (i64::from(m) + i64::from(pow) - i64::from(ar)).max(0) as u32;
+                for dcode in 0..6usize.pow(n) {
+                    let dice: Vec<u32> = (0..n).map(|i| (dcode / 6usize.pow(i) % 6) as u32 + 1).collect();
+                    let v = i64::from(score_damage(&dice, heat));
+                    *brute.entry(v).or_insert(0.0) += w / 6f64.powi(n as i32);
+                }
+            } else if blast && a.any_met && pow > ar {
+                *brute.entry(1).or_insert(0.0) += w / 2.0;
+                *brute.entry(0).or_insert(0.0) += w / 2.0;
+            } else {
+                *brute.entry(0).or_insert(0.0) += w;
+            }
+        }
+        let dmg = o.damage.unwrap();
+        for (v, p) in &brute {
+            assert!(
+                (dmg.prob(*v) - p).abs() < 1e-12,
+                "{rating} {pow}/{ar} heat {heat} blast {blast}: P({v})"
+            );
+        }
+        assert!((dmg.mass() - 1.0).abs() < 1e-12);
+        let chance: f64 = brute.iter().filter(|(v, _)| **v >= 1).map(|(_, p)| p).sum();
+        assert!((o.damage_chance.unwrap() - chance).abs() < 1e-12);
+    }
+    // Without traits the answer is the plain one.
+    let req = RallyRequest {
+        rating: 4,
+        dice: 3,
+        versus: Some((4, 3)),
+        weapon: Some((6, 5)),
+    };
+    assert_eq!(
+        badlands_rally_odds(&req).unwrap(),
+        badlands_rally_odds_with(&req, RallyTraits::default()).unwrap()
+    );
+}
