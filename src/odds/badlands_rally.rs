@@ -7,7 +7,7 @@
 use super::dist::Dist;
 use super::error::OddsError;
 use crate::systems::badlands_rally::RuleError;
-use crate::systems::badlands_rally::damage::DAMAGE_TARGET;
+use crate::systems::badlands_rally::damage::{DAMAGE_TARGET, score_damage};
 use crate::systems::badlands_rally::error::bounded;
 use crate::systems::badlands_rally::roll::{MAX_POOL, Rating};
 
@@ -24,6 +24,17 @@ pub struct RallyRequest {
     pub versus: Option<(u8, u32)>,
     /// The weapon against the defender: `(POW, AR)`; needs `versus`.
     pub weapon: Option<(u32, u32)>,
+}
+
+/// Weapon traits that change the damage (`attack::finish`, `damage::score_damage`); kept apart
+/// from [`RallyRequest`] so callers that build a request field by field keep compiling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RallyTraits {
+    /// Heat: a damage die showing 6 is two hits.
+    pub heat: bool,
+    /// Blast: on a miss, one die (4+ is one damage) when an attack die met the rating and
+    /// POW > AR.
+    pub blast: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -91,6 +102,11 @@ pub fn check_distribution(rating: Rating, dice: u32) -> Result<Dist, OddsError> 
 
 /// The odds of a Badlands Rally check, optionally against a defence and with a weapon's damage.
 pub fn badlands_rally_odds(req: &RallyRequest) -> Result<RallyOdds, OddsError> {
+    badlands_rally_odds_with(req, RallyTraits::default())
+}
+
+/// [`badlands_rally_odds`] for a weapon with Heat and/or Blast.
+pub fn badlands_rally_odds_with(req: &RallyRequest, traits: RallyTraits) -> Result<RallyOdds, OddsError> {
     let rating = Rating::new(req.rating)?;
     let dice = pool("dice", req.dice)?;
     let versus = match req.versus {
@@ -138,19 +154,33 @@ pub fn badlands_rally_odds(req: &RallyRequest) -> Result<RallyOdds, OddsError> {
         return Ok(out);
     }
     let defence = check_distribution(vr, vd)?;
-    let margin = out.check.convolve(&defence.negated())?;
+    let margin = out.check.convolve(&defence.clone().negated())?;
     out.hit = Some(margin.chance(|m| m >= 0));
     if let Some((pow, ar)) = req.weapon {
         let mut damage = Dist::zero();
         let miss = margin.chance(|m| m < 0);
-        damage.add_scaled(&Dist::point(0), 0, miss)?;
-        let p_die = f64::from(7 - DAMAGE_TARGET) / 6.0;
+        // Blast: a miss where an attack die met the rating, i.e. a result at the rating or more
+        // (the highest die is in the result, and no die meeting it leaves the highest below it).
+        let blast = if traits.blast && pow > ar {
+            let r = i64::from(rating.value());
+            out.check
+                .iter()
+                .filter(|&(a, _)| a >= r)
+                .map(|(a, q)| q * defence.chance(|d| d > a))
+                .sum()
+        } else {
+            0.0
+        };
+        let p_blast = f64::from(7 - DAMAGE_TARGET) / 6.0;
+        damage.add_scaled(&Dist::point(0), 0, miss - blast * p_blast)?;
+        damage.add_scaled(&Dist::point(1), 0, blast * p_blast)?;
+        let die = damage_die(traits.heat)?;
         for (mos, q) in margin.iter().filter(|(m, _)| *m >= 0) {
             let n = mos + i64::from(pow) - i64::from(ar);
             let d = if n <= 0 {
                 Dist::point(0)
             } else {
-                binomial(n as u32, p_die)?
+                die.power(n as u32)?
             };
             damage.add_scaled(&d, 0, q)?;
         }
@@ -161,9 +191,12 @@ pub fn badlands_rally_odds(req: &RallyRequest) -> Result<RallyOdds, OddsError> {
     Ok(out)
 }
 
-fn binomial(n: u32, p: f64) -> Result<Dist, OddsError> {
-    let die = Dist::from_pairs(&[(0, 1.0 - p), (1, p)])?;
-    die.power(n)
+/// One damage die: a hit on 4+, two on a 6 with Heat.
+fn damage_die(heat: bool) -> Result<Dist, OddsError> {
+    let pairs: Vec<(i64, f64)> = (1..=6u32)
+        .map(|f| (i64::from(score_damage(&[f], heat)), 1.0 / 6.0))
+        .collect();
+    Dist::from_pairs(&pairs)
 }
 
 #[cfg(test)]

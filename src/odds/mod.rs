@@ -25,8 +25,10 @@
 //! Benchmarks: `cargo bench -p saikoro --bench odds`.
 
 pub mod badlands_rally;
+mod bcdice;
 pub mod dist;
 pub mod error;
+mod explode_keep;
 mod faces;
 mod keep;
 pub mod mecha_d20;
@@ -36,6 +38,7 @@ pub mod terminator;
 pub mod warmachine;
 
 pub use badlands_rally::{RallyOdds, RallyRequest, badlands_rally_odds};
+pub use badlands_rally::{RallyTraits, badlands_rally_odds_with};
 pub use dist::Dist;
 pub use error::{OddsError, OddsInput, Unsupported};
 pub use mecha_d20::{Decisions, MechaDamageOdds, MechaOdds, MechaRequest, mecha_d20_odds};

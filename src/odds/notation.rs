@@ -1,8 +1,10 @@
 //! Odds of a `/roll` command: the same parser, then each dice group's exact distribution and the
 //! arithmetic between groups, following the roller in `crate::notation` step by step.
 
+use super::bcdice;
 use super::dist::Dist;
 use super::error::{OddsError, Unsupported};
+use super::explode_keep::ExplodeKeep;
 use super::faces::{Faces, Stage};
 use super::keep::{KEEP_BUDGET, keep, keep_cost};
 use crate::notation::ast::{
@@ -29,6 +31,12 @@ pub struct RollOdds {
     pub dist: Dist,
     /// The comparison the roll is tested against, if it has one (`2D6>=7`).
     pub target: Option<Target>,
+    /// `choice`: each distinct item and its chance to be picked (`dist` is then the first
+    /// pick's 1-based position in the list).
+    pub choices: Option<Vec<(String, f64)>>,
+    /// Tally: each face and how many dice show it (`dist` is then that count for any one face,
+    /// the same for all).
+    pub tally: Option<Vec<(u32, Dist)>>,
 }
 
 impl RollOdds {
@@ -64,14 +72,43 @@ pub fn roll_odds(input: &str) -> Result<RollOdds, OddsError> {
             count: rolls as usize,
         });
     }
+    let (mut choices, mut tally) = (None, None);
     let (measure, dist, target) = match &spec.command {
         Command::Expr(e) => expr_odds(e)?,
         Command::Barabara { groups, target } => barabara(groups, *target)?,
         Command::D66 { order } => (Measure::Total, d66(*order)?, None),
-        Command::Choice { .. } => return Err(OddsError::Unsupported(Unsupported::Choice)),
-        Command::Tally { .. } => return Err(OddsError::Unsupported(Unsupported::Tally)),
-        Command::Reroll { .. } | Command::Upper { .. } => {
-            return Err(OddsError::Unsupported(Unsupported::BcdiceChain));
+        Command::Reroll {
+            groups,
+            threshold,
+            target,
+        } => (
+            Measure::Successes,
+            bcdice::reroll(groups, *threshold, *target)?,
+            None,
+        ),
+        // With a target the roller reports how many values meet it; without, the largest.
+        Command::Upper {
+            groups,
+            threshold,
+            bonus,
+            target,
+        } => {
+            let measure = if target.is_some() {
+                Measure::Successes
+            } else {
+                Measure::Total
+            };
+            (measure, bcdice::upper(groups, *threshold, *bonus, *target)?, None)
+        }
+        Command::Choice { pick, items } => {
+            let (dist, chances) = bcdice::choice(*pick, items);
+            choices = Some(chances);
+            (Measure::Total, dist, None)
+        }
+        Command::Tally { group, .. } => {
+            let (dist, faces) = bcdice::tally(group)?;
+            tally = Some(faces);
+            (Measure::Total, dist, None)
         }
     };
     Ok(RollOdds {
@@ -79,6 +116,8 @@ pub fn roll_odds(input: &str) -> Result<RollOdds, OddsError> {
         measure,
         dist,
         target,
+        choices,
+        tally,
     })
 }
 
@@ -148,11 +187,19 @@ enum Plan {
         hi: u32,
         capped_per_die: f64,
     },
+    /// Keep/drop over dice that explode (the pool size is random).
+    ExplodeKeep(ExplodeKeep),
 }
 
 fn plan(g: &DiceSpec, successes: bool) -> Result<Plan, OddsError> {
     if g.d66 {
-        return Err(OddsError::Unsupported(Unsupported::D66Sum));
+        // `2D66`: each a D66 roll as rolled, summed; a D66 group counts no successes.
+        let die = if successes {
+            Dist::point(0)
+        } else {
+            d66(D66Order::AsRolled)?
+        };
+        return Ok(Plan::Slots { die, n: g.count });
     }
     let sides = g.sides;
     let stages: Vec<Stage> = g.stage2.iter().map(stage).collect();
@@ -187,6 +234,10 @@ fn plan(g: &DiceSpec, successes: bool) -> Result<Plan, OddsError> {
         return checked_keep(faces, pi, n, lo, hi, 0.0);
     };
     // Keep/drop ranks the faces after the stage-2 modifiers, over the dice then in play.
+    if let ([Stage::Explode { at_least, indefinite }], None) = (stages.as_slice(), g.advantage) {
+        let plan = ExplodeKeep::plan(g.count, sides, *at_least, *indefinite, k, &value)?;
+        return Ok(Plan::ExplodeKeep(plan));
+    }
     if stages.iter().any(|s| !matches!(s, Stage::Reroll { .. })) {
         return Err(OddsError::Unsupported(Unsupported::KeepWithExplode));
     }
@@ -236,6 +287,7 @@ fn checked_keep(
 fn run(plan: Plan) -> Result<Dist, OddsError> {
     match plan {
         Plan::Slots { die, n } => die.power(n),
+        Plan::ExplodeKeep(p) => p.run(),
         Plan::Keep {
             faces,
             pi,

@@ -77,10 +77,6 @@ fn exploding_d6_matches_its_closed_form_up_to_the_cap() {
 #[test]
 fn unsupported_and_several_rolls_are_refused() {
     assert!(matches!(
-        roll_odds("choice[a,b]"),
-        Err(OddsError::Unsupported(Unsupported::Choice))
-    ));
-    assert!(matches!(
         roll_odds("2d6; 1d4"),
         Err(OddsError::SeveralRolls { count: 2 })
     ));
@@ -88,8 +84,9 @@ fn unsupported_and_several_rolls_are_refused() {
         roll_odds("3 4d6"),
         Err(OddsError::SeveralRolls { count: 3 })
     ));
+    // An explosion after a reroll: children and first dice differ, so the pool is not computed.
     assert!(matches!(
-        roll_odds("4d6e6k3"),
+        roll_odds("4d6r1e6k3"),
         Err(OddsError::Unsupported(Unsupported::KeepWithExplode))
     ));
     assert!(matches!(roll_odds("1d6/(1d2-1)"), Err(OddsError::DivisionByZero)));
@@ -181,9 +178,37 @@ fn brute_force(input: &str, max_leaves: usize) -> Option<(BTreeMap<i64, f64>, f6
     Some((dist, capped))
 }
 
+/// The number `/roll` shows first: successes, else an upper roll's largest value, else the total.
 fn reported(out: &RollOutcome) -> i64 {
     let line = &out.lines[0];
-    line.successes.or(line.total).unwrap_or(0)
+    line.successes.or(line.max).or(line.total).unwrap_or(0)
+}
+
+/// Every outcome of `input` with its chance, by the roller (`None` past `max_leaves`).
+fn outcomes(input: &str, max_leaves: usize) -> Option<Vec<(RollOutcome, f64)>> {
+    let parsed = parse(input).ok()?;
+    let mut out = Vec::new();
+    let mut stack = vec![(Vec::<u32>::new(), 1.0f64)];
+    while let Some((faces, w)) = stack.pop() {
+        let mut probe = Probe {
+            faces: faces.clone(),
+            at: 0,
+            wanted: None,
+        };
+        match parsed.roll(&mut probe) {
+            Ok(o) if out.len() < max_leaves => out.push((o, w)),
+            Ok(_) => return None,
+            Err(_) => {
+                let sides = probe.wanted?;
+                for f in 1..=sides {
+                    let mut next = faces.clone();
+                    next.push(f);
+                    stack.push((next, w / f64::from(sides)));
+                }
+            }
+        }
+    }
+    Some(out)
 }
 
 fn assert_matches(input: &str, max_leaves: usize) {
@@ -253,6 +278,9 @@ fn fixed_expressions_match_brute_force() {
         "2B6+1B4",
         "D66S",
         "2d4 tl2",
+        "2d66",
+        "1d66+1d6",
+        "1d66+2d4t3",
     ] {
         assert!(
             brute_force(e, 500_000).is_some(),
@@ -526,8 +554,284 @@ fn bcdice_spellings_have_odds_or_a_refusal() {
     assert_eq!((all.dist.min(), all.dist.max()), (5, 50));
     let max = odds("3DMAX");
     assert!((max.dist.prob(6) - (1.0 - (5.0f64 / 6.0).powi(3))).abs() < 1e-12);
+    // `2D66`: two D66 rolls summed: 22..=132, mean 2 · 38.5.
+    let d = odds("2D66");
+    assert_eq!((d.dist.min(), d.dist.max()), (22, 132));
+    assert!((d.mean() - 77.0).abs() < 1e-12);
+    assert!((d.dist.prob(22) - 1.0 / 1296.0).abs() < 1e-15);
+}
+
+// ------------------------------------------------------------------ keep over exploding dice
+
+#[test]
+fn keep_over_exploding_dice_ranks_each_extra_die_on_its_own() {
+    // 1d6e k1: a 6 adds a die, and the higher of the two (the 6) is kept: a plain d6.
+    let o = odds("1d6e k1");
+    assert!((o.mean() - 3.5).abs() < 1e-12);
+    assert!((o.dist.prob(6) - 1.0 / 6.0).abs() < 1e-15);
+    // 1d6e kl1: a 6 keeps its extra die instead: 15/6 + 3.5/6.
+    assert!((odds("1d6e kl1").mean() - (15.0 + 3.5) / 6.0).abs() < 1e-12);
+    // 2d6! k1 of faces 6 and below: P(max < 6) = 25/36, as without the explosion.
+    assert!((odds("2d6! k1").dist.chance(|v| v < 6) - 25.0 / 36.0).abs() < 1e-15);
+    // ie1..: the cap is reported exactly as for the sum: 1 − (1 − 6^-11)^3.
+    let cap = -(3.0 * (-(1.0f64 / 6.0).powi(11)).ln_1p()).exp_m1();
+    let c = odds("3d6ie k2").capped();
+    assert!((c - cap).abs() < cap * 1e-9, "{c} vs {cap}");
+}
+
+#[test]
+fn keep_over_exploding_dice_matches_brute_force() {
+    for e in [
+        "4d6ek3",
+        "3d6!k2",
+        "3d4ie k2",
+        "1d4ie3 kl1",
+        "2d3ie3 k1",
+        "3d4e d1",
+        "4d4e km2",
+        "3d6e dh1",
+        "3d6e k2 t5",
+        "3d6e3 k2 t5f1",
+        "2d4e1k1",
+        "3d3e2kl2",
+        "2d6e5 k1+1d4",
+        "2d4ie k2",
+    ] {
+        assert!(
+            brute_force(e, 800_000).is_some(),
+            "{e} does not parse or is too big to enumerate"
+        );
+        assert_matches(e, 800_000);
+    }
+}
+
+#[test]
+fn keep_over_exploding_dice_agrees_with_seeded_rolls() {
+    for (input, seed) in [("10d6! k5", 11u64), ("8d10ie9 k3", 12), ("12d6e dl4", 13)] {
+        monte_carlo(input, seed, reported);
+    }
+}
+
+#[test]
+fn keep_over_exploding_dice_is_bounded() {
+    // The parser's largest pools still finish quickly or are refused before the work.
+    for e in ["90d1000ie k45", "500d1000e k250", "90d6ie km40", "500d2e dl100"] {
+        let start = std::time::Instant::now();
+        match roll_odds(e) {
+            Ok(o) => assert!((o.dist.mass() - 1.0).abs() < 1e-9, "{e}"),
+            Err(err) => assert_eq!(err, OddsError::TooComplex, "{e}"),
+        }
+        assert!(start.elapsed().as_secs_f64() < 5.0, "{e}: {:?}", start.elapsed());
+    }
+}
+
+/// `ROLLS` seeded rolls through the parsed command, read by `read`: the sample mean within 4
+/// standard errors of the exact mean.
+fn monte_carlo(input: &str, seed: u64, read: fn(&RollOutcome) -> i64) {
+    let parsed = parse(input).unwrap();
+    let o = roll_odds(input).unwrap();
+    let mut r = SeededRoller::from_seed(seed);
+    let mut sum = 0.0;
+    for _ in 0..ROLLS {
+        sum += read(&parsed.roll(&mut r).unwrap()) as f64;
+    }
+    let n = ROLLS as f64;
+    let se = o.dist.std_dev() / n.sqrt();
+    let mean = sum / n;
+    assert!(
+        (mean - o.mean()).abs() < 4.0 * se.max(1e-12),
+        "{input}: sample {mean} vs exact {} (se {se})",
+        o.mean()
+    );
+}
+
+// ------------------------------------------------------------------ BCDice R, U, choice, tally
+
+#[test]
+fn bcdice_reroll_and_upper_match_brute_force() {
+    for e in [
+        "2R6[6]>=5",
+        "3R6[6]>=4",
+        "2R4+1R6[=4]>=3",
+        "2R6[<=1]<=2",
+        "2R6[6]",
+        "1R4[4]>=4",
+        "2U6[6]",
+        "2U6[6]+1>=8",
+        "2U6+1U4[6]",
+        "1U3+1U2[2]",
+        "2U4[4]-1<=4",
+        "1U6[7]",
+    ] {
+        assert!(
+            brute_force(e, 500_000).is_some(),
+            "{e} does not parse or is too big to enumerate"
+        );
+        assert_matches(e, 500_000);
+    }
+}
+
+#[test]
+fn bcdice_reroll_and_upper_known_values() {
+    // 1R6[6]>=6: a 6 succeeds and rolls again, so successes are geometric: mean 1/5 (to the cap).
+    let o = odds("1R6[6]>=6");
+    assert_eq!(o.measure, Measure::Successes);
+    let cap = (1.0f64 / 6.0).powi(11);
+    assert!((o.mean() - 0.2).abs() < 1e-6, "{}", o.mean());
+    assert!((o.capped() - cap).abs() < cap * 1e-9);
+    // 1U6[6]: a d6 that adds on 6s: mean 3.5 · 6/5 up to the cap; without a target it is the value.
+    let u = odds("1U6[6]");
+    assert_eq!(u.measure, Measure::Total);
+    assert!((u.mean() - 4.2).abs() < 1e-6);
+    // 2U6[6]: the larger of two: P(max <= 5) = (5/6)^2.
+    assert!((odds("2U6[6]").dist.chance(|v| v <= 5) - 25.0 / 36.0).abs() < 1e-15);
+}
+
+#[test]
+fn bcdice_chains_agree_with_seeded_rolls() {
+    for (input, seed) in [
+        ("6R6[5]>=5", 21u64),
+        ("5U6[5]", 22),
+        ("4U10[9]+2>=15", 23),
+        ("3R10+4R6[6]>=5", 24),
+    ] {
+        monte_carlo(input, seed, reported);
+    }
+}
+
+#[test]
+fn choice_chances_match_enumeration() {
+    for input in [
+        "choice[a,b,c]",
+        "choice2[a,b,c,a]",
+        "choice3[x,y,z,w,x]",
+        "choice2[a,a]",
+    ] {
+        let o = odds(input);
+        let chances = o.choices.clone().unwrap();
+        let all = outcomes(input, 10_000).unwrap();
+        for (item, p) in &chances {
+            let brute: f64 = all
+                .iter()
+                .filter(|(out, _)| out.lines[0].chosen.contains(item))
+                .map(|(_, w)| w)
+                .sum();
+            assert!((p - brute).abs() < 1e-12, "{input}: {item} {p} vs {brute}");
+        }
+        assert!((o.dist.mass() - 1.0).abs() < 1e-12);
+    }
+    let o = odds("choice[a,b,c,d]");
+    assert_eq!((o.dist.min(), o.dist.max()), (1, 4));
+    assert!(o.choices.unwrap().iter().all(|(_, p)| (p - 0.25).abs() < 1e-15));
+}
+
+#[test]
+fn tally_counts_match_enumeration() {
+    for input in ["3TY4", "2TZ6", "4TY3"] {
+        let o = odds(input);
+        let faces = o.tally.clone().unwrap();
+        let all = outcomes(input, 10_000).unwrap();
+        for (face, d) in &faces {
+            let mut brute: BTreeMap<i64, f64> = BTreeMap::new();
+            for (out, w) in &all {
+                let n = out.lines[0]
+                    .tally
+                    .iter()
+                    .find(|c| c.face == *face)
+                    .map_or(0, |c| c.count);
+                *brute.entry(i64::from(n)).or_insert(0.0) += w;
+            }
+            for (v, p) in &brute {
+                assert!((d.prob(*v) - p).abs() < 1e-12, "{input}: face {face} count {v}");
+            }
+        }
+    }
+    // 10TY6: each face's count is Bin(10, 1/6): P(0) = (5/6)^10.
+    let o = odds("10TY6");
+    assert!((o.dist.prob(0) - (5.0f64 / 6.0).powi(10)).abs() < 1e-15);
+    assert_eq!(o.tally.unwrap().len(), 6);
+}
+
+#[test]
+fn bcdice_chains_within_the_limits_are_computed_quickly() {
+    for e in [
+        "90U1000[2]",
+        "90U1000[2]+5>=3000",
+        "90R1000[>=2]>=500",
+        "45R6+45R1000[>=6]>=6",
+        "1000TY20",
+    ] {
+        let start = std::time::Instant::now();
+        let o = odds(e);
+        assert!((o.dist.mass() - 1.0).abs() < 1e-9, "{e}: {}", o.dist.mass());
+        assert!(start.elapsed().as_secs_f64() < 5.0, "{e}: {:?}", start.elapsed());
+    }
+}
+
+// ------------------------------------------------------------------ Badlands Rally Heat, Blast
+
+/// Every attack (2 dice), defence (2 dice) and damage die enumerated, scored by the resolver's own
+/// `score_check`, `margin` and `score_damage`, with the Blast rule of `attack::finish`.
+#[test]
+fn rally_heat_and_blast_by_brute_force() {
+    use crate::systems::badlands_rally::damage::score_damage;
+    use crate::systems::badlands_rally::roll::{Pool, Rating, margin, score_check};
+    for (rating, pow, ar, heat, blast) in [
+        (4u8, 7u32, 6u32, true, false),
+        (4, 7, 6, false, true),
+        (5, 6, 6, true, true),
+        (3, 6, 5, true, true),
+        (3, 5, 5, false, true),
+    ] {
+        let req = RallyRequest {
+            rating,
+            dice: 2,
+            versus: Some((5, 2)),
+            weapon: Some((pow, ar)),
+        };
+        let o = badlands_rally_odds_with(&req, RallyTraits { heat, blast }).unwrap();
+        let mut brute: BTreeMap<i64, f64> = BTreeMap::new();
+        for code in 0..1296usize {
+            let f = |i: u32| (code / 6usize.pow(i) % 6) as u32 + 1;
+            let a = score_check(Rating::new(rating).unwrap(), Pool::of(2), vec![f(0), f(1)]);
+            let d = score_check(Rating::new(5).unwrap(), Pool::of(2), vec![f(2), f(3)]);
+            let m = margin(&a, &d);
+            let w = 1.0 / 1296.0;
+            if m >= 0 {
+                // Every sequence of damage dice.
+                let n = (i64::from(m) + i64::from(pow) - i64::from(ar)).max(0) as u32;
+                for dcode in 0..6usize.pow(n) {
+                    let dice: Vec<u32> = (0..n).map(|i| (dcode / 6usize.pow(i) % 6) as u32 + 1).collect();
+                    let v = i64::from(score_damage(&dice, heat));
+                    *brute.entry(v).or_insert(0.0) += w / 6f64.powi(n as i32);
+                }
+            } else if blast && a.any_met && pow > ar {
+                *brute.entry(1).or_insert(0.0) += w / 2.0;
+                *brute.entry(0).or_insert(0.0) += w / 2.0;
+            } else {
+                *brute.entry(0).or_insert(0.0) += w;
+            }
+        }
+        let dmg = o.damage.unwrap();
+        for (v, p) in &brute {
+            assert!(
+                (dmg.prob(*v) - p).abs() < 1e-12,
+                "{rating} {pow}/{ar} heat {heat} blast {blast}: P({v})"
+            );
+        }
+        assert!((dmg.mass() - 1.0).abs() < 1e-12);
+        let chance: f64 = brute.iter().filter(|(v, _)| **v >= 1).map(|(_, p)| p).sum();
+        assert!((o.damage_chance.unwrap() - chance).abs() < 1e-12);
+    }
+    // Without traits the answer is the plain one.
+    let req = RallyRequest {
+        rating: 4,
+        dice: 3,
+        versus: Some((4, 3)),
+        weapon: Some((6, 5)),
+    };
     assert_eq!(
-        roll_odds("2D66").err(),
-        Some(OddsError::Unsupported(Unsupported::D66Sum))
+        badlands_rally_odds(&req).unwrap(),
+        badlands_rally_odds_with(&req, RallyTraits::default()).unwrap()
     );
 }
