@@ -5,6 +5,7 @@ pub mod char;
 pub mod config;
 pub mod help;
 pub mod odds;
+pub mod odds_games;
 pub mod roll;
 pub mod session;
 pub mod system_choice;

@@ -21,7 +21,7 @@ pub const MAX_BINS: usize = 20;
     slash_command,
     name_localized("ja", "確率"),
     description_localized("ja", "振る前にロールの正確な確率を表示します"),
-    subcommands("roll", "sr", "rally"),
+    subcommands("roll", "sr", "rally", "super::odds_games::wm", "super::odds_games::mecha"),
     subcommand_required
 )]
 pub async fn odds(_ctx: Context<'_>) -> Result<(), BotError> {
@@ -226,7 +226,7 @@ pub async fn rally(
     send(ctx, reply).await
 }
 
-async fn send(ctx: Context<'_>, reply: CreateReply) -> Result<(), BotError> {
+pub(super) async fn send(ctx: Context<'_>, reply: CreateReply) -> Result<(), BotError> {
     crate::reply::send(ctx, reply).await?;
     Ok(())
 }
@@ -403,7 +403,7 @@ fn roll_view(o: &RollOdds, lang: Lang) -> EmbedView {
     }
 }
 
-fn exact_note(lang: Lang) -> String {
+pub(super) fn exact_note(lang: Lang) -> String {
     lang.pick("Exact, not simulated", "シミュレーションではなく厳密な計算")
         .to_string()
 }

@@ -145,3 +145,60 @@ async fn odds_for_a_session_character_use_the_pool_from_the_sheet() {
     );
     console.shutdown().await;
 }
+
+/// Issue 16: Warmachine and d20 mecha odds through the real bot, with numbers worked out here.
+#[tokio::test]
+async fn warmachine_and_mecha_odds_are_exact() {
+    let mut console = start().await;
+    // RAT 6 vs DEF 12 on 2d6: a hit needs 2d6 ≥ 6 = 26/36 (all 1s misses anyway, all 6s hits
+    // anyway). POW 10 vs ARM 14: damage 2d6 − 4 > 0 needs 2d6 ≥ 5 = 30/36 per hit, so at least
+    // one damage is 26/36 × 30/36 only when the damage roll follows a hit.
+    let reply = console
+        .send("/odds wm stat:6 def:12 pow:10 arm:14")
+        .await
+        .unwrap();
+    assert!(!reply.ephemeral, "{}", text(&reply));
+    let e = &reply.embeds()[0];
+    assert_eq!(field(e, "Hit"), "**72.22 %**", "{e}");
+    let damage = 26.0 / 36.0 * 30.0 / 36.0 * 100.0;
+    assert_eq!(field(e, "At least 1 damage"), format!("**{damage:.2} %**"), "{e}");
+    assert_eq!(e["image"]["url"], "attachment://odds.png");
+    // Damage alone, and the chance to fill 3 boxes left: 2d6 − 4 ≥ 3 needs 2d6 ≥ 7 = 21/36.
+    let reply = console.send("/odds wm pow:10 arm:14 boxes:3").await.unwrap();
+    let e = &reply.embeds()[0];
+    assert_eq!(field(e, "At least 1 damage"), "**83.33 %**", "{e}");
+    assert_eq!(field(e, "Disabled"), "**58.33 %**", "{e}");
+    // Half an attack is refused, nothing computed.
+    let reply = console.send("/odds wm stat:6").await.unwrap();
+    assert!(
+        reply.ephemeral && reply.content().contains("`def`"),
+        "{}",
+        text(&reply)
+    );
+
+    // The mecha attack: the bot shows the engine's exact chance.
+    let expected = engine::odds::mecha_d20_odds(&engine::odds::MechaRequest {
+        attack: 5,
+        evasion: 3,
+        cockpit: Default::default(),
+        facing: Default::default(),
+        damage: None,
+    })
+    .unwrap();
+    let reply = console
+        .send("/odds mecha attack_mod:5 evasion_mod:3 power:2d6+3 armour:4")
+        .await
+        .unwrap();
+    assert!(!reply.ephemeral, "{}", text(&reply));
+    let e = &reply.embeds()[0];
+    assert_eq!(
+        field(e, "Hit"),
+        format!("**{:.2} %**", expected.hit * 100.0),
+        "{e}"
+    );
+    assert!(
+        field(e, "Mean damage (a miss is 0)").parse::<f64>().is_ok(),
+        "{e}"
+    );
+    console.shutdown().await;
+}
