@@ -7,22 +7,35 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use saikoro::odds::{RallyRequest, Sr4Request, badlands_rally_odds, roll_odds, shadowrun4_odds};
+use saikoro::odds::{
+    MechaRequest, RallyRequest, Sr4Request, WarmachineRequest, WmAttack, WmDamage, WmDice,
+    badlands_rally_odds, mecha_d20_odds, roll_odds, shadowrun4_odds, warmachine_odds,
+};
+use saikoro::systems::mecha_d20::damage::{DamageRequest, Multiplier, parse_power};
+use saikoro::systems::warmachine::dice::{Discard, DiscardWhich};
 
-const TYPICAL: [&str; 6] = [
+const TYPICAL: [&str; 9] = [
     "2D6>=7",
     "4d6k3",
     "d20 adv",
     "3d6r1e6+2d4",
     "10d10ie10t8f1",
     "8d6k3+4",
+    "4d6! k3",
+    "6R6[5]>=5",
+    "2D66",
 ];
-const WORST: [&str; 5] = [
+const WORST: [&str; 10] = [
     "1000d1000",
     "90d1000ie",
     "90d6ie2",
     "45d45k22",
     "500d1000+500d1000",
+    "90d1000ie k45",
+    "500d2e dl100",
+    "90U1000[2]+5>=3000",
+    "90R1000[>=2]>=500",
+    "1000TY20",
 ];
 
 fn notation(c: &mut Criterion) {
@@ -72,6 +85,67 @@ fn systems(c: &mut Criterion) {
     };
     group.bench_function("rally 60D6 vs 60D6 POW 30", |b| {
         b.iter(|| badlands_rally_odds(black_box(&rally_max)).expect("valid"))
+    });
+    let plain = WmDice::default();
+    let wm = WarmachineRequest {
+        attack: Some(WmAttack {
+            stat: 6,
+            modifier: 0,
+            def: 12,
+            dice: plain,
+            auto_hit_miss: true,
+        }),
+        damage: Some(WmDamage {
+            pow: 10,
+            modifier: 0,
+            arm: 14,
+            dice: plain,
+        }),
+        boxes: Some(3),
+    };
+    group.bench_function("wm RAT 6 vs DEF 12, POW 10 vs ARM 14", |b| {
+        b.iter(|| warmachine_odds(black_box(&wm)).expect("valid"))
+    });
+    // The largest pools: boosted, 8 additional dice, one discarded, on both rolls.
+    let most = WmDice {
+        boost: true,
+        additional: 8,
+        discard: Some(Discard {
+            which: DiscardWhich::Lowest,
+            count: 1,
+        }),
+    };
+    let wm_max = WarmachineRequest {
+        attack: wm.attack.map(|a| WmAttack { dice: most, ..a }),
+        damage: wm.damage.map(|d| WmDamage { dice: most, ..d }),
+        boxes: Some(3),
+    };
+    group.bench_function("wm 11 dice on both rolls", |b| {
+        b.iter(|| warmachine_odds(black_box(&wm_max)).expect("valid"))
+    });
+    let mecha = MechaRequest {
+        attack: 5,
+        evasion: 3,
+        damage: Some(DamageRequest {
+            power: parse_power("2d6+3").expect("valid"),
+            armour: 4,
+            multiplier: None,
+        }),
+        ..MechaRequest::default()
+    };
+    group.bench_function("mecha 2d6+3 vs armour 4", |b| {
+        b.iter(|| mecha_d20_odds(black_box(&mecha)).expect("valid"))
+    });
+    let mecha_max = MechaRequest {
+        damage: Some(DamageRequest {
+            power: parse_power("20d100+999").expect("valid"),
+            armour: 4,
+            multiplier: Some(Multiplier::parse("x10").expect("valid")),
+        }),
+        ..mecha.clone()
+    };
+    group.bench_function("mecha 20d100 x10", |b| {
+        b.iter(|| mecha_d20_odds(black_box(&mecha_max)).expect("valid"))
     });
     group.finish();
 }

@@ -191,6 +191,15 @@ impl Dist {
         self
     }
 
+    /// What a roll that follows a hit amounts to: 0 on a miss (chance `1 − hit`), else
+    /// `given_hit`.
+    pub(crate) fn if_hit(hit: f64, given_hit: &Dist) -> Result<Dist, OddsError> {
+        let mut out = Dist::zero();
+        out.add_scaled(&Dist::point(0), 0, 1.0 - hit)?;
+        out.add_scaled(given_hit, 0, hit)?;
+        Ok(out.trimmed())
+    }
+
     /// Add `w · (other shifted by `by`)` to this measure.
     pub(crate) fn add_scaled(&mut self, other: &Dist, by: i64, w: f64) -> Result<(), OddsError> {
         if other.p.is_empty() || w == 0.0 {

@@ -11,8 +11,8 @@
 
 use super::dist::Dist;
 use super::error::{OddsError, OddsInput, within};
-use crate::systems::mecha_d20::damage::{DamageRequest, MAX_ARMOUR, check_power};
-use crate::systems::mecha_d20::error::{Quantity, bounded};
+use crate::systems::mecha_d20::attack::{Decision, decision};
+use crate::systems::mecha_d20::damage::{self, DamageRequest};
 use crate::systems::mecha_d20::unit::{Cockpit, Facing, facing_penalty};
 
 /// Largest sum (either sign) of the numbers added to one d20: abilities, skills, the weapon's or
@@ -86,28 +86,23 @@ fn check(req: &MechaRequest) -> Result<(), OddsError> {
         MAX_CHECK_BONUS,
     )?;
     if let Some(d) = &req.damage {
-        // The same checks as `damage::roll_damage`, in its order.
-        check_power(&d.power)?;
-        bounded(Quantity::Armour, i64::from(d.armour), 0, i64::from(MAX_ARMOUR))?;
-        if let Some(m) = d.multiplier {
-            m.check()?;
-        }
+        damage::check_request(d)?;
     }
     Ok(())
 }
 
-/// The hit, split by the rule that decided it: `decide` over every pair of d20 faces.
+/// The hit, split by the rule that decided it: `attack::decision` over every pair of d20 faces.
 fn decisions(attack: i64, evasion: i64) -> Decisions {
     let mut d = Decisions::default();
     let w = 1.0 / 400.0;
     for a in 1..=20i64 {
         for e in 1..=20i64 {
-            let slot = match (a == 20, e == 20) {
-                (true, true) => &mut d.both_natural_20,
-                (true, false) => &mut d.attack_natural_20,
-                (false, true) => &mut d.evasion_natural_20,
-                _ if a + attack >= e + evasion => &mut d.attack_total,
-                _ => &mut d.evasion_total,
+            let slot = match decision((a == 20, a + attack), (e == 20, e + evasion)) {
+                Decision::BothNatural20 => &mut d.both_natural_20,
+                Decision::AttackNatural20 => &mut d.attack_natural_20,
+                Decision::EvasionNatural20 => &mut d.evasion_natural_20,
+                Decision::AttackTotal => &mut d.attack_total,
+                Decision::EvasionTotal => &mut d.evasion_total,
             };
             *slot += w;
         }
@@ -119,14 +114,9 @@ fn decisions(attack: i64, evasion: i64) -> Decisions {
 fn per_hit(d: &DamageRequest) -> Result<(Dist, f64), OddsError> {
     let p = d.power;
     let dice = Dist::uniform(1, i64::from(p.sides)).power(p.count)?;
-    let armour = i64::from(d.armour);
     let pairs: Vec<(i64, f64)> = dice
         .iter()
-        .map(|(v, q)| {
-            let raw = v + p.bonus - armour;
-            let multiplied = d.multiplier.map_or(raw, |m| m.apply(raw));
-            (multiplied.max(1), q)
-        })
+        .map(|(v, q)| (damage::raw_and_multiplied(d, v + p.bonus).1.max(1), q))
         .collect();
     let critical = if p.sides == 6 && p.count >= 2 {
         // Six faces, each all-alike with chance (1/6)^count.
@@ -147,11 +137,8 @@ pub fn mecha_d20_odds(req: &MechaRequest) -> Result<MechaOdds, OddsError> {
     let damage = match &req.damage {
         Some(d) => {
             let (per_hit, critical_per_hit) = per_hit(d)?;
-            let mut damage = Dist::zero();
-            damage.add_scaled(&Dist::point(0), 0, 1.0 - hit)?;
-            damage.add_scaled(&per_hit, 0, hit)?;
             Some(MechaDamageOdds {
-                damage: damage.trimmed(),
+                damage: Dist::if_hit(hit, &per_hit)?,
                 critical: hit * critical_per_hit,
                 per_hit,
                 critical_per_hit,
@@ -175,9 +162,12 @@ mod tests {
     use super::*;
     use crate::dice::FixedRoller;
     use crate::systems::mecha_d20::RuleError;
-    use crate::systems::mecha_d20::attack::{AttackRequest, Decision, resolve_attack};
+    use crate::systems::mecha_d20::attack::{AttackRequest, resolve_attack};
     use crate::systems::mecha_d20::check::{Part, Source};
-    use crate::systems::mecha_d20::damage::{MAX_DICE, MAX_MULTIPLIER, MAX_SIDES, Multiplier, roll_damage};
+    use crate::systems::mecha_d20::damage::{
+        MAX_ARMOUR, MAX_DICE, MAX_MULTIPLIER, MAX_SIDES, Multiplier, roll_damage,
+    };
+    use crate::systems::mecha_d20::error::Quantity;
     use crate::systems::mecha_d20::unit::Power;
 
     const EPS: f64 = 1e-12;

@@ -15,7 +15,7 @@
 use super::dist::Dist;
 use super::error::{OddsError, OddsInput, within};
 use crate::systems::terminator::attack::{
-    AttackRequest, AttackRun, CrawlerStats, MAX_DICE, SaveRule, TargetStats,
+    AttackRequest, AttackRun, CrawlerStats, MAX_DICE, SaveRule, TargetStats, heavy,
 };
 use crate::systems::terminator::dice::Die;
 use crate::systems::terminator::error::{DieField, Quantity, RuleError, bounded};
@@ -258,7 +258,7 @@ pub fn terminator_odds(req: &AttackRequest) -> Result<TerminatorOdds, OddsError>
         who: r.attacker.clone(),
         field: DieField::Skill,
     })?;
-    let threshold = if r.hell { 2 } else { r.band.threshold() };
+    let threshold = r.threshold();
     let p_hit = at_least(skill, threshold);
     let rof = run.rof as usize;
     let lnf = ln_factorials(rof);
@@ -266,19 +266,12 @@ pub fn terminator_odds(req: &AttackRequest) -> Result<TerminatorOdds, OddsError>
     let mut targets = Vec::with_capacity(r.targets.len());
     for (i, (stats, tr)) in r.targets.iter().zip(&run.targets).enumerate() {
         let hell = r.hell && i == 0;
-        let power = if hell {
-            Die::D20
-        } else {
-            match r.power {
-                Some(d) => d,
-                None => r.weapon.power_at(r.band)?,
-            }
-        };
+        let power = r.power_die(i)?;
         let t = Target {
             stats,
             save: tr.save,
             power,
-            heavy: r.heavy.unwrap_or(power >= Die::D10),
+            heavy: heavy(power, r.heavy),
             // No I'll Be Back after See you in hell (item 31).
             ill_be_back: stats.crawler.filter(|_| !hell),
         };

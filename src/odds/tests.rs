@@ -211,12 +211,24 @@ fn outcomes(input: &str, max_leaves: usize) -> Option<Vec<(RollOutcome, f64)>> {
     Some(out)
 }
 
+/// The exact odds of `input` against enumeration, when it enumerates within `max_leaves`.
 fn assert_matches(input: &str, max_leaves: usize) {
+    if let Some((brute, capped)) = brute_force(input, max_leaves) {
+        assert_same(input, &brute, capped);
+    }
+}
+
+/// [`assert_matches`] for an input that must enumerate.
+fn assert_enumerated(input: &str, max_leaves: usize) {
     let Some((brute, capped)) = brute_force(input, max_leaves) else {
-        return;
+        panic!("{input} does not parse or is too big to enumerate");
     };
+    assert_same(input, &brute, capped);
+}
+
+fn assert_same(input: &str, brute: &BTreeMap<i64, f64>, capped: f64) {
     let o = odds(input);
-    for (v, p) in &brute {
+    for (v, p) in brute {
         assert!(
             (o.dist.prob(*v) - p).abs() < EPS,
             "{input}: P({v}) = {} vs brute {p}",
@@ -282,11 +294,7 @@ fn fixed_expressions_match_brute_force() {
         "1d66+1d6",
         "1d66+2d4t3",
     ] {
-        assert!(
-            brute_force(e, 500_000).is_some(),
-            "{e} does not parse or is too big to enumerate"
-        );
-        assert_matches(e, 500_000);
+        assert_enumerated(e, 500_000);
     }
 }
 
@@ -597,11 +605,7 @@ fn keep_over_exploding_dice_matches_brute_force() {
         "2d6e5 k1+1d4",
         "2d4ie k2",
     ] {
-        assert!(
-            brute_force(e, 800_000).is_some(),
-            "{e} does not parse or is too big to enumerate"
-        );
-        assert_matches(e, 800_000);
+        assert_enumerated(e, 800_000);
     }
 }
 
@@ -614,14 +618,13 @@ fn keep_over_exploding_dice_agrees_with_seeded_rolls() {
 
 #[test]
 fn keep_over_exploding_dice_is_bounded() {
-    // The parser's largest pools still finish quickly or are refused before the work.
+    // The parser's largest pools are computed in full or refused before the work (their time is
+    // measured in `cargo bench -p saikoro --bench odds`).
     for e in ["90d1000ie k45", "500d1000e k250", "90d6ie km40", "500d2e dl100"] {
-        let start = std::time::Instant::now();
         match roll_odds(e) {
             Ok(o) => assert!((o.dist.mass() - 1.0).abs() < 1e-9, "{e}"),
             Err(err) => assert_eq!(err, OddsError::TooComplex, "{e}"),
         }
-        assert!(start.elapsed().as_secs_f64() < 5.0, "{e}: {:?}", start.elapsed());
     }
 }
 
@@ -663,11 +666,7 @@ fn bcdice_reroll_and_upper_match_brute_force() {
         "2U4[4]-1<=4",
         "1U6[7]",
     ] {
-        assert!(
-            brute_force(e, 500_000).is_some(),
-            "{e} does not parse or is too big to enumerate"
-        );
-        assert_matches(e, 500_000);
+        assert_enumerated(e, 500_000);
     }
 }
 
@@ -753,7 +752,7 @@ fn tally_counts_match_enumeration() {
 }
 
 #[test]
-fn bcdice_chains_within_the_limits_are_computed_quickly() {
+fn bcdice_chains_within_the_limits_are_computed() {
     for e in [
         "90U1000[2]",
         "90U1000[2]+5>=3000",
@@ -761,10 +760,8 @@ fn bcdice_chains_within_the_limits_are_computed_quickly() {
         "45R6+45R1000[>=6]>=6",
         "1000TY20",
     ] {
-        let start = std::time::Instant::now();
         let o = odds(e);
         assert!((o.dist.mass() - 1.0).abs() < 1e-9, "{e}: {}", o.dist.mass());
-        assert!(start.elapsed().as_secs_f64() < 5.0, "{e}: {:?}", start.elapsed());
     }
 }
 

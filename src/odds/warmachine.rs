@@ -14,7 +14,7 @@
 use super::dist::Dist;
 use super::error::{OddsError, OddsInput, within};
 use crate::systems::warmachine::attack::MAX_MODIFIER;
-use crate::systems::warmachine::dice::{BASE_DICE, Discard, DiscardWhich, MAX_ADDITIONAL};
+use crate::systems::warmachine::dice::{BASE_DICE, Discard, DiscardWhich, check_counts};
 use crate::systems::warmachine::effects::MAX_STAT_CHANGE;
 use crate::systems::warmachine::error::{Quantity, RuleError, check_range};
 use crate::systems::warmachine::model::{MAX_BOXES, MAX_EFFECTS, MAX_STAT};
@@ -120,17 +120,10 @@ struct Kept {
 /// Dice rolled and kept, after the same checks as the roller (`dice::check_request`, then
 /// `DiscardTooMany`).
 fn check_dice(d: &WmDice) -> Result<(u32, u32), RuleError> {
-    check_range(
-        Quantity::AdditionalDice,
-        i64::from(d.additional),
-        0,
-        MAX_ADDITIONAL as i64,
-    )?;
+    check_counts(d.additional as usize, d.discard)?;
     let n = BASE_DICE + u32::from(d.boost) + d.additional;
     let discard = match d.discard {
         Some(x) => {
-            let max = i64::from(BASE_DICE) + 1 + MAX_ADDITIONAL as i64;
-            check_range(Quantity::Discard, i64::from(x.count), 0, max)?;
             if x.count >= n {
                 return Err(RuleError::DiscardTooMany {
                     discard: x.count,
@@ -299,10 +292,7 @@ pub fn warmachine_odds(req: &WarmachineRequest) -> Result<WarmachineOdds, OddsEr
         (Some(d), Some((n, kept))) => {
             let per_roll = damage_per_roll(d, n)?;
             let hit = attack.as_ref().map_or(1.0, |a| a.hit);
-            let mut damage = Dist::zero();
-            damage.add_scaled(&Dist::point(0), 0, 1.0 - hit)?;
-            damage.add_scaled(&per_roll, 0, hit)?;
-            let damage = damage.trimmed();
+            let damage = Dist::if_hit(hit, &per_roll)?;
             let disable = req.boxes.map(|b| damage.chance(|v| v >= i64::from(b)));
             Some(WmDamageOdds {
                 dice: n,
@@ -328,7 +318,7 @@ mod tests {
     use crate::dice::FixedRoller;
     use crate::systems::warmachine::attack::{AttackOptions, AttackRequest, resolve_attack};
     use crate::systems::warmachine::damage::{DamageRequest, PowSource, resolve_damage};
-    use crate::systems::warmachine::dice::{Automatic, DiceRequest};
+    use crate::systems::warmachine::dice::{Automatic, DiceRequest, MAX_ADDITIONAL};
     use crate::systems::warmachine::model::{AttackKind, Model, ModelStatus};
 
     const EPS: f64 = 1e-12;

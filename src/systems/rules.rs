@@ -53,7 +53,7 @@ pub struct SheetField {
 
 impl SheetField {
     /// The rows of a `(key, names)` table; the key itself is left out of `names`.
-    pub fn from_table(table: &'static [(&'static str, &'static [&'static str])]) -> Vec<SheetField> {
+    pub fn from_table(table: crate::systems::sheet::FieldNames) -> Vec<SheetField> {
         table
             .iter()
             .map(|(key, names)| SheetField {
@@ -63,12 +63,14 @@ impl SheetField {
             .collect()
     }
 
-    /// Weapon slots `weapon1`…`weaponN`, also typed `武器1`….
-    pub fn weapons(max: usize) -> SheetField {
-        SheetField {
+    /// A table's rows, then the weapon slots `weapon1`…`weaponN` (also typed `w1`, `武器1`).
+    pub fn with_weapons(table: crate::systems::sheet::FieldNames, max: usize) -> Vec<SheetField> {
+        let mut fields = SheetField::from_table(table);
+        fields.push(SheetField {
             key: format!("weapon1…weapon{max}"),
             names: vec!["w1", "武器1"],
-        }
+        });
+        fields
     }
 }
 

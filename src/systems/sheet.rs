@@ -26,11 +26,11 @@ pub fn unquote_line(input: &str) -> String {
     inner.replace("\\\"", "\"")
 }
 
-/// The stored key a typed field name means, in a system's table of `(key, every name)`.
-pub fn field_named(
-    table: &'static [(&'static str, &'static [&'static str])],
-    typed: &str,
-) -> Option<&'static str> {
+/// A system's field names: `(stored key, every name a player may type for it)`.
+pub type FieldNames = &'static [(&'static str, &'static [&'static str])];
+
+/// The stored key a typed field name means, in a system's table.
+pub fn field_named(table: FieldNames, typed: &str) -> Option<&'static str> {
     table
         .iter()
         .find(|(_, names)| names.contains(&typed))

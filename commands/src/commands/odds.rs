@@ -193,26 +193,24 @@ pub async fn rally(
     ar: Option<u32>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let versus = match (vs_rating, vs_dice) {
-        (Some(r), Some(d)) => Some((r, d)),
-        (None, None) => None,
-        _ => {
-            return Err(inv.text(
-                "Give both `vs_rating` and `vs_dice` for a check against a check.",
-                "対抗チェックには `vs_rating` と `vs_dice` の両方を指定してください。",
-            ));
-        }
-    };
-    let weapon = match (pow, ar) {
-        (Some(p), Some(a)) => Some((p, a)),
-        (None, None) => None,
-        _ => {
-            return Err(inv.text(
-                "Give both `pow` and `ar` for the chance to damage.",
-                "ダメージの確率には `pow` と `ar` の両方を指定してください。",
-            ));
-        }
-    };
+    let versus = both_or_neither(
+        &inv,
+        vs_rating,
+        vs_dice,
+        (
+            "Give both `vs_rating` and `vs_dice` for a check against a check.",
+            "対抗チェックには `vs_rating` と `vs_dice` の両方を指定してください。",
+        ),
+    )?;
+    let weapon = both_or_neither(
+        &inv,
+        pow,
+        ar,
+        (
+            "Give both `pow` and `ar` for the chance to damage.",
+            "ダメージの確率には `pow` と `ar` の両方を指定してください。",
+        ),
+    )?;
     let req = RallyRequest {
         rating,
         dice,
@@ -224,6 +222,20 @@ pub async fn rally(
     let margin = o.margin.is_some();
     let reply = reply(rally_view(&o, inv.lang), dist, &|v| !margin || v >= 0);
     send(ctx, reply).await
+}
+
+/// Two options that go together: both, or neither; one alone is refused with `why` (en, ja).
+pub(super) fn both_or_neither<A, B>(
+    inv: &Invocation,
+    a: Option<A>,
+    b: Option<B>,
+    why: (&str, &str),
+) -> Result<Option<(A, B)>, BotError> {
+    match (a, b) {
+        (Some(a), Some(b)) => Ok(Some((a, b))),
+        (None, None) => Ok(None),
+        _ => Err(inv.text(why.0, why.1)),
+    }
 }
 
 pub(super) async fn send(ctx: Context<'_>, reply: CreateReply) -> Result<(), BotError> {

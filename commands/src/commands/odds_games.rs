@@ -9,7 +9,7 @@ use engine::odds::{
 };
 use engine::systems::mecha_d20::damage::{DamageRequest, parse_power};
 
-use super::odds::{exact_note, histogram, percent, reply, send};
+use super::odds::{both_or_neither, exact_note, histogram, percent, reply, send};
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
 use crate::systems::mecha_d20::choices::{CockpitChoice, FacingChoice};
@@ -64,37 +64,37 @@ pub async fn wm(
     boxes: Option<u32>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let attack = match (stat, def) {
-        (Some(stat), Some(def)) => Some(WmAttack {
-            stat,
-            modifier: 0,
-            def,
-            dice: dice(boost),
-            auto_hit_miss: true,
-        }),
-        (None, None) => None,
-        _ => {
-            return Err(inv.text(
-                "Give both `stat` and `def` for the attack roll.",
-                "攻撃ロールには `攻撃値` と `防御値` の両方を指定してください。",
-            ));
-        }
-    };
-    let damage = match (pow, arm) {
-        (Some(pow), Some(arm)) => Some(WmDamage {
-            pow,
-            modifier: 0,
-            arm,
-            dice: dice(damage_boost),
-        }),
-        (None, None) => None,
-        _ => {
-            return Err(inv.text(
-                "Give both `pow` and `arm` for the damage roll.",
-                "ダメージロールには `威力` と `装甲` の両方を指定してください。",
-            ));
-        }
-    };
+    let attack = both_or_neither(
+        &inv,
+        stat,
+        def,
+        (
+            "Give both `stat` and `def` for the attack roll.",
+            "攻撃ロールには `攻撃値` と `防御値` の両方を指定してください。",
+        ),
+    )?
+    .map(|(stat, def)| WmAttack {
+        stat,
+        modifier: 0,
+        def,
+        dice: dice(boost),
+        auto_hit_miss: true,
+    });
+    let damage = both_or_neither(
+        &inv,
+        pow,
+        arm,
+        (
+            "Give both `pow` and `arm` for the damage roll.",
+            "ダメージロールには `威力` と `装甲` の両方を指定してください。",
+        ),
+    )?
+    .map(|(pow, arm)| WmDamage {
+        pow,
+        modifier: 0,
+        arm,
+        dice: dice(damage_boost),
+    });
     if attack.is_none() && damage.is_none() {
         return Err(inv.text(
             "Give an attack (`stat` and `def`), a damage roll (`pow` and `arm`), or both.",

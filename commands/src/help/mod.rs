@@ -243,12 +243,9 @@ pub fn system_page(commands: &[Command], id: SystemId, settings: &ServerSettings
 
 /// The page for `topic` (`None`: the first page).
 pub fn page(commands: &[Command], topic: Option<Topic>, settings: &ServerSettings, lang: Lang) -> EmbedView {
-    match topic {
-        None | Some(Topic::Commands) => commands_page(commands, settings, lang),
-        Some(Topic::Notation) => notation_page(lang),
-        Some(t) => match t.system() {
-            Some(id) => system_page(commands, id, settings, lang),
-            None => commands_page(commands, settings, lang),
-        },
+    match (topic, topic.and_then(Topic::system)) {
+        (_, Some(id)) => system_page(commands, id, settings, lang),
+        (Some(Topic::Notation), None) => notation_page(lang),
+        _ => commands_page(commands, settings, lang),
     }
 }

@@ -66,9 +66,7 @@ impl SystemRules for BadlandsRallyRules {
     }
 
     fn sheet_fields(&self) -> Vec<crate::systems::rules::SheetField> {
-        let mut fields = crate::systems::rules::SheetField::from_table(sheet::FIELD_NAMES);
-        fields.push(crate::systems::rules::SheetField::weapons(sheet::MAX_WEAPONS));
-        fields
+        crate::systems::rules::SheetField::with_weapons(sheet::FIELD_NAMES, sheet::MAX_WEAPONS)
     }
 
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {

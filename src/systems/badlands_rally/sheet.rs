@@ -22,6 +22,7 @@
 //! Weapon traits: `melee`, `heat`, `blast`, `impact`, `area`/`ae`, `burst:X` (`burstX`); a
 //! token like `3+` gives the weapon its own attack rating. A range `R` alone means `1-R/R`.
 
+use crate::systems::sheet::{FieldNames, field_named};
 use serde_json::Value;
 
 use super::datacards;
@@ -252,8 +253,9 @@ fn weapon_slot(key: &str) -> Option<usize> {
     (1..=MAX_WEAPONS).contains(&n).then(|| n - 1)
 }
 
-/// Every field a sheet takes, by its stored key, with every name a player may type for it (Japanese too); `/help` lists them.
-pub const FIELD_NAMES: &[(&str, &[&str])] = &[
+/// Every field a sheet takes, by its stored key, with every name a player may type for it
+/// (Japanese too); `/help` lists them.
+pub const FIELD_NAMES: FieldNames = &[
     ("attack", &["attack", "att", "atk", "攻撃", "攻撃値"]),
     ("defence", &["defence", "defense", "def", "防御", "防御値"]),
     ("initiative", &["initiative", "init", "ini", "イニシアチブ"]),
@@ -270,7 +272,7 @@ pub const FIELD_NAMES: &[(&str, &[&str])] = &[
 ];
 
 fn upper_name(key: &str) -> Option<&'static str> {
-    crate::systems::sheet::field_named(FIELD_NAMES, key)
+    field_named(FIELD_NAMES, key)
 }
 
 /// The fields every new gear needs.

@@ -67,14 +67,32 @@ pub struct AttackOutcome {
     pub decision: Decision,
 }
 
+impl Decision {
+    pub fn hits(self) -> bool {
+        matches!(
+            self,
+            Decision::BothNatural20 | Decision::AttackNatural20 | Decision::AttackTotal
+        )
+    }
+}
+
 /// The hit rule alone (checklist 3–5).
 pub fn decide(attack: &Check, evasion: &Check) -> (bool, Decision) {
-    match (attack.natural_20, evasion.natural_20) {
-        (true, true) => (true, Decision::BothNatural20),
-        (true, false) => (true, Decision::AttackNatural20),
-        (false, true) => (false, Decision::EvasionNatural20),
-        _ if attack.total >= evasion.total => (true, Decision::AttackTotal),
-        _ => (false, Decision::EvasionTotal),
+    let d = decision(
+        (attack.natural_20, attack.total),
+        (evasion.natural_20, evasion.total),
+    );
+    (d.hits(), d)
+}
+
+/// The hit rule on `(natural 20, total)` of each side (what `/odds mecha` weighs over faces).
+pub fn decision(attack: (bool, i64), evasion: (bool, i64)) -> Decision {
+    match (attack.0, evasion.0) {
+        (true, true) => Decision::BothNatural20,
+        (true, false) => Decision::AttackNatural20,
+        (false, true) => Decision::EvasionNatural20,
+        _ if attack.1 >= evasion.1 => Decision::AttackTotal,
+        _ => Decision::EvasionTotal,
     }
 }
 

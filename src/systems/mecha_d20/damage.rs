@@ -155,8 +155,7 @@ pub fn is_critical(power: &Power, dice: &[u32]) -> bool {
 /// at least 1. No secondary roll here: see [`roll_damage`].
 pub fn damage_from_dice(req: &DamageRequest, dice: Vec<u32>) -> DamageOutcome {
     let rolled_total = dice.iter().map(|&d| i64::from(d)).sum::<i64>() + req.power.bonus;
-    let raw = rolled_total - i64::from(req.armour);
-    let multiplied = req.multiplier.map_or(raw, |m| m.apply(raw));
+    let (raw, multiplied) = raw_and_multiplied(req, rolled_total);
     let damage = multiplied.max(1);
     DamageOutcome {
         power: req.power,
@@ -173,13 +172,26 @@ pub fn damage_from_dice(req: &DamageRequest, dice: Vec<u32>) -> DamageOutcome {
     }
 }
 
-/// Roll a hit's damage, and the secondary d20 when it is critical.
-pub fn roll_damage(req: &DamageRequest, roller: &mut dyn Roller) -> Result<DamageOutcome, RuleError> {
+/// MG-7's first steps for a rolled total (dice + K): raw = total − armour, then × / ÷ rounded
+/// up. The damage is the second, at least 1.
+pub fn raw_and_multiplied(req: &DamageRequest, rolled_total: i64) -> (i64, i64) {
+    let raw = rolled_total - i64::from(req.armour);
+    (raw, req.multiplier.map_or(raw, |m| m.apply(raw)))
+}
+
+/// The request's power, armour and multiplier within bounds (before any die is rolled).
+pub fn check_request(req: &DamageRequest) -> Result<(), RuleError> {
     check_power(&req.power)?;
     bounded(Quantity::Armour, i64::from(req.armour), 0, i64::from(MAX_ARMOUR))?;
     if let Some(m) = req.multiplier {
         m.check()?;
     }
+    Ok(())
+}
+
+/// Roll a hit's damage, and the secondary d20 when it is critical.
+pub fn roll_damage(req: &DamageRequest, roller: &mut dyn Roller) -> Result<DamageOutcome, RuleError> {
+    check_request(req)?;
     let dice = roller.roll_many(req.power.count as usize, req.power.sides)?;
     let mut out = damage_from_dice(req, dice);
     if out.critical {

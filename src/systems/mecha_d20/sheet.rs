@@ -28,6 +28,7 @@
 //! mounts `head`/`頭部`, `body`/`胴体`, `arm`/`腕`, `left_arm`/`左腕`, `right_arm`/`右腕`,
 //! `leg`/`脚`, `left_leg`/`左脚`, `right_leg`/`右脚`; `fixed`/`固定` or `standard`/`標準`.
 
+use crate::systems::sheet::{FieldNames, field_named};
 use serde_json::Value;
 
 use super::damage::parse_power;
@@ -86,8 +87,9 @@ fn text(key: &str, v: &str) -> Result<String, SheetError> {
     Ok(t.to_string())
 }
 
-/// Every field a sheet takes, by its stored key, with every name a player may type for it (Japanese too); `/help` lists them.
-pub const FIELD_NAMES: &[(&str, &[&str])] = &[
+/// Every field a sheet takes, by its stored key, with every name a player may type for it
+/// (Japanese too); `/help` lists them.
+pub const FIELD_NAMES: FieldNames = &[
     ("pilot", &["pilot", "パイロット"]),
     ("judgement", &["judgement", "judgment", "判断力"]),
     ("concentration", &["concentration", "集中力"]),
@@ -128,7 +130,7 @@ pub const FIELD_NAMES: &[(&str, &[&str])] = &[
 
 /// The canonical field a typed key means.
 fn canonical(key: &str) -> Option<&'static str> {
-    crate::systems::sheet::field_named(FIELD_NAMES, key)
+    field_named(FIELD_NAMES, key)
 }
 
 /// Fields only the GM changes on an existing unit: what the rules track (points left, damage,

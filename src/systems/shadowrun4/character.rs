@@ -17,6 +17,23 @@ use super::test_kinds::EdgeBefore;
 pub use super::terms::{Armour, Attribute, DamageType};
 
 /// Highest attribute or skill a sheet may hold (augmented SR4 values stay well below).
+/// What a pool from a sheet takes that the sheet does not hold ([`Character::pool_gaps`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PoolGaps {
+    /// Attributes the pool uses that the sheet leaves at 0: rolled as 0.
+    pub zero_attributes: Vec<Attribute>,
+    /// The pool's skill, when the sheet lacks it.
+    pub missing_skill: Option<MissingSkill>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MissingSkill {
+    /// One typo from a skill on the sheet: the player meant that one (refused, not rolled).
+    Typo { meant: String },
+    /// Not on the sheet: the test defaults (attribute − 1).
+    Defaulting,
+}
+
 pub const MAX_ATTRIBUTE: u32 = 30;
 /// Highest Initiative a sheet may give (Reaction + Intuition at their maximum).
 pub const MAX_INITIATIVE: u32 = 2 * MAX_ATTRIBUTE;
@@ -231,18 +248,43 @@ impl Character {
 
     /// The skill's rating, if the sheet has it above 0.
     pub fn skill(&self, name: &str) -> Option<u32> {
-        let key = normalise_skill(name);
-        // A sheet stored before Japanese names had keys (`回避`) still finds its skill.
         self.skills
-            .get(&key)
-            .or_else(|| {
-                self.skills
-                    .iter()
-                    .find(|(k, _)| normalise_skill(k) == key)
-                    .map(|(_, r)| r)
-            })
+            .get(&normalise_skill(name))
             .copied()
             .filter(|&r| r > 0)
+    }
+
+    /// Every skill under its stored key: a sheet kept before Japanese names had keys holds
+    /// `回避`, read as `dodge` from then on.
+    pub(crate) fn rekey_skills(&mut self) {
+        self.skills = std::mem::take(&mut self.skills)
+            .into_iter()
+            .map(|(k, r)| (normalise_skill(&k), r))
+            .collect();
+    }
+
+    /// Of `attributes`, those this sheet leaves at 0 (Initiative is derived, never missing).
+    pub fn zero_attributes(&self, attributes: impl IntoIterator<Item = Attribute>) -> Vec<Attribute> {
+        attributes
+            .into_iter()
+            .filter(|&a| a != Attribute::Initiative && self.attribute(a) == 0)
+            .collect()
+    }
+
+    /// What a pool of `attributes` (+ `skill`) takes that this sheet does not hold (issue 15).
+    pub fn pool_gaps(&self, attributes: &[Attribute], skill: Option<&str>) -> PoolGaps {
+        let missing_skill = skill
+            .filter(|s| self.skill(s).is_none())
+            .map(|s| match self.near_skill(s) {
+                Some(meant) => MissingSkill::Typo {
+                    meant: meant.to_string(),
+                },
+                None => MissingSkill::Defaulting,
+            });
+        PoolGaps {
+            zero_attributes: self.zero_attributes(attributes.iter().copied()),
+            missing_skill,
+        }
     }
 
     /// The skill on the sheet a missing `name` is most likely a typo of (`pistls` → `pistols`):

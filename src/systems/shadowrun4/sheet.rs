@@ -25,6 +25,7 @@
 //! `software` (threading), `compiling`. A name a letter away from a field (two for long
 //! names: `agillity`) is refused as a likely typo.
 
+use crate::systems::sheet::{FieldNames, field_named};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -145,7 +146,7 @@ pub fn gm_only(key: &str) -> bool {
 
 /// The sheet's fields by their Japanese names (issue 15: `装甲=6/4`), as the seed writes them
 /// (装甲値, 対衝撃装甲値, 身体ダメージ, 精神ダメージ, 維持, 3.3–5).
-const JAPANESE_FIELDS: &[(&str, &[&str])] = &[
+const JAPANESE_FIELDS: FieldNames = &[
     ("armour", &["装甲", "装甲値", "アーマー"]),
     ("ballistic", &["対弾装甲", "対弾装甲値"]),
     ("impact", &["対衝撃装甲", "対衝撃装甲値", "衝撃装甲"]),
@@ -161,10 +162,7 @@ const JAPANESE_FIELDS: &[(&str, &[&str])] = &[
 
 /// A field's English key for a key typed in either language (other keys unchanged).
 pub fn field_key(key: &str) -> &str {
-    JAPANESE_FIELDS
-        .iter()
-        .find(|(_, ja)| ja.contains(&key))
-        .map_or(key, |(en, _)| en)
+    field_named(JAPANESE_FIELDS, key).unwrap_or(key)
 }
 
 /// Every field a Shadowrun sheet takes, with its other names, for help; skills are any other
@@ -191,7 +189,7 @@ fn near_miss(key: &str) -> Option<&'static str> {
     if len < 5 || SKILLS_NEAR_FIELDS.contains(&key) {
         return None;
     }
-    let max = if len >= 8 { 2 } else { 1 };
+    let max = super::skill_names::typo_budget(len);
     Attribute::ALL
         .iter()
         .map(|a| a.key())
@@ -227,7 +225,8 @@ fn yes(v: &str) -> bool {
 /// Read a stored sheet. A sheet written before Shadowrun had typed fields (plain numbers) is
 /// read as fields.
 pub fn read(sheet: &Value) -> Result<Sheet, SheetError> {
-    if let Ok(s) = serde_json::from_value::<Sheet>(sheet.clone()) {
+    if let Ok(mut s) = serde_json::from_value::<Sheet>(sheet.clone()) {
+        s.character.rekey_skills();
         return Ok(s);
     }
     let fields: Vec<(String, String)> = sheet
@@ -423,11 +422,11 @@ pub fn condition_text(c: Condition, lang: Lang) -> &'static str {
 /// The attributes every character has (SR4: 1 or more) that this sheet leaves at 0: a pool that
 /// uses one rolls it as 0 (issue 15).
 pub fn missing_attributes(c: &Character) -> Vec<Attribute> {
-    Attribute::ALL
-        .into_iter()
-        .filter(|a| !matches!(a, Attribute::Magic | Attribute::Resonance | Attribute::Initiative))
-        .filter(|a| c.attribute(*a) == 0)
-        .collect()
+    c.zero_attributes(
+        Attribute::ALL
+            .into_iter()
+            .filter(|a| !matches!(a, Attribute::Magic | Attribute::Resonance)),
+    )
 }
 
 /// The sheet as `name: value` lines for an embed.
@@ -594,6 +593,32 @@ mod unit {
         assert_eq!(c.near_skill("pistols"), None, "on the sheet: no typo");
         assert_eq!(c.near_skill("blades"), None);
         assert_eq!(c.near_skill("pst"), None, "too short to guess");
+    }
+
+    #[test]
+    fn a_pool_names_what_the_sheet_lacks() {
+        use crate::systems::shadowrun4::character::{MissingSkill, PoolGaps};
+        let v = sheet("agility=5 pistols=5").unwrap();
+        let (_, c) = character(&v, "Ana").unwrap();
+        let pool = [Attribute::Agility, Attribute::Body];
+        assert_eq!(
+            c.pool_gaps(&pool, Some("pistls")),
+            PoolGaps {
+                zero_attributes: vec![Attribute::Body],
+                missing_skill: Some(MissingSkill::Typo {
+                    meant: "pistols".into()
+                }),
+            }
+        );
+        assert_eq!(
+            c.pool_gaps(&[Attribute::Agility], Some("blades")).missing_skill,
+            Some(MissingSkill::Defaulting)
+        );
+        assert_eq!(
+            c.pool_gaps(&[Attribute::Agility], Some("pistols")),
+            PoolGaps::default()
+        );
+        assert_eq!(c.pool_gaps(&[Attribute::Initiative], None), PoolGaps::default());
     }
 
     #[test]

@@ -3,8 +3,10 @@
 //! defence adds and `skill:ピストル` finds `pistols=5`. The seed names 回避, 体術 and 素手戦闘
 //! (combat, 3.3–3.4); the rest follow the Japanese edition's usual katakana and kanji.
 
+use crate::systems::sheet::{FieldNames, field_named};
+
 /// `(key, Japanese names)`: the key is the one commands and sheets store.
-pub const SKILLS: &[(&str, &[&str])] = &[
+pub const SKILLS: FieldNames = &[
     ("dodge", &["回避"]),
     ("gymnastics", &["体術"]),
     ("unarmed_combat", &["素手戦闘", "格闘"]),
@@ -52,10 +54,7 @@ pub const SKILLS: &[(&str, &[&str])] = &[
 /// Japanese name as its English key.
 pub fn skill_key(name: &str) -> String {
     let key = name.trim().to_lowercase().replace([' ', '-', '・', '　'], "_");
-    SKILLS
-        .iter()
-        .find(|(_, ja)| ja.iter().any(|j| *j == key))
-        .map_or(key, |(en, _)| (*en).to_string())
+    field_named(SKILLS, &key).map_or(key, str::to_string)
 }
 
 /// The Japanese name of a stored key, when the table has one.

@@ -124,7 +124,7 @@ pub fn damage_roll(
         armour,
         faces,
         damaging,
-        heavy: heavy.unwrap_or(die >= Die::D10),
+        heavy: self::heavy(die, heavy),
     })
 }
 
@@ -278,6 +278,28 @@ pub struct AttackRequest {
     pub friendly_touched: bool,
     /// `term.ibb_carry_over` (TG-5).
     pub carry_over: bool,
+}
+
+impl AttackRequest {
+    /// The number each attack die must reach: the band's, 2 under See you in hell.
+    pub fn threshold(&self) -> u32 {
+        if self.hell { 2 } else { self.band.threshold() }
+    }
+
+    /// The power die rolled against target `i` (in request order): a D20 for See you in hell's
+    /// target, else the die given with the roll or the weapon's at this band.
+    pub fn power_die(&self, i: usize) -> Result<Die, RuleError> {
+        if self.hell && i == 0 {
+            Ok(Die::D20)
+        } else {
+            normal_power(self)
+        }
+    }
+}
+
+/// TG-1: hits count as heavy on a D10 or larger, unless the player said otherwise.
+pub fn heavy(die: Die, said: Option<bool>) -> bool {
+    said.unwrap_or(die >= Die::D10)
 }
 
 /// Where a run is.
@@ -510,8 +532,7 @@ impl AttackRun {
                     who: req.attacker.clone(),
                     field: DieField::Skill,
                 })?;
-                let threshold = if req.hell { 2 } else { req.band.threshold() };
-                let roll = attack_roll(skill, self.rof, threshold, roller)?;
+                let roll = attack_roll(skill, self.rof, req.threshold(), roller)?;
                 // TG-15: each secondary target takes as many hits as the primary; none without
                 // a hit on the primary (L200).
                 for t in &mut self.targets {
@@ -539,11 +560,7 @@ impl AttackRun {
                         continue;
                     }
                     let stats = &req.targets[i];
-                    let die = if req.hell && i == 0 {
-                        Die::D20
-                    } else {
-                        normal_power(req)?
-                    };
+                    let die = req.power_die(i)?;
                     let roll = damage_roll(die, unsaved, stats.armour, req.heavy, roller)?;
                     for &face in &roll.faces {
                         mark(t, face, stats.armour, stats.damage_limit);

@@ -44,11 +44,7 @@ impl SystemRules for TerminatorRules {
     }
 
     fn sheet_fields(&self) -> Vec<crate::systems::rules::SheetField> {
-        let mut fields = crate::systems::rules::SheetField::from_table(super::sheet::FIELD_NAMES);
-        fields.push(crate::systems::rules::SheetField::weapons(
-            super::sheet::MAX_WEAPONS,
-        ));
-        fields
+        crate::systems::rules::SheetField::with_weapons(super::sheet::FIELD_NAMES, super::sheet::MAX_WEAPONS)
     }
 
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {

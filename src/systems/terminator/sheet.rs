@@ -16,6 +16,7 @@
 //! | `removed` (除去) | `no`, `killed` (撃破), `retreated` (撤退), GM only |
 //! | `reset` (リセット) | `yes`: markers, damage and ammo cleared, GM only |
 
+use crate::systems::sheet::{FieldNames, field_named};
 use serde_json::Value;
 
 use super::character::{Character, Removal};
@@ -86,8 +87,9 @@ fn text(key: &str, v: &str) -> Result<String, SheetError> {
     Ok(t.to_string())
 }
 
-/// Every field a sheet takes, by its stored key, with every name a player may type for it (Japanese too); `/help` lists them.
-pub const FIELD_NAMES: &[(&str, &[&str])] = &[
+/// Every field a sheet takes, by its stored key, with every name a player may type for it
+/// (Japanese too); `/help` lists them.
+pub const FIELD_NAMES: FieldNames = &[
     ("side", &["side", "player", "陣営", "サイド", "プレイヤー"]),
     (
         "profile",
@@ -124,7 +126,7 @@ pub const FIELD_NAMES: &[(&str, &[&str])] = &[
 
 /// The canonical field a typed key means.
 fn canonical(key: &str) -> Option<&'static str> {
-    crate::systems::sheet::field_named(FIELD_NAMES, key)
+    field_named(FIELD_NAMES, key)
 }
 
 /// What the rules track: only the GM sets them by hand.

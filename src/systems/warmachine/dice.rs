@@ -163,16 +163,23 @@ pub enum RollKind {
 
 /// Validate the request; refuses a bad discard or too many rules before any die is rolled.
 pub fn check_request(req: &DiceRequest) -> Result<(), RuleError> {
-    check_range(
-        Quantity::AdditionalDice,
-        req.additional.len() as i64,
-        0,
-        MAX_ADDITIONAL as i64,
-    )?;
+    check_counts(req.additional.len(), req.discard)?;
     for r in &req.additional {
         super::error::text("rule text", r, 60)?;
     }
-    if let Some(d) = req.discard {
+    Ok(())
+}
+
+/// The numbers a request may ask for (items 5–6): at most [`MAX_ADDITIONAL`] rules granting a
+/// die, and a discard no larger than the largest pool. (`/odds wm` checks the same.)
+pub fn check_counts(additional: usize, discard: Option<Discard>) -> Result<(), RuleError> {
+    check_range(
+        Quantity::AdditionalDice,
+        additional as i64,
+        0,
+        MAX_ADDITIONAL as i64,
+    )?;
+    if let Some(d) = discard {
         let max = i64::from(BASE_DICE) + 1 + MAX_ADDITIONAL as i64;
         check_range(Quantity::Discard, i64::from(d.count), 0, max)?;
     }

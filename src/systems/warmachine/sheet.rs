@@ -18,6 +18,7 @@
 //!
 //! New models need `controller`, `def`, `arm` and `boxes`.
 
+use crate::systems::sheet::{FieldNames, field_named};
 use serde_json::Value;
 
 use super::effects::{CannotFlag, Expiry, Stat};
@@ -104,8 +105,9 @@ fn weapon_slot(key: &str) -> Option<usize> {
     (1..=MAX_WEAPONS).contains(&n).then(|| n - 1)
 }
 
-/// Every field a sheet takes, by its stored key, with every name a player may type for it (Japanese too); `/help` lists them.
-pub const FIELD_NAMES: &[(&str, &[&str])] = &[
+/// Every field a sheet takes, by its stored key, with every name a player may type for it
+/// (Japanese too); `/help` lists them.
+pub const FIELD_NAMES: FieldNames = &[
     ("mat", &["mat", "近接", "近接攻撃"]),
     ("rat", &["rat", "射撃", "射撃攻撃"]),
     ("def", &["def", "防御"]),
@@ -131,7 +133,7 @@ pub const FIELD_NAMES: &[(&str, &[&str])] = &[
 
 /// The field a typed name means.
 fn field(key: &str) -> Option<&'static str> {
-    crate::systems::sheet::field_named(FIELD_NAMES, key)
+    field_named(FIELD_NAMES, key)
 }
 
 const REQUIRED: [&str; 4] = ["controller", "def", "arm", "boxes"];

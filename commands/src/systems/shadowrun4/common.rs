@@ -4,7 +4,7 @@
 
 use engine::i18n::{Lang, Localized};
 use engine::session::{Actor, Session, SessionError, SystemId};
-use engine::systems::shadowrun4::character::{Attribute, Character, DamageReport, DamageType};
+use engine::systems::shadowrun4::character::{Attribute, Character, DamageReport, DamageType, MissingSkill};
 use engine::systems::shadowrun4::modifiers::{self, PresetChoice};
 use engine::systems::shadowrun4::sheet::{self, Sheet};
 use engine::systems::shadowrun4::{DicePool, EdgeBefore, RuleError};
@@ -236,41 +236,18 @@ pub struct PoolArgs<'a> {
     pub dice: Option<i64>,
 }
 
-/// The pool and, when it came from a sheet, the character.
-/// What a pool takes from the sheet that is not there (issue 15): an attribute at 0 is said in
-/// the reply; a missing skill one typo from one on the sheet is refused with it, any other
-/// missing skill is defaulting, said as well.
+/// What a pool takes from the sheet that is not there (issue 15), as the engine finds it: an
+/// attribute at 0 and a skill the test defaults on are said in the reply; a skill one typo
+/// from one on the sheet is refused with it.
 fn sheet_gaps(
     inv: &Invocation,
     c: &Sr4Char,
-    attribute: Attribute,
+    attributes: &[Attribute],
     skill: Option<&str>,
-    attribute2: Option<Attribute>,
 ) -> Result<(), BotError> {
-    for a in std::iter::once(attribute).chain(attribute2) {
-        if c.character.attribute(a) == 0 && a != Attribute::Initiative {
-            inv.note(match inv.lang {
-                Lang::En => format!("{} not on {}'s sheet: 0 used.", a.name(Lang::En), c.name),
-                Lang::Ja => format!(
-                    "{}のシートに{}がありません（0として計算）。",
-                    c.name,
-                    a.name(Lang::Ja)
-                ),
-            });
-        }
-    }
-    match skill {
-        Some(skill) => sheet_gaps_skill(inv, c, skill),
-        None => Ok(()),
-    }
-}
-
-fn sheet_gaps_skill(inv: &Invocation, c: &Sr4Char, skill: &str) -> Result<(), BotError> {
-    if c.character.skill(skill).is_some() {
-        return Ok(());
-    }
-    let typed: String = skill.trim().chars().take(40).collect();
-    if let Some(meant) = c.character.near_skill(skill) {
+    let gaps = c.character.pool_gaps(attributes, skill);
+    let typed: String = skill.unwrap_or("").trim().chars().take(40).collect();
+    if let Some(MissingSkill::Typo { meant }) = &gaps.missing_skill {
         return Err(inv.text(
             &format!("`{typed}` is not on {}'s sheet. Did you mean `{meant}`?", c.name),
             &format!(
@@ -279,16 +256,29 @@ fn sheet_gaps_skill(inv: &Invocation, c: &Sr4Char, skill: &str) -> Result<(), Bo
             ),
         ));
     }
-    inv.note(match inv.lang {
-        Lang::En => format!("{typed} not on {}'s sheet: defaulting (attribute − 1).", c.name),
-        Lang::Ja => format!(
-            "{}のシートに技能「{typed}」がありません：技能なし判定（能力値−1）。",
-            c.name
-        ),
-    });
+    for a in gaps.zero_attributes {
+        inv.note(match inv.lang {
+            Lang::En => format!("{} not on {}'s sheet: 0 used.", a.name(Lang::En), c.name),
+            Lang::Ja => format!(
+                "{}のシートに{}がありません（0として計算）。",
+                c.name,
+                a.name(Lang::Ja)
+            ),
+        });
+    }
+    if gaps.missing_skill == Some(MissingSkill::Defaulting) {
+        inv.note(match inv.lang {
+            Lang::En => format!("{typed} not on {}'s sheet: defaulting (attribute − 1).", c.name),
+            Lang::Ja => format!(
+                "{}のシートに技能「{typed}」がありません：技能なし判定（能力値−1）。",
+                c.name
+            ),
+        });
+    }
     Ok(())
 }
 
+/// The pool and, when it came from a sheet, the character.
 pub fn build_pool(
     inv: &Invocation,
     session: Option<&Session>,
@@ -331,7 +321,7 @@ pub fn build_pool(
                         "プログラム（レーティング）を使うときは技能も指定してください。",
                     )
                 })?;
-                sheet_gaps_skill(inv, &c, skill)?;
+                sheet_gaps(inv, &c, &[], Some(skill))?;
                 let rating = program_rating(inv, &c, program)?;
                 let pool = c
                     .character
@@ -352,13 +342,10 @@ pub fn build_pool(
                     "キャラクターを使うときは能力値（と技能か2つ目の能力値）を指定してください。",
                 )
             })?;
-            sheet_gaps(
-                inv,
-                &c,
-                a.attribute(),
-                args.skill,
-                args.attribute2.map(|b| b.attribute()),
-            )?;
+            let attributes: Vec<Attribute> = std::iter::once(a.attribute())
+                .chain(args.attribute2.map(|b| b.attribute()))
+                .collect();
+            sheet_gaps(inv, &c, &attributes, args.skill)?;
             let pool = match (args.skill, args.attribute2) {
                 (Some(_), Some(_)) => {
                     return Err(inv.text(
