@@ -293,7 +293,7 @@ mod tests {
     use crate::dice::{DiceError, Roller};
     use crate::systems::terminator::attack::{Stage, resolve_attack};
     use crate::systems::terminator::character::Removal;
-    use crate::systems::terminator::weapon::{Area, Band, Reach, Weapon, find};
+    use crate::systems::terminator::weapon::{Area, Band, Reach, Weapon};
 
     const EPS: f64 = 1e-12;
 
@@ -301,43 +301,7 @@ mod tests {
         (a - b).abs() < EPS
     }
 
-    fn weapon(name: &str, power: Die) -> Weapon {
-        let mut w = find(&[], name).unwrap().clone();
-        w.power = Some(power);
-        w
-    }
-
-    fn soldier(name: &str) -> TargetStats {
-        TargetStats::new(name, 4, Some(Die::D6))
-    }
-
-    fn endo(name: &str) -> TargetStats {
-        TargetStats {
-            mindless: true,
-            crawler: Some(CrawlerStats {
-                armour: 8,
-                resolution: Some(Die::D10),
-                damage_limit: 0,
-            }),
-            ..TargetStats::new(name, 8, Some(Die::D20))
-        }
-    }
-
-    fn request(weapon: Weapon, skill: Die, band: Band, targets: Vec<TargetStats>) -> AttackRequest {
-        AttackRequest {
-            attacker: "Kyle".into(),
-            weapon,
-            skill: Some(skill),
-            power: None,
-            band,
-            hell: false,
-            moved: false,
-            heavy: None,
-            targets,
-            friendly_touched: false,
-            carry_over: false,
-        }
-    }
+    use crate::systems::terminator::attack::fixtures::{endo, request, soldier, weapon};
 
     #[test]
     fn one_die_by_hand() {

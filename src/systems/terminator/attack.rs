@@ -688,23 +688,23 @@ pub fn resolve_attack(request: &AttackRequest, roller: &mut impl Roller) -> Resu
     Ok(run)
 }
 
+/// Characters, weapons and requests the resolver's tests and `/odds`' tests share.
 #[cfg(test)]
-mod tests {
+pub(crate) mod fixtures {
     use super::*;
-    use crate::dice::FixedRoller;
-    use crate::systems::terminator::weapon::{Area, find};
+    use crate::systems::terminator::weapon::find;
 
-    fn weapon(name: &str, power: Die) -> Weapon {
+    pub fn weapon(name: &str, power: Die) -> Weapon {
         let mut w = find(&[], name).unwrap().clone();
         w.power = Some(power);
         w
     }
 
-    fn soldier(name: &str) -> TargetStats {
+    pub fn soldier(name: &str) -> TargetStats {
         TargetStats::new(name, 4, Some(Die::D6))
     }
 
-    fn endo(name: &str) -> TargetStats {
+    pub fn endo(name: &str) -> TargetStats {
         TargetStats {
             mindless: true,
             crawler: Some(CrawlerStats {
@@ -716,11 +716,11 @@ mod tests {
         }
     }
 
-    fn request(weapon: Weapon, band: Band, targets: Vec<TargetStats>) -> AttackRequest {
+    pub fn request(weapon: Weapon, skill: Die, band: Band, targets: Vec<TargetStats>) -> AttackRequest {
         AttackRequest {
             attacker: "Kyle".into(),
             weapon,
-            skill: Some(Die::D8),
+            skill: Some(skill),
             power: None,
             band,
             hell: false,
@@ -730,6 +730,19 @@ mod tests {
             friendly_touched: false,
             carry_over: false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::FixedRoller;
+    use crate::systems::terminator::weapon::Area;
+
+    use super::fixtures::{endo, soldier, weapon};
+
+    fn request(weapon: Weapon, band: Band, targets: Vec<TargetStats>) -> AttackRequest {
+        super::fixtures::request(weapon, Die::D8, band, targets)
     }
 
     fn run(req: &AttackRequest, faces: &[u32]) -> AttackRun {
