@@ -8,6 +8,7 @@ use engine::odds::{
     self, Dist, MechaOdds, MechaRequest, WarmachineOdds, WarmachineRequest, WmAttack, WmDamage, WmDice,
 };
 use engine::systems::mecha_d20::damage::{DamageRequest, parse_power};
+use engine::systems::warmachine::rules::attack_options;
 
 use super::odds::{both_or_neither, exact_note, histogram, percent, reply, send};
 use crate::embeds::{EmbedView, colour};
@@ -78,7 +79,8 @@ pub async fn wm(
         modifier: 0,
         def,
         dice: dice(boost),
-        auto_hit_miss: true,
+        // The server's `wm.auto_hit_miss`, as `/wm attack` reads it for a model without its own.
+        auto_hit_miss: attack_options(&inv.settings.house).auto_hit_miss,
     });
     let damage = both_or_neither(
         &inv,

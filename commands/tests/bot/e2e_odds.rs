@@ -149,7 +149,14 @@ async fn odds_for_a_session_character_use_the_pool_from_the_sheet() {
 /// Issue 16: Warmachine and d20 mecha odds through the real bot, with numbers worked out here.
 #[tokio::test]
 async fn warmachine_and_mecha_odds_are_exact() {
-    let mut console = start().await;
+    // As a server manager, to turn the automatic hit/miss option off.
+    let mut console = Console::start(ConsoleOptions {
+        dice: Some(vec![]),
+        admin: true,
+        ..Default::default()
+    })
+    .await
+    .expect("bot starts against the fake Discord");
     // RAT 6 vs DEF 12 on 2d6: a hit needs 2d6 ≥ 6 = 26/36 (all 1s misses anyway, all 6s hits
     // anyway). POW 10 vs ARM 14: damage 2d6 − 4 > 0 needs 2d6 ≥ 5 = 30/36 per hit, so at least
     // one damage is 26/36 × 30/36 only when the damage roll follows a hit.
@@ -168,6 +175,15 @@ async fn warmachine_and_mecha_odds_are_exact() {
     let e = &reply.embeds()[0];
     assert_eq!(field(e, "At least 1 damage"), "**83.33 %**", "{e}");
     assert_eq!(field(e, "Disabled"), "**58.33 %**", "{e}");
+    // The server's automatic hit/miss option counts: RAT 0 vs DEF 13 hits only on all 6s.
+    let reply = console.send("/odds wm stat:0 def:13").await.unwrap();
+    assert_eq!(field(&reply.embeds()[0], "Hit"), "**2.78 %**");
+    console
+        .send("/config option name:wm.auto_hit_miss value:off")
+        .await
+        .unwrap();
+    let reply = console.send("/odds wm stat:0 def:13").await.unwrap();
+    assert_eq!(field(&reply.embeds()[0], "Hit"), "**0.00 %**");
     // Half an attack is refused, nothing computed.
     let reply = console.send("/odds wm stat:6").await.unwrap();
     assert!(
