@@ -13,6 +13,8 @@ struct Names {
     paths: HashMap<String, String>,
     /// (English path, English option) → Japanese option.
     options: HashMap<(String, String), String>,
+    /// (English path, English option, English choice) → Japanese choice (`agility` → 敏捷力).
+    choices: HashMap<(String, String, String), String>,
 }
 
 /// A registered name's Japanese form (poise keeps them as (locale, name) pairs).
@@ -56,6 +58,14 @@ fn add<U, E>(names: &mut Names, c: &poise::Command<U, E>, en_above: &str, ja_abo
     };
     let (en, ja) = (join(en_above, &c.name), join(ja_above, ja_own));
     for p in &c.parameters {
+        for choice in p.choices.iter() {
+            if let Some(ja_choice) = japanese(&choice.localizations) {
+                names.choices.insert(
+                    (en.clone(), p.name.to_string(), choice.name.to_string()),
+                    ja_choice.to_string(),
+                );
+            }
+        }
         if let Some(ja_option) = japanese(&p.name_localizations) {
             names
                 .options
@@ -74,7 +84,7 @@ fn japanese_char(c: char) -> bool {
 }
 
 /// A Japanese message with every command it mentions named the Japanese way (the path and its
-/// option names; values as written): 「/session join で参加」 → 「/セッション 参加 で参加」. Text
+/// option names and choices; other values as written): 「/session join で参加」 → 「/セッション 参加 で参加」. Text
 /// without kana or kanji, and slashes that start no known command, are left alone. Every embed
 /// and every command reply passes through this, so no message needs to spell the Japanese names.
 pub fn in_japanese_text(text: &str) -> std::borrow::Cow<'_, str> {
@@ -137,9 +147,15 @@ pub fn in_japanese_text(text: &str) -> std::borrow::Cow<'_, str> {
                     );
                     out.push(':');
                     i = j + 1;
+                    let mut value = String::new();
                     while i < chars.len() && chars[i].is_ascii() && !chars[i].is_ascii_whitespace() {
-                        out.push(chars[i]);
+                        value.push(chars[i]);
                         i += 1;
+                    }
+                    // A choice reads as the Japanese list shows it (`能力値:敏捷力`).
+                    match names.choices.get(&(path.clone(), option, value.clone())) {
+                        Some(ja) => out.push_str(ja),
+                        None => out.push_str(&value),
                     }
                 }
                 continue;

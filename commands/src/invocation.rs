@@ -11,6 +11,7 @@ use engine::session::{Actor, RollLogEntry, ServerSettings, Session, SessionError
 use serde::Serialize;
 use serenity::all::Permissions;
 
+use crate::log_line::LogSummary;
 use crate::store::StoreError;
 use crate::{BotError, Context};
 
@@ -342,7 +343,7 @@ impl Invocation {
         ctx: Context<'_>,
         session: Option<&Session>,
         command: &str,
-        outcome: &impl Serialize,
+        outcome: &(impl Serialize + LogSummary),
     ) {
         let written = match self.roll_entry(session, command, outcome) {
             Some(entry) => Some(ctx.data().store.append_roll(&entry).await.map(|()| true)),
@@ -357,13 +358,13 @@ impl Invocation {
         &self,
         session: Option<&Session>,
         command: &str,
-        outcome: &impl Serialize,
+        outcome: &(impl Serialize + LogSummary),
     ) -> Option<RollLogEntry> {
         Some(RollLogEntry {
             session_id: session?.id,
             user_id: self.user,
             command: command.to_string(),
-            outcome: serde_json::to_value(outcome).ok()?,
+            outcome: crate::log_line::logged_outcome(outcome)?,
             at_ms: now_ms(),
         })
     }

@@ -15,6 +15,7 @@ pub mod fake_discord;
 pub mod help;
 pub mod invocation;
 pub mod loadtest;
+pub mod log_line;
 pub mod logging;
 pub mod metrics;
 pub mod offers;

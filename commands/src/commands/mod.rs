@@ -9,6 +9,7 @@ pub mod odds_games;
 pub mod roll;
 pub mod session;
 pub mod system_choice;
+pub mod transcript;
 
 use crate::{BotError, Data};
 

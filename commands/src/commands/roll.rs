@@ -177,20 +177,16 @@ pub async fn roll(
     } else {
         None
     };
-    match (hidden, serde_json::to_value(&outcome)) {
-        (Some(kind), Ok(mut logged)) => {
-            if let Some(o) = logged.as_object_mut() {
-                o.insert("hidden".into(), json!(kind));
-            }
-            inv.log_roll(ctx, session.as_ref(), &format!("/roll {dice}"), &logged)
-                .await;
+    let command = crate::log_line::typed(ctx);
+    match hidden {
+        Some(kind) => {
+            let marked = Hidden {
+                outcome: &outcome,
+                hidden: kind,
+            };
+            inv.log_roll(ctx, session.as_ref(), &command, &marked).await;
         }
-        // Never logged in the clear when it cannot be marked.
-        (Some(_), Err(e)) => tracing::warn!("hidden roll not logged: {e}"),
-        (None, _) => {
-            inv.log_roll(ctx, session.as_ref(), &format!("/roll {dice}"), &outcome)
-                .await
-        }
+        None => inv.log_roll(ctx, session.as_ref(), &command, &outcome).await,
     }
     Ok(())
 }
@@ -254,7 +250,7 @@ pub async fn reveal(p: &Press<'_>) -> Result<PressReply, BotError> {
     // From now on the session's log shows it to everyone: a new entry, the log being
     // append-only. Best effort (the session may have ended meanwhile).
     if let Some(session_id) = p.action.payload["session"].as_i64()
-        && let Ok(logged) = serde_json::to_value(&outcome)
+        && let Some(logged) = crate::log_line::logged_outcome(&outcome)
     {
         let command = p.action.payload["command"].as_str().unwrap_or("/roll");
         let entry = RollLogEntry {
@@ -292,5 +288,20 @@ mod tests {
     fn errors_keep_their_localization() {
         let e = engine::notation::evaluate("2d", &mut engine::dice::FixedRoller::new([])).unwrap_err();
         assert_ne!(e.localized(Lang::En), e.localized(Lang::Ja));
+    }
+}
+
+/// A private or secret roll as logged: the outcome marked `hidden` (its kind), which
+/// `/session log` and `/session export` show only to the roller and the GM.
+#[derive(serde::Serialize)]
+struct Hidden<'a> {
+    #[serde(flatten)]
+    outcome: &'a RollOutcome,
+    hidden: &'static str,
+}
+
+impl crate::log_line::LogSummary for Hidden<'_> {
+    fn summary(&self, lang: Lang) -> String {
+        self.outcome.summary(lang)
     }
 }

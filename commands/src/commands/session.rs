@@ -214,7 +214,7 @@ pub async fn log(
             r.at_ms / 1000,
             r.user_id,
             r.command,
-            summary(&r.outcome, inv.lang)
+            summary(r, inv.lang)
         )
     };
     // Private and secret rolls: the channel sees that one was made, never its result.
@@ -287,27 +287,13 @@ fn hidden_label(kind: &str, lang: Lang) -> &'static str {
     }
 }
 
-/// A short result for a logged outcome: totals or successes where the outcome has them.
-fn summary(outcome: &serde_json::Value, lang: Lang) -> String {
-    let mut parts = Vec::new();
-    for line in outcome["lines"].as_array().into_iter().flatten() {
-        if let Some(s) = line["successes"].as_i64() {
-            parts.push(format!("{} {s}", lang.pick("successes", "成功数")));
-        } else if let Some(t) = line["total"].as_i64() {
-            parts.push(t.to_string());
-        }
-    }
-    for key in ["hits", "net_hits", "result", "total"] {
-        if parts.is_empty()
-            && let Some(v) = outcome[key].as_i64()
-        {
-            parts.push(format!("{key} {v}"));
-        }
-    }
-    if parts.is_empty() {
+/// ` → result`: the roll's stored summary in the reader's language (older entries: their totals).
+fn summary(entry: &RollLogEntry, lang: Lang) -> String {
+    let result = super::transcript::result_text(entry, lang);
+    if result.is_empty() {
         String::new()
     } else {
-        format!(" → {}", parts.join(", "))
+        format!(" → {result}")
     }
 }
 
@@ -402,12 +388,12 @@ const EXPORT_MARGIN: usize = 64 * 1024;
 /// Never attach more than this, whatever the server allows.
 const EXPORT_MAX_BYTES: usize = 25 * 1024 * 1024;
 
-/// Download a session (this channel's, or an ended one of this server) and its roll log as JSON
+/// Download a session (this channel's, or an ended one) and its roll log: JSON and a transcript
 #[poise::command(
     slash_command,
     guild_only,
     name_localized("ja", "エクスポート"),
-    description_localized("ja", "セッションとログをJSONで出力します")
+    description_localized("ja", "セッションとログを出力します（JSONと読める記録）")
 )]
 pub async fn export(
     ctx: Context<'_>,
@@ -445,10 +431,9 @@ pub async fn export(
         poise::Context::Application(app) => app.interaction.attachment_size_limit as usize,
         poise::Context::Prefix(_) => 8 * 1024 * 1024,
     };
-    let budget = limit
-        .min(EXPORT_MAX_BYTES)
-        .saturating_sub(EXPORT_MARGIN)
-        .max(1024);
+    // Half for the JSON, half for the transcript (a roll's Markdown line is never longer than
+    // its JSON, which holds the same command and summary and more).
+    let budget = (limit.min(EXPORT_MAX_BYTES).saturating_sub(EXPORT_MARGIN) / 2).max(1024);
     if page.total_rolls > 0 && u64::from(offset) >= page.total_rolls {
         return Err(BotError::User(say(
             inv.lang,
@@ -490,15 +475,23 @@ pub async fn export(
     }
     export.log.truncate(fits);
     let json = serde_json::to_vec(&export).map_err(BotError::internal)?;
+    // The same rolls as a transcript people read; hidden ones as the channel sees them unless
+    // this member may see them.
+    let transcript = super::transcript::markdown(&export, inv.lang, |e| {
+        hidden_kind(e)
+            .filter(|_| !may_see_hidden(e, &s, &inv))
+            .map(|kind| hidden_label(kind, inv.lang).to_string())
+    });
     let total = page.total_rolls;
     let first = u64::from(page.offset) + 1;
     let last = u64::from(page.offset) + fits as u64;
-    let name = if offset == 0 && last >= total {
-        format!("session-{}.json", s.id)
+    let stem = if offset == 0 && last >= total {
+        format!("session-{}", s.id)
     } else {
-        format!("session-{}-rolls-{first}-{last}.json", s.id)
+        format!("session-{}-rolls-{first}-{last}", s.id)
     };
-    let file = CreateAttachment::bytes(json, name);
+    let file = CreateAttachment::bytes(json, format!("{stem}.json"));
+    let readable = CreateAttachment::bytes(transcript.into_bytes(), format!("{stem}.md"));
     let mut text = if total == 0 || (offset == 0 && last >= total) {
         say(
             inv.lang,
@@ -524,6 +517,7 @@ pub async fn export(
         CreateReply::default()
             .content(text)
             .attachment(file)
+            .attachment(readable)
             .ephemeral(shows_hidden),
     )
     .await?;

@@ -43,6 +43,21 @@ pub struct EmbedView {
 }
 
 impl EmbedView {
+    /// The view in one line (a log's summary): its title and the first line of its description,
+    /// headings' `#` marks left out.
+    pub fn headline(&self) -> String {
+        let first = self
+            .description
+            .lines()
+            .map(|l| l.trim_start_matches('#').trim())
+            .find(|l| !l.is_empty());
+        match first {
+            Some(line) if !self.title.is_empty() => format!("{} — {line}", self.title),
+            Some(line) => line.to_string(),
+            None => self.title.clone(),
+        }
+    }
+
     /// Apply every Discord embed limit: each part's own cap, at most 25 fields, and 6000
     /// characters in all (fields are dropped from the end, then the description is cut).
     pub fn limited(&self) -> EmbedView {

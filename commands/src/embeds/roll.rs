@@ -7,6 +7,7 @@ use engine::notation::{Die, Kind, RollLine, RollOutcome, Status, Verdict};
 use engine::systems::rules::DialectReading;
 
 use super::{EmbedView, colour};
+use crate::log_line::LogSummary;
 
 /// Most dice printed per group; the rest are counted ("… +N more"), so 100 dice stay readable.
 const DICE_SHOWN: usize = 60;
@@ -230,5 +231,18 @@ fn add_reading(view: &mut EmbedView, reading: DialectReading) {
     }
     if let Some(t) = reading.tone {
         view.colour = super::colour::of_tone(t);
+    }
+}
+
+/// The log's line: each roll line's result (`**11**`, `Successes **3**`, `(>=7) → **Success**`).
+impl LogSummary for RollOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let results: Vec<String> = self
+            .lines
+            .iter()
+            .map(|l| result_text(l, lang, false))
+            .filter(|r| !r.is_empty())
+            .collect();
+        results.join(" ; ")
     }
 }

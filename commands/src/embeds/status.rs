@@ -73,11 +73,15 @@ fn header(s: &Session, lang: Lang) -> String {
                 }
             })
             .collect();
-        let round = s.turn.round;
-        text.push_str(&match lang {
-            Lang::En => format!("\nRound {round}: {}", order.join(" → ")),
-            Lang::Ja => format!("\nラウンド{round}: {}", order.join(" → ")),
-        });
+        // The system's own count where it has one (Shadowrun's turn and pass), so the status
+        // and its initiative never disagree.
+        let round = crate::systems::bot(s.system)
+            .round_label(s, lang)
+            .unwrap_or_else(|| match lang {
+                Lang::En => format!("Round {}", s.turn.round),
+                Lang::Ja => format!("ラウンド{}", s.turn.round),
+            });
+        text.push_str(&format!("\n{round}: {}", order.join(" → ")));
     }
     limits::truncate(&text, limits::DESCRIPTION / 2)
 }

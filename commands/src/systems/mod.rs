@@ -45,6 +45,13 @@ pub trait SystemBot: Sync {
         lang: Lang,
     ) -> Vec<(String, String, bool)>;
 
+    /// How the system counts the current round of the session's turn order, in the words its
+    /// own initiative uses (Shadowrun: combat turn and initiative pass), for `/session status`.
+    /// `None`: the session's own round number.
+    fn round_label(&self, _session: &Session, _lang: Lang) -> Option<String> {
+        None
+    }
+
     /// `/char stats:` autocomplete (`(label, value)`, at most 25): the system's models or
     /// profiles matching what was typed.
     fn sheet_choices(&self, typed: &str, lang: Lang) -> Vec<(String, String)>;

@@ -6,6 +6,7 @@ use poise::CreateReply;
 
 use crate::embeds::EmbedView;
 use crate::invocation::Invocation;
+use crate::log_line::{LogSummary, typed};
 use crate::{BotError, Context};
 
 /// Send one embed to the channel.
@@ -19,14 +20,14 @@ pub fn who(ctx: Context<'_>) -> String {
     ctx.author().display_name().to_string()
 }
 
-/// Log a roll in the session (best effort) and hand it to the console.
+/// Log a roll in the session (best effort), as the command was typed and with its summary, and
+/// hand it to the console.
 pub async fn record(
     ctx: Context<'_>,
     inv: &Invocation,
     session: Option<&Session>,
-    command: &str,
-    outcome: &impl serde::Serialize,
+    outcome: &(impl serde::Serialize + LogSummary),
 ) {
     ctx.data().tap(ctx.id(), outcome);
-    inv.log_roll(ctx, session, command, outcome).await;
+    inv.log_roll(ctx, session, &typed(ctx), outcome).await;
 }

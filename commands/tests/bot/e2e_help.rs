@@ -120,7 +120,7 @@ async fn roll_help_is_the_notation_page_and_refusals_point_there() {
     send(&mut c, "/config language language:日本語").await;
     let r = send(&mut c, "/roll dice:blah").await;
     assert!(
-        r.content().contains("使える書き方の例: /ヘルプ 項目:notation"),
+        r.content().contains("使える書き方の例: /ヘルプ 項目:ダイス表記"),
         "{}",
         text(&r)
     );

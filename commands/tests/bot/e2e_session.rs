@@ -53,7 +53,7 @@ async fn session_lifecycle_roster_log_and_export() {
     );
     let r = as_(&mut c, &gm, "/session log").await;
     assert!(
-        text(&r).contains("/roll 2d6+1") && text(&r).contains("→ 8"),
+        text(&r).contains("/roll dice:2d6+1") && text(&r).contains("→ **8**"),
         "{}",
         text(&r)
     );
@@ -261,7 +261,7 @@ async fn survive_a_restart(opts: impl Fn() -> ConsoleOptions) {
         text(&r)
     );
     let r = as_(&mut c, &admin, "/session log").await;
-    assert!(text(&r).contains("→ 12"), "{}", text(&r));
+    assert!(text(&r).contains("→ **12**"), "{}", text(&r));
     let r = as_(&mut c, &admin, "/config show").await;
     assert!(text(&r).contains("<@&"), "gm role kept: {}", text(&r));
     c.shutdown().await;
@@ -558,8 +558,8 @@ async fn hidden_rolls_stay_out_of_the_public_log_and_export_until_revealed() {
         public.contains("made a secret roll") && public.contains("made a private roll"),
         "{public}"
     );
-    assert!(public.contains("→ 42"), "public rolls still show: {public}");
-    for leak in ["→ 7", "→ 36", "S2D6", "Trap", "p 1d6"] {
+    assert!(public.contains("→ **42**"), "public rolls still show: {public}");
+    for leak in ["→ **7**", "→ **36**", "S2D6", "Trap", "p 1d6"] {
         assert!(!public.contains(leak), "{leak} leaked: {public}");
     }
     assert!(r.followups.is_empty(), "nothing hidden for bob");
@@ -569,13 +569,19 @@ async fn hidden_rolls_stay_out_of_the_public_log_and_export_until_revealed() {
     for leak in ["Trap", "S2D6", "\"total\":7", "\"total\":36"] {
         assert!(!file.contains(leak), "{leak} leaked: {file}");
     }
+    // Nor in the transcript beside it: the channel's view of a hidden roll.
+    let transcript = r.body["files"][1]["content"].as_str().unwrap().to_string();
+    assert!(transcript.contains("made a secret roll"), "{transcript}");
+    for leak in ["Trap", "S2D6", "**7**", "**36**"] {
+        assert!(!transcript.contains(leak), "{leak} leaked: {transcript}");
+    }
     let exported: Value = serde_json::from_str(&file).unwrap();
     assert_eq!(exported["log"][0]["outcome"], json!({ "hidden": "secret" }));
     assert_eq!(exported["log"][1]["outcome"], json!({ "hidden": "private" }));
 
     // The GM: the channel's copy stays redacted; the results come only to the GM.
     let r = as_(&mut c, &gm, "/session log").await;
-    assert!(!r.ephemeral && !text(&r).contains("→ 7"), "{}", text(&r));
+    assert!(!r.ephemeral && !text(&r).contains("→ **7**"), "{}", text(&r));
     let mine = r.followups.first().expect("the GM's own view");
     assert_eq!(
         mine["flags"].as_u64().unwrap_or(0) & 64,
@@ -583,7 +589,7 @@ async fn hidden_rolls_stay_out_of_the_public_log_and_export_until_revealed() {
         "only the GM sees it"
     );
     assert!(
-        mine.to_string().contains("→ 7") && mine.to_string().contains("→ 36"),
+        mine.to_string().contains("→ **7**") && mine.to_string().contains("→ **36**"),
         "{mine}"
     );
     let r = as_(&mut c, &gm, "/session export").await;
@@ -598,11 +604,11 @@ async fn hidden_rolls_stay_out_of_the_public_log_and_export_until_revealed() {
     let r = as_(&mut c, &bob, "/session log").await;
     let public = all_text(&r);
     assert!(
-        public.contains("(revealed)") && public.contains("→ 7"),
+        public.contains("(revealed)") && public.contains("→ **7**"),
         "{public}"
     );
     assert!(
-        !public.contains("→ 36"),
+        !public.contains("→ **36**"),
         "the private roll stays hidden: {public}"
     );
     c.shutdown().await;

@@ -939,7 +939,7 @@ async fn initiative_next_moves_through_passes_and_rolls_a_new_turn() {
     c.queue_dice([5, 6, 1, 2, 3, 4]);
     let r = send(&mut c, "/sr initiative roll").await;
     let e = &r.embeds()[0];
-    assert!(e["title"].as_str().unwrap().ends_with("turn 1 · pass 1"), "{e}");
+    assert!(e["title"].as_str().unwrap().ends_with("Turn 1 · pass 1"), "{e}");
     assert_eq!(field(e, "Acting now"), "**Ana**");
     // Pushing the limit is refused: Ana has a second pass, so this is not a new turn.
     let before = version(&c).await;
@@ -954,7 +954,7 @@ async fn initiative_next_moves_through_passes_and_rolls_a_new_turn() {
     let r = send(&mut c, "/sr initiative next extra_pass:Bob").await;
     assert!(!r.ephemeral, "{}", text(&r));
     let e = &r.embeds()[0];
-    assert!(e["title"].as_str().unwrap().ends_with("turn 1 · pass 2"), "{e}");
+    assert!(e["title"].as_str().unwrap().ends_with("Turn 1 · pass 2"), "{e}");
     assert!(field(e, "Pass 1 (done)").contains("Ana → Bob"), "{e}");
     assert!(field(e, "Pass 2 ◀ now").contains("Ana → Bob"), "{e}");
     let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
@@ -970,7 +970,7 @@ async fn initiative_next_moves_through_passes_and_rolls_a_new_turn() {
     let r = send(&mut c, "/sr initiative next").await;
     assert!(!r.ephemeral, "{}", text(&r));
     let e = &r.embeds()[0];
-    assert!(e["title"].as_str().unwrap().ends_with("turn 2 · pass 1"), "{e}");
+    assert!(e["title"].as_str().unwrap().ends_with("Turn 2 · pass 1"), "{e}");
     assert_eq!(field(e, "Acting now"), "**Bob**");
     let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
     assert_eq!(s.turn.order, vec!["Bob".to_string(), "Ana".to_string()]);

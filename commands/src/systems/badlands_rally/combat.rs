@@ -73,7 +73,6 @@ async fn run_attack(
     defence_dice: Option<i64>,
     reaction: Option<bool>,
     adjacent: Option<String>,
-    command: &str,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let setup = AttackSetup {
@@ -128,7 +127,7 @@ async fn run_attack(
     )
     .await;
     reply_with(ctx, &attack_view(&report, &a, &d, inv.lang), buttons).await?;
-    record(ctx, &inv, Some(&session), command, &report).await;
+    record(ctx, &inv, Some(&session), &report).await;
     Ok(())
 }
 
@@ -197,7 +196,6 @@ pub async fn rally_attack(
 ) -> Result<(), BotError> {
     let distance = u32::try_from(distance).unwrap_or(0);
     let w = weapon.clone();
-    let line = format!("/rally attack {attacker} → {defender}");
     run_attack(
         ctx,
         attacker,
@@ -211,7 +209,6 @@ pub async fn rally_attack(
         defence_dice,
         reaction,
         adjacent,
-        &line,
     )
     .await
 }
@@ -255,7 +252,6 @@ pub async fn rally_push(
     #[description_localized("ja", "未アクティベートのギアによるリアクション")]
     reaction: Option<bool>,
 ) -> Result<(), BotError> {
-    let line = format!("/rally push {attacker} → {defender}");
     run_attack(
         ctx,
         attacker,
@@ -269,7 +265,6 @@ pub async fn rally_push(
         defence_dice,
         reaction,
         None,
-        &line,
     )
     .await
 }
@@ -359,7 +354,7 @@ pub async fn rally_damage(
             .map_err(|e| inv.user_error(&e))?;
         reply(ctx, &damage_view(&out, None, inv.lang)).await?;
         let session = inv.session_if_any(ctx).await;
-        record(ctx, &inv, session.as_ref(), "/rally damage", &out).await;
+        record(ctx, &inv, session.as_ref(), &out).await;
         return Ok(());
     };
     // Damage typed as numbers lands on a gear by its owner's (or the GM's) hand; the attacking
@@ -410,6 +405,6 @@ pub async fn rally_damage(
         }
     }
     reply(ctx, &view).await?;
-    record(ctx, &inv, Some(&session), "/rally damage", &report).await;
+    record(ctx, &inv, Some(&session), &report).await;
     Ok(())
 }

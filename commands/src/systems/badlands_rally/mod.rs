@@ -6,6 +6,7 @@
 pub mod combat;
 pub mod dice;
 pub mod embeds;
+mod log_summary;
 pub mod moves;
 pub mod press_data;
 pub mod race;

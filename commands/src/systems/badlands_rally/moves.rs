@@ -24,13 +24,7 @@ pub enum SpeedChoice {
 
 /// Run one of the engine's actions for `gear` and show it; a test gets a Reliable button when
 /// the gear can still reroll this lap.
-async fn act(
-    ctx: Context<'_>,
-    gear: String,
-    action: Action,
-    title: (&str, &str),
-    command: &str,
-) -> Result<(), BotError> {
+async fn act(ctx: Context<'_>, gear: String, action: Action, title: (&str, &str)) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let (session, (id, report, before, after)) = store::run(ctx, &inv, &[&gear], &mut |s, race, roller| {
         let id = store::gear_name(s, &gear)?;
@@ -58,7 +52,7 @@ async fn act(
         button.into_iter().collect(),
     )
     .await?;
-    record(ctx, &inv, Some(&session), &format!("{command} {id}"), &report).await;
+    record(ctx, &inv, Some(&session), &report).await;
     Ok(())
 }
 
@@ -255,7 +249,6 @@ pub async fn rally_burn(
         gear,
         Action::BurnRubber(req),
         ("Burn rubber", "バーンラバー"),
-        "/rally burn",
     )
     .await
 }
@@ -321,7 +314,6 @@ pub async fn rally_jump(
         gear,
         jump_action(req, landing_on.as_deref()),
         ("Jump", "ジャンプ"),
-        "/rally jump",
     )
     .await
 }
@@ -368,7 +360,6 @@ pub async fn rally_crowd(
         gear,
         Action::RallyTheCrowd,
         ("Rally the Crowd", "ラリー・ザ・クラウド"),
-        "/rally crowd",
     )
     .await
 }
@@ -394,7 +385,6 @@ pub async fn rally_offroad(
         gear,
         Action::OffRoad,
         ("Off-Road Specialist", "オフロード・スペシャリスト"),
-        "/rally offroad",
     )
     .await
 }
@@ -415,14 +405,7 @@ pub async fn rally_recover(
     #[max_length = 64]
     gear: String,
 ) -> Result<(), BotError> {
-    act(
-        ctx,
-        gear,
-        Action::Recover,
-        ("Recovery", "リカバリー"),
-        "/rally recover",
-    )
-    .await
+    act(ctx, gear, Action::Recover, ("Recovery", "リカバリー")).await
 }
 
 /// Roll a gear's pending spin-out: turns, then a 6 recovers or it skids
@@ -441,12 +424,5 @@ pub async fn rally_spinout(
     #[max_length = 64]
     gear: String,
 ) -> Result<(), BotError> {
-    act(
-        ctx,
-        gear,
-        Action::SpinOut,
-        ("Spin-out", "スピンアウト"),
-        "/rally spinout",
-    )
-    .await
+    act(ctx, gear, Action::SpinOut, ("Spin-out", "スピンアウト")).await
 }

@@ -85,7 +85,7 @@ pub async fn rally_initiative(
         buttons,
     )
     .await?;
-    record(ctx, &inv, Some(&session), "/rally initiative", &out).await;
+    record(ctx, &inv, Some(&session), &out).await;
     Ok(())
 }
 
@@ -125,7 +125,7 @@ pub async fn rally_scenario(ctx: Context<'_>) -> Result<(), BotError> {
         }
     }
     reply(ctx, &scenario_view(&out, inv.lang)).await?;
-    record(ctx, &inv, session.as_ref(), "/rally scenario", &out).await;
+    record(ctx, &inv, session.as_ref(), &out).await;
     Ok(())
 }
 
@@ -168,7 +168,7 @@ pub async fn rally_upgrade(
             .map_err(|e| inv.user_error(&e))?;
         reply(ctx, &upgrade_view(&out, None, inv.lang)).await?;
         let session = inv.session_if_any(ctx).await;
-        record(ctx, &inv, session.as_ref(), "/rally upgrade", &out).await;
+        record(ctx, &inv, session.as_ref(), &out).await;
         return Ok(());
     };
     let (session, (id, out, twins)) = store::run(ctx, &inv, &[&gear], &mut |s, race, roller| {
@@ -230,7 +230,7 @@ pub async fn rally_upgrade(
         (engine::i18n::Lang::Ja, Twinned::NotRolled) => format!("{id} に追加しました。"),
     };
     reply(ctx, &upgrade_view(&out, Some(&note), inv.lang)).await?;
-    record(ctx, &inv, Some(&session), "/rally upgrade", &out).await;
+    record(ctx, &inv, Some(&session), &out).await;
     Ok(())
 }
 

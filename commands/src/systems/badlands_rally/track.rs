@@ -158,7 +158,7 @@ pub async fn rally_move(
     .await?;
     let title = format!("{} — {id}", inv.lang.pick("Move", "移動"));
     reply(ctx, &action_view(&title, &report, inv.lang)).await?;
-    record(ctx, &inv, Some(&session), &format!("/rally move {id}"), &report).await;
+    record(ctx, &inv, Some(&session), &report).await;
     Ok(())
 }
 
@@ -238,7 +238,7 @@ pub async fn rally_collide(
         inv.lang,
     );
     reply(ctx, &view).await?;
-    record(ctx, &inv, Some(&session), &format!("/rally collide {m}"), &report).await;
+    record(ctx, &inv, Some(&session), &report).await;
     Ok(())
 }
 
@@ -308,8 +308,8 @@ pub async fn rally_victory(
     };
     reply_with(ctx, &victory_view(&victory, contest.as_ref(), inv.lang), buttons).await?;
     match &contest {
-        Some(out) => record(ctx, &inv, Some(&session), "/rally victory", out).await,
-        None => record(ctx, &inv, Some(&session), "/rally victory", &victory).await,
+        Some(out) => record(ctx, &inv, Some(&session), out).await,
+        None => record(ctx, &inv, Some(&session), &victory).await,
     }
     Ok(())
 }

@@ -155,7 +155,7 @@ pub async fn mecha_attack(
             .await?;
             let view = embeds::strike_view(&out, held, pending, lang, &who(ctx));
             reply(ctx, &view).await?;
-            record(ctx, &inv, Some(&session), "/mecha attack", &out).await;
+            record(ctx, &inv, Some(&session), &out).await;
         }
         (None, None) => {
             let power = power
@@ -206,7 +206,7 @@ pub async fn mecha_attack(
             view.description = String::new();
             reply(ctx, &view).await?;
             let session = inv.session_if_any(ctx).await;
-            record(ctx, &inv, session.as_ref(), "/mecha attack", &out).await;
+            record(ctx, &inv, session.as_ref(), &out).await;
         }
         _ => {
             return Err(inv.text(
@@ -285,7 +285,7 @@ pub async fn mecha_damage(
         };
         reply(ctx, &view).await?;
         let session = inv.session_if_any(ctx).await;
-        record(ctx, &inv, session.as_ref(), "/mecha damage", &out).await;
+        record(ctx, &inv, session.as_ref(), &out).await;
         return Ok(());
     };
     let gate = match &attacker {
@@ -331,7 +331,7 @@ pub async fn mecha_damage(
         footer: Some(who(ctx)),
     };
     reply(ctx, &view).await?;
-    record(ctx, &inv, Some(&session), "/mecha damage", &out).await;
+    record(ctx, &inv, Some(&session), &out).await;
     Ok(())
 }
 
@@ -358,7 +358,7 @@ pub async fn mecha_secondary(
         None => {
             let rolled = ctx.data().dice.with(secondary::roll).map_err(|e| rule(&inv, e))?;
             let session = inv.session_if_any(ctx).await;
-            record(ctx, &inv, session.as_ref(), "/mecha secondary", &rolled).await;
+            record(ctx, &inv, session.as_ref(), &rolled).await;
             embeds::row_view(rolled.row, Some(rolled.die), inv.lang, &who(ctx))
         }
     };
@@ -421,12 +421,7 @@ pub async fn mecha_check(
         let ok = check.meets(t);
         fields.push((
             lang.pick("Result", "結果").into(),
-            match (ok, lang) {
-                (true, Lang::En) => format!("**SUCCESS** (≥ {t})"),
-                (false, Lang::En) => format!("**FAILURE** (< {t})"),
-                (true, Lang::Ja) => format!("**成功**（{t}以上）"),
-                (false, Lang::Ja) => format!("**失敗**（{t}未満）"),
-            },
+            target_verdict(ok, t, lang),
             false,
         ));
     }
@@ -458,8 +453,31 @@ pub async fn mecha_check(
     };
     reply(ctx, &view).await?;
     let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_ref(), "/mecha check", &check).await;
+    // The log keeps the verdict against the target too.
+    let logged =
+        crate::log_line::Logged::new(
+            serde_json::to_value(&check).unwrap_or_default(),
+            |lang| match target {
+                Some(t) => format!(
+                    "{} → {}",
+                    embeds::check_line(&check, lang),
+                    target_verdict(check.meets(t), t, lang)
+                ),
+                None => embeds::check_line(&check, lang),
+            },
+        );
+    record(ctx, &inv, session.as_ref(), &logged).await;
     Ok(())
+}
+
+/// `**SUCCESS** (≥ 15)`: a check against its target.
+fn target_verdict(ok: bool, t: i64, lang: Lang) -> String {
+    match (ok, lang) {
+        (true, Lang::En) => format!("**SUCCESS** (≥ {t})"),
+        (false, Lang::En) => format!("**FAILURE** (< {t})"),
+        (true, Lang::Ja) => format!("**成功**（{t}以上）"),
+        (false, Lang::Ja) => format!("**失敗**（{t}未満）"),
+    }
 }
 
 /// Range: does a unit's weapon reach a distance (melee hex 0; range r reaches r−1…r+1)

@@ -9,6 +9,7 @@ pub mod battle;
 pub mod buttons;
 pub mod choices;
 pub mod embeds;
+mod log_summary;
 pub mod store;
 pub mod turn;
 

@@ -65,7 +65,7 @@ pub async fn mecha_initiative(ctx: Context<'_>) -> Result<(), BotError> {
     })
     .await?;
     reply(ctx, &embeds::initiative_view(&out, turn, inv.lang)).await?;
-    record(ctx, &inv, Some(&session), "/mecha initiative", &out).await;
+    record(ctx, &inv, Some(&session), &out).await;
     Ok(())
 }
 
@@ -112,7 +112,7 @@ pub async fn mecha_apply(ctx: Context<'_>) -> Result<(), BotError> {
         r = r.components(buttons::rows(offered));
     }
     crate::reply::send(ctx, r).await?;
-    record(ctx, &inv, Some(&session), "/mecha apply", &out).await;
+    record(ctx, &inv, Some(&session), &out).await;
     Ok(())
 }
 
@@ -491,7 +491,7 @@ pub async fn mecha_survive(
         }
         reply(ctx, &view).await?;
         let session = inv.session_if_any(ctx).await;
-        record(ctx, &inv, session.as_ref(), "/mecha survive", &answer).await;
+        record(ctx, &inv, session.as_ref(), &answer).await;
         return Ok(());
     };
     let (session, (name, answer, waited)) = store::run(
@@ -532,7 +532,7 @@ pub async fn mecha_survive(
         ));
     }
     reply(ctx, &view).await?;
-    record(ctx, &inv, Some(&session), "/mecha survive", &answer).await;
+    record(ctx, &inv, Some(&session), &answer).await;
     Ok(())
 }
 

@@ -21,7 +21,8 @@ use engine::systems::shadowrun4::character::EdgeAfterKind;
 use engine::systems::shadowrun4::combat::{AttackOutcome, AttackRequest, AttackRoll};
 use engine::systems::shadowrun4::magic::DrainOutcome;
 use engine::systems::shadowrun4::test_kinds::Side;
-use serde_json::{Value, json};
+
+use crate::log_line::Logged;
 use serenity::all::{CreateActionRow, CreateEmbed, CreateInteractionResponseMessage};
 
 use super::common::{self, Op, save_ops, save_ops_with};
@@ -73,9 +74,14 @@ fn reroll<T>(
     p.data.dice.with(f).map_err(|e| rule(p, &e))
 }
 
-async fn log(p: &Press<'_>, session: i64, command: &str, outcome: &impl serde::Serialize) {
+async fn log(
+    p: &Press<'_>,
+    session: i64,
+    command: &str,
+    outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
+) {
     p.data.tap(p.interaction.id.get(), outcome);
-    let Ok(outcome) = serde_json::to_value(outcome) else {
+    let Some(outcome) = crate::log_line::logged_outcome(outcome) else {
         return;
     };
     let entry = RollLogEntry {
@@ -217,16 +223,16 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Res
     // An attack's other rolls get their Edge buttons again on the updated result.
     let mut attack: Option<AttackAfter> = None;
     // Apply first (pure): nothing is written when the rules refuse.
-    let (v, outcome, apply): (EmbedView, Value, Option<Apply>) = match roll {
+    let (v, outcome, apply): (EmbedView, Logged, Option<Apply>) = match roll {
         EdgeRoll::Test { outcome: o } => {
             let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
-            (view::test_view(&next, Some(&name), lang), json!(next), None)
+            (view::test_view(&next, Some(&name), lang), Logged::of(&next), None)
         }
         EdgeRoll::Opposed { opponent, outcome: o } => {
             let next = reroll(p, |r| o.with_edge_after(Side::Actor, action, None, &mut &mut *r))?;
             (
                 view::opposed_view(&next, Some(&name), opponent.as_deref(), lang),
-                json!(next),
+                Logged::of(&next),
                 None,
             )
         }
@@ -238,7 +244,11 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Res
                 return Err(BotError::internal("extended tests take Second chance only"));
             }
             let next = reroll(p, |r| o.with_second_chance(&req, &mut &mut *r))?;
-            (view::extended_view(&next, Some(&name), lang), json!(next), None)
+            (
+                view::extended_view(&next, Some(&name), lang),
+                Logged::of(&next),
+                None,
+            )
         }
         EdgeRoll::Spell {
             target, outcome: o, ..
@@ -247,21 +257,21 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Res
             let v = view::spell_view(&next, &name, target.as_deref(), lang);
             let apply = (next.drain.boxes > 0)
                 .then(|| (name.clone(), next.drain.damage_type, next.drain.boxes, true));
-            (v, json!(next), apply)
+            (v, Logged::of(&next), apply)
         }
         EdgeRoll::Summon {
             force, outcome: o, ..
         } => {
             let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
             let v = view::summon_view(&next, &name, force, lang);
-            (v, json!(next), drain_apply(&name, &next.drain))
+            (v, Logged::of(&next), drain_apply(&name, &next.drain))
         }
         EdgeRoll::Dispel {
             force, outcome: o, ..
         } => {
             let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
             let v = view::dispel_view(&next, &name, force, lang);
-            (v, json!(next), drain_apply(&name, &next.drain))
+            (v, Logged::of(&next), drain_apply(&name, &next.drain))
         }
         EdgeRoll::Thread {
             request: req,
@@ -270,20 +280,20 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Res
         } => {
             let next = reroll(p, |r| o.with_edge_after(&req, action, &mut &mut *r))?;
             let v = view::thread_view(&next, &name, lang);
-            (v, json!(next), drain_apply(&name, &next.fading))
+            (v, Logged::of(&next), drain_apply(&name, &next.fading))
         }
         EdgeRoll::Compile {
             rating, outcome: o, ..
         } => {
             let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
             let v = view::compile_view(&next, &name, rating, lang);
-            (v, json!(next), drain_apply(&name, &next.fading))
+            (v, Logged::of(&next), drain_apply(&name, &next.fading))
         }
         EdgeRoll::Teamwork { labels, outcome: o } => {
             let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
             (
                 view::teamwork_view(&next, Some(&name), &labels, lang),
-                json!(next),
+                Logged::of(&next),
                 None,
             )
         }
@@ -348,7 +358,7 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Res
                 base,
                 version,
             });
-            (v, json!(next), apply)
+            (v, Logged::of(&next), apply)
         }
     };
     let op = if action.burns() {

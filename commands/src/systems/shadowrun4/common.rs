@@ -889,7 +889,7 @@ pub async fn reply(
     session: Option<&Session>,
     view: EmbedView,
     buttons: Vec<Offer>,
-    outcome: &impl serde::Serialize,
+    outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
 ) -> Result<(), BotError> {
     reply_rows(ctx, inv, session, view, vec![buttons], outcome).await
 }
@@ -912,10 +912,10 @@ pub async fn reply_rows(
     session: Option<&Session>,
     view: EmbedView,
     offers: Vec<Vec<Offer>>,
-    outcome: &impl serde::Serialize,
+    outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
 ) -> Result<(), BotError> {
     ctx.data().tap(ctx.id(), outcome);
-    let entry = inv.roll_entry(session, &ctx.invocation_string(), outcome);
+    let entry = inv.roll_entry(session, &crate::log_line::typed(ctx), outcome);
     let (buttons, logged) = offers::settle(ctx.data().store.as_ref(), offers, entry.as_ref()).await;
     let view = with_notes(view, inv.take_notes());
     let mut r = CreateReply::default().embed(view.to_embed());

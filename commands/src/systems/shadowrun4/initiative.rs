@@ -4,6 +4,7 @@
 //! The state (scores, passes, this turn's Edge uses) lives in the session's `system_state`
 //! under `shadowrun4.initiative.state`; the current pass's order is the session turn order.
 
+use engine::i18n::Lang;
 use engine::session::{Session, SessionError};
 use engine::systems::shadowrun4::RuleError;
 use engine::systems::shadowrun4::initiative::{Combatant, InitiativeState, roll_initiative};
@@ -128,6 +129,15 @@ fn combatants(
         out.push(cb);
     }
     Ok(out)
+}
+
+/// Where the fight is: the combat turn and the initiative pass, in the same words on
+/// `/sr initiative` and `/session status`.
+pub fn turn_label(turn: u32, pass: u32, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("Turn {turn} · pass {pass}"),
+        Lang::Ja => format!("ターン{turn} · パス{pass}"),
+    }
 }
 
 /// The stored initiative, if `/sr initiative roll` saved one.

@@ -63,7 +63,7 @@ async fn finish(
     edge: Option<EdgeBefore>,
     drain: (DamageType, u32),
     v: crate::embeds::EmbedView,
-    outcome: &impl serde::Serialize,
+    outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
     edge_after: Option<(
         &engine::systems::shadowrun4::PoolRoll,
         impl FnOnce(Option<i64>) -> EdgeRoll,
@@ -626,6 +626,12 @@ pub async fn drop_sustained(
         fields: Vec::new(),
         footer: None,
     };
-    let outcome = serde_json::json!({ "character": c.name, "sustained": left });
+    let outcome = crate::log_line::Logged::new(
+        serde_json::json!({ "character": c.name, "sustained": left }),
+        |lang| match lang {
+            engine::i18n::Lang::En => format!("{left} sustained left"),
+            engine::i18n::Lang::Ja => format!("維持の残り{left}個"),
+        },
+    );
     common::reply(ctx, &inv, Some(&saved), v, Vec::new(), &outcome).await
 }

@@ -10,6 +10,7 @@ pub mod combat;
 pub mod common;
 pub mod embeds;
 pub mod initiative;
+mod log_summary;
 pub mod magic;
 pub mod matrix;
 pub mod pools;
@@ -53,6 +54,11 @@ impl SystemBot for Shadowrun4Bot {
     /// The initiative order is the session's turn order, shown in the header already.
     fn status_board(&self, _: &Session, _: &ServerSettings, _: Lang) -> Vec<(String, String, bool)> {
         Vec::new()
+    }
+
+    fn round_label(&self, session: &Session, lang: Lang) -> Option<String> {
+        let s = initiative::stored_state(session)?;
+        Some(initiative::turn_label(s.turn, s.pass, lang))
     }
 
     /// Characters are typed field by field; there is no model list to pick from.

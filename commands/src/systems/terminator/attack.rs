@@ -153,7 +153,7 @@ pub async fn term_attack(
             let view = embeds::attack_view(&rep, lang, &who(ctx));
             let offered = buttons::attack_buttons(ctx.data(), &session, &rep, inv.guild, lang).await;
             reply_with(ctx, &view, offered).await?;
-            record(ctx, &inv, Some(&session), "/term attack", &rep).await;
+            record(ctx, &inv, Some(&session), &rep).await;
         }
         (None, None) => {
             let Some(skill) = skill else {
@@ -184,7 +184,7 @@ pub async fn term_attack(
             );
             reply(ctx, &view).await?;
             let session = inv.session_if_any(ctx).await;
-            record(ctx, &inv, session.as_ref(), "/term attack", &out).await;
+            record(ctx, &inv, session.as_ref(), &out).await;
         }
         _ => {
             return Err(inv.text(
@@ -196,7 +196,7 @@ pub async fn term_attack(
     Ok(())
 }
 
-async fn continue_attack(ctx: Context<'_>, inv: &Invocation, command: &str) -> Result<(), BotError> {
+async fn continue_attack(ctx: Context<'_>, inv: &Invocation) -> Result<(), BotError> {
     let (session, rep) = store::run(ctx, inv, Gate::Attack, &mut |chars, state, r| {
         Ok(state.continue_attack(chars, &mut &mut *r)?)
     })
@@ -204,7 +204,7 @@ async fn continue_attack(ctx: Context<'_>, inv: &Invocation, command: &str) -> R
     let view = embeds::attack_view(&rep, inv.lang, &who(ctx));
     let offered = buttons::attack_buttons(ctx.data(), &session, &rep, inv.guild, inv.lang).await;
     reply_with(ctx, &view, offered).await?;
-    record(ctx, inv, Some(&session), command, &rep).await;
+    record(ctx, inv, Some(&session), &rep).await;
     Ok(())
 }
 
@@ -218,7 +218,7 @@ async fn continue_attack(ctx: Context<'_>, inv: &Invocation, command: &str) -> R
 )]
 pub async fn term_continue(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    continue_attack(ctx, &inv, "/term continue").await
+    continue_attack(ctx, &inv).await
 }
 
 /// Die: give a resolution die the seed lost to the attack waiting for it
@@ -251,7 +251,7 @@ pub async fn term_die(
     let view = embeds::attack_view(&rep, inv.lang, &who(ctx));
     let offered = buttons::attack_buttons(ctx.data(), &session, &rep, inv.guild, inv.lang).await;
     reply_with(ctx, &view, offered).await?;
-    record(ctx, &inv, Some(&session), "/term die", &rep).await;
+    record(ctx, &inv, Some(&session), &rep).await;
     Ok(())
 }
 
@@ -340,7 +340,7 @@ pub async fn term_cover(
     );
     reply(ctx, &view).await?;
     let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_ref(), "/term cover", &out).await;
+    record(ctx, &inv, session.as_ref(), &out).await;
     Ok(())
 }
 
@@ -467,7 +467,7 @@ pub async fn term_damage(
     );
     reply(ctx, &view).await?;
     let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_ref(), "/term damage", &out).await;
+    record(ctx, &inv, session.as_ref(), &out).await;
     Ok(())
 }
 
@@ -550,7 +550,7 @@ pub async fn term_resolution(
     );
     reply(ctx, &view).await?;
     let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_ref(), "/term resolution", &out).await;
+    record(ctx, &inv, session.as_ref(), &out).await;
     Ok(())
 }
 
@@ -581,7 +581,7 @@ pub async fn term_ibb(ctx: Context<'_>) -> Result<(), BotError> {
         _ => false,
     };
     if waiting {
-        return continue_attack(ctx, &inv, "/term ibb").await;
+        return continue_attack(ctx, &inv).await;
     }
     let lang = inv.lang;
     let out = ctx
@@ -601,7 +601,7 @@ pub async fn term_ibb(ctx: Context<'_>) -> Result<(), BotError> {
     );
     reply(ctx, &view).await?;
     let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_ref(), "/term ibb", &out).await;
+    record(ctx, &inv, session.as_ref(), &out).await;
     Ok(())
 }
 
@@ -640,6 +640,6 @@ pub async fn term_ladder(
         .map_err(|e| rule(&inv, e))?;
     reply(ctx, &embeds::ladder_view(&out, inv.lang, &who(ctx))).await?;
     let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_ref(), "/term ladder", &out).await;
+    record(ctx, &inv, session.as_ref(), &out).await;
     Ok(())
 }

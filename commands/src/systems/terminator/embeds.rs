@@ -173,7 +173,7 @@ fn stage_name(s: Stage, lang: Lang) -> &'static str {
 }
 
 /// The markers a target ends the attack with.
-fn target_badges(t: &TargetRun, lang: Lang) -> Vec<String> {
+pub fn target_badges(t: &TargetRun, lang: Lang) -> Vec<String> {
     let l = |en: &str, ja: &str| lang.pick(en, ja).to_string();
     let mut out = Vec::new();
     match t.removed {

@@ -11,6 +11,7 @@ pub mod attack;
 pub mod buttons;
 pub mod choices;
 pub mod embeds;
+mod log_summary;
 pub mod store;
 pub mod turn;
 

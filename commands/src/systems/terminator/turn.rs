@@ -90,7 +90,7 @@ pub async fn term_rolloff(ctx: Context<'_>) -> Result<(), BotError> {
     let offered =
         buttons::first_buttons(ctx.data(), &session, owner, turn, &sides, inv.guild, inv.lang).await;
     reply_with(ctx, &view, offered).await?;
-    record(ctx, &inv, Some(&session), "/term rolloff", &out).await;
+    record(ctx, &inv, Some(&session), &out).await;
     Ok(())
 }
 
@@ -149,7 +149,7 @@ pub async fn term_fate(ctx: Context<'_>) -> Result<(), BotError> {
     )
     .await;
     reply_with(ctx, &view, offered).await?;
-    record(ctx, &inv, Some(&session), "/term fate", &out).await;
+    record(ctx, &inv, Some(&session), &out).await;
     Ok(())
 }
 
@@ -303,7 +303,7 @@ pub async fn term_endturn(ctx: Context<'_>) -> Result<(), BotError> {
     })
     .await?;
     reply(ctx, &embeds::end_turn_view(&out, inv.lang)).await?;
-    record(ctx, &inv, Some(&session), "/term endturn", &out).await;
+    record(ctx, &inv, Some(&session), &out).await;
     Ok(())
 }
 

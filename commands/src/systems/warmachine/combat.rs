@@ -718,9 +718,14 @@ fn updated(p: &Press<'_>, embed: CreateEmbed, buttons: Vec<CreateButton>) -> Pre
     )
 }
 
-async fn log(p: &Press<'_>, session: Option<i64>, command: &str, outcome: &impl serde::Serialize) {
+async fn log(
+    p: &Press<'_>,
+    session: Option<i64>,
+    command: &str,
+    outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
+) {
     p.data.tap(p.interaction.id.get(), outcome);
-    let (Some(session_id), Ok(outcome)) = (session, serde_json::to_value(outcome)) else {
+    let (Some(session_id), Some(outcome)) = (session, crate::log_line::logged_outcome(outcome)) else {
         return;
     };
     let entry = engine::session::RollLogEntry {

@@ -10,6 +10,7 @@ pub mod combat;
 pub mod effects;
 pub mod embeds;
 pub mod game;
+mod log_summary;
 pub mod press_data;
 pub mod store;
 
@@ -56,7 +57,7 @@ pub async fn reply(
     session: Option<&Session>,
     view: &EmbedView,
     buttons: Vec<CreateButton>,
-    outcome: &impl serde::Serialize,
+    outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
 ) -> Result<(), BotError> {
     ctx.data().tap(ctx.id(), outcome);
     let mut r = CreateReply::default().embed(view.to_embed());
@@ -64,7 +65,7 @@ pub async fn reply(
         r = r.components(vec![CreateActionRow::Buttons(buttons)]);
     }
     crate::reply::send(ctx, r).await?;
-    inv.log_roll(ctx, session, &ctx.invocation_string(), outcome)
+    inv.log_roll(ctx, session, &crate::log_line::typed(ctx), outcome)
         .await;
     Ok(())
 }

@@ -217,12 +217,9 @@ pub fn initiative_view(s: &InitiativeState, lang: Lang) -> EmbedView {
     }
     view(
         format!(
-            "⚡ {} · {} {} · {} {}",
+            "⚡ {} · {}",
             lang.pick("Initiative", "イニシアティブ"),
-            lang.pick("turn", "ターン"),
-            s.turn,
-            lang.pick("pass", "パス"),
-            s.pass
+            crate::systems::shadowrun4::initiative::turn_label(s.turn, s.pass, lang)
         ),
         colour::NEUTRAL,
         lines.join("\n"),

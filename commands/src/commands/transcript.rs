@@ -1,0 +1,227 @@
+//! `/session export`'s Markdown transcript: the session, its roster and every roll as a person
+//! reads it (time, who, the command as typed, the result), beside the JSON for programs.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use engine::i18n::Lang;
+use engine::session::{RollLogEntry, SessionExport};
+
+use crate::log_line::stored_summary;
+
+/// `2026-11-26 06:02 UTC`.
+fn when(ms: i64) -> String {
+    DateTime::<Utc>::from_timestamp_millis(ms)
+        .map_or_else(|| ms.to_string(), |t| t.format("%Y-%m-%d %H:%M UTC").to_string())
+}
+
+/// `06:02:31`: a log line's time (the day is in the heading above it).
+fn clock(ms: i64) -> String {
+    DateTime::<Utc>::from_timestamp_millis(ms).map_or_else(String::new, |t| t.format("%H:%M:%S").to_string())
+}
+
+fn day(ms: i64) -> String {
+    DateTime::<Utc>::from_timestamp_millis(ms).map_or_else(String::new, |t| t.format("%Y-%m-%d").to_string())
+}
+
+/// A table cell or inline text: no line breaks, no `|` to split the table.
+fn cell(text: &str) -> String {
+    text.replace(['\n', '\r'], " ").replace('|', "\\|")
+}
+
+/// Code span text that cannot close early.
+fn code(text: &str) -> String {
+    let text = cell(text);
+    if text.contains('`') {
+        format!("`` {text} ``")
+    } else {
+        format!("`{text}`")
+    }
+}
+
+/// The result of one roll in the reader's language: its stored summary, or for rolls logged
+/// before summaries were stored, the totals the outcome carries.
+pub fn result_text(entry: &RollLogEntry, lang: Lang) -> String {
+    if let Some(s) = stored_summary(&entry.outcome, lang) {
+        return s.to_string();
+    }
+    let mut parts = Vec::new();
+    for line in entry.outcome["lines"].as_array().into_iter().flatten() {
+        if let Some(s) = line["successes"].as_i64() {
+            parts.push(format!("{} {s}", lang.pick("successes", "成功数")));
+        } else if let Some(t) = line["total"].as_i64() {
+            parts.push(t.to_string());
+        }
+    }
+    for key in ["hits", "net_hits", "result", "total"] {
+        if parts.is_empty()
+            && let Some(v) = entry.outcome[key].as_i64()
+        {
+            parts.push(format!("{key} {v}"));
+        }
+    }
+    parts.join(", ")
+}
+
+/// The whole transcript. `hidden(entry)`: the label of a roll the reader may not see (its
+/// result and command left out), `None` for one they may.
+pub fn markdown(
+    export: &SessionExport,
+    lang: Lang,
+    hidden: impl Fn(&RollLogEntry) -> Option<String>,
+) -> String {
+    let s = &export.session;
+    let mut out = format!("# {}\n\n", cell(&s.name));
+    let l = |en: &'static str, ja: &'static str| lang.pick(en, ja);
+    out.push_str(&format!(
+        "- {}: {}\n",
+        l("System", "システム"),
+        s.system.display_name(lang)
+    ));
+    out.push_str(&format!("- GM: <@{}>\n", s.gm));
+    if !s.players.is_empty() {
+        let players: Vec<String> = s.players.iter().map(|p| format!("<@{p}>")).collect();
+        out.push_str(&format!(
+            "- {}: {}\n",
+            l("Players", "プレイヤー"),
+            players.join(" ")
+        ));
+    }
+    out.push_str(&format!(
+        "- {}: {}\n",
+        l("Started", "開始"),
+        when(s.created_at_ms)
+    ));
+    if let Some(end) = s.ended_at_ms {
+        out.push_str(&format!("- {}: {}\n", l("Ended", "終了"), when(end)));
+    }
+    // Who plays whom, so a roll's `<@id>` reads as a character.
+    let mut characters: BTreeMap<u64, Vec<&str>> = BTreeMap::new();
+    for e in &s.roster {
+        characters.entry(e.owner).or_default().push(&e.name);
+    }
+    if !s.roster.is_empty() {
+        out.push_str(&format!(
+            "\n## {}\n\n| {} | {} |\n|---|---|\n",
+            l("Roster", "ロスター"),
+            l("Name", "名前"),
+            l("Owner", "所有者")
+        ));
+        for e in &s.roster {
+            out.push_str(&format!("| {} | <@{}> |\n", cell(&e.name), e.owner));
+        }
+    }
+    out.push_str(&format!("\n## {}\n", l("Rolls", "ロール")));
+    if export.log.is_empty() {
+        out.push_str(&format!("\n{}\n", l("No rolls.", "ロールはありません。")));
+    }
+    let mut last_day = String::new();
+    for entry in &export.log {
+        let today = day(entry.at_ms);
+        if today != last_day {
+            out.push_str(&format!("\n### {today}\n\n"));
+            last_day = today;
+        }
+        let who = match characters.get(&entry.user_id) {
+            Some(names) => format!("<@{}> ({})", entry.user_id, cell(&names.join(", "))),
+            None => format!("<@{}>", entry.user_id),
+        };
+        let line = match hidden(entry) {
+            Some(label) => format!("- {} {who} {label}\n", clock(entry.at_ms)),
+            None => {
+                let result = result_text(entry, lang);
+                let arrow = if result.is_empty() {
+                    String::new()
+                } else {
+                    format!(" → {}", cell(&result))
+                };
+                format!("- {} {who} {}{arrow}\n", clock(entry.at_ms), code(&entry.command))
+            }
+        };
+        out.push_str(&line);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::session::{RosterEntry, Session, SystemId};
+    use serde_json::json;
+
+    fn entry(user: u64, command: &str, outcome: serde_json::Value, at_ms: i64) -> RollLogEntry {
+        RollLogEntry {
+            session_id: 1,
+            user_id: user,
+            command: command.into(),
+            outcome,
+            at_ms,
+        }
+    }
+
+    fn export() -> SessionExport {
+        let mut s = Session::start(
+            10,
+            20,
+            "Heist | night",
+            SystemId::Shadowrun4,
+            7,
+            1_764_136_800_000,
+        )
+        .unwrap();
+        s.roster.push(RosterEntry::new("Ana", 8));
+        let log = vec![
+            entry(
+                8,
+                "/sr test character:Ana attribute:agility",
+                json!({"summary": {"en": "hits 2 / 3 → failure", "ja": "ヒット 2 / 3 → 失敗"}}),
+                1_764_137_000_000,
+            ),
+            entry(
+                9,
+                "/roll dice:2d6",
+                json!({"lines": [{"total": 7}]}),
+                1_764_137_060_000,
+            ),
+            entry(
+                8,
+                "/roll dice:S2d6",
+                json!({"hidden": "secret"}),
+                1_764_137_120_000,
+            ),
+        ];
+        SessionExport::new(s, log)
+    }
+
+    #[test]
+    fn every_roll_reads_as_time_who_command_and_result() {
+        let md = markdown(&export(), Lang::En, |e| {
+            e.outcome.get("hidden").map(|_| "made a secret roll".to_string())
+        });
+        assert!(md.starts_with("# Heist \\| night\n"), "{md}");
+        assert!(md.contains("- System: Shadowrun 4\n"), "{md}");
+        assert!(md.contains("- Started: 2025-11-26 06:00 UTC\n"), "{md}");
+        assert!(md.contains("| Ana | <@8> |\n"), "{md}");
+        assert!(md.contains("\n### 2025-11-26\n"), "{md}");
+        assert!(
+            md.contains(
+                "- 06:03:20 <@8> (Ana) `/sr test character:Ana attribute:agility` → hits 2 / 3 → failure\n"
+            ),
+            "{md}"
+        );
+        // Logged before summaries were stored: the total the outcome carries.
+        assert!(md.contains("- 06:04:20 <@9> `/roll dice:2d6` → 7\n"), "{md}");
+        // Hidden: neither the command nor the result.
+        assert!(md.contains("- 06:05:20 <@8> (Ana) made a secret roll\n"), "{md}");
+        assert!(!md.contains("S2d6"), "{md}");
+    }
+
+    #[test]
+    fn the_transcript_speaks_the_readers_language() {
+        let md = markdown(&export(), Lang::Ja, |_| None);
+        let system = format!("- システム: {}\n", SystemId::Shadowrun4.display_name(Lang::Ja));
+        assert!(md.contains(&system), "{md}");
+        assert!(md.contains("→ ヒット 2 / 3 → 失敗\n"), "{md}");
+        assert!(md.contains("## ロスター"), "{md}");
+    }
+}

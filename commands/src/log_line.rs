@@ -1,0 +1,189 @@
+//! How a roll reads in `/session log` and the transcript: the command as a person would type it
+//! (option names, choice names — not the indices Discord sends) and a one-line, localized result
+//! that every logged outcome must give ([`LogSummary`]: the compiler lists any that does not).
+
+use engine::i18n::Lang;
+use poise::serenity_prelude::ResolvedValue;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::Context;
+
+/// The key of the stored summaries inside a logged outcome (`{"en": …, "ja": …}`).
+const SUMMARY: &str = "summary";
+
+/// A logged outcome's result in one line: who did what to whom and the figure that matters
+/// ("Ana → Bob: hit, 6P" / 「Ana → Bob: 命中、肉体6」).
+pub trait LogSummary {
+    fn summary(&self, lang: Lang) -> String;
+}
+
+impl<T: LogSummary + ?Sized> LogSummary for &T {
+    fn summary(&self, lang: Lang) -> String {
+        (**self).summary(lang)
+    }
+}
+
+/// An outcome already turned into JSON (a button's result that may be one of several types),
+/// with its summaries taken from the typed value first.
+#[derive(Debug, Clone)]
+pub struct Logged {
+    value: Value,
+    en: String,
+    ja: String,
+}
+
+impl Logged {
+    pub fn of(outcome: &(impl Serialize + LogSummary)) -> Logged {
+        Logged::new(serde_json::to_value(outcome).unwrap_or(Value::Null), |lang| {
+            outcome.summary(lang)
+        })
+    }
+
+    /// `value` with the summary `summary` gives in each language.
+    pub fn new(value: Value, summary: impl Fn(Lang) -> String) -> Logged {
+        Logged {
+            value,
+            en: summary(Lang::En),
+            ja: summary(Lang::Ja),
+        }
+    }
+}
+
+impl Serialize for Logged {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(s)
+    }
+}
+
+impl LogSummary for Logged {
+    fn summary(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.en.clone(),
+            Lang::Ja => self.ja.clone(),
+        }
+    }
+}
+
+/// The outcome as JSON with its summary in every language stored beside it, so the log reads
+/// the same later whatever language its reader uses. `None` when it cannot be written as JSON.
+pub fn logged_outcome(outcome: &(impl Serialize + LogSummary)) -> Option<Value> {
+    let mut value = serde_json::to_value(outcome).ok()?;
+    let summaries = json!({
+        "en": outcome.summary(Lang::En),
+        "ja": outcome.summary(Lang::Ja),
+    });
+    match &mut value {
+        Value::Object(map) => {
+            map.insert(SUMMARY.into(), summaries);
+        }
+        // An outcome that is not an object keeps its value under `outcome`.
+        other => {
+            let inner = other.take();
+            value = json!({ "outcome": inner, SUMMARY: summaries });
+        }
+    }
+    Some(value)
+}
+
+/// The stored summary in `lang` (entries logged before summaries existed have none).
+pub fn stored_summary(outcome: &Value, lang: Lang) -> Option<&str> {
+    let key = match lang {
+        Lang::En => "en",
+        Lang::Ja => "ja",
+    };
+    outcome.get(SUMMARY)?.get(key)?.as_str().filter(|s| !s.is_empty())
+}
+
+/// The slash command as typed: `/sr test character:Ana attribute:agility skill:pistols`.
+pub fn typed(ctx: Context<'_>) -> String {
+    let poise::Context::Application(app) = ctx else {
+        return ctx.invocation_string();
+    };
+    let path: Vec<&str> = app.command_tree.iter().map(|c| &*c.name).collect();
+    let mut line = format!("/{}", path.join(" "));
+    for arg in app.args {
+        let choices = app
+            .command()
+            .parameters
+            .iter()
+            .find(|p| p.name == arg.name)
+            .map(|p| &p.choices[..])
+            .unwrap_or_default();
+        line.push(' ');
+        line.push_str(arg.name);
+        line.push(':');
+        line.push_str(&option_text(&arg.value, choices));
+    }
+    line
+}
+
+/// One option's value as a person types it: the choice's name for a choice option.
+fn option_text(value: &ResolvedValue<'_>, choices: &[poise::CommandParameterChoice]) -> String {
+    match value {
+        ResolvedValue::Integer(i) => usize::try_from(*i)
+            .ok()
+            .and_then(|i| choices.get(i))
+            .map_or_else(|| i.to_string(), |c| c.name.to_string()),
+        ResolvedValue::String(s) => s.to_string(),
+        ResolvedValue::Boolean(b) => b.to_string(),
+        ResolvedValue::Number(n) => n.to_string(),
+        ResolvedValue::User(u, _) => format!("@{}", u.name),
+        ResolvedValue::Role(r) => format!("@{}", r.name),
+        ResolvedValue::Channel(c) => format!("#{}", c.name.as_deref().unwrap_or_default()),
+        ResolvedValue::Attachment(a) => a.filename.clone(),
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Hit(i32);
+
+    impl LogSummary for Hit {
+        fn summary(&self, lang: Lang) -> String {
+            format!("{} {}", lang.pick("hit", "命中"), self.0)
+        }
+    }
+
+    impl Serialize for Hit {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            self.0.serialize(s)
+        }
+    }
+
+    #[derive(Serialize)]
+    struct Roll {
+        total: i32,
+    }
+
+    impl LogSummary for Roll {
+        fn summary(&self, _: Lang) -> String {
+            self.total.to_string()
+        }
+    }
+
+    #[test]
+    fn summaries_are_stored_in_every_language_beside_the_outcome() {
+        let v = logged_outcome(&Roll { total: 7 }).unwrap();
+        assert_eq!(v["total"], 7);
+        assert_eq!(stored_summary(&v, Lang::En), Some("7"));
+        assert_eq!(stored_summary(&v, Lang::Ja), Some("7"));
+    }
+
+    #[test]
+    fn an_outcome_that_is_no_object_is_kept_under_outcome() {
+        let v = logged_outcome(&Hit(6)).unwrap();
+        assert_eq!(v["outcome"], 6);
+        assert_eq!(stored_summary(&v, Lang::En), Some("hit 6"));
+        assert_eq!(stored_summary(&v, Lang::Ja), Some("命中 6"));
+    }
+
+    #[test]
+    fn old_entries_have_no_summary() {
+        assert_eq!(stored_summary(&json!({"total": 3}), Lang::En), None);
+        assert_eq!(stored_summary(&json!({"summary": {"en": ""}}), Lang::En), None);
+    }
+}

@@ -1,0 +1,152 @@
+//! Badlands Rally outcomes as one line of `/session log`: the check's result, the attack's
+//! margin and what it did to the gears, an action's or collision's changes, the race's order.
+
+use engine::i18n::Lang;
+use engine::systems::badlands_rally::damage::DamageOutcome;
+use engine::systems::badlands_rally::race::{
+    ActionReport, CollisionReport, DamageReport, InitiativeOutcome, RaceAttackReport, Victory,
+};
+use engine::systems::badlands_rally::roll::{CheckOutcome, RollOutcome};
+use engine::systems::badlands_rally::state::Change;
+use engine::systems::badlands_rally::tables::{ScenarioOutcome, UpgradeOutcome};
+
+use super::embeds;
+use crate::log_line::LogSummary;
+
+/// ` · Bob: 2 damage, …` when a gear changed.
+fn changed(name: &str, changes: &[Change], lang: Lang) -> String {
+    if changes.is_empty() {
+        String::new()
+    } else {
+        format!(" · {name}: {}", embeds::changes_text(changes, lang))
+    }
+}
+
+fn margin(m: Option<i32>, lang: Lang) -> String {
+    embeds::margin_text(m, lang)
+        .trim_start_matches('#')
+        .trim()
+        .to_string()
+}
+
+impl LogSummary for RollOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => format!("{} success(es) at {}+", self.successes, self.rating.value()),
+            Lang::Ja => format!("成功{}（{}+）", self.successes, self.rating.value()),
+        }
+    }
+}
+
+impl LogSummary for CheckOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let mut s = match lang {
+            Lang::En => format!("result {} at {}+", self.result, self.rating.value()),
+            Lang::Ja => format!("結果{}（{}+）", self.result, self.rating.value()),
+        };
+        if self.automatic_failure {
+            s.push_str(lang.pick(" (automatic failure)", "（自動失敗）"));
+        }
+        s
+    }
+}
+
+impl LogSummary for DamageOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => format!("MOS {} → {} damage", self.mos, self.damage),
+            Lang::Ja => format!("MOS {} → {}ダメージ", self.mos, self.damage),
+        }
+    }
+}
+
+impl LogSummary for RaceAttackReport {
+    fn summary(&self, lang: Lang) -> String {
+        let mut s = margin(self.attack.margin, lang);
+        s.push_str(&changed(
+            lang.pick("defender", "防御側"),
+            &self.defender_changes,
+            lang,
+        ));
+        s.push_str(&changed(
+            lang.pick("attacker", "攻撃側"),
+            &self.attacker_changes,
+            lang,
+        ));
+        for (id, changes, _) in &self.adjacent {
+            s.push_str(&changed(id, changes, lang));
+        }
+        s
+    }
+}
+
+impl LogSummary for DamageReport {
+    fn summary(&self, lang: Lang) -> String {
+        let mut s = self.damage.summary(lang);
+        s.push_str(&changed(lang.pick("target", "対象"), &self.changes, lang));
+        if let Some((id, changes)) = &self.attacker {
+            s.push_str(&changed(id, changes, lang));
+        }
+        s
+    }
+}
+
+impl LogSummary for ActionReport {
+    fn summary(&self, lang: Lang) -> String {
+        let mut s = embeds::action_view("", self, lang).headline();
+        s.push_str(&changed(lang.pick("gear", "ギア"), &self.changes, lang));
+        if let Some(c) = &self.collision {
+            s.push_str(&format!(" · {}", c.summary(lang)));
+        }
+        s
+    }
+}
+
+impl LogSummary for CollisionReport {
+    fn summary(&self, lang: Lang) -> String {
+        let mut s = lang.pick("collision", "衝突").to_string();
+        s.push_str(&changed(
+            lang.pick("moving", "移動側"),
+            &self.moving_changes,
+            lang,
+        ));
+        s.push_str(&changed(
+            lang.pick("struck", "衝突された側"),
+            &self.struck_changes,
+            lang,
+        ));
+        s
+    }
+}
+
+impl LogSummary for InitiativeOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let order: Vec<String> = self
+            .order
+            .iter()
+            .map(|e| format!("{} {}", e.id, e.score))
+            .collect();
+        format!("{}: {}", lang.pick("order", "順番"), order.join(" → "))
+    }
+}
+
+impl LogSummary for Victory {
+    fn summary(&self, lang: Lang) -> String {
+        embeds::victory_text(self, lang).unwrap_or_else(|| lang.pick("no winner yet", "勝者なし").into())
+    }
+}
+
+impl LogSummary for ScenarioOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => format!("{}, {} lap(s)", self.scenario.name(lang), self.laps),
+            Lang::Ja => format!("{}、{}ラップ", self.scenario.name(lang), self.laps),
+        }
+    }
+}
+
+impl LogSummary for UpgradeOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        format!("{} → {}", self.die, self.upgrade.name(lang))
+    }
+}

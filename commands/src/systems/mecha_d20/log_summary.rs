@@ -1,0 +1,90 @@
+//! d20 mecha outcomes as one line of `/session log`: attack against evasion and the damage it
+//! holds, a check's total, the application phase, the answers to escape, fatigue and faint.
+
+use engine::i18n::Lang;
+use engine::systems::mecha_d20::attack::StrikeOutcome;
+use engine::systems::mecha_d20::damage::DamageOutcome;
+use engine::systems::mecha_d20::initiative::InitiativeOutcome;
+use engine::systems::mecha_d20::secondary::SecondaryRoll;
+use engine::systems::mecha_d20::state::{ApplicationOutcome, PromptAnswer};
+
+use super::embeds;
+use crate::log_line::LogSummary;
+
+fn damage(n: u32, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{n} damage"),
+        Lang::Ja => format!("{n}ダメージ"),
+    }
+}
+
+impl LogSummary for StrikeOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let a = &self.attack;
+        let verdict = if a.hit {
+            lang.pick("hit", "命中")
+        } else {
+            lang.pick("evaded", "回避")
+        };
+        let mut s = format!(
+            "{} → {} · {}: {} vs {} → {verdict}",
+            self.attacker, self.target, self.weapon, a.attack.total, a.evasion.total
+        );
+        if a.attack.natural_20 {
+            s.push_str(lang.pick(" (natural 20)", "（純粋な20）"));
+        }
+        if let Some(d) = &self.damage {
+            s.push_str(&format!(", {}", damage(d.damage, lang)));
+        }
+        s
+    }
+}
+
+impl LogSummary for DamageOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        embeds::damage_line(self, lang)
+    }
+}
+
+impl LogSummary for SecondaryRoll {
+    fn summary(&self, lang: Lang) -> String {
+        embeds::secondary_line(self, lang)
+    }
+}
+
+impl LogSummary for ApplicationOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let mut s = match lang {
+            Lang::En => format!(
+                "turn {}: {} damage entries applied",
+                self.turn,
+                self.entries.len()
+            ),
+            Lang::Ja => format!("ターン{}：ダメージ{}件を適用", self.turn, self.entries.len()),
+        };
+        if !self.destroyed.is_empty() {
+            s.push_str(&format!(
+                " · {}: {}",
+                lang.pick("destroyed", "撃破"),
+                self.destroyed.join(", ")
+            ));
+        }
+        s
+    }
+}
+
+impl LogSummary for PromptAnswer {
+    fn summary(&self, lang: Lang) -> String {
+        embeds::answer_view("", self, lang, "")
+            .fields
+            .first()
+            .map(|(_, v, _)| v.clone())
+            .unwrap_or_default()
+    }
+}
+
+impl LogSummary for InitiativeOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        format!("{}: {}", lang.pick("order", "順番"), self.order.join(" → "))
+    }
+}

@@ -1,0 +1,441 @@
+//! Shadowrun 4 outcomes as one line of `/session log`: hits against the threshold or the other
+//! side, the verdict, glitches, damage in boxes (`hits 3 vs 1 → hit, 6P: 4 boxes`). The command
+//! beside it already names who rolled against whom.
+
+use engine::i18n::Lang;
+use engine::systems::shadowrun4::character::DamageReport;
+use engine::systems::shadowrun4::combat::AttackOutcome;
+use engine::systems::shadowrun4::initiative::{InitiativeState, SurpriseOutcome};
+use engine::systems::shadowrun4::magic::{
+    DispelOutcome, DrainOutcome, SpellOutcome, SpellResult, SummonOutcome,
+};
+use engine::systems::shadowrun4::matrix::{CybercombatOutcome, HackOutcome, HackResult};
+use engine::systems::shadowrun4::resonance::{CompileOutcome, ThreadOutcome};
+use engine::systems::shadowrun4::rigging::{
+    BreakAwayOutcome, ChaseOutcome, ChaseWinner, CrashOutcome, CutOffOutcome, PositioningOutcome,
+};
+use engine::systems::shadowrun4::rules::glitch_text;
+use engine::systems::shadowrun4::test_kinds::{
+    ExtendedEnd, ExtendedOutcome, OpposedOutcome, OpposedResult, SearchOutcome, SuccessOutcome,
+    TeamworkOutcome,
+};
+use engine::systems::shadowrun4::{Character, DamageType, Glitch, Rolled};
+
+use crate::log_line::LogSummary;
+
+fn hits(n: u32, lang: Lang) -> String {
+    format!("{} {n}", lang.pick("hits", "ヒット"))
+}
+
+fn verdict(ok: bool, lang: Lang) -> &'static str {
+    if ok {
+        lang.pick("success", "成功")
+    } else {
+        lang.pick("failure", "失敗")
+    }
+}
+
+/// `, ⚠️ GLITCH` when the roll glitched.
+fn glitch(g: Glitch, lang: Lang) -> String {
+    glitch_text(g, lang).map_or_else(String::new, |t| format!(", {t}"))
+}
+
+fn rolled_glitch(r: Option<&Rolled>, lang: Lang) -> String {
+    glitch(r.map_or(Glitch::None, Rolled::glitch), lang)
+}
+
+/// `6P`, `4S`.
+fn dv(value: u32, t: DamageType, lang: Lang) -> String {
+    match (t, lang) {
+        (DamageType::Physical, Lang::En) => format!("{value}P"),
+        (DamageType::Stun, Lang::En) => format!("{value}S"),
+        (DamageType::Physical, Lang::Ja) => format!("肉体{value}"),
+        (DamageType::Stun, Lang::Ja) => format!("朦朧{value}"),
+    }
+}
+
+fn boxes(n: u32, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{n} box(es)"),
+        Lang::Ja => format!("{n}ボックス"),
+    }
+}
+
+fn opposed_words(r: OpposedResult, lang: Lang) -> &'static str {
+    match r {
+        OpposedResult::ActorWins => lang.pick("actor wins", "行動側の勝ち"),
+        OpposedResult::Tie => lang.pick("tie: the defender wins", "同数：防御側の勝ち"),
+        OpposedResult::OpponentWins => lang.pick("opponent wins", "相手側の勝ち"),
+    }
+}
+
+/// `hits 3 vs 1 (net 2)`.
+fn versus(a: u32, b: u32, net: i64, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("hits {a} vs {b} (net {net})"),
+        Lang::Ja => format!("ヒット{a}対{b}（ネット{net}）"),
+    }
+}
+
+/// ` · drain 4S: 2 box(es)`.
+fn drain(d: &DrainOutcome, word: (&str, &str), lang: Lang) -> String {
+    format!(
+        " · {} {}: {}{}",
+        lang.pick(word.0, word.1),
+        dv(d.value, d.damage_type, lang),
+        boxes(d.boxes, lang),
+        rolled_glitch(d.roll.as_ref(), lang)
+    )
+}
+
+impl LogSummary for SuccessOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let mut s = hits(self.hits, lang);
+        if let Some(t) = self.threshold {
+            s.push_str(&format!(" / {t}"));
+        }
+        if let Some(ok) = self.success {
+            s.push_str(&format!(" → {}", verdict(ok, lang)));
+        }
+        s.push_str(&glitch(self.glitch, lang));
+        if self.critical_success {
+            s.push_str(lang.pick(", ✨ critical success", "、✨ クリティカル成功"));
+        }
+        s
+    }
+}
+
+impl LogSummary for OpposedOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        format!(
+            "{} → {}{}{}",
+            versus(self.actor_hits, self.opponent_hits, self.net_hits, lang),
+            opposed_words(self.result, lang),
+            glitch(self.actor.glitch(), lang),
+            rolled_glitch(self.opponent.as_ref(), lang)
+        )
+    }
+}
+
+impl LogSummary for ExtendedOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let end = match self.end {
+            ExtendedEnd::Reached => verdict(true, lang),
+            ExtendedEnd::CriticalGlitch => lang.pick("💀 critical glitch", "💀 クリティカル・グリッチ"),
+            ExtendedEnd::OutOfIntervals => lang.pick("out of intervals", "インターバル切れ"),
+        };
+        match lang {
+            Lang::En => format!(
+                "hits {}/{} in {} interval(s) → {end}",
+                self.total_hits,
+                self.threshold,
+                self.intervals.len()
+            ),
+            Lang::Ja => format!(
+                "ヒット{}/{}（{}インターバル）→ {end}",
+                self.total_hits,
+                self.threshold,
+                self.intervals.len()
+            ),
+        }
+    }
+}
+
+impl LogSummary for TeamworkOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => format!(
+                "+{} dice from help · {}",
+                self.bonus_dice,
+                self.leader.summary(lang)
+            ),
+            Lang::Ja => format!("協力で+{}ダイス · {}", self.bonus_dice, self.leader.summary(lang)),
+        }
+    }
+}
+
+impl LogSummary for AttackOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let mut s = versus(self.attack_hits, self.defence_hits, self.net_hits, lang);
+        match (&self.damage, self.hit) {
+            (Some(d), true) => s.push_str(&format!(
+                " → {}, {}: {}",
+                lang.pick("hit", "命中"),
+                dv(d.modified_dv, d.damage_type, lang),
+                boxes(d.boxes, lang)
+            )),
+            (None, true) => s.push_str(&format!(" → {}", lang.pick("hit", "命中"))),
+            (_, false) => s.push_str(&format!(" → {}", lang.pick("miss", "外れ"))),
+        }
+        s.push_str(&glitch(self.attack.glitch(), lang));
+        s.push_str(&rolled_glitch(self.defence.as_ref(), lang));
+        s
+    }
+}
+
+impl LogSummary for SurpriseOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        if self.surprised.is_empty() {
+            return lang.pick("nobody surprised", "不意打ちなし").into();
+        }
+        let names: Vec<String> = self
+            .surprised
+            .iter()
+            .map(|s| format!("{} ({})", s.surprised, s.by))
+            .collect();
+        format!("{}: {}", lang.pick("surprised", "不意打ち"), names.join(", "))
+    }
+}
+
+impl LogSummary for InitiativeState {
+    fn summary(&self, lang: Lang) -> String {
+        let order: Vec<String> = self
+            .order()
+            .iter()
+            .map(|e| format!("{} {}", e.name, e.score))
+            .collect();
+        format!(
+            "{}: {}",
+            super::initiative::turn_label(self.turn, self.pass, lang),
+            order.join(" → ")
+        )
+    }
+}
+
+impl LogSummary for SpellOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let result = match self.result {
+            SpellResult::Success => lang.pick("cast", "成功"),
+            SpellResult::Tie => lang.pick("tie: no effect", "同数：効果なし"),
+            SpellResult::Resisted => lang.pick("resisted", "抵抗された"),
+            SpellResult::Failed => lang.pick("failed", "失敗"),
+        };
+        format!(
+            "{} → {result}{}{}",
+            versus(self.hits, self.resistance_hits, self.net_hits, lang),
+            glitch(self.cast.glitch(), lang),
+            drain(&self.drain, ("drain", "ドレイン"), lang)
+        )
+    }
+}
+
+impl LogSummary for SummonOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let result = match (self.summoned, lang) {
+            (true, Lang::En) => format!("summoned, {} service(s)", self.services),
+            (true, Lang::Ja) => format!("召喚成功、奉仕{}", self.services),
+            (false, _) => lang.pick("not summoned", "召喚失敗").into(),
+        };
+        format!(
+            "{} → {result}{}",
+            versus(self.summoner_hits, self.spirit_hits, self.net_hits, lang),
+            drain(&self.drain, ("drain", "ドレイン"), lang)
+        )
+    }
+}
+
+impl LogSummary for DispelOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let mut s = format!(
+            "{} → {} {}",
+            versus(self.dispeller_hits, self.opposition_hits, self.net_hits, lang),
+            lang.pick("hits removed", "除去ヒット"),
+            self.hits_removed
+        );
+        if self.dispelled == Some(true) {
+            s.push_str(lang.pick(", dispelled", "、解呪"));
+        }
+        s + &drain(&self.drain, ("drain", "ドレイン"), lang)
+    }
+}
+
+impl LogSummary for DrainOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        drain(self, ("damage", "ダメージ"), lang)
+            .trim_start_matches(" · ")
+            .to_string()
+    }
+}
+
+impl LogSummary for ThreadOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        format!(
+            "{} → {} {}→{}{}",
+            hits(self.hits, lang),
+            lang.pick("rating", "レーティング"),
+            self.base_rating,
+            self.rating,
+            drain(&self.fading, ("fading", "フェーディング"), lang)
+        )
+    }
+}
+
+impl LogSummary for CompileOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let result = match (self.compiled, lang) {
+            (true, Lang::En) => format!("compiled, {} task(s)", self.tasks),
+            (true, Lang::Ja) => format!("コンパイル成功、タスク{}", self.tasks),
+            (false, _) => lang.pick("not compiled", "コンパイル失敗").into(),
+        };
+        format!(
+            "{} → {result}{}",
+            versus(self.technomancer_hits, self.sprite_hits, self.net_hits, lang),
+            drain(&self.fading, ("fading", "フェーディング"), lang)
+        )
+    }
+}
+
+impl LogSummary for CybercombatOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let mut s = versus(self.attack_hits, self.defence_hits, self.net_hits, lang);
+        if self.hit {
+            s.push_str(&format!(
+                " → {}, {}",
+                lang.pick("hit", "命中"),
+                boxes(self.boxes, lang)
+            ));
+        } else {
+            s.push_str(&format!(" → {}", lang.pick("miss", "外れ")));
+        }
+        s
+    }
+}
+
+impl LogSummary for HackOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let result = match self.result {
+            HackResult::HackerIn => lang.pick("in, undetected", "侵入成功・未発見"),
+            HackResult::InButDetected => lang.pick("in, but detected", "侵入したが発見された"),
+            HackResult::Detected => lang.pick("detected first", "先に発見された"),
+            HackResult::HackerGlitched => {
+                lang.pick("critical glitch: the hack fails", "クリティカル・グリッチで失敗")
+            }
+            HackResult::OutOfPasses => lang.pick("out of passes", "パス切れ"),
+        };
+        match lang {
+            Lang::En => format!(
+                "hits {}/{} vs {}/{} in {} pass(es) → {result}",
+                self.hacker.total_hits,
+                self.hacker.threshold,
+                self.node.total_hits,
+                self.node.threshold,
+                self.passes
+            ),
+            Lang::Ja => format!(
+                "ヒット{}/{}対{}/{}（{}パス）→ {result}",
+                self.hacker.total_hits,
+                self.hacker.threshold,
+                self.node.total_hits,
+                self.node.threshold,
+                self.passes
+            ),
+        }
+    }
+}
+
+impl LogSummary for SearchOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let body = match self {
+            SearchOutcome::Open(s) => s.summary(lang),
+            SearchOutcome::Hidden(o) => o.summary(lang),
+        };
+        match self.found() {
+            Some(true) => format!("{body} · {}", lang.pick("found", "発見")),
+            Some(false) => format!("{body} · {}", lang.pick("not found", "発見できず")),
+            None => body,
+        }
+    }
+}
+
+impl LogSummary for CrashOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let result = if self.crashed {
+            lang.pick("crashed", "クラッシュ")
+        } else {
+            lang.pick("kept control", "制御を保った")
+        };
+        match &self.test {
+            Some(t) => format!("{} → {result}", t.summary(lang)),
+            None => result.into(),
+        }
+    }
+}
+
+fn winner(w: ChaseWinner, lang: Lang) -> &'static str {
+    match w {
+        ChaseWinner::First => lang.pick("the first vehicle wins", "1台目の勝ち"),
+        ChaseWinner::Second => lang.pick("the second vehicle wins", "2台目の勝ち"),
+        ChaseWinner::Neither => lang.pick("neither wins", "勝者なし"),
+    }
+}
+
+impl LogSummary for ChaseOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        format!(
+            "{} → {} · {}",
+            versus(
+                self.test.actor_hits,
+                self.test.opponent_hits,
+                self.test.net_hits,
+                lang
+            ),
+            winner(self.winner, lang),
+            super::embeds::band(self.band, lang)
+        )
+    }
+}
+
+impl LogSummary for BreakAwayOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let result = if self.escaped {
+            lang.pick("escaped", "離脱成功")
+        } else {
+            lang.pick("still chased", "離脱失敗")
+        };
+        format!("{} / {} → {result}", hits(self.successes, lang), self.threshold)
+    }
+}
+
+impl LogSummary for PositioningOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => format!("{} → +{} dice", self.test.summary(lang), self.bonus),
+            Lang::Ja => format!("{} → +{}ダイス", self.test.summary(lang), self.bonus),
+        }
+    }
+}
+
+impl LogSummary for CutOffOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let mut s = self.test.summary(lang);
+        if self.crashed {
+            s.push_str(lang.pick(" · crashed", " · クラッシュ"));
+        }
+        s
+    }
+}
+
+impl LogSummary for DamageReport {
+    fn summary(&self, lang: Lang) -> String {
+        let (before, after) = match self.damage_type {
+            DamageType::Physical => (self.physical_before, self.physical_after),
+            DamageType::Stun => (self.stun_before, self.stun_after),
+        };
+        format!(
+            "{} {}: {before} → {after}",
+            dv(self.boxes, self.damage_type, lang),
+            lang.pick("applied", "適用")
+        )
+    }
+}
+
+/// Cheating death (burning Edge): the character as it stands after.
+impl LogSummary for Character {
+    fn summary(&self, lang: Lang) -> String {
+        lang.pick(
+            "cheated death: a point of Edge burnt",
+            "死を免れた：エッジを1点燃やした",
+        )
+        .into()
+    }
+}

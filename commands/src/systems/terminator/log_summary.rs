@@ -1,0 +1,130 @@
+//! Terminator Genisys outcomes as one line of `/session log`: who attacked whom and what each
+//! target ended with; a raw roll's result; the turn's roll-off, Fate and end.
+
+use engine::i18n::Lang;
+use engine::systems::terminator::AttackReport;
+use engine::systems::terminator::attack::{
+    AttackRoll, DamageRoll, IllBeBackRoll, ResolutionRoll, SaveRoll, TargetRun,
+};
+use engine::systems::terminator::dice::{FateFace, LadderRoll, RollOff};
+use engine::systems::terminator::turn::{EndTurnOutcome, FateOutcome};
+
+use super::embeds;
+use crate::log_line::LogSummary;
+
+/// `Bob: 2 hits, 1 damaging, 💀 KILLED` (or `no hit`).
+fn target_summary(t: &TargetRun, lang: Lang) -> String {
+    if t.hits == 0 {
+        return format!("{}: {}", t.name, lang.pick("no hit", "命中なし"));
+    }
+    let mut parts = vec![match lang {
+        Lang::En => format!("{} hit(s)", t.hits),
+        Lang::Ja => format!("命中{}", t.hits),
+    }];
+    if let Some(d) = &t.damage_roll {
+        parts.push(match lang {
+            Lang::En => format!("{} damaging", d.damaging),
+            Lang::Ja => format!("ダメージ{}", d.damaging),
+        });
+    }
+    parts.extend(embeds::target_badges(t, lang));
+    format!("{}: {}", t.name, parts.join(", "))
+}
+
+impl LogSummary for AttackReport {
+    fn summary(&self, lang: Lang) -> String {
+        let run = &self.run;
+        let weapon = engine::systems::terminator::weapon::display_name(&run.request.weapon.name, lang);
+        let head = format!("{} · {weapon}", run.request.attacker);
+        if run.attack.is_none() {
+            return format!("{head}: {}", lang.pick("declared", "宣言"));
+        }
+        let targets: Vec<String> = run.targets.iter().map(|t| target_summary(t, lang)).collect();
+        format!("{head} → {}", targets.join(" · "))
+    }
+}
+
+impl LogSummary for AttackRoll {
+    fn summary(&self, lang: Lang) -> String {
+        embeds::attack_roll_line(self, lang)
+    }
+}
+
+impl LogSummary for SaveRoll {
+    fn summary(&self, lang: Lang) -> String {
+        embeds::save_line(self, lang)
+    }
+}
+
+impl LogSummary for DamageRoll {
+    fn summary(&self, lang: Lang) -> String {
+        embeds::damage_line(self, true, lang)
+    }
+}
+
+impl LogSummary for ResolutionRoll {
+    fn summary(&self, lang: Lang) -> String {
+        embeds::resolution_line(self, lang)
+    }
+}
+
+impl LogSummary for IllBeBackRoll {
+    fn summary(&self, lang: Lang) -> String {
+        embeds::ill_be_back_line(self, lang)
+    }
+}
+
+impl LogSummary for LadderRoll {
+    fn summary(&self, lang: Lang) -> String {
+        let view = embeds::ladder_view(self, lang, "");
+        format!("{}: {}", view.title, view.description)
+    }
+}
+
+impl LogSummary for RollOff {
+    fn summary(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => format!(
+                "roll-off {} vs {}: {} wins",
+                self.players[0], self.players[1], self.winner
+            ),
+            Lang::Ja => format!(
+                "ロールオフ {} 対 {}：{}の勝ち",
+                self.players[0], self.players[1], self.winner
+            ),
+        }
+    }
+}
+
+impl LogSummary for FateOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let result = match self.roll.result {
+            FateFace::Fate => lang.pick("FATE", "フェイト").to_string(),
+            _ => match lang {
+                Lang::En => format!("{} may take a Ready marker", self.allowance),
+                Lang::Ja => format!("{}人がレディマーカー", self.allowance),
+            },
+        };
+        match lang {
+            Lang::En => format!("{}: Fate {} → {result}", self.player, self.roll.face),
+            Lang::Ja => format!("{}：フェイト {} → {result}", self.player, self.roll.face),
+        }
+    }
+}
+
+impl LogSummary for EndTurnOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let mut s = match lang {
+            Lang::En => format!("end of turn {}", self.turn),
+            Lang::Ja => format!("ターン{}終了", self.turn),
+        };
+        if !self.recovered.is_empty() {
+            s.push_str(&format!(
+                " · {}: {}",
+                lang.pick("no longer reeling", "リーリング終了"),
+                self.recovered.join(", ")
+            ));
+        }
+        s
+    }
+}

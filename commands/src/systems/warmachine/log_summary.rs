@@ -1,0 +1,101 @@
+//! Warmachine outcomes as one line of `/session log`: the attack's total against DEF, the
+//! damage against ARM and the boxes marked, a roll-off's winner.
+
+use engine::i18n::Lang;
+use engine::systems::warmachine::DamageOutcome;
+use engine::systems::warmachine::attack::AttackOutcome;
+use engine::systems::warmachine::dice::D3;
+use engine::systems::warmachine::model::ModelStatus;
+use engine::systems::warmachine::state::Dispute;
+
+use super::combat::Applied;
+use super::embeds::{self, PlainRoll};
+use crate::log_line::LogSummary;
+
+fn status(s: ModelStatus, lang: Lang) -> String {
+    embeds::status_badge(s, lang).map_or_else(String::new, |b| format!(", {}", b.replace("**", "")))
+}
+
+impl LogSummary for AttackOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let verdict = match (self.hit, self.critical) {
+            (true, true) => lang.pick("critical hit", "クリティカル命中"),
+            (true, false) => lang.pick("hit", "命中"),
+            (false, _) => lang.pick("miss", "外れ"),
+        };
+        format!(
+            "{} → {}: {} vs DEF {} → {verdict}",
+            self.attacker, self.target, self.total, self.def.value
+        )
+    }
+}
+
+impl LogSummary for DamageOutcome {
+    fn summary(&self, lang: Lang) -> String {
+        let dealt = match lang {
+            Lang::En => format!("{} damage", self.damage),
+            Lang::Ja => format!("ダメージ{}", self.damage),
+        };
+        format!(
+            "{} → {}: ARM {} → {dealt}, {} {}{}",
+            self.attacker,
+            self.target,
+            self.arm.value,
+            lang.pick("boxes", "ボックス"),
+            embeds::boxes_text(self.boxes_after),
+            status(self.status_after, lang)
+        )
+    }
+}
+
+impl LogSummary for PlainRoll {
+    fn summary(&self, lang: Lang) -> String {
+        let mut s = format!("{} **{}**", lang.pick("total", "合計"), self.total);
+        if let (Some(t), Some(ok)) = (self.target, self.success) {
+            let verdict = if ok {
+                lang.pick("success", "成功")
+            } else {
+                lang.pick("failure", "失敗")
+            };
+            s.push_str(&format!(" ({} {t}) → {verdict}", lang.pick("target", "目標")));
+        }
+        s
+    }
+}
+
+impl LogSummary for D3 {
+    fn summary(&self, _lang: Lang) -> String {
+        format!("d3 = {} (d6 {})", self.value, self.d6)
+    }
+}
+
+impl LogSummary for Applied {
+    fn summary(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => format!(
+                "{} damage applied to {}: boxes {}{}",
+                self.damage,
+                self.target,
+                embeds::boxes_text(self.boxes_after),
+                status(self.status_after, lang)
+            ),
+            Lang::Ja => format!(
+                "{}に{}ダメージを適用：ボックス {}{}",
+                self.target,
+                self.damage,
+                embeds::boxes_text(self.boxes_after),
+                status(self.status_after, lang)
+            ),
+        }
+    }
+}
+
+impl LogSummary for Dispute {
+    fn summary(&self, lang: Lang) -> String {
+        let o = &self.roll_off;
+        match lang {
+            Lang::En => format!("roll-off \"{}\": {} wins", o.question, o.winner.name),
+            Lang::Ja => format!("ロールオフ「{}」：{}の勝ち", o.question, o.winner.name),
+        }
+    }
+}
