@@ -218,3 +218,95 @@ async fn warmachine_and_mecha_odds_are_exact() {
     );
     console.shutdown().await;
 }
+
+fn pc(p: f64) -> String {
+    format!("{:.2} %", p * 100.0)
+}
+
+/// BCDice `choice` and tally rolls: each item's chance to be picked and each face's count,
+/// enumerated here over every pick and every roll.
+#[tokio::test]
+async fn choice_and_tally_odds_show_each_item_and_face() {
+    let mut console = start().await;
+    // choice2 of [a, b, c, a]: every ordered pair of different positions, alike.
+    let items = ["a", "b", "c", "a"];
+    let (mut a, mut b, mut pairs) = (0, 0, 0);
+    for i in 0..4 {
+        for j in 0..4 {
+            if i != j {
+                pairs += 1;
+                a += usize::from(items[i] == "a" || items[j] == "a");
+                b += usize::from(items[i] == "b" || items[j] == "b");
+            }
+        }
+    }
+    let (pa, pb) = (a as f64 / pairs as f64, b as f64 / pairs as f64);
+    let reply = console
+        .send("/odds roll expression:choice2[a,b,c,a]")
+        .await
+        .unwrap();
+    assert!(!reply.ephemeral, "{}", text(&reply));
+    let e = &reply.embeds()[0];
+    let d = e["description"].as_str().unwrap();
+    assert!(d.contains("Chance each item is picked"), "{d}");
+    for (item, p) in [("a", pa), ("b", pb), ("c", pb)] {
+        let row = d
+            .lines()
+            .find(|l| l.starts_with(&format!("{item} ")))
+            .unwrap_or_else(|| panic!("{item} in {d}"));
+        assert!(row.ends_with(&pc(p)), "{row}");
+    }
+    assert_eq!(field(e, "Items"), "3");
+    assert_eq!(field(e, "Picks"), "2");
+    assert_eq!(e["image"]["url"], "attachment://odds.png");
+
+    // 4TY6: every roll of four dice; how many show a 6 (any face alike).
+    let mut at_least_one = 0;
+    let mut count = [0usize; 5];
+    for roll in 0..6u32.pow(4) {
+        let sixes = (0..4).filter(|k| (roll / 6u32.pow(*k)) % 6 == 5).count();
+        count[sixes] += 1;
+        at_least_one += usize::from(sixes > 0);
+    }
+    let total = 6f64.powi(4);
+    let reply = console.send("/odds roll expression:4TY6").await.unwrap();
+    let e = &reply.embeds()[0];
+    assert_eq!(field(e, "Faces"), "1 – 6");
+    assert_eq!(
+        field(e, "A face shows at least once"),
+        format!("**{}**", pc(at_least_one as f64 / total))
+    );
+    assert_eq!(field(e, "Mean count of a face"), "0.67");
+    let d = e["description"].as_str().unwrap();
+    for (k, c) in count.iter().enumerate() {
+        let row = d
+            .lines()
+            .find(|l| l.starts_with(&format!("{k} ")))
+            .unwrap_or_else(|| panic!("{k} in {d}"));
+        assert!(row.ends_with(&pc(*c as f64 / total)), "{row}");
+    }
+    // In Japanese.
+    let mut ja = console.invoker();
+    ja.locale = "ja".into();
+    let (_, reply) = console.send_as("/odds roll expression:4TY6", &ja).await.unwrap();
+    let e = &reply.embeds()[0];
+    assert_eq!(
+        field(e, "ある出目が1個以上"),
+        format!("**{}**", pc(at_least_one as f64 / total))
+    );
+    let (_, reply) = console
+        .send_as("/odds roll expression:choice[東,西]", &ja)
+        .await
+        .unwrap();
+    let d = reply.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(d.contains("各項目が選ばれる確率") && d.contains("東 "), "{d}");
+    assert!(d.contains("50.00 %"), "{d}");
+    // A backward run is refused, in the asker's language.
+    let (_, reply) = console
+        .send_as("/odds roll expression:choice[F-A]", &ja)
+        .await
+        .unwrap();
+    assert!(reply.ephemeral && reply.embeds().is_empty(), "{}", text(&reply));
+    assert!(!reply.content().is_ascii(), "{}", reply.content());
+    console.shutdown().await;
+}
