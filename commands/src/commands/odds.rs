@@ -3,7 +3,9 @@
 //! histogram for clients that hide attachments) and a PNG bar chart.
 
 use engine::i18n::Lang;
-use engine::odds::{self, Dist, Measure, PoolOdds, RallyOdds, RallyRequest, RollOdds, Sr4Odds, Sr4Request};
+use engine::odds::{
+    self, Dist, Measure, PoolOdds, RallyOdds, RallyRequest, RallyTraits, RollOdds, Sr4Odds, Sr4Request,
+};
 use poise::CreateReply;
 use serenity::all::CreateAttachment;
 
@@ -158,6 +160,7 @@ pub async fn sr(
     name_localized("ja", "ラリー"),
     description_localized("ja", "バッドランズ・ラリー: チェック、対抗チェック、武器のダメージの確率")
 )]
+#[allow(clippy::too_many_arguments)]
 pub async fn rally(
     ctx: Context<'_>,
     #[description = "The rating dice must meet (2 to 6, for 2+ to 6+)"]
@@ -194,6 +197,17 @@ pub async fn rally(
     #[min = 0]
     #[max = 30]
     ar: Option<u32>,
+    #[description = "Heat: a damage die showing 6 is two damage"]
+    #[name_localized("ja", "ヒート")]
+    #[description_localized("ja", "ヒート：ダメージダイスの6は2ダメージ")]
+    heat: Option<bool>,
+    #[description = "Blast: on a miss, one die (4+ is 1 damage) if a die met the rating and POW > AR"]
+    #[name_localized("ja", "ブラスト")]
+    #[description_localized(
+        "ja",
+        "ブラスト：外れてもレーティングを満たすダイスがありPOW>ARならダイス1個（4+で1ダメージ）"
+    )]
+    blast: Option<bool>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let versus = both_or_neither(
@@ -214,16 +228,26 @@ pub async fn rally(
             "ダメージの確率には `pow` と `ar` の両方を指定してください。",
         ),
     )?;
+    let traits = RallyTraits {
+        heat: heat.unwrap_or(false),
+        blast: blast.unwrap_or(false),
+    };
+    if traits != RallyTraits::default() && weapon.is_none() {
+        return Err(inv.text(
+            "Heat and Blast are weapon traits: give the weapon's `pow` and the defender's `ar` too.",
+            "ヒートとブラストは武器の特性です。`pow` と `ar` も指定してください。",
+        ));
+    }
     let req = RallyRequest {
         rating,
         dice,
         versus,
         weapon,
     };
-    let o = odds::badlands_rally_odds(&req).map_err(|e| inv.user_error(&e))?;
+    let o = odds::badlands_rally_odds_with(&req, traits).map_err(|e| inv.user_error(&e))?;
     let dist = o.margin.as_ref().unwrap_or(&o.check);
     let margin = o.margin.is_some();
-    let reply = reply(rally_view(&o, inv.lang), dist, &|v| !margin || v >= 0);
+    let reply = reply(rally_view(&o, traits, inv.lang), dist, &|v| !margin || v >= 0);
     send(ctx, reply).await
 }
 
@@ -663,7 +687,7 @@ fn sr_view(o: &Sr4Odds, lang: Lang) -> EmbedView {
     }
 }
 
-fn rally_view(o: &RallyOdds, lang: Lang) -> EmbedView {
+fn rally_view(o: &RallyOdds, traits: RallyTraits, lang: Lang) -> EmbedView {
     let r = &o.request;
     let mut title = match lang {
         Lang::En => format!("📊 Odds: Badlands Rally, {}D6 at {}+", r.dice, r.rating),
@@ -674,6 +698,12 @@ fn rally_view(o: &RallyOdds, lang: Lang) -> EmbedView {
     }
     if let Some((p, a)) = r.weapon {
         title += &format!(", POW {p} / AR {a}");
+        if traits.heat {
+            title += lang.pick(" · Heat", " · ヒート");
+        }
+        if traits.blast {
+            title += lang.pick(" · Blast", " · ブラスト");
+        }
     }
     let mut fields = vec![
         (
@@ -706,6 +736,22 @@ fn rally_view(o: &RallyOdds, lang: Lang) -> EmbedView {
             number(d.mean()),
             true,
         ));
+        if traits.blast {
+            let pow_over_ar = r.weapon.is_some_and(|(p, a)| p > a);
+            fields.push((
+                lang.pick("Blast", "ブラスト").into(),
+                if pow_over_ar {
+                    lang.pick(
+                        "counted: a miss with a die at the rating rolls one die, 4+ is 1 damage",
+                        "計算済み：レーティングを満たすダイスのある外れはダイス1個、4+で1ダメージ",
+                    )
+                } else {
+                    lang.pick("no effect: POW is not over AR", "効果なし：POWがARを超えない")
+                }
+                .into(),
+                false,
+            ));
+        }
     }
     let (heading, dist) = match &o.margin {
         Some(m) => (lang.pick("Margin (MOS ≥ 0, MOF < 0)", "差分（MOS≧0、MOF<0）"), m),
@@ -842,8 +888,16 @@ mod tests {
             weapon: Some((7, 6)),
         })
         .unwrap();
-        let v = rally_view(&rally, Lang::En);
+        let v = rally_view(
+            &rally,
+            RallyTraits {
+                heat: true,
+                blast: true,
+            },
+            Lang::En,
+        );
         assert!(v.fields.iter().any(|(n, _, _)| n.contains("Hit")));
+        assert!(v.title.ends_with("· Heat · Blast"), "{}", v.title);
     }
 
     #[test]

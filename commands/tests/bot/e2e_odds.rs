@@ -310,3 +310,74 @@ async fn choice_and_tally_odds_show_each_item_and_face() {
     assert!(!reply.content().is_ascii(), "{}", reply.content());
     console.shutdown().await;
 }
+
+/// Badlands Rally Heat and Blast: 2D6 at 4+ against 1D6 at 4+, POW 3 against AR 2, every roll
+/// of the three dice walked here. A check is the highest die plus one for every other die at the
+/// rating; MOS ≥ 0 hits with MOS + POW − AR damage dice (4+ one damage; with Heat a 6 is two);
+/// Blast: a miss where an attack die met the rating rolls one die, 4+ one damage (POW > AR).
+#[tokio::test]
+async fn rally_heat_and_blast_odds_are_exact() {
+    let mut console = start().await;
+    let check = |dice: &[u32], rating: u32| -> i64 {
+        let top = dice.iter().copied().max().unwrap_or(0);
+        let met = dice.iter().filter(|&&d| d >= rating).count() as i64;
+        i64::from(top) + met - i64::from(top >= rating)
+    };
+    let (pow, ar) = (3i64, 2i64);
+    let (mut chance, mut mean) = (0.0, 0.0);
+    for a1 in 1..=6 {
+        for a2 in 1..=6 {
+            for d in 1..=6 {
+                let w = 1.0 / 216.0;
+                let mos = check(&[a1, a2], 4) - check(&[d], 4);
+                if mos >= 0 {
+                    let n = (mos + pow - ar).max(0);
+                    // Each die: 1–3 nothing, 4–5 one, 6 two (Heat).
+                    chance += w * (1.0 - 0.5f64.powi(n as i32));
+                    mean += w * n as f64 * (2.0 / 6.0 + 2.0 / 6.0);
+                } else if a1 >= 4 || a2 >= 4 {
+                    chance += w * 0.5;
+                    mean += w * 0.5;
+                }
+            }
+        }
+    }
+    let reply = console
+        .send("/odds rally rating:4 dice:2 vs_rating:4 vs_dice:1 pow:3 ar:2 heat:true blast:true")
+        .await
+        .unwrap();
+    assert!(!reply.ephemeral, "{}", text(&reply));
+    let e = &reply.embeds()[0];
+    assert!(e["title"].as_str().unwrap().ends_with("· Heat · Blast"), "{e}");
+    assert_eq!(field(e, "Damage ≥ 1"), format!("**{}**", pc(chance)), "{e}");
+    assert_eq!(field(e, "Mean damage"), format!("{mean:.2}"), "{e}");
+    // Without the traits the numbers drop: no blast die, a 6 is one damage.
+    let plain = console
+        .send("/odds rally rating:4 dice:2 vs_rating:4 vs_dice:1 pow:3 ar:2")
+        .await
+        .unwrap();
+    let plain_mean: f64 = field(&plain.embeds()[0], "Mean damage").parse().unwrap();
+    assert!(plain_mean < mean, "{plain_mean} vs {mean}");
+    // A trait without a weapon is refused, in the asker's language.
+    let reply = console
+        .send("/odds rally rating:4 dice:2 vs_rating:4 vs_dice:1 heat:true")
+        .await
+        .unwrap();
+    assert!(
+        reply.ephemeral && reply.content().contains("`pow`"),
+        "{}",
+        text(&reply)
+    );
+    let mut ja = console.invoker();
+    ja.locale = "ja".into();
+    let (_, reply) = console
+        .send_as("/odds rally rating:4 dice:2 blast:true", &ja)
+        .await
+        .unwrap();
+    assert!(
+        reply.ephemeral && reply.content().contains("ブラスト"),
+        "{}",
+        text(&reply)
+    );
+    console.shutdown().await;
+}
