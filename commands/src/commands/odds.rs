@@ -23,7 +23,14 @@ pub const MAX_BINS: usize = 20;
     slash_command,
     name_localized("ja", "確率"),
     description_localized("ja", "振る前にロールの正確な確率を表示します"),
-    subcommands("roll", "sr", "rally", "super::odds_games::wm", "super::odds_games::mecha"),
+    subcommands(
+        "roll",
+        "sr",
+        "rally",
+        "super::odds_games::wm",
+        "super::odds_games::mecha",
+        "super::odds_term::term"
+    ),
     subcommand_required
 )]
 pub async fn odds(_ctx: Context<'_>) -> Result<(), BotError> {
