@@ -6,6 +6,7 @@ pub mod config;
 pub mod help;
 pub mod odds;
 pub mod odds_games;
+pub mod odds_term;
 pub mod roll;
 pub mod session;
 pub mod system_choice;

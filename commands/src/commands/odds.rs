@@ -3,7 +3,9 @@
 //! histogram for clients that hide attachments) and a PNG bar chart.
 
 use engine::i18n::Lang;
-use engine::odds::{self, Dist, Measure, PoolOdds, RallyOdds, RallyRequest, RollOdds, Sr4Odds, Sr4Request};
+use engine::odds::{
+    self, Dist, Measure, PoolOdds, RallyOdds, RallyRequest, RallyTraits, RollOdds, Sr4Odds, Sr4Request,
+};
 use poise::CreateReply;
 use serenity::all::CreateAttachment;
 
@@ -21,7 +23,14 @@ pub const MAX_BINS: usize = 20;
     slash_command,
     name_localized("ja", "確率"),
     description_localized("ja", "振る前にロールの正確な確率を表示します"),
-    subcommands("roll", "sr", "rally", "super::odds_games::wm", "super::odds_games::mecha"),
+    subcommands(
+        "roll",
+        "sr",
+        "rally",
+        "super::odds_games::wm",
+        "super::odds_games::mecha",
+        "super::odds_term::term"
+    ),
     subcommand_required
 )]
 pub async fn odds(_ctx: Context<'_>) -> Result<(), BotError> {
@@ -45,9 +54,12 @@ pub async fn roll(
     let inv = Invocation::load(ctx).await;
     let o = odds::roll_odds(&expression).map_err(|e| inv.user_error(&e))?;
     let target = o.target;
-    let reply = reply(roll_view(&o, inv.lang), &o.dist, &|v| {
-        target.is_none_or(|t| t.test(v))
-    });
+    let view = roll_view(&o, inv.lang);
+    let reply = match &o.choices {
+        // The chart of a choice: one bar per item, its chance to be picked.
+        Some(items) => reply_bins(view, &choice_bins(items), &|_| false),
+        None => reply(view, &o.dist, &|v| target.is_none_or(|t| t.test(v))),
+    };
     send(ctx, reply).await
 }
 
@@ -155,6 +167,7 @@ pub async fn sr(
     name_localized("ja", "ラリー"),
     description_localized("ja", "バッドランズ・ラリー: チェック、対抗チェック、武器のダメージの確率")
 )]
+#[allow(clippy::too_many_arguments)]
 pub async fn rally(
     ctx: Context<'_>,
     #[description = "The rating dice must meet (2 to 6, for 2+ to 6+)"]
@@ -191,6 +204,17 @@ pub async fn rally(
     #[min = 0]
     #[max = 30]
     ar: Option<u32>,
+    #[description = "Heat: a damage die showing 6 is two damage"]
+    #[name_localized("ja", "ヒート")]
+    #[description_localized("ja", "ヒート：ダメージダイスの6は2ダメージ")]
+    heat: Option<bool>,
+    #[description = "Blast: on a miss, one die (4+ is 1 damage) if a die met the rating and POW > AR"]
+    #[name_localized("ja", "ブラスト")]
+    #[description_localized(
+        "ja",
+        "ブラスト：外れてもレーティングを満たすダイスがありPOW>ARならダイス1個（4+で1ダメージ）"
+    )]
+    blast: Option<bool>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let versus = both_or_neither(
@@ -211,16 +235,26 @@ pub async fn rally(
             "ダメージの確率には `pow` と `ar` の両方を指定してください。",
         ),
     )?;
+    let traits = RallyTraits {
+        heat: heat.unwrap_or(false),
+        blast: blast.unwrap_or(false),
+    };
+    if traits != RallyTraits::default() && weapon.is_none() {
+        return Err(inv.text(
+            "Heat and Blast are weapon traits: give the weapon's `pow` and the defender's `ar` too.",
+            "ヒートとブラストは武器の特性です。`pow` と `ar` も指定してください。",
+        ));
+    }
     let req = RallyRequest {
         rating,
         dice,
         versus,
         weapon,
     };
-    let o = odds::badlands_rally_odds(&req).map_err(|e| inv.user_error(&e))?;
+    let o = odds::badlands_rally_odds_with(&req, traits).map_err(|e| inv.user_error(&e))?;
     let dist = o.margin.as_ref().unwrap_or(&o.check);
     let margin = o.margin.is_some();
-    let reply = reply(rally_view(&o, inv.lang), dist, &|v| !margin || v >= 0);
+    let reply = reply(rally_view(&o, traits, inv.lang), dist, &|v| !margin || v >= 0);
     send(ctx, reply).await
 }
 
@@ -244,8 +278,13 @@ pub(super) async fn send(ctx: Context<'_>, reply: CreateReply) -> Result<(), Bot
 }
 
 /// The embed, with the chart attached and shown in it. `good` marks the values that succeed.
-pub fn reply(mut view: EmbedView, dist: &Dist, good: &dyn Fn(i64) -> bool) -> CreateReply {
-    let png = chart::draw(&bins(dist, MAX_BINS), good);
+pub fn reply(view: EmbedView, dist: &Dist, good: &dyn Fn(i64) -> bool) -> CreateReply {
+    reply_bins(view, &bins(dist, MAX_BINS), good)
+}
+
+/// [`reply`] with the chart's bars given.
+pub fn reply_bins(mut view: EmbedView, bars: &[Bin], good: &dyn Fn(i64) -> bool) -> CreateReply {
+    let png = chart::draw(bars, good);
     let mut reply = CreateReply::default();
     match png {
         Some(bytes) => {
@@ -354,26 +393,177 @@ pub fn histogram(dist: &Dist) -> String {
     let w = labels.iter().map(|l| l.chars().count()).max().unwrap_or(1);
     let mut out = String::from("```\n");
     for (b, label) in rows.iter().zip(&labels) {
-        let eighths = if peak > 0.0 {
-            (b.p / peak * 16.0 * 8.0).round() as usize
-        } else {
-            0
-        };
-        let mut bar = "█".repeat(eighths / 8);
-        if eighths % 8 > 0 {
-            bar.push(['▏', '▎', '▍', '▌', '▋', '▊', '▉'][eighths % 8 - 1]);
-        }
-        out.push_str(&format!("{label:>w$} {bar:<16} {}\n", percent(b.p)));
+        out.push_str(&format!("{label:>w$} {:<16} {}\n", bar(b.p, peak), percent(b.p)));
     }
     out.push_str("```");
     out
+}
+
+/// A bar of up to 16 blocks, in eighths, for `p` against the largest `peak`.
+fn bar(p: f64, peak: f64) -> String {
+    let eighths = if peak > 0.0 {
+        (p / peak * 16.0 * 8.0).round() as usize
+    } else {
+        0
+    };
+    let mut bar = "█".repeat(eighths / 8);
+    if eighths % 8 > 0 {
+        bar.push(['▏', '▎', '▍', '▌', '▋', '▊', '▉'][eighths % 8 - 1]);
+    }
+    bar
 }
 
 fn number(x: f64) -> String {
     format!("{x:.2}")
 }
 
+/// Rows of a `choice`'s list in the embed (up to 100 items may be given).
+const MAX_CHOICE_ROWS: usize = 30;
+/// Characters of an item shown in a row.
+const CHOICE_LABEL: usize = 24;
+
+/// A `choice`'s chart: one bar per item, in the list's order.
+fn choice_bins(items: &[(String, f64)]) -> Vec<Bin> {
+    items
+        .iter()
+        .zip(1..)
+        .map(|((_, p), i)| Bin { lo: i, hi: i, p: *p })
+        .collect()
+}
+
+/// An item as a code block shows it: one line, no backticks, at most [`CHOICE_LABEL`] characters.
+fn choice_label(item: &str) -> String {
+    let flat: String = item
+        .chars()
+        .map(|c| match c {
+            '`' => '\'',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect();
+    crate::embeds::truncate(&flat, CHOICE_LABEL)
+}
+
+/// `A ████████ 33.33 %`, a row per item (the first [`MAX_CHOICE_ROWS`]), in a code block.
+fn choice_rows(items: &[(String, f64)], lang: Lang) -> String {
+    let peak = items.iter().map(|(_, p)| *p).fold(0.0, f64::max);
+    let labels: Vec<String> = items.iter().map(|(s, _)| choice_label(s)).collect();
+    let w = labels
+        .iter()
+        .take(MAX_CHOICE_ROWS)
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(1);
+    let mut out = String::from("```\n");
+    for ((_, p), label) in items.iter().zip(&labels).take(MAX_CHOICE_ROWS) {
+        let pad = w.saturating_sub(label.chars().count());
+        out.push_str(&format!(
+            "{label}{} {:<16} {}\n",
+            " ".repeat(pad),
+            bar(*p, peak),
+            percent(*p)
+        ));
+    }
+    if items.len() > MAX_CHOICE_ROWS {
+        let more = items.len() - MAX_CHOICE_ROWS;
+        out.push_str(&match lang {
+            Lang::En => format!("… {more} more\n"),
+            Lang::Ja => format!("…他{more}項目\n"),
+        });
+    }
+    out.push_str("```");
+    out
+}
+
+fn choice_view(o: &RollOdds, items: &[(String, f64)], lang: Lang) -> EmbedView {
+    // Each pick is one item more among the picked: the chances add up to the picks.
+    let picks = items.iter().map(|(_, p)| p).sum::<f64>().round();
+    let heading = lang.pick("Chance each item is picked", "各項目が選ばれる確率");
+    let fields = vec![
+        (
+            lang.pick("Items", "項目数").to_string(),
+            items.len().to_string(),
+            true,
+        ),
+        (lang.pick("Picks", "選ぶ数").to_string(), format!("{picks}"), true),
+    ];
+    EmbedView {
+        title: roll_title(o, lang),
+        description: format!("**{heading}**\n{}", choice_rows(items, lang)),
+        colour: colour::NEUTRAL,
+        fields,
+        footer: Some(exact_note(lang)),
+    }
+}
+
+fn tally_view(o: &RollOdds, faces: &[(u32, Dist)], lang: Lang) -> EmbedView {
+    let (first, last) = (faces.first().map_or(0, |f| f.0), faces.last().map_or(0, |f| f.0));
+    let same = faces.iter().all(|(_, d)| *d == o.dist);
+    let mut fields = vec![(
+        lang.pick("Faces", "出目").to_string(),
+        format!("{first} – {last}"),
+        true,
+    )];
+    let description = if same {
+        fields.push((
+            lang.pick("Mean count of a face", "各出目の平均個数").to_string(),
+            number(o.dist.mean()),
+            true,
+        ));
+        fields.push((
+            lang.pick("A face shows at least once", "ある出目が1個以上")
+                .to_string(),
+            format!("**{}**", percent(o.dist.chance(|v| v >= 1))),
+            true,
+        ));
+        let heading = lang.pick(
+            "Dice showing a given face (the same for every face)",
+            "ある出目を示すダイスの数（どの出目も同じ）",
+        );
+        format!("**{heading}**\n{}", histogram(&o.dist))
+    } else {
+        // Faces that differ: one line each (a tally has at most 20 faces).
+        let mut rows = String::new();
+        for (f, d) in faces {
+            rows.push_str(&match lang {
+                Lang::En => format!(
+                    "**{f}**: mean {}, at least once {}\n",
+                    number(d.mean()),
+                    percent(d.chance(|v| v >= 1))
+                ),
+                Lang::Ja => format!(
+                    "**{f}**: 平均{}個、1個以上 {}\n",
+                    number(d.mean()),
+                    percent(d.chance(|v| v >= 1))
+                ),
+            });
+        }
+        rows
+    };
+    EmbedView {
+        title: roll_title(o, lang),
+        description,
+        colour: colour::NEUTRAL,
+        fields,
+        footer: Some(exact_note(lang)),
+    }
+}
+
+fn roll_title(o: &RollOdds, lang: Lang) -> String {
+    format!(
+        "📊 {} {}",
+        lang.pick("Odds:", "確率:"),
+        crate::embeds::markdown::escape_title(&o.input)
+    )
+}
+
 fn roll_view(o: &RollOdds, lang: Lang) -> EmbedView {
+    if let Some(items) = &o.choices {
+        return choice_view(o, items, lang);
+    }
+    if let Some(faces) = &o.tally {
+        return tally_view(o, faces, lang);
+    }
     let mut fields = Vec::new();
     if let (Some(t), Some(c)) = (o.target, o.chance()) {
         let name = format!("{} {}{}", lang.pick("Chance", "確率"), t.op.symbol(), t.value);
@@ -403,11 +593,7 @@ fn roll_view(o: &RollOdds, lang: Lang) -> EmbedView {
         ));
     }
     EmbedView {
-        title: format!(
-            "📊 {} {}",
-            lang.pick("Odds:", "確率:"),
-            crate::embeds::markdown::escape_title(&o.input)
-        ),
+        title: roll_title(o, lang),
         description: histogram(&o.dist),
         colour: colour::NEUTRAL,
         fields,
@@ -508,7 +694,7 @@ fn sr_view(o: &Sr4Odds, lang: Lang) -> EmbedView {
     }
 }
 
-fn rally_view(o: &RallyOdds, lang: Lang) -> EmbedView {
+fn rally_view(o: &RallyOdds, traits: RallyTraits, lang: Lang) -> EmbedView {
     let r = &o.request;
     let mut title = match lang {
         Lang::En => format!("📊 Odds: Badlands Rally, {}D6 at {}+", r.dice, r.rating),
@@ -519,6 +705,12 @@ fn rally_view(o: &RallyOdds, lang: Lang) -> EmbedView {
     }
     if let Some((p, a)) = r.weapon {
         title += &format!(", POW {p} / AR {a}");
+        if traits.heat {
+            title += lang.pick(" · Heat", " · ヒート");
+        }
+        if traits.blast {
+            title += lang.pick(" · Blast", " · ブラスト");
+        }
     }
     let mut fields = vec![
         (
@@ -551,6 +743,22 @@ fn rally_view(o: &RallyOdds, lang: Lang) -> EmbedView {
             number(d.mean()),
             true,
         ));
+        if traits.blast {
+            let pow_over_ar = r.weapon.is_some_and(|(p, a)| p > a);
+            fields.push((
+                lang.pick("Blast", "ブラスト").into(),
+                if pow_over_ar {
+                    lang.pick(
+                        "counted: a miss with a die at the rating rolls one die, 4+ is 1 damage",
+                        "計算済み：レーティングを満たすダイスのある外れはダイス1個、4+で1ダメージ",
+                    )
+                } else {
+                    lang.pick("no effect: POW is not over AR", "効果なし：POWがARを超えない")
+                }
+                .into(),
+                false,
+            ));
+        }
     }
     let (heading, dist) = match &o.margin {
         Some(m) => (lang.pick("Margin (MOS ≥ 0, MOF < 0)", "差分（MOS≧0、MOF<0）"), m),
@@ -687,7 +895,35 @@ mod tests {
             weapon: Some((7, 6)),
         })
         .unwrap();
-        let v = rally_view(&rally, Lang::En);
+        let v = rally_view(
+            &rally,
+            RallyTraits {
+                heat: true,
+                blast: true,
+            },
+            Lang::En,
+        );
         assert!(v.fields.iter().any(|(n, _, _)| n.contains("Hit")));
+        assert!(v.title.ends_with("· Heat · Blast"), "{}", v.title);
+    }
+
+    #[test]
+    fn a_hundred_long_choices_fit_an_embed() {
+        // Up to 100 items within the engine's 500 characters (the bot takes 200).
+        let items: Vec<String> = (0..100).map(|i| format!("`{i}")).collect();
+        let o = odds::roll_odds(&format!("choice[{}]", items.join(","))).unwrap_or_else(|e| panic!("{e:?}"));
+        let v = roll_view(&o, Lang::Ja);
+        // Only the title (the expression, 200 characters from the bot) is for the limits to cut.
+        let limited = v.limited();
+        assert_eq!(
+            (&limited.description, &limited.fields),
+            (&v.description, &v.fields)
+        );
+        assert!(v.description.contains("…他70項目"), "{}", v.description);
+        // Backticks would end the code block: shown as quotes.
+        assert_eq!(v.description.matches('`').count(), 6, "{}", v.description);
+        let bars = choice_bins(o.choices.as_deref().unwrap_or_default());
+        assert_eq!(bars.len(), 100);
+        assert!(chart::draw(&bars, &|_| false).is_some());
     }
 }
