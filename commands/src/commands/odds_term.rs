@@ -8,7 +8,6 @@
 //! Crawler profile and the server's `term.ibb_carry_over` all count as they would. A raw attack
 //! (no characters) takes a skill die, ROF and, for the damage, a power die and the target's armour.
 
-use engine::dice::{DiceError, Roller};
 use engine::i18n::Lang;
 use engine::odds::{self, Dist, TargetOdds, TerminatorOdds};
 use engine::systems::terminator::attack::{AttackRequest, SaveRule, TargetStats};
@@ -21,7 +20,7 @@ use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
 use crate::systems::terminator::choices::{BandChoice, DieChoice};
 use crate::systems::terminator::embeds::{band_text, no_save_text};
-use crate::systems::terminator::store::{self, Chars, canon};
+use crate::systems::terminator::store::{self, canon};
 use crate::{BotError, Context};
 
 /// Terminator: chances to hit, damage, kill and of the resolution tests
@@ -125,11 +124,12 @@ pub async fn term(
                     "キャラクターの攻撃には武器も指定してください。",
                 ));
             };
-            let (_, mut chars, state) = store::read(ctx, &inv).await?;
+            let (_, chars, state) = store::read(ctx, &inv).await?;
             let mut order =
                 AttackOrder::new(&canon(&chars, &attacker), &weapon, &canon(&chars, &target), band);
             order.cover = given.cover;
-            order.secondaries = secondaries(&chars, area.as_deref().unwrap_or(""));
+            order.secondaries =
+                crate::systems::terminator::attack::secondaries(&chars, area.as_deref().unwrap_or(""));
             order.hell = hell;
             order.moved = moved;
             order.heavy = heavy;
@@ -137,7 +137,9 @@ pub async fn term(
             order.power = given.power;
             let opts = store::options(&inv.settings);
             (
-                character_request(state, &order, &mut chars, &opts).map_err(|e| inv.user_error(&e))?,
+                state
+                    .attack_request(&order, &chars, &opts)
+                    .map_err(|e| inv.user_error(&e))?,
                 Shown::Characters,
             )
         }
@@ -210,50 +212,6 @@ struct Raw {
     rof: u32,
     armour: Option<u32>,
     resolution: Option<Die>,
-}
-
-/// Dice that never leave the copy of the game the request is built on: every face a 1.
-struct Ones;
-
-impl Roller for Ones {
-    fn roll(&mut self, _sides: u32) -> Result<u32, DiceError> {
-        Ok(1)
-    }
-}
-
-/// The request `/term attack` makes of `order`: the engine's own `TerminatorState::attack`,
-/// on this copy of the game, taken one stage (the attack roll, on dice that show 1s) so that
-/// only the request it checked and built is read. The odds hold whatever the turn: an attack
-/// under way and the activation the turn asks for are set aside on the copy.
-fn character_request(
-    mut state: engine::systems::terminator::TerminatorState,
-    order: &AttackOrder,
-    chars: &mut Chars,
-    opts: &engine::systems::terminator::options::TerminatorOptions,
-) -> Result<AttackRequest, engine::systems::terminator::error::RuleError> {
-    state.attack = None;
-    state.turn = 0;
-    let mut order = order.clone();
-    order.step_by_step = true;
-    order.defer_ill_be_back = true;
-    let report = state.attack(&order, chars, opts, &mut Ones)?;
-    Ok(report.run.request)
-}
-
-/// `T2, T3:cover` → the secondary targets with their cover, as `/term attack` reads them.
-fn secondaries(chars: &Chars, typed: &str) -> Vec<(String, bool)> {
-    typed
-        .split([',', '、'])
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .map(|t| {
-            let (name, cover) = match t.rsplit_once([':', '：']) {
-                Some((n, c)) if matches!(c.trim().to_lowercase().as_str(), "cover" | "遮蔽") => (n, true),
-                _ => (t, false),
-            };
-            (canon(chars, name), cover)
-        })
-        .collect()
 }
 
 /// A raw attack as the engine reads one: a weapon of `rof` dice that reaches the band, and one

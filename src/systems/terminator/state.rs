@@ -308,6 +308,28 @@ impl TerminatorState {
                 });
             }
         }
+        let request = self.attack_request(order, chars, options)?;
+        let mut stored = StoredAttack {
+            run: AttackRun::start(request)?,
+            step_by_step: order.step_by_step,
+            defer_ill_be_back: order.defer_ill_be_back,
+        };
+        drive(&mut stored, roller, false)?;
+        Ok(self.settle(stored, chars))
+    }
+
+    /// The request an attack of `order` makes: the attacker on the field with the weapon and
+    /// its ammunition, every target on the field and on the other side, their stats and cover.
+    /// Whatever the turn (the odds of an attack are asked at any time); `attack` adds the
+    /// turn's checks.
+    pub fn attack_request(
+        &self,
+        order: &AttackOrder,
+        chars: &BTreeMap<String, Character>,
+        options: &TerminatorOptions,
+    ) -> Result<AttackRequest, RuleError> {
+        let attacker = character::get(chars, &order.attacker)?;
+        attacker.ensure_on_field(&order.attacker)?;
         let w = attacker.weapon(&order.attacker, &order.weapon)?.clone();
         if let Some(limit) = w.limited_ammo
             && attacker.ammo_used.get(&w.name).copied().unwrap_or(0) >= limit
@@ -344,7 +366,7 @@ impl TerminatorState {
             }
             targets.push(self.target_stats(name, t, *cover));
         }
-        let request = AttackRequest {
+        Ok(AttackRequest {
             attacker: order.attacker.clone(),
             weapon: w,
             skill: order.skill.or(attacker.stats.skill),
@@ -356,14 +378,7 @@ impl TerminatorState {
             targets,
             friendly_touched: order.friendly_touched,
             carry_over: options.carry_over,
-        };
-        let mut stored = StoredAttack {
-            run: AttackRun::start(request)?,
-            step_by_step: order.step_by_step,
-            defer_ill_be_back: order.defer_ill_be_back,
-        };
-        drive(&mut stored, roller, false)?;
-        Ok(self.settle(stored, chars))
+        })
     }
 
     /// The next stage of the attack under way (the continue button; the I'll Be Back roll).

@@ -24,8 +24,8 @@ fn rule(inv: &Invocation, e: RuleError) -> BotError {
     inv.user_error(&e)
 }
 
-/// `T2, T3:cover` → the secondary targets with their cover.
-fn secondaries(chars: &Chars, typed: &str) -> Vec<(String, bool)> {
+/// `T2, T3:cover` → the secondary targets with their cover (`/odds term` reads them the same).
+pub fn secondaries(chars: &Chars, typed: &str) -> Vec<(String, bool)> {
     typed
         .split([',', '、'])
         .map(str::trim)
