@@ -58,6 +58,9 @@ pub(super) const SELECT_ROLL_PAGE: &str = "SELECT session_id, user_id, command, 
      FROM roll_log WHERE session_id = $1 ORDER BY id LIMIT $2 OFFSET $3";
 pub(super) const COUNT_ROLLS: &str = "SELECT COUNT(*) FROM roll_log WHERE session_id = $1";
 
+/// The start of a multi-row insert of actions (`VALUES …` follow).
+pub(super) const INSERT_ACTIONS: &str =
+    "INSERT INTO actions (kind, guild_id, channel_id, owner_id, payload, created_at_ms) ";
 pub(super) const INSERT_ACTION: &str = "INSERT INTO actions \
      (kind, guild_id, channel_id, owner_id, payload, created_at_ms) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id";
 pub(super) const SELECT_ACTION: &str = "SELECT id, kind, guild_id, channel_id, owner_id, payload, \

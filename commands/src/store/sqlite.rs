@@ -14,7 +14,7 @@ use tokio::sync::{Mutex, MutexGuard};
 
 use super::combine::Combiner;
 use super::postgres::migrate_error;
-use super::sql::{APPEND_ROLL, INSERT_ACTION, embedded_migrator, sql_store};
+use super::sql::{APPEND_ROLL, INSERT_ACTIONS, embedded_migrator, sql_store};
 use super::{ACQUIRE_TIMEOUT, Backend, NewAction, Recorded, StoreError, classify_common, now_ms, to_db};
 
 /// A [`Store`](super::Store) in one SQLite file. Clones share the pool and the turns.
@@ -59,20 +59,29 @@ impl SqliteStore {
             .begin_with(Self::BEGIN_WRITE)
             .await
             .map_err(Self::classify)?;
+        // Every action in one statement: a statement is a round trip to SQLite's worker
+        // thread. Their ids are handed out in the order of the rows (the write lock is ours);
+        // RETURNING's order is unspecified, so they are sorted back into it.
         let mut action_ids = Vec::with_capacity(actions.len());
-        let now = now_ms();
-        for a in actions {
-            let (id,): (i64,) = sqlx::query_as(INSERT_ACTION)
-                .bind(&a.kind)
-                .bind(a.guild.map(to_db))
-                .bind(to_db(a.channel))
-                .bind(to_db(a.owner))
-                .bind(Json(&a.payload))
-                .bind(now)
-                .fetch_one(&mut *tx)
+        if !actions.is_empty() {
+            let now = now_ms();
+            let mut insert = sqlx::QueryBuilder::new(INSERT_ACTIONS);
+            insert.push_values(actions, |mut row, a| {
+                row.push_bind(&a.kind)
+                    .push_bind(a.guild.map(to_db))
+                    .push_bind(to_db(a.channel))
+                    .push_bind(to_db(a.owner))
+                    .push_bind(Json(&a.payload))
+                    .push_bind(now);
+            });
+            insert.push(" RETURNING id");
+            let rows: Vec<(i64,)> = insert
+                .build_query_as()
+                .fetch_all(&mut *tx)
                 .await
                 .map_err(Self::classify)?;
-            action_ids.push(id);
+            action_ids.extend(rows.into_iter().map(|(id,)| id));
+            action_ids.sort_unstable();
         }
         let mut logged = false;
         if let Some(r) = roll {
