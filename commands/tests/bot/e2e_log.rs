@@ -203,3 +203,49 @@ async fn shadowrun_turn_and_pass_read_the_same_on_status_and_initiative() {
     assert!(!status.contains("Round"), "{status}");
     c.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_shadowrun_attack_and_its_edge_reroll_are_logged_with_hits_damage_and_boxes() {
+    let mut c = system_console().await;
+    started(&mut c, "/session start name:Run system:Shadowrun 4").await;
+    started(
+        &mut c,
+        "/char add name:Ana owner:@ana stats:body=3 agility=3 reaction=3 willpower=3 edge=2 pistols=2",
+    )
+    .await;
+    started(
+        &mut c,
+        "/char add name:Bob owner:@bob stats:body=4 agility=3 reaction=3 willpower=3 edge=1 armour=6/4",
+    )
+    .await;
+    let ana = player(&c, "ana");
+    // Attack 5 dice: 2 hits; defence 1 hit; net 1: 6P; soak 9 dice, 1 hit: 5 boxes.
+    c.queue_dice([5, 2, 3, 1, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4]);
+    let (id, _) = as_id(
+        &mut c,
+        &ana,
+        "/sr attack attacker:Ana target:Bob skill:pistols dv:5 ap:-1 weapon:Ares Predator",
+    )
+    .await;
+    // Second chance rerolls the three misses (5, 6, 2): 4 hits, net 3, 8P; the soak is kept.
+    let message = c.fake.original_message(id).expect("the result message");
+    c.queue_dice([5, 6, 2]);
+    press(&c, &ana, &message, &button(&message, "Second chance")).await;
+    let gm = c.invoker();
+    let lines = log_lines(&mut c, &gm).await;
+    assert_eq!(
+        lines,
+        [
+            "`/sr attack attacker:Ana target:Bob skill:pistols dv:5 ap:-1 weapon:Ares Predator` → hits 2 vs 1 (net 1) → hit, 6P: 5 box(es)",
+            "`/sr second chance` → hits 4 vs 1 (net 3) → hit, 8P: 7 box(es)",
+        ],
+        "{lines:?}"
+    );
+    let ja = japanese(&c, "kenji");
+    let lines = log_lines(&mut c, &ja).await;
+    assert!(
+        lines[0].ends_with("→ ヒット2対1（ネット1） → 命中、肉体6：5ボックス"),
+        "{lines:?}"
+    );
+    c.shutdown().await;
+}

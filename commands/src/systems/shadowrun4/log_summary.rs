@@ -158,12 +158,18 @@ impl LogSummary for AttackOutcome {
     fn summary(&self, lang: Lang) -> String {
         let mut s = versus(self.attack_hits, self.defence_hits, self.net_hits, lang);
         match (&self.damage, self.hit) {
-            (Some(d), true) => s.push_str(&format!(
-                " → {}, {}: {}",
-                lang.pick("hit", "命中"),
-                dv(d.modified_dv, d.damage_type, lang),
-                boxes(d.boxes, lang)
-            )),
+            (Some(d), true) => s.push_str(&match lang {
+                Lang::En => format!(
+                    " → hit, {}: {}",
+                    dv(d.modified_dv, d.damage_type, lang),
+                    boxes(d.boxes, lang)
+                ),
+                Lang::Ja => format!(
+                    " → 命中、{}：{}",
+                    dv(d.modified_dv, d.damage_type, lang),
+                    boxes(d.boxes, lang)
+                ),
+            }),
             (None, true) => s.push_str(&format!(" → {}", lang.pick("hit", "命中"))),
             (_, false) => s.push_str(&format!(" → {}", lang.pick("miss", "外れ"))),
         }
