@@ -801,7 +801,7 @@ pub async fn edge_buttons(ctx: Context<'_>, inv: &Invocation, offer: EdgeOffer<'
 
 /// An Edge button to offer: the press it makes from the roll's shared data (the buttons of
 /// one roll differ only by kind), its label and style.
-type EdgeButton = (fn(EdgePress) -> SrPress, String, ButtonStyle);
+type EdgeButton = (&'static str, String, ButtonStyle);
 
 /// [`edge_buttons`] for any place and roll: `roll_id` ties the buttons of one roll together.
 /// The buttons' actions are stored with the reply ([`reply_rows`]), in one write.
@@ -821,7 +821,7 @@ pub async fn edge_buttons_at(
     let mut kinds: Vec<EdgeButton> = Vec::new();
     if offer.second_chance && points && offer.roll.standing().any(|d| !d.is_hit()) {
         kinds.push((
-            SrPress::SecondChance,
+            SrPress::SECOND_CHANCE,
             lang.pick("Second chance (Edge)", "セカンド・チャンス（エッジ）")
                 .to_string(),
             ButtonStyle::Primary,
@@ -830,14 +830,14 @@ pub async fn edge_buttons_at(
     if offer.negate && points {
         // After the roll: add Edge dice, only they follow the rule of six (decisions "Edge").
         kinds.push((
-            SrPress::EdgeDice,
+            SrPress::EDGE_DICE,
             edge_dice_label(c.attributes.edge, lang),
             ButtonStyle::Secondary,
         ));
     }
     if offer.negate && points && offer.roll.glitch != engine::systems::shadowrun4::Glitch::None {
         kinds.push((
-            SrPress::NegateGlitch,
+            SrPress::NEGATE_GLITCH,
             lang.pick("Negate glitch (Edge)", "グリッチ回避（エッジ）")
                 .to_string(),
             ButtonStyle::Primary,
@@ -845,7 +845,7 @@ pub async fn edge_buttons_at(
     }
     if offer.burn && c.attributes.edge > 0 {
         kinds.push((
-            SrPress::BurnEdge,
+            SrPress::BURN_EDGE,
             lang.pick(
                 "Burn Edge: critical success",
                 "エッジを燃やす：クリティカル・サクセス",
@@ -860,15 +860,30 @@ pub async fn edge_buttons_at(
         roll: offer.edge_roll,
         roll_id: Some(roll_id.to_string()),
     };
-    for (kind, label, style) in kinds {
-        let press = kind(data.clone());
-        if let Some(action) = new_action(place.guild, place.channel, place.owner, &press) {
-            out.push(Offer::Pending {
-                action,
-                label: side.label(&label, lang),
-                style,
-            });
+    if kinds.is_empty() {
+        return out;
+    }
+    // Every Edge button of the roll carries the same data: serialized once (it holds the
+    // whole roll), the kind tells them apart (`SrPress::from_action`).
+    let payload = match serde_json::to_value(&data) {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::warn!("Edge buttons not offered: {e}");
+            return out;
         }
+    };
+    for (kind, label, style) in kinds {
+        out.push(Offer::Pending {
+            action: NewAction {
+                kind: kind.into(),
+                guild: place.guild,
+                channel: place.channel,
+                owner: place.owner,
+                payload: payload.clone(),
+            },
+            label: side.label(&label, lang),
+            style,
+        });
     }
     out
 }
