@@ -65,6 +65,32 @@ pub struct Press<'a> {
     pub settings: ServerSettings,
 }
 
+impl Press<'_> {
+    /// Log what a press rolled in session `session_id` (best effort, as a command's roll is:
+    /// the result already shows) with its summary, and hand it to the console.
+    pub async fn log(
+        &self,
+        session_id: i64,
+        command: &str,
+        outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
+    ) {
+        self.data.tap(self.interaction.id.get(), outcome);
+        let Some(outcome) = crate::log_line::logged_outcome(outcome) else {
+            return;
+        };
+        let entry = engine::session::RollLogEntry {
+            session_id,
+            user_id: self.interaction.user.id.get(),
+            command: command.to_string(),
+            outcome,
+            at_ms: crate::invocation::now_ms(),
+        };
+        if let Err(e) = self.data.store.append_roll(&entry).await {
+            tracing::warn!(session = session_id, "roll not logged: {e}");
+        }
+    }
+}
+
 /// What the press shows.
 pub enum PressReply {
     /// Replace the message the button is on.

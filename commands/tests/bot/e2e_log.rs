@@ -11,6 +11,7 @@ use saikoro_bot::fake_discord::{Invoker, Reply};
 const ANA: &str = "/char add name:Ana stats:body=3 agility=3 reaction=3 strength=2 charisma=2 intuition=3 logic=2 willpower=3 edge=2 pistols=2";
 const BOB: &str = "/char add name:Bob stats:body=4 agility=3 reaction=4 strength=2 charisma=2 intuition=3 logic=2 willpower=3 edge=1 dodge=2";
 const HOPPER: &str = r#"/char add name:Hopper stats:model=jerboa attack=4+ defence=3+ initiative=4+ mr=16 hits=2/1 ar=5 weapon1="Rifle 6 3-6/12""#;
+const HUNTER: &str = r#"/char add name:Hunter stats:model=hunter attack=4+ defence=4+ initiative=4+ mr=10 hits=3/2 ar=6 weapon1="Autocannon 7 2-4/10""#;
 const BRUTE: &str = r#"/char add name:Brute stats:model=grizzly attack=4+ defence=4+ initiative=4+ mr=12 hits=2/2 ar=6 weapon1="Autocannon 7 2-4/10""#;
 
 fn japanese(c: &Console, name: &str) -> Invoker {
@@ -245,6 +246,42 @@ async fn a_shadowrun_attack_and_its_edge_reroll_are_logged_with_hits_damage_and_
     let lines = log_lines(&mut c, &ja).await;
     assert!(
         lines[0].ends_with("→ ヒット2対1（ネット1） → 命中、肉体6：5ボックス"),
+        "{lines:?}"
+    );
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_reliable_reroll_pressed_on_the_rally_is_logged_with_its_result() {
+    let mut c = system_console().await;
+    started(&mut c, "/session start name:Race system:Badlands Rally").await;
+    started(&mut c, HUNTER).await;
+    started(&mut c, BRUTE).await;
+    send(&mut c, "/rally activate gear:Hunter").await;
+    // Attack 2,1 → 2 against Brute's 6,5 → 7: MOF 5. Reliable rerolls the attack (6,5 → 7):
+    // MOS 0, a hit; damage 1 die: 4 → 1 damage.
+    c.queue_dice([2, 1, 6, 5]);
+    let gm = c.invoker();
+    let (id, _) = as_id(
+        &mut c,
+        &gm,
+        "/rally attack attacker:Hunter defender:Brute distance:4",
+    )
+    .await;
+    let message = c.fake.original_message(id).expect("the attack message");
+    c.queue_dice([6, 5, 4]);
+    press(
+        &c,
+        &gm,
+        &message,
+        &button(&message, "Reliable: reroll Hunter's attack"),
+    )
+    .await;
+    let lines = log_lines(&mut c, &gm).await;
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].ends_with("→ MOF 5 — MISS"), "{lines:?}");
+    assert!(
+        lines[1].starts_with("`/rally reliable` → MOS 0 — HIT · defender: "),
         "{lines:?}"
     );
     c.shutdown().await;

@@ -20,11 +20,10 @@
 //! new order (the turn order and pole, or the contested result), provided the race is still as
 //! the check left it.
 
-use engine::session::{Actor, RollLogEntry, Session};
+use engine::session::{Actor, Session};
 use engine::systems::badlands_rally::attack::{AttackOutcome, Side};
 use engine::systems::badlands_rally::race::{
-    Action, Entry, InitiativeKind, InitiativeOutcome, RaceAttack, RaceAttackReport, RaceEvent, RaceState,
-    Victory,
+    Action, Entry, InitiativeKind, InitiativeOutcome, RaceAttack, RaceEvent, RaceState, Victory,
 };
 use engine::systems::badlands_rally::state::GearEvent;
 use serde_json::{Value, json};
@@ -223,7 +222,7 @@ async fn reroll(p: &Press<'_>, press: AttackReroll) -> Result<PressReply, BotErr
         Ok((next, (report, offer)))
     })
     .await?;
-    log(p, &session, &report).await;
+    p.log(session.id, "/rally reliable", &report).await;
     let lang = p.lang;
     let mut view = attack_view(&report, &request.attacker, &request.defender, lang);
     let who = match side {
@@ -253,23 +252,6 @@ async fn reroll(p: &Press<'_>, press: AttackReroll) -> Result<PressReply, BotErr
             .embed(view.to_embed())
             .components(components),
     ))
-}
-
-async fn log(p: &Press<'_>, session: &Session, report: &RaceAttackReport) {
-    p.data.tap(p.interaction.id.get(), report);
-    let Ok(outcome) = serde_json::to_value(report) else {
-        return;
-    };
-    let entry = RollLogEntry {
-        session_id: session.id,
-        user_id: p.interaction.user.id.get(),
-        command: "/rally reliable".to_string(),
-        outcome,
-        at_ms: crate::invocation::now_ms(),
-    };
-    if let Err(e) = p.data.store.append_roll(&entry).await {
-        tracing::warn!(session = session.id, "roll not logged: {e}");
-    }
 }
 
 /// Whether Reliable may reroll this action's test: a roll, not recovery or a spin-out.
@@ -363,19 +345,7 @@ async fn reroll_move(p: &Press<'_>, press: MoveReroll) -> Result<PressReply, Bot
         Ok((next, report))
     })
     .await?;
-    p.data.tap(p.interaction.id.get(), &report);
-    if let Ok(outcome) = serde_json::to_value(&report) {
-        let entry = RollLogEntry {
-            session_id: session.id,
-            user_id: p.interaction.user.id.get(),
-            command: format!("/rally reliable {id}"),
-            outcome,
-            at_ms: crate::invocation::now_ms(),
-        };
-        if let Err(e) = p.data.store.append_roll(&entry).await {
-            tracing::warn!(session = session.id, "roll not logged: {e}");
-        }
-    }
+    p.log(session.id, &format!("/rally reliable {id}"), &report).await;
     let mut view = action_view(&title, &report, p.lang);
     view.footer = Some(match p.lang {
         engine::i18n::Lang::En => format!("Reliable: {id} rerolled (once per lap)"),
@@ -591,19 +561,7 @@ async fn reroll_check(p: &Press<'_>, press: CheckReroll) -> Result<PressReply, B
         Ok((next, (out, offer)))
     })
     .await?;
-    p.data.tap(p.interaction.id.get(), &out);
-    if let Ok(logged) = serde_json::to_value(&out) {
-        let entry = RollLogEntry {
-            session_id: session.id,
-            user_id: p.interaction.user.id.get(),
-            command: format!("/rally reliable {id}"),
-            outcome: logged,
-            at_ms: crate::invocation::now_ms(),
-        };
-        if let Err(e) = p.data.store.append_roll(&entry).await {
-            tracing::warn!(session = session.id, "roll not logged: {e}");
-        }
-    }
+    p.log(session.id, &format!("/rally reliable {id}"), &out).await;
     let lang = p.lang;
     let mut view = match out.kind {
         InitiativeKind::Contested => victory_view(&Victory::Contested { ids }, Some(&out), lang),

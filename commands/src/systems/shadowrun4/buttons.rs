@@ -15,7 +15,7 @@
 //! - `sr.apply_damage`: mark the boxes on the target's monitor.
 
 use engine::i18n::{Lang, Localized};
-use engine::session::{RollLogEntry, Session};
+use engine::session::Session;
 use engine::systems::shadowrun4::DamageType;
 use engine::systems::shadowrun4::character::EdgeAfterKind;
 use engine::systems::shadowrun4::combat::{AttackOutcome, AttackRequest, AttackRoll};
@@ -72,28 +72,6 @@ fn reroll<T>(
     f: impl FnOnce(&mut dyn engine::dice::Roller) -> Result<T, engine::systems::shadowrun4::RuleError>,
 ) -> Result<T, BotError> {
     p.data.dice.with(f).map_err(|e| rule(p, &e))
-}
-
-async fn log(
-    p: &Press<'_>,
-    session: i64,
-    command: &str,
-    outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
-) {
-    p.data.tap(p.interaction.id.get(), outcome);
-    let Some(outcome) = crate::log_line::logged_outcome(outcome) else {
-        return;
-    };
-    let entry = RollLogEntry {
-        session_id: session,
-        user_id: p.interaction.user.id.get(),
-        command: command.to_string(),
-        outcome,
-        at_ms: crate::invocation::now_ms(),
-    };
-    if let Err(e) = p.data.store.append_roll(&entry).await {
-        tracing::warn!(session, "roll not logged: {e}");
-    }
 }
 
 async fn second_chance(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Result<PressReply, BotError> {
@@ -414,7 +392,7 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Res
             lang.pick("Second chance: Edge spent", "セカンド・チャンス：エッジ使用"),
         ),
     };
-    log(p, session_id, command, &outcome).await;
+    p.log(session_id, command, &outcome).await;
     let mut buttons = Vec::new();
     let mut apply_id = None;
     // An attack's Apply damage stays where it was (the target's owner, or the roller where the
@@ -493,7 +471,7 @@ async fn apply_damage(p: &Press<'_>, press: DamagePress) -> Result<PressReply, B
     let Some((name, report, c)) = reports.first() else {
         return Err(BotError::internal("damage applied without a report"));
     };
-    log(p, session_id, "/sr apply damage", report).await;
+    p.log(session_id, "/sr apply damage", report).await;
     let text = view::damage_report_text(name, report, c, p.lang);
     let title = p.lang.pick("✅ Damage applied", "✅ ダメージ適用");
     let embed = match p.interaction.message.embeds.first() {
@@ -563,7 +541,7 @@ async fn cheat_death(p: &Press<'_>, press: CheatDeathPress) -> Result<PressReply
         .and_then(|e| engine::systems::shadowrun4::sheet::character(&e.sheet, &e.name).ok())
         .map(|(_, c)| c)
         .ok_or_else(|| BotError::internal("cheat death without the character"))?;
-    log(p, session_id, "/sr cheat death", &c).await;
+    p.log(session_id, "/sr cheat death", &c).await;
     let title = p.lang.pick("🔥 Death cheated", "🔥 死を免れた");
     let text = format!(
         "{} {}\n{}",

@@ -718,28 +718,6 @@ fn updated(p: &Press<'_>, embed: CreateEmbed, buttons: Vec<CreateButton>) -> Pre
     )
 }
 
-async fn log(
-    p: &Press<'_>,
-    session: Option<i64>,
-    command: &str,
-    outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
-) {
-    p.data.tap(p.interaction.id.get(), outcome);
-    let (Some(session_id), Some(outcome)) = (session, crate::log_line::logged_outcome(outcome)) else {
-        return;
-    };
-    let entry = engine::session::RollLogEntry {
-        session_id,
-        user_id: p.interaction.user.id.get(),
-        command: command.to_string(),
-        outcome,
-        at_ms: crate::invocation::now_ms(),
-    };
-    if let Err(e) = p.data.store.append_roll(&entry).await {
-        tracing::warn!(session_id, "roll not logged: {e}");
-    }
-}
-
 /// "Roll damage" / "Boosted damage" after a hit.
 pub async fn damage_press(p: &Press<'_>, d: DamagePress) -> Result<PressReply, BotError> {
     let lang = p.lang;
@@ -783,7 +761,11 @@ pub async fn damage_press(p: &Press<'_>, d: DamagePress) -> Result<PressReply, B
     } else {
         "/wm damage"
     };
-    log(p, session, command, &o).await;
+    if let Some(session) = session {
+        p.log(session, command, &o).await;
+    } else {
+        p.data.tap(p.interaction.id.get(), &o);
+    }
     let mut buttons = vec![];
     if let (Landing::Later(name), Some(sid)) = (&landing, session) {
         let press = ApplyPress {
@@ -841,7 +823,7 @@ pub async fn apply_press(p: &Press<'_>, a: ApplyPress) -> Result<PressReply, Bot
         })
     })
     .await?;
-    log(p, Some(a.session), "/wm apply damage", &done).await;
+    p.log(a.session, "/wm apply damage", &done).await;
     let mut text = format!(
         "{} {} → {}",
         done.target,
