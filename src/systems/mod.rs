@@ -4,6 +4,7 @@
 
 pub mod badlands_rally;
 pub mod bounds;
+pub mod field_names;
 pub mod generic;
 pub mod mecha_d20;
 pub mod registry;

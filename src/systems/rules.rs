@@ -53,7 +53,7 @@ pub struct SheetField {
 
 impl SheetField {
     /// The rows of a `(key, names)` table; the key itself is left out of `names`.
-    pub fn from_table(table: crate::systems::sheet::FieldNames) -> Vec<SheetField> {
+    pub fn from_table(table: crate::systems::field_names::FieldNames) -> Vec<SheetField> {
         table
             .iter()
             .map(|(key, names)| SheetField {
@@ -64,7 +64,7 @@ impl SheetField {
     }
 
     /// A table's rows, then the weapon slots `weapon1`…`weaponN` (also typed `w1`, `武器1`).
-    pub fn with_weapons(table: crate::systems::sheet::FieldNames, max: usize) -> Vec<SheetField> {
+    pub fn with_weapons(table: crate::systems::field_names::FieldNames, max: usize) -> Vec<SheetField> {
         let mut fields = SheetField::from_table(table);
         fields.push(SheetField {
             key: format!("weapon1…weapon{max}"),

@@ -26,17 +26,6 @@ pub fn unquote_line(input: &str) -> String {
     inner.replace("\\\"", "\"")
 }
 
-/// A system's field names: `(stored key, every name a player may type for it)`.
-pub type FieldNames = &'static [(&'static str, &'static [&'static str])];
-
-/// The stored key a typed field name means, in a system's table.
-pub fn field_named(table: FieldNames, typed: &str) -> Option<&'static str> {
-    table
-        .iter()
-        .find(|(_, names)| names.contains(&typed))
-        .map(|(key, _)| *key)
-}
-
 /// Most fields one `/char` line may set.
 pub const MAX_FIELDS: usize = 60;
 const MAX_KEY_CHARS: usize = 32;

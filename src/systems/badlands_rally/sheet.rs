@@ -22,7 +22,7 @@
 //! Weapon traits: `melee`, `heat`, `blast`, `impact`, `area`/`ae`, `burst:X` (`burstX`); a
 //! token like `3+` gives the weapon its own attack rating. A range `R` alone means `1-R/R`.
 
-use crate::systems::sheet::{FieldNames, field_named};
+use crate::systems::field_names::{FieldNames, field_named};
 use serde_json::Value;
 
 use super::datacards;

@@ -28,7 +28,7 @@
 //! mounts `head`/`頭部`, `body`/`胴体`, `arm`/`腕`, `left_arm`/`左腕`, `right_arm`/`右腕`,
 //! `leg`/`脚`, `left_leg`/`左脚`, `right_leg`/`右脚`; `fixed`/`固定` or `standard`/`標準`.
 
-use crate::systems::sheet::{FieldNames, field_named};
+use crate::systems::field_names::{FieldNames, field_named};
 use serde_json::Value;
 
 use super::damage::parse_power;

@@ -25,7 +25,7 @@
 //! `software` (threading), `compiling`. A name a letter away from a field (two for long
 //! names: `agillity`) is refused as a likely typo.
 
-use crate::systems::sheet::{FieldNames, field_named};
+use crate::systems::field_names::{FieldNames, field_named};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

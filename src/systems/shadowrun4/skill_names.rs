@@ -3,7 +3,7 @@
 //! defence adds and `skill:ピストル` finds `pistols=5`. The seed names 回避, 体術 and 素手戦闘
 //! (combat, 3.3–3.4); the rest follow the Japanese edition's usual katakana and kanji.
 
-use crate::systems::sheet::{FieldNames, field_named};
+use crate::systems::field_names::{FieldNames, field_named};
 
 /// `(key, Japanese names)`: the key is the one commands and sheets store.
 pub const SKILLS: FieldNames = &[

@@ -16,7 +16,7 @@
 //! | `removed` (除去) | `no`, `killed` (撃破), `retreated` (撤退), GM only |
 //! | `reset` (リセット) | `yes`: markers, damage and ammo cleared, GM only |
 
-use crate::systems::sheet::{FieldNames, field_named};
+use crate::systems::field_names::{FieldNames, field_named};
 use serde_json::Value;
 
 use super::character::{Character, Removal};

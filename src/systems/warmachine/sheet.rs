@@ -18,7 +18,7 @@
 //!
 //! New models need `controller`, `def`, `arm` and `boxes`.
 
-use crate::systems::sheet::{FieldNames, field_named};
+use crate::systems::field_names::{FieldNames, field_named};
 use serde_json::Value;
 
 use super::effects::{CannotFlag, Expiry, Stat};
