@@ -58,10 +58,19 @@ impl PgStore {
         actions: &[NewAction],
         roll: Option<&RollLogEntry>,
     ) -> Result<Recorded, StoreError> {
-        let mut payloads = Vec::with_capacity(actions.len());
-        for a in actions {
-            payloads
-                .push(serde_json::to_string(&a.payload).map_err(|e| StoreError::Internal(e.to_string()))?);
+        // One command's buttons often carry the same data (a roll's Edge buttons): written out
+        // once and reused rather than serialized per button.
+        let mut payloads: Vec<String> = Vec::with_capacity(actions.len());
+        for (i, a) in actions.iter().enumerate() {
+            let same = i
+                .checked_sub(1)
+                .and_then(|j| actions.get(j))
+                .is_some_and(|prev| prev.payload == a.payload);
+            let text = match payloads.last() {
+                Some(last) if same => last.clone(),
+                _ => serde_json::to_string(&a.payload).map_err(|e| StoreError::Internal(e.to_string()))?,
+            };
+            payloads.push(text);
         }
         let row = sqlx::query(RECORD)
             .bind(actions.iter().map(|a| a.kind.clone()).collect::<Vec<_>>())

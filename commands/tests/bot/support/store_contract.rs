@@ -707,6 +707,33 @@ pub async fn one_command_records_at_once(h: &impl Harness) {
         );
     }
     assert_eq!(store.recent_rolls(s.id, 10).await.unwrap(), vec![roll(s.id, 1)]);
+    // Buttons that share their data (a roll's Edge buttons) with one that does not in between:
+    // each stored with its own kind and its own data, in order.
+    let shared = json!({ "roll": [5, 2, 6], "character": "Ana" });
+    let mixed = [
+        NewAction {
+            payload: shared.clone(),
+            ..action("sr.second_chance", ALICE)
+        },
+        NewAction {
+            payload: shared.clone(),
+            ..action("sr.edge_dice", ALICE)
+        },
+        action("reveal", BOB),
+        NewAction {
+            payload: shared.clone(),
+            ..action("sr.burn_edge", ALICE)
+        },
+    ];
+    let ids = store.record(&mixed, None).await.unwrap().action_ids;
+    assert_eq!(ids.len(), 4);
+    for (id, a) in ids.iter().zip(&mixed) {
+        let stored = store.action(*id).await.unwrap().expect("stored");
+        assert_eq!(
+            (stored.kind.as_str(), &stored.payload),
+            (a.kind.as_str(), &a.payload)
+        );
+    }
     // Only a roll; only actions; nothing.
     assert_eq!(
         store.record(&[], Some(&roll(s.id, 2))).await.unwrap().action_ids,
