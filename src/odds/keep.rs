@@ -115,14 +115,16 @@ pub fn keep(faces: &Faces, pi: &[f64], n: u32, lo: u32, hi: u32) -> Result<Dist,
                 // Kept among positions j..end.
                 let m = end.min(khi).saturating_sub(j.max(klo));
                 let worth = power_of(faces, fi, m, &mut powers)?;
-                let d = cur.convolve(&worth)?;
-                if end >= khi {
-                    done.add_scaled(&d, 0, w)?;
+                let target = if end >= khi {
+                    &mut done
                 } else {
-                    let slot = &mut next[end];
-                    let mut acc = slot.take().unwrap_or_else(Dist::zero);
-                    acc.add_scaled(&d, 0, w)?;
-                    *slot = Some(acc);
+                    next[end].get_or_insert_with(Dist::zero)
+                };
+                // Plain faces are worth one number: a shift, with no convolution to allocate.
+                if let [q] = worth.p[..] {
+                    target.add_scaled(&cur, worth.min, w * q)?;
+                } else {
+                    target.add_scaled(&cur.convolve(worth)?, 0, w)?;
                 }
             }
         }
@@ -132,7 +134,12 @@ pub fn keep(faces: &Faces, pi: &[f64], n: u32, lo: u32, hi: u32) -> Result<Dist,
 }
 
 /// The worth of `m` dice that all showed face index `fi`.
-fn power_of(faces: &Faces, fi: usize, m: usize, memo: &mut [Vec<Dist>]) -> Result<Dist, OddsError> {
+fn power_of<'a>(
+    faces: &Faces,
+    fi: usize,
+    m: usize,
+    memo: &'a mut [Vec<Dist>],
+) -> Result<&'a Dist, OddsError> {
     let cache = &mut memo[fi];
     if cache.is_empty() {
         cache.push(Dist::point(0));
@@ -142,5 +149,5 @@ fn power_of(faces: &Faces, fi: usize, m: usize, memo: &mut [Vec<Dist>]) -> Resul
         let next = cache[cache.len() - 1].convolve(&one)?;
         cache.push(next);
     }
-    Ok(cache[m].clone())
+    Ok(&cache[m])
 }
