@@ -16,7 +16,7 @@ use super::faces::Faces;
 pub const KEEP_BUDGET: u64 = 8_000_000;
 
 /// `ln k!` for `k = 0..=n`.
-fn ln_factorials(n: usize) -> Vec<f64> {
+pub(crate) fn ln_factorials(n: usize) -> Vec<f64> {
     let mut v = Vec::with_capacity(n + 1);
     let mut acc = 0.0;
     v.push(0.0);
@@ -28,7 +28,7 @@ fn ln_factorials(n: usize) -> Vec<f64> {
 }
 
 /// `P(Bin(m, q) = t)`.
-fn binomial_term(m: usize, t: usize, q: f64, lnf: &[f64]) -> f64 {
+pub(crate) fn binomial_term(m: usize, t: usize, q: f64, lnf: &[f64]) -> f64 {
     if q >= 1.0 {
         return if t == m { 1.0 } else { 0.0 };
     }

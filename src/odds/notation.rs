@@ -3,10 +3,11 @@
 
 use super::bcdice;
 use super::dist::{Dist, sum_of_powers};
-use super::error::{OddsError, Unsupported};
+use super::error::OddsError;
 use super::explode_keep::ExplodeKeep;
 use super::faces::{Faces, Stage};
 use super::keep::{KEEP_BUDGET, keep, keep_cost};
+use super::pool_keep::PoolKeep;
 use crate::notation::ast::{
     Command, D66Order, DiceSpec, Expr, ExprCommand, Group, Keep, Op, Rounding, Stage2,
 };
@@ -248,6 +249,8 @@ enum Plan {
     },
     /// Keep/drop over dice that explode (the pool size is random).
     ExplodeKeep(ExplodeKeep),
+    /// Keep/drop over any other stages, or advantage then stages then keep/drop.
+    PoolKeep(PoolKeep),
 }
 
 fn plan(g: &DiceSpec, successes: bool) -> Result<Plan, OddsError> {
@@ -297,11 +300,11 @@ fn plan(g: &DiceSpec, successes: bool) -> Result<Plan, OddsError> {
         let plan = ExplodeKeep::plan(g.count, sides, *at_least, *indefinite, k, &value)?;
         return Ok(Plan::ExplodeKeep(plan));
     }
-    if stages.iter().any(|s| !matches!(s, Stage::Reroll { .. })) {
-        return Err(OddsError::Unsupported(Unsupported::KeepWithExplode));
-    }
-    if g.advantage.is_some() && !stages.is_empty() {
-        return Err(OddsError::Unsupported(Unsupported::AdvantageStagesKeep));
+    let rerolls_only = stages.iter().all(|s| matches!(s, Stage::Reroll { .. }));
+    if !rerolls_only || (g.advantage.is_some() && !stages.is_empty()) {
+        // Explosions with other stages, implosions, or advantage before the stages.
+        let plan = PoolKeep::plan(g.count, sides, g.advantage, &stages, k, &value, !successes)?;
+        return Ok(Plan::PoolKeep(plan));
     }
     let live = g.count;
     let (a, b) = match k {
@@ -347,6 +350,7 @@ fn run(plan: Plan) -> Result<Dist, OddsError> {
     match plan {
         Plan::Slots { die, n } => die.power(n),
         Plan::ExplodeKeep(p) => p.run(),
+        Plan::PoolKeep(p) => p.run(),
         Plan::Keep {
             faces,
             pi,
