@@ -2,6 +2,7 @@
 //! from: shifts, mixtures, convolutions (direct for small supports, by FFT for large ones) and
 //! n-fold powers.
 
+use std::cell::RefCell;
 use std::sync::{Mutex, OnceLock};
 
 use realfft::RealFftPlanner;
@@ -318,9 +319,9 @@ const TAIL_EPS: f64 = 1e-18;
 /// Spectrum bins whose power falls below this (relative to a total mass of 1) are set to 0
 /// without being raised: each output value moves by at most this much.
 const SPECTRUM_FLOOR: f64 = 1e-20;
-/// Supports wider than this bound a term's tail by its range instead of its exact moment
-/// generating function (a valid, looser Chernoff bound that costs nothing).
-const TAIL_SCAN_LIMIT: usize = 1 << 14;
+/// The tail bound reads a term's support in at most this many blocks, each block's mass at its
+/// far end (a valid Chernoff bound, a block's width looser per copy).
+const TAIL_BLOCKS: usize = 512;
 
 /// The distribution of `Σ_i` (the sum of `n_i` independent copies of `d_i`), every copy
 /// independent. Small ones are convolved directly (square and multiply); large ones take one
@@ -442,36 +443,17 @@ fn spectral(
     } else {
         (start, end.min(start + size - 1))
     };
-    let mut spectrum: Vec<Complex<f64>> = Vec::new();
-    for &(d, n) in wide {
-        let s = forward(&d.p, size);
-        // |c|^n below the floor is set to 0 without the power: `|c|² < floor^(2/n)`.
-        let m = d.mass();
-        let floor = (SPECTRUM_FLOOR.ln() * 2.0 / f64::from(n)).exp() * m * m;
-        if spectrum.is_empty() {
-            spectrum = vec![Complex::new(1.0, 0.0); s.len()];
-        }
-        for (acc, c) in spectrum.iter_mut().zip(s) {
-            if *acc == Complex::new(0.0, 0.0) {
-                continue;
-            }
-            *acc = if c.norm_sqr() < floor {
-                Complex::new(0.0, 0.0)
-            } else if n == 1 {
-                *acc * c
-            } else {
-                *acc * c.powu(n)
-            };
-        }
-    }
-    let circular = inverse(spectrum, size);
+    let inputs: Vec<(&[f64], u32, f64)> = wide.iter().map(|(d, n)| (&d.p[..], *n, d.mass())).collect();
     // Linear positions start..=end are circular positions start % size.. (wrapping once at most).
-    let first = start % size;
-    let len = end - start + 1;
-    let mut p = Vec::with_capacity(len);
-    let head = (size - first).min(len);
-    p.extend_from_slice(&circular[first..first + head]);
-    p.extend_from_slice(&circular[..len - head]);
+    let mut p = circular_product(&inputs, size, |circular| {
+        let first = start % size;
+        let len = end - start + 1;
+        let head = (size - first).min(len);
+        let mut p = Vec::with_capacity(len);
+        p.extend_from_slice(&circular[first..first + head]);
+        p.extend_from_slice(&circular[..len - head]);
+        p
+    });
     denoise(&mut p, mass);
     Ok(Dist {
         min: shift + start as i64,
@@ -508,76 +490,106 @@ fn planner() -> &'static Mutex<RealFftPlanner<f64>> {
     PLANNER.get_or_init(|| Mutex::new(RealFftPlanner::new()))
 }
 
-/// The spectrum of `a` wrapped around `size` (even): `size / 2 + 1` bins. Wrapping (adding
-/// `a[i]` at `i % size`) samples the same spectrum as zero-padding a longer sequence.
-fn forward(a: &[f64], size: usize) -> Vec<Complex<f64>> {
-    let plan = match planner().lock() {
-        Ok(mut p) => p.plan_fft_forward(size),
-        Err(poisoned) => poisoned.into_inner().plan_fft_forward(size),
-    };
-    let mut input = vec![0.0; size];
-    for chunk in a.chunks(size) {
-        for (x, y) in input.iter_mut().zip(chunk) {
-            *x += y;
-        }
-    }
-    let mut out = plan.make_output_vec();
-    // Lengths come from the plan itself, so this cannot fail.
-    let _ = plan.process(&mut input, &mut out);
-    out
+/// Buffers the transforms reuse from call to call: large allocations freed and made again on
+/// every call cost page faults (the allocator hands them back to the system).
+#[derive(Default)]
+struct Buffers {
+    real: Vec<f64>,
+    spectrum: Vec<Complex<f64>>,
+    product: Vec<Complex<f64>>,
+    scratch: Vec<Complex<f64>>,
 }
 
-/// The real sequence of a spectrum from [`forward`], divided by `size`.
-fn inverse(mut spectrum: Vec<Complex<f64>>, size: usize) -> Vec<f64> {
-    let plan = match planner().lock() {
-        Ok(mut p) => p.plan_fft_inverse(size),
-        Err(poisoned) => poisoned.into_inner().plan_fft_inverse(size),
+thread_local! {
+    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
+}
+
+/// The circular convolution over `size` points (even) of every `(p, n, mass)`'s `n`-fold
+/// self-convolution, given to `read` (divided by `size`). Each `p` is wrapped around `size`
+/// (adding `p[i]` at `i % size` samples the same spectrum as zero-padding a longer sequence);
+/// spectrum bins whose `n`-th power falls below [`SPECTRUM_FLOOR`] are set to 0 unraised.
+fn circular_product<R>(terms: &[(&[f64], u32, f64)], size: usize, read: impl FnOnce(&[f64]) -> R) -> R {
+    let (fwd, inv) = {
+        let mut planner = match planner().lock() {
+            Ok(p) => p,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        (planner.plan_fft_forward(size), planner.plan_fft_inverse(size))
     };
-    // A real signal's first and last bins are real; rounding may leave a trace of imaginary part.
-    if let Some(c) = spectrum.first_mut() {
-        c.im = 0.0;
-    }
-    if let Some(c) = spectrum.last_mut() {
-        c.im = 0.0;
-    }
-    let mut out = plan.make_output_vec();
-    let _ = plan.process(&mut spectrum, &mut out);
-    let scale = 1.0 / size as f64;
-    for x in &mut out {
-        *x *= scale;
-    }
-    out
+    BUFFERS.with_borrow_mut(|b| {
+        let bins = size / 2 + 1;
+        let scratch = fwd.get_scratch_len().max(inv.get_scratch_len());
+        b.scratch.resize(scratch, Complex::default());
+        b.product.clear();
+        b.product.resize(bins, Complex::new(1.0, 0.0));
+        b.spectrum.resize(bins, Complex::default());
+        for &(p, n, mass) in terms {
+            b.real.clear();
+            b.real.resize(size, 0.0);
+            for chunk in p.chunks(size) {
+                for (x, y) in b.real.iter_mut().zip(chunk) {
+                    *x += y;
+                }
+            }
+            // Lengths come from the plans themselves, so this cannot fail.
+            let _ = fwd.process_with_scratch(&mut b.real, &mut b.spectrum, &mut b.scratch);
+            // |c|^n below the floor: `|c|² < floor^(2/n) · mass²`.
+            let floor = (SPECTRUM_FLOOR.ln() * 2.0 / f64::from(n)).exp() * mass * mass;
+            for (acc, c) in b.product.iter_mut().zip(&b.spectrum) {
+                if acc.re == 0.0 && acc.im == 0.0 {
+                    continue;
+                }
+                *acc = if c.norm_sqr() < floor {
+                    Complex::default()
+                } else if n == 1 {
+                    *acc * c
+                } else {
+                    *acc * c.powu(n)
+                };
+            }
+        }
+        // A real signal's first and last bins are real; rounding may leave a trace of imaginary part.
+        if let Some(c) = b.product.first_mut() {
+            c.im = 0.0;
+        }
+        if let Some(c) = b.product.last_mut() {
+            c.im = 0.0;
+        }
+        b.real.resize(size, 0.0);
+        let _ = inv.process_with_scratch(&mut b.product, &mut b.real, &mut b.scratch);
+        let scale = 1.0 / size as f64;
+        for x in &mut b.real {
+            *x *= scale;
+        }
+        read(&b.real)
+    })
 }
 
 /// How far below and above its mean the sum of `n_i` copies of each `d_i` reaches, but for
 /// `eps` of the mass on each side: the Chernoff bound `t(λ) = (Σ n_i K_i(λ) − ln eps) / λ`,
 /// minimised over `λ` by golden-section search (`t` falls then rises in `λ`). `K_i` is the
-/// centred cumulant generating function, exact for supports up to [`TAIL_SCAN_LIMIT`] values and
-/// bounded by `λ` times the term's reach beyond its mean for wider ones.
+/// centred cumulant generating function, over at most [`TAIL_BLOCKS`] blocks of the support with
+/// each block's mass moved to its far end (which only raises `K_i`: the bound stays valid).
 fn tails(terms: &[(&Dist, u32)], eps: f64) -> (f64, f64) {
-    struct Term {
-        n: f64,
-        /// `(value − mean, probability / mass)` when scanned.
-        points: Vec<(f64, f64)>,
-        /// Reach below and above the mean.
-        reach: (f64, f64),
-    }
+    /// `(far end − mean, mass)` of each block, below and above.
+    type Blocks = Vec<(f64, f64)>;
     let mut var = 0.0;
-    let prepared: Vec<Term> = terms
+    let prepared: Vec<(f64, Blocks, Blocks)> = terms
         .iter()
         .map(|&(d, n)| {
             let (mu, m) = (d.mean(), d.mass());
             var += f64::from(n) * d.std_dev().powi(2);
-            let points = if d.p.len() <= TAIL_SCAN_LIMIT {
-                d.iter().map(|(v, q)| (v as f64 - mu, q / m)).collect()
-            } else {
-                Vec::new()
-            };
-            Term {
-                n: f64::from(n),
-                points,
-                reach: (mu - d.min as f64, d.max() as f64 - mu),
+            let width = d.p.len().div_ceil(TAIL_BLOCKS).max(1);
+            let (mut below, mut above) = (Vec::new(), Vec::new());
+            for (b, block) in d.p.chunks(width).enumerate() {
+                let mass: f64 = block.iter().sum::<f64>() / m;
+                if mass > 0.0 {
+                    let first = (d.min + (b * width) as i64) as f64;
+                    below.push((first - mu, mass));
+                    above.push((first + (block.len() - 1) as f64 - mu, mass));
+                }
             }
+            (f64::from(n), below, above)
         })
         .collect();
     let sd = var.sqrt().max(1e-9);
@@ -585,28 +597,24 @@ fn tails(terms: &[(&Dist, u32)], eps: f64) -> (f64, f64) {
     let bound = |sign: f64| -> f64 {
         let t = |ln_lambda: f64| -> f64 {
             let lambda = ln_lambda.exp();
+            let ls = lambda * sign;
             let mut k = 0.0;
-            for term in &prepared {
-                if term.points.is_empty() {
-                    let reach = if sign > 0.0 { term.reach.1 } else { term.reach.0 };
-                    k += term.n * lambda * reach;
-                    continue;
-                }
+            for (n, below, above) in &prepared {
+                let points = if sign > 0.0 { above } else { below };
                 // ln E exp(λ·sign·(X − μ)), by log-sum-exp.
-                let ls = lambda * sign;
-                let top = term.points.iter().map(|p| ls * p.0).fold(f64::MIN, f64::max);
-                let s: f64 = term.points.iter().map(|&(x, q)| q * (ls * x - top).exp()).sum();
-                k += term.n * (top + s.ln());
+                let top = points.iter().map(|p| ls * p.0).fold(f64::MIN, f64::max);
+                let s: f64 = points.iter().map(|&(x, q)| q * (ls * x - top).exp()).sum();
+                k += n * (top + s.ln());
             }
             let t = (k - ln_eps) / lambda;
             if t.is_finite() { t } else { f64::INFINITY }
         };
-        // λ between 2^-7 and 2^10 standard deviations⁻¹ of the sum's copies.
+        // λ between 2^-7 and 2^10 standard deviations⁻¹ of the sum.
         let (mut a, mut b) = ((2f64.powi(-7) / sd).ln(), (2f64.powi(10) / sd).ln());
         let g = (5f64.sqrt() - 1.0) / 2.0;
         let (mut x1, mut x2) = (b - g * (b - a), a + g * (b - a));
         let (mut f1, mut f2) = (t(x1), t(x2));
-        for _ in 0..24 {
+        for _ in 0..18 {
             if f1 <= f2 {
                 b = x2;
                 (x2, f2) = (x1, f1);
@@ -627,13 +635,9 @@ fn tails(terms: &[(&Dist, u32)], eps: f64) -> (f64, f64) {
 fn fft_convolve(a: &[f64], b: &[f64]) -> Vec<f64> {
     let width = a.len() + b.len() - 1;
     let size = fft_size(width);
-    let fa = forward(a, size);
-    let fb = forward(b, size);
-    let prod: Vec<Complex<f64>> = fa.iter().zip(&fb).map(|(x, y)| x * y).collect();
-    let mut out = inverse(prod, size);
-    out.truncate(width);
-    let mass = a.iter().sum::<f64>() * b.iter().sum::<f64>();
-    denoise(&mut out, mass);
+    let (ma, mb) = (a.iter().sum::<f64>(), b.iter().sum::<f64>());
+    let mut out = circular_product(&[(a, 1, ma), (b, 1, mb)], size, |c| c[..width].to_vec());
+    denoise(&mut out, ma * mb);
     out
 }
 
