@@ -18,7 +18,7 @@ use saikoro::odds::{
 use saikoro::systems::mecha_d20::damage::{DamageRequest, Multiplier, parse_power};
 use saikoro::systems::warmachine::dice::{Discard, DiscardWhich};
 
-const TYPICAL: [&str; 9] = [
+const TYPICAL: [&str; 12] = [
     "2D6>=7",
     "4d6k3",
     "d20 adv",
@@ -28,15 +28,24 @@ const TYPICAL: [&str; 9] = [
     "4d6! k3",
     "6R6[5]>=5",
     "2D66",
+    "4d6r1e6k3",
+    "2d20 adv r1 k1",
+    "5d6 dis e k3",
 ];
-const WORST: [&str; 10] = [
+const WORST: [&str; 16] = [
     "1000d1000",
     "90d1000ie",
     "90d6ie2",
     "45d45k22",
     "500d1000+500d1000",
+    "500d1000-500d999+7",
+    "1d1000*1d1000",
     "50d6e k25",
     "30d20e k15",
+    "6d10r1e k5",
+    "4d20 adv r1 k2",
+    "6d10ie10i1 k3",
+    "8d6r1e km3",
     "90U1000[2]+5>=3000",
     "90R1000[>=2]>=500",
     "1000TY20",

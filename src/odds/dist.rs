@@ -263,16 +263,27 @@ impl Dist {
         if pairs > MAX_SPAN {
             return Err(OddsError::TooComplex);
         }
-        let mut out: Vec<(i64, f64)> = Vec::with_capacity(pairs);
+        // Two passes (the range, then the chances) rather than a list of every pair.
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for (a, _) in self.iter() {
+            for (b, _) in other.iter() {
+                let v = f(a, b)?;
+                (lo, hi) = (lo.min(v), hi.max(v));
+            }
+        }
+        if lo > hi {
+            return Ok(Dist::zero());
+        }
+        check_span(lo, hi)?;
+        let mut p = vec![0.0; (hi - lo + 1) as usize];
         for (a, pa) in self.iter() {
             for (b, pb) in other.iter() {
-                out.push((f(a, b)?, pa * pb));
+                p[(f(a, b)? - lo) as usize] += pa * pb;
             }
         }
         let (ma, mb) = (self.mass(), other.mass());
-        let mut d = Dist::from_pairs(&out)?;
-        d.capped = both_capped(ma, self.capped, mb, other.capped);
-        Ok(d)
+        let capped = both_capped(ma, self.capped, mb, other.capped);
+        Ok(Dist { min: lo, p, capped }.trimmed())
     }
 }
 
