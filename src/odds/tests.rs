@@ -670,6 +670,19 @@ fn keep_over_mixed_stages_agrees_with_seeded_rolls() {
 }
 
 #[test]
+fn keep_over_mixed_stages_past_the_budget_is_refused() {
+    // The README's example; and ones refused before any work by the estimate.
+    for e in [
+        "20d6r1e k10",
+        "90d1000r1e k45",
+        "20d20 adv ie r1 k10",
+        "100d6e i1 k50",
+    ] {
+        assert_eq!(roll_odds(e), Err(OddsError::TooComplex), "{e}");
+    }
+}
+
+#[test]
 fn keep_over_mixed_stages_is_bounded() {
     // Computed in full or refused before the work (timings in the criterion bench).
     for e in [
