@@ -670,6 +670,19 @@ fn keep_over_mixed_stages_agrees_with_seeded_rolls() {
 }
 
 #[test]
+fn keep_over_mixed_stages_known_values() {
+    // 1d6 adv r1 k1: the higher of two d6 (P(max = f) = (2f − 1)/36), and a max of 1 (1/36)
+    // rerolled once: mean (Σ_{f=2..6} f(2f − 1) + 3.5) / 36 = 163.5/36.
+    assert!((odds("1d6 adv r1 k1").mean() - 163.5 / 36.0).abs() < 1e-12);
+    // 1d6i1 k1: a 1 subtracts a d6 (1 − x) whatever is kept: (20 + (1 − 3.5)) / 6.
+    assert!((odds("1d6i1 k1").mean() - 17.5 / 6.0).abs() < 1e-12);
+    // 2d6r1e6 k1: the highest die in play is 6 when an original die ends on 6 after r1
+    // (1/6 + 1/6 · 1/6 = 7/36 each); extra dice are only rolled after a 6.
+    let p6 = 1.0 - (1.0 - 7.0 / 36.0f64).powi(2);
+    assert!((odds("2d6r1e6 k1").dist.prob(6) - p6).abs() < 1e-12);
+}
+
+#[test]
 fn keep_over_mixed_stages_past_the_budget_is_refused() {
     // The README's example; and ones refused before any work by the estimate.
     for e in [
