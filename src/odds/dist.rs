@@ -1,6 +1,6 @@
 //! A probability distribution over whole numbers, and the exact operations the odds are built
-//! from: shifts, mixtures, convolutions (direct for small supports, by FFT for large ones) and
-//! n-fold powers.
+//! from: shifts, mixtures, convolutions (direct for small supports, by FFT for large ones),
+//! n-fold powers and sums of several powers (one FFT for all of them).
 
 use std::cell::RefCell;
 use std::sync::{Mutex, OnceLock};

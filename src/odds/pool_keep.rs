@@ -283,7 +283,13 @@ impl PoolKeep {
             None => {
                 let one = std::mem::take(&mut self.one);
                 let mut acc = point_law(Key::empty());
-                for _ in 0..self.count {
+                for i in 0..self.count {
+                    // The pool's law hardly shrinks as dice join: when the dice left, at its
+                    // present size, would pass the budget, stop now rather than at the budget.
+                    let left = u64::from(self.count - i) * (acc.len() * one.len()) as u64;
+                    if self.rule.work + left > POOL_BUDGET {
+                        return Err(OddsError::TooComplex);
+                    }
                     acc = self.rule.product(&acc, &one)?;
                 }
                 acc
