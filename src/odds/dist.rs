@@ -1,7 +1,8 @@
 //! A probability distribution over whole numbers, and the exact operations the odds are built
-//! from: shifts, mixtures, convolutions (direct for small supports, by FFT for large ones) and
-//! n-fold powers.
+//! from: shifts, mixtures, convolutions (direct for small supports, by FFT for large ones),
+//! n-fold powers and sums of several powers (one FFT for all of them).
 
+use std::cell::RefCell;
 use std::sync::{Mutex, OnceLock};
 
 use realfft::RealFftPlanner;
@@ -249,69 +250,7 @@ impl Dist {
 
     /// The sum of `n` independent copies (`n >= 1`; 0 gives the point 0).
     pub fn power(&self, n: u32) -> Result<Dist, OddsError> {
-        if n == 0 {
-            return Ok(Dist::point(0));
-        }
-        if n == 1 || self.p.len() <= 1 {
-            let mut d = self.clone();
-            d.min *= i64::from(n);
-            d.capped = power_capped(self.mass(), self.capped, n);
-            return Ok(d);
-        }
-        let width = (self.p.len() - 1) * n as usize + 1;
-        check_span(0, width as i64 - 1)?;
-        if width * self.p.len() <= DIRECT_LIMIT * 4 {
-            // Square and multiply: log n convolutions, each direct or by FFT.
-            let mut acc: Option<Dist> = None;
-            let mut base = self.clone();
-            let mut k = n;
-            loop {
-                if k & 1 == 1 {
-                    acc = Some(match acc {
-                        None => base.clone(),
-                        Some(a) => a.convolve(&base)?,
-                    });
-                }
-                k >>= 1;
-                if k == 0 {
-                    break;
-                }
-                base = base.convolve(&base)?;
-            }
-            return Ok(acc.unwrap_or_else(|| Dist::point(0)));
-        }
-        // One forward FFT, the n-th power of each coefficient, one inverse FFT, over a window
-        // that holds all but 1e-18 of the mass (Chernoff bound): values outside it would only
-        // alias that much onto the ones shown.
-        let len = self.p.len();
-        let (t_lo, t_hi) = tails(self, n, TAIL_EPS);
-        let centre = f64::from(n) * (self.mean() - self.min as f64);
-        let start = ((centre - t_lo).floor().max(0.0)) as usize;
-        let end = ((centre + t_hi).ceil().max(0.0) as usize).min(width - 1);
-        let (start, end) = if start > end { (0, width - 1) } else { (start, end) };
-        let mut size = (end - start + 1).max(len).next_power_of_two().max(2);
-        if size >= width.next_power_of_two() {
-            size = width.next_power_of_two().max(2);
-        }
-        let (start, end) = if size >= width {
-            (0, width - 1)
-        } else {
-            (start, end.min(start + size - 1))
-        };
-        let mut spectrum = forward(&self.p, size);
-        for c in &mut spectrum {
-            *c = c.powu(n);
-        }
-        let circular = inverse(spectrum, size);
-        let mut p: Vec<f64> = (start..=end).map(|o| circular[o % size]).collect();
-        denoise(&mut p, self.mass().powi(n as i32));
-        let capped = power_capped(self.mass(), self.capped, n);
-        Ok(Dist {
-            min: self.min * i64::from(n) + start as i64,
-            p,
-            capped,
-        }
-        .trimmed())
+        sum_of_powers(&[(self, n)])
     }
 
     /// The distribution of `f(X, Y)` for independent `X`, `Y`, any `f` (pairs enumerated).
@@ -324,16 +263,27 @@ impl Dist {
         if pairs > MAX_SPAN {
             return Err(OddsError::TooComplex);
         }
-        let mut out: Vec<(i64, f64)> = Vec::with_capacity(pairs);
+        // Two passes (the range, then the chances) rather than a list of every pair.
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for (a, _) in self.iter() {
+            for (b, _) in other.iter() {
+                let v = f(a, b)?;
+                (lo, hi) = (lo.min(v), hi.max(v));
+            }
+        }
+        if lo > hi {
+            return Ok(Dist::zero());
+        }
+        check_span(lo, hi)?;
+        let mut p = vec![0.0; (hi - lo + 1) as usize];
         for (a, pa) in self.iter() {
             for (b, pb) in other.iter() {
-                out.push((f(a, b)?, pa * pb));
+                p[(f(a, b)? - lo) as usize] += pa * pb;
             }
         }
         let (ma, mb) = (self.mass(), other.mass());
-        let mut d = Dist::from_pairs(&out)?;
-        d.capped = both_capped(ma, self.capped, mb, other.capped);
-        Ok(d)
+        let capped = both_capped(ma, self.capped, mb, other.capped);
+        Ok(Dist { min: lo, p, capped }.trimmed())
     }
 }
 
@@ -374,89 +324,331 @@ fn direct(a: &[f64], b: &[f64]) -> Vec<f64> {
     out
 }
 
-/// Mass left outside the window of an n-fold power computed by FFT.
+/// Mass left outside the window of a sum computed by FFT: values outside it would only alias
+/// that much onto the ones shown.
 const TAIL_EPS: f64 = 1e-18;
+/// Spectrum bins whose power falls below this (relative to a total mass of 1) are set to 0
+/// without being raised: each output value moves by at most this much.
+const SPECTRUM_FLOOR: f64 = 1e-20;
+/// The tail bound reads a term's support in at most this many blocks, each block's mass at its
+/// far end (a valid Chernoff bound, a block's width looser per copy).
+const TAIL_BLOCKS: usize = 512;
+
+/// The distribution of `Σ_i` (the sum of `n_i` independent copies of `d_i`), every copy
+/// independent. Small ones are convolved directly (square and multiply); large ones take one
+/// forward FFT per term, the product of the spectra raised to their powers and one inverse FFT,
+/// over a window that holds all but [`TAIL_EPS`] of the mass (Chernoff bound).
+pub(crate) fn sum_of_powers(all: &[(&Dist, u32)]) -> Result<Dist, OddsError> {
+    // The same die in several terms (`500d1000+500d1000`) is one power.
+    let mut terms: Vec<(&Dist, u32)> = Vec::with_capacity(all.len());
+    for &(d, n) in all {
+        match terms.iter_mut().find(|(e, _)| *e == d) {
+            _ if n == 0 => {}
+            Some((_, m)) => *m = m.checked_add(n).ok_or(OddsError::TooComplex)?,
+            None => terms.push((d, n)),
+        }
+    }
+    if terms.iter().any(|(d, _)| d.p.is_empty()) {
+        return Ok(Dist::zero());
+    }
+    // Points only shift; everything else is summed.
+    let mut shift: i64 = 0;
+    let mut mass = 1.0;
+    let mut capped = 0.0;
+    let mut wide: Vec<(&Dist, u32)> = Vec::with_capacity(all.len());
+    for &(d, n) in &terms {
+        let (m, c) = (d.mass(), power_capped(d.mass(), d.capped, n));
+        let mn = m.powi(n as i32);
+        capped = both_capped(mass, capped, mn, c);
+        mass *= mn;
+        shift = d
+            .min
+            .checked_mul(i64::from(n))
+            .and_then(|v| v.checked_add(shift))
+            .ok_or(OddsError::TooComplex)?;
+        if d.p.len() > 1 {
+            wide.push((d, n));
+        }
+    }
+    let width = wide
+        .iter()
+        .try_fold(1usize, |w, (d, n)| {
+            (d.p.len() - 1).checked_mul(*n as usize)?.checked_add(w)
+        })
+        .ok_or(OddsError::TooComplex)?;
+    check_span(0, width as i64 - 1)?;
+    let longest = wide.iter().map(|(d, _)| d.p.len()).max().unwrap_or(1);
+    if wide.is_empty() {
+        return Ok(Dist {
+            min: shift,
+            p: vec![mass],
+            capped,
+        });
+    }
+    if let [(d, 1)] = terms.as_slice() {
+        return Ok((*d).clone());
+    }
+    if width.saturating_mul(longest) > DIRECT_LIMIT * 4 {
+        return spectral(&wide, width, shift, mass, capped);
+    }
+    // Square and multiply: log n convolutions per term, each direct or by FFT.
+    let mut acc = Dist::point(0);
+    for &(d, n) in &terms {
+        acc = acc.convolve(&small_power(d, n)?)?;
+    }
+    Ok(acc)
+}
+
+/// `d` convolved with itself `n` times (`n >= 1`), by squaring.
+fn small_power(d: &Dist, n: u32) -> Result<Dist, OddsError> {
+    if n == 1 || d.p.len() <= 1 {
+        let mut one = d.clone();
+        one.min *= i64::from(n);
+        one.p[0] = d.p[0].powi(n as i32);
+        one.capped = power_capped(d.mass(), d.capped, n);
+        return Ok(one);
+    }
+    let mut acc: Option<Dist> = None;
+    let mut base = d.clone();
+    let mut k = n;
+    loop {
+        if k & 1 == 1 {
+            acc = Some(match acc {
+                None => base.clone(),
+                Some(a) => a.convolve(&base)?,
+            });
+        }
+        k >>= 1;
+        if k == 0 {
+            break;
+        }
+        base = base.convolve(&base)?;
+    }
+    Ok(acc.unwrap_or_else(|| Dist::point(0)))
+}
+
+/// The large case of [`sum_of_powers`]: `wide` holds the terms of more than one value, `width`
+/// the support of their sum, which starts at `shift`.
+fn spectral(
+    wide: &[(&Dist, u32)],
+    width: usize,
+    shift: i64,
+    mass: f64,
+    capped: f64,
+) -> Result<Dist, OddsError> {
+    let (t_lo, t_hi) = tails(wide, TAIL_EPS);
+    let centre: f64 = wide
+        .iter()
+        .map(|(d, n)| f64::from(*n) * (d.mean() - d.min as f64))
+        .sum();
+    let start = (centre - t_lo).floor().max(0.0) as usize;
+    let end = ((centre + t_hi).ceil().max(0.0) as usize).min(width - 1);
+    let (start, end) = if start > end || !t_lo.is_finite() || !t_hi.is_finite() {
+        (0, width - 1)
+    } else {
+        (start, end)
+    };
+    let size = fft_size(end - start + 1);
+    let (start, end) = if size >= width {
+        (0, width - 1)
+    } else {
+        (start, end.min(start + size - 1))
+    };
+    let inputs: Vec<(&[f64], u32, f64)> = wide.iter().map(|(d, n)| (&d.p[..], *n, d.mass())).collect();
+    // Linear positions start..=end are circular positions start % size.. (wrapping once at most).
+    let mut p = circular_product(&inputs, size, |circular| {
+        let first = start % size;
+        let len = end - start + 1;
+        let head = (size - first).min(len);
+        let mut p = Vec::with_capacity(len);
+        p.extend_from_slice(&circular[first..first + head]);
+        p.extend_from_slice(&circular[..len - head]);
+        p
+    });
+    denoise(&mut p, mass);
+    Ok(Dist {
+        min: shift + start as i64,
+        p,
+        capped,
+    }
+    .trimmed())
+}
+
+/// The smallest FFT length at least `n` that is even and a product of 2, 3 and 5 only (which
+/// rustfft transforms as fast as powers of two, and wastes less than rounding up to one).
+fn fft_size(n: usize) -> usize {
+    let n = n.max(2);
+    let mut best = n.next_power_of_two();
+    let mut p5 = 1usize;
+    while p5 < best {
+        let mut p3 = p5;
+        while p3 < best {
+            // The least power of two (at least 2) that brings p3 to n or more.
+            let mut v = p3 * 2;
+            while v < n {
+                v *= 2;
+            }
+            best = best.min(v);
+            p3 *= 3;
+        }
+        p5 *= 5;
+    }
+    best
+}
 
 fn planner() -> &'static Mutex<RealFftPlanner<f64>> {
     static PLANNER: OnceLock<Mutex<RealFftPlanner<f64>>> = OnceLock::new();
     PLANNER.get_or_init(|| Mutex::new(RealFftPlanner::new()))
 }
 
-/// The spectrum of `a` zero-padded to `size` (even): `size / 2 + 1` bins.
-fn forward(a: &[f64], size: usize) -> Vec<Complex<f64>> {
-    let plan = match planner().lock() {
-        Ok(mut p) => p.plan_fft_forward(size),
-        Err(poisoned) => poisoned.into_inner().plan_fft_forward(size),
-    };
-    let mut input = vec![0.0; size];
-    input[..a.len()].copy_from_slice(a);
-    let mut out = plan.make_output_vec();
-    // Lengths come from the plan itself, so this cannot fail.
-    let _ = plan.process(&mut input, &mut out);
-    out
+/// Buffers the transforms reuse from call to call: large allocations freed and made again on
+/// every call cost page faults (the allocator hands them back to the system).
+#[derive(Default)]
+struct Buffers {
+    real: Vec<f64>,
+    spectrum: Vec<Complex<f64>>,
+    product: Vec<Complex<f64>>,
+    scratch: Vec<Complex<f64>>,
 }
 
-/// The real sequence of a spectrum from [`forward`], divided by `size`.
-fn inverse(mut spectrum: Vec<Complex<f64>>, size: usize) -> Vec<f64> {
-    let plan = match planner().lock() {
-        Ok(mut p) => p.plan_fft_inverse(size),
-        Err(poisoned) => poisoned.into_inner().plan_fft_inverse(size),
-    };
-    // A real signal's first and last bins are real; rounding may leave a trace of imaginary part.
-    if let Some(c) = spectrum.first_mut() {
-        c.im = 0.0;
-    }
-    if let Some(c) = spectrum.last_mut() {
-        c.im = 0.0;
-    }
-    let mut out = plan.make_output_vec();
-    let _ = plan.process(&mut spectrum, &mut out);
-    let scale = 1.0 / size as f64;
-    for x in &mut out {
-        *x *= scale;
-    }
-    out
+thread_local! {
+    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
 }
 
-/// How far below and above `n` times the mean the n-fold sum reaches, but for `eps` of the
-/// mass on each side: the best Chernoff bound over a grid of exponents.
-fn tails(d: &Dist, n: u32, eps: f64) -> (f64, f64) {
-    let mu = d.mean();
-    let sd = d.std_dev().max(1e-9);
-    let n = f64::from(n);
-    let ln_eps = eps.ln();
-    let bound = |sign: f64| -> f64 {
-        let mut best = f64::INFINITY;
-        for k in 0..32 {
-            let lambda = 2f64.powf((k as f64 - 12.0) / 2.0) / sd;
-            // ln E exp(λ·sign·(X − μ)), by log-sum-exp.
-            let terms: Vec<(f64, f64)> = d
-                .iter()
-                .map(|(v, q)| (lambda * sign * (v as f64 - mu), q))
-                .collect();
-            let top = terms.iter().map(|t| t.0).fold(f64::MIN, f64::max);
-            let m = d.mass();
-            let ln_m = top + (terms.iter().map(|(x, q)| q * (x - top).exp()).sum::<f64>() / m).ln();
-            let t = (n * ln_m - ln_eps) / lambda;
-            if t.is_finite() && t < best {
-                best = t;
+/// The circular convolution over `size` points (even) of every `(p, n, mass)`'s `n`-fold
+/// self-convolution, given to `read` (divided by `size`). Each `p` is wrapped around `size`
+/// (adding `p[i]` at `i % size` samples the same spectrum as zero-padding a longer sequence);
+/// spectrum bins whose `n`-th power falls below [`SPECTRUM_FLOOR`] are set to 0 unraised.
+fn circular_product<R>(terms: &[(&[f64], u32, f64)], size: usize, read: impl FnOnce(&[f64]) -> R) -> R {
+    let (fwd, inv) = {
+        let mut planner = match planner().lock() {
+            Ok(p) => p,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        (planner.plan_fft_forward(size), planner.plan_fft_inverse(size))
+    };
+    BUFFERS.with_borrow_mut(|b| {
+        let bins = size / 2 + 1;
+        let scratch = fwd.get_scratch_len().max(inv.get_scratch_len());
+        b.scratch.resize(scratch, Complex::default());
+        b.product.clear();
+        b.product.resize(bins, Complex::new(1.0, 0.0));
+        b.spectrum.resize(bins, Complex::default());
+        for &(p, n, mass) in terms {
+            b.real.clear();
+            b.real.resize(size, 0.0);
+            for chunk in p.chunks(size) {
+                for (x, y) in b.real.iter_mut().zip(chunk) {
+                    *x += y;
+                }
+            }
+            // Lengths come from the plans themselves, so this cannot fail.
+            let _ = fwd.process_with_scratch(&mut b.real, &mut b.spectrum, &mut b.scratch);
+            // |c|^n below the floor: `|c|² < floor^(2/n) · mass²`.
+            let floor = (SPECTRUM_FLOOR.ln() * 2.0 / f64::from(n)).exp() * mass * mass;
+            for (acc, c) in b.product.iter_mut().zip(&b.spectrum) {
+                if acc.re == 0.0 && acc.im == 0.0 {
+                    continue;
+                }
+                *acc = if c.norm_sqr() < floor {
+                    Complex::default()
+                } else if n == 1 {
+                    *acc * c
+                } else {
+                    *acc * c.powu(n)
+                };
             }
         }
-        best
+        // A real signal's first and last bins are real; rounding may leave a trace of imaginary part.
+        if let Some(c) = b.product.first_mut() {
+            c.im = 0.0;
+        }
+        if let Some(c) = b.product.last_mut() {
+            c.im = 0.0;
+        }
+        b.real.resize(size, 0.0);
+        let _ = inv.process_with_scratch(&mut b.product, &mut b.real, &mut b.scratch);
+        let scale = 1.0 / size as f64;
+        for x in &mut b.real {
+            *x *= scale;
+        }
+        read(&b.real)
+    })
+}
+
+/// How far below and above its mean the sum of `n_i` copies of each `d_i` reaches, but for
+/// `eps` of the mass on each side: the Chernoff bound `t(λ) = (Σ n_i K_i(λ) − ln eps) / λ`,
+/// minimised over `λ` by golden-section search (`t` falls then rises in `λ`). `K_i` is the
+/// centred cumulant generating function, over at most [`TAIL_BLOCKS`] blocks of the support with
+/// each block's mass moved to its far end (which only raises `K_i`: the bound stays valid).
+fn tails(terms: &[(&Dist, u32)], eps: f64) -> (f64, f64) {
+    /// `(far end − mean, mass)` of each block, below and above.
+    type Blocks = Vec<(f64, f64)>;
+    let mut var = 0.0;
+    let prepared: Vec<(f64, Blocks, Blocks)> = terms
+        .iter()
+        .map(|&(d, n)| {
+            let (mu, m) = (d.mean(), d.mass());
+            var += f64::from(n) * d.std_dev().powi(2);
+            let width = d.p.len().div_ceil(TAIL_BLOCKS).max(1);
+            let (mut below, mut above) = (Vec::new(), Vec::new());
+            for (b, block) in d.p.chunks(width).enumerate() {
+                let mass: f64 = block.iter().sum::<f64>() / m;
+                if mass > 0.0 {
+                    let first = (d.min + (b * width) as i64) as f64;
+                    below.push((first - mu, mass));
+                    above.push((first + (block.len() - 1) as f64 - mu, mass));
+                }
+            }
+            (f64::from(n), below, above)
+        })
+        .collect();
+    let sd = var.sqrt().max(1e-9);
+    let ln_eps = eps.ln();
+    let bound = |sign: f64| -> f64 {
+        let t = |ln_lambda: f64| -> f64 {
+            let lambda = ln_lambda.exp();
+            let ls = lambda * sign;
+            let mut k = 0.0;
+            for (n, below, above) in &prepared {
+                let points = if sign > 0.0 { above } else { below };
+                // ln E exp(λ·sign·(X − μ)), by log-sum-exp.
+                let top = points.iter().map(|p| ls * p.0).fold(f64::MIN, f64::max);
+                let s: f64 = points.iter().map(|&(x, q)| q * (ls * x - top).exp()).sum();
+                k += n * (top + s.ln());
+            }
+            let t = (k - ln_eps) / lambda;
+            if t.is_finite() { t } else { f64::INFINITY }
+        };
+        // λ between 2^-7 and 2^10 standard deviations⁻¹ of the sum.
+        let (mut a, mut b) = ((2f64.powi(-7) / sd).ln(), (2f64.powi(10) / sd).ln());
+        let g = (5f64.sqrt() - 1.0) / 2.0;
+        let (mut x1, mut x2) = (b - g * (b - a), a + g * (b - a));
+        let (mut f1, mut f2) = (t(x1), t(x2));
+        for _ in 0..18 {
+            if f1 <= f2 {
+                b = x2;
+                (x2, f2) = (x1, f1);
+                x1 = b - g * (b - a);
+                f1 = t(x1);
+            } else {
+                a = x1;
+                (x1, f1) = (x2, f2);
+                x2 = a + g * (b - a);
+                f2 = t(x2);
+            }
+        }
+        f1.min(f2)
     };
     (bound(-1.0), bound(1.0))
 }
 
 fn fft_convolve(a: &[f64], b: &[f64]) -> Vec<f64> {
     let width = a.len() + b.len() - 1;
-    let size = width.next_power_of_two().max(2);
-    let fa = forward(a, size);
-    let fb = forward(b, size);
-    let prod: Vec<Complex<f64>> = fa.iter().zip(&fb).map(|(x, y)| x * y).collect();
-    let mut out = inverse(prod, size);
-    out.truncate(width);
-    let mass = a.iter().sum::<f64>() * b.iter().sum::<f64>();
-    denoise(&mut out, mass);
+    let size = fft_size(width);
+    let (ma, mb) = (a.iter().sum::<f64>(), b.iter().sum::<f64>());
+    let mut out = circular_product(&[(a, 1, ma), (b, 1, mb)], size, |c| c[..width].to_vec());
+    denoise(&mut out, ma * mb);
     out
 }
 
@@ -542,5 +734,69 @@ mod tests {
         for (x, y) in f.p.iter().zip(&d.p) {
             assert!((x - y).abs() < 1e-15, "{x} vs {y}");
         }
+    }
+
+    /// The exact sum of uniform dice `lo..=hi`, `n` of each kind, one die at a time with a
+    /// sliding window over prefix sums (no FFT).
+    fn uniform_sums(dice: &[(i64, i64, u32)]) -> Dist {
+        let mut d = Dist::point(0);
+        for &(lo, hi, n) in dice {
+            let s = (hi - lo + 1) as usize;
+            for _ in 0..n {
+                let mut prefix = vec![0.0; d.p.len() + 1];
+                for (i, q) in d.p.iter().enumerate() {
+                    prefix[i + 1] = prefix[i] + q;
+                }
+                let len = d.p.len() + s - 1;
+                let p = (0..len)
+                    .map(|k| (prefix[(k + 1).min(d.p.len())] - prefix[(k + 1).saturating_sub(s)]) / s as f64)
+                    .collect();
+                d = Dist {
+                    min: d.min + lo,
+                    p,
+                    capped: 0.0,
+                };
+            }
+        }
+        d
+    }
+
+    fn worst_gap(a: &Dist, b: &Dist) -> f64 {
+        let (lo, hi) = (a.min().min(b.min()), a.max().max(b.max()));
+        (lo..=hi)
+            .map(|v| (a.prob(v) - b.prob(v)).abs())
+            .fold(0.0, f64::max)
+    }
+
+    #[test]
+    fn one_fft_over_several_terms_agrees_with_the_exact_sum() {
+        let (a, b) = (Dist::uniform(1, 1000), Dist::uniform(-999, -1));
+        let fast = sum_of_powers(&[(&a, 60), (&b, 40)]).unwrap();
+        let exact = uniform_sums(&[(1, 1000, 60), (-999, -1, 40)]);
+        let gap = worst_gap(&fast, &exact);
+        assert!(gap < 1e-12, "{gap}");
+        assert!((fast.mass() - 1.0).abs() < 1e-12);
+        // The same die on both sides of a sum is one power.
+        let one = sum_of_powers(&[(&a, 500), (&a, 500)]).unwrap();
+        let gap = worst_gap(&one, &a.power(1000).unwrap());
+        assert!(gap < 1e-15, "{gap}");
+    }
+
+    #[test]
+    fn sizes_are_even_and_smooth() {
+        for n in [1, 2, 3, 7, 1000, 166_001, 999_001] {
+            let s = fft_size(n);
+            assert!(s >= n && s.is_multiple_of(2), "{n}: {s}");
+            let mut r = s;
+            for f in [2, 3, 5] {
+                while r.is_multiple_of(f) {
+                    r /= f;
+                }
+            }
+            assert_eq!(r, 1, "{n}: {s}");
+            assert!(s <= n.max(2).next_power_of_two());
+        }
+        // 166,001 values: a 2-3-5-smooth length close above, not 262,144.
+        assert!(fft_size(166_001) < 180_000, "{}", fft_size(166_001));
     }
 }

@@ -20,7 +20,8 @@
 //!
 //! Modules: [`dist`] (the distribution type and its exact operations), `faces` (a die's worth
 //! after explode / implode / reroll), `keep` (keep/drop and advantage by order statistics),
-//! `notation`, `shadowrun4`, `badlands_rally`, `warmachine`, `mecha_d20`, `terminator`,
+//! `explode_keep` (keep/drop over one explosion), `pool_keep` (keep/drop over any other stages,
+//! and advantage before them), `notation`, `shadowrun4`, `badlands_rally`, `warmachine`, `mecha_d20`, `terminator`,
 //! [`error`].
 //! Benchmarks: `cargo bench -p saikoro --bench odds`.
 
@@ -33,6 +34,7 @@ mod faces;
 mod keep;
 pub mod mecha_d20;
 pub mod notation;
+mod pool_keep;
 pub mod shadowrun4;
 pub mod terminator;
 pub mod warmachine;
@@ -40,7 +42,7 @@ pub mod warmachine;
 pub use badlands_rally::{RallyOdds, RallyRequest, badlands_rally_odds};
 pub use badlands_rally::{RallyTraits, badlands_rally_odds_with};
 pub use dist::Dist;
-pub use error::{OddsError, OddsInput, Unsupported};
+pub use error::{OddsError, OddsInput};
 pub use mecha_d20::{Decisions, MechaDamageOdds, MechaOdds, MechaRequest, mecha_d20_odds};
 pub use notation::{Measure, RollOdds, roll_odds};
 pub use shadowrun4::{PoolOdds, Sr4Odds, Sr4Request, shadowrun4_odds};

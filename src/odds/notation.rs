@@ -2,11 +2,12 @@
 //! arithmetic between groups, following the roller in `crate::notation` step by step.
 
 use super::bcdice;
-use super::dist::Dist;
-use super::error::{OddsError, Unsupported};
+use super::dist::{Dist, sum_of_powers};
+use super::error::OddsError;
 use super::explode_keep::ExplodeKeep;
 use super::faces::{Faces, Stage};
 use super::keep::{KEEP_BUDGET, keep, keep_cost};
+use super::pool_keep::PoolKeep;
 use crate::notation::ast::{
     Command, D66Order, DiceSpec, Expr, ExprCommand, Group, Keep, Op, Rounding, Stage2,
 };
@@ -129,24 +130,83 @@ fn expr_odds(e: &ExprCommand) -> Result<(Measure, Dist, Option<Target>), OddsErr
         .iter()
         .map(|g| plan(g, successes))
         .collect::<Result<_, _>>()?;
-    let dists: Vec<Dist> = plans.into_iter().map(run).collect::<Result<_, _>>()?;
     if successes {
         // `/roll` reports the net successes of the groups that count them.
         // The other groups still roll, and may reach a cap.
-        let mut acc = Dist::point(0);
+        let mut counted: Vec<(Dist, u32)> = Vec::new();
         let mut others_free = 1.0;
-        for (g, d) in e.groups.iter().zip(&dists) {
+        for (g, plan) in e.groups.iter().zip(plans) {
             if g.success.is_some() {
-                acc = acc.convolve(d)?;
+                counted.push(term(plan)?);
             } else {
-                others_free *= 1.0 - d.capped();
+                others_free *= 1.0 - capped_fraction(plan)?;
             }
         }
+        let mut acc = sum_of_powers(&refs(&counted))?;
         acc.capped = acc.mass() * (1.0 - (1.0 - acc.capped()) * others_free);
         return Ok((Measure::Successes, acc, None));
     }
+    let mut signed = Vec::new();
+    let mut constant = 0i64;
+    if linear(&e.expr, false, &mut signed, &mut constant).is_some() {
+        // Sums and differences of groups: one pass over all the terms (one FFT when large).
+        let mut plans: Vec<Option<Plan>> = plans.into_iter().map(Some).collect();
+        let mut terms: Vec<(Dist, u32)> = Vec::with_capacity(signed.len());
+        for (i, negative) in signed {
+            let plan = plans
+                .get_mut(i)
+                .and_then(Option::take)
+                .ok_or(OddsError::TooComplex)?;
+            let (d, n) = term(plan)?;
+            terms.push((if negative { d.negated() } else { d }, n));
+        }
+        let total = sum_of_powers(&refs(&terms))?.shifted(constant);
+        return Ok((Measure::Total, total, e.target));
+    }
+    let dists: Vec<Dist> = plans.into_iter().map(run).collect::<Result<_, _>>()?;
     let total = eval(&e.expr, &dists, e.rounding)?;
     Ok((Measure::Total, total, e.target))
+}
+
+fn refs(terms: &[(Dist, u32)]) -> Vec<(&Dist, u32)> {
+    terms.iter().map(|(d, n)| (d, *n)).collect()
+}
+
+/// A group as `n` independent copies of one distribution (computed now unless it is a sum of
+/// independent dice).
+fn term(plan: Plan) -> Result<(Dist, u32), OddsError> {
+    match plan {
+        Plan::Slots { die, n } => Ok((die, n)),
+        other => Ok((run(other)?, 1)),
+    }
+}
+
+/// The chance a group's chains reach the cap (without computing a sum of independent dice).
+fn capped_fraction(plan: Plan) -> Result<f64, OddsError> {
+    match plan {
+        Plan::Slots { die, n } => Ok(-(f64::from(n) * (-die.capped()).ln_1p()).exp_m1()),
+        other => Ok(run(other)?.capped()),
+    }
+}
+
+/// `expr` as `constant + Σ ±group` when it only adds, subtracts and negates: pushes each group's
+/// index with whether it is subtracted. `None` for products and quotients.
+fn linear(expr: &Expr, negative: bool, signed: &mut Vec<(usize, bool)>, constant: &mut i64) -> Option<()> {
+    match expr {
+        Expr::Num(n) => {
+            *constant = constant.checked_add(if negative { n.checked_neg()? } else { *n })?;
+        }
+        Expr::Dice(i) => signed.push((*i, negative)),
+        Expr::Neg { inner, .. } => linear(inner, !negative, signed, constant)?,
+        Expr::Bin { op, lhs, rhs, .. } => match op {
+            Op::Add | Op::Sub => {
+                linear(lhs, negative, signed, constant)?;
+                linear(rhs, negative ^ (*op == Op::Sub), signed, constant)?;
+            }
+            Op::Mul | Op::Div => return None,
+        },
+    }
+    Some(())
 }
 
 /// What a group's worth per face is: its face, or its successes minus failures.
@@ -189,6 +249,8 @@ enum Plan {
     },
     /// Keep/drop over dice that explode (the pool size is random).
     ExplodeKeep(ExplodeKeep),
+    /// Keep/drop over any other stages, or advantage then stages then keep/drop.
+    PoolKeep(PoolKeep),
 }
 
 fn plan(g: &DiceSpec, successes: bool) -> Result<Plan, OddsError> {
@@ -238,11 +300,11 @@ fn plan(g: &DiceSpec, successes: bool) -> Result<Plan, OddsError> {
         let plan = ExplodeKeep::plan(g.count, sides, *at_least, *indefinite, k, &value)?;
         return Ok(Plan::ExplodeKeep(plan));
     }
-    if stages.iter().any(|s| !matches!(s, Stage::Reroll { .. })) {
-        return Err(OddsError::Unsupported(Unsupported::KeepWithExplode));
-    }
-    if g.advantage.is_some() && !stages.is_empty() {
-        return Err(OddsError::Unsupported(Unsupported::AdvantageStagesKeep));
+    let rerolls_only = stages.iter().all(|s| matches!(s, Stage::Reroll { .. }));
+    if !rerolls_only || (g.advantage.is_some() && !stages.is_empty()) {
+        // Explosions with other stages, implosions, or advantage before the stages.
+        let plan = PoolKeep::plan(g.count, sides, g.advantage, &stages, k, &value, !successes)?;
+        return Ok(Plan::PoolKeep(plan));
     }
     let live = g.count;
     let (a, b) = match k {
@@ -288,6 +350,7 @@ fn run(plan: Plan) -> Result<Dist, OddsError> {
     match plan {
         Plan::Slots { die, n } => die.power(n),
         Plan::ExplodeKeep(p) => p.run(),
+        Plan::PoolKeep(p) => p.run(),
         Plan::Keep {
             faces,
             pi,

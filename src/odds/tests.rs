@@ -84,11 +84,6 @@ fn unsupported_and_several_rolls_are_refused() {
         roll_odds("3 4d6"),
         Err(OddsError::SeveralRolls { count: 3 })
     ));
-    // An explosion after a reroll: children and first dice differ, so the pool is not computed.
-    assert!(matches!(
-        roll_odds("4d6r1e6k3"),
-        Err(OddsError::Unsupported(Unsupported::KeepWithExplode))
-    ));
     assert!(matches!(roll_odds("1d6/(1d2-1)"), Err(OddsError::DivisionByZero)));
     assert!(matches!(roll_odds("1001d6"), Err(OddsError::Notation(_))));
     assert!(matches!(roll_odds("1d1001"), Err(OddsError::Notation(_))));
@@ -299,7 +294,7 @@ fn fixed_expressions_match_brute_force() {
 }
 
 fn group() -> impl Strategy<Value = String> {
-    (1u32..=3, 2u32..=6, 0usize..12, 0usize..6).prop_map(|(count, sides, a, b)| {
+    (1u32..=3, 2u32..=6, 0usize..12, 0usize..6, 0usize..5).prop_map(|(count, sides, a, b, c)| {
         let first = match a {
             0 => String::new(),
             1 => "e".into(),
@@ -322,7 +317,9 @@ fn group() -> impl Strategy<Value = String> {
             4 => "b1".into(),
             _ => "".into(),
         };
-        format!("{count}d{sides}{first}{second}")
+        // Keep/drop after any of the above: over explosions, implosions, rerolls, advantage.
+        let third = ["", " k1", " dl1", " km1", " kl2"][c];
+        format!("{count}d{sides}{first}{second}{third}")
     })
 }
 
@@ -345,7 +342,7 @@ proptest! {
     fn random_small_expressions_match_brute_force(e in expression()) {
         match roll_odds(&e) {
             Ok(_) => assert_matches(&e, 200_000),
-            Err(OddsError::Notation(_) | OddsError::Unsupported(_)) => {}
+            Err(OddsError::Notation(_) | OddsError::TooComplex) => {}
             Err(other) => prop_assert!(false, "{e}: {other:?}"),
         }
     }
@@ -621,6 +618,92 @@ fn keep_over_exploding_dice_is_bounded() {
     // The parser's largest pools are computed in full or refused before the work (their time is
     // measured in `cargo bench -p saikoro --bench odds`).
     for e in ["90d1000ie k45", "500d1000e k250", "90d6ie km40", "500d2e dl100"] {
+        match roll_odds(e) {
+            Ok(o) => assert!((o.dist.mass() - 1.0).abs() < 1e-9, "{e}"),
+            Err(err) => assert_eq!(err, OddsError::TooComplex, "{e}"),
+        }
+    }
+}
+
+// ------------------------------------------------------------------ keep over any stages
+
+#[test]
+fn keep_over_mixed_stages_and_advantage_matches_brute_force() {
+    for e in [
+        // Explosions mixed with rerolls, implosions, several explosions.
+        "3d4r1e4k2",
+        "2d4e4r1k1",
+        "2d4e3rg4 kl1",
+        "3d4e4i1k2",
+        "2d4i1k1",
+        "2d4i2 kl1",
+        "2d4ie4i1 dl1",
+        "3d3ie3r1 dh1",
+        "2d3ir1ie3 k1",
+        "3d4r1e4 km1",
+        "2d4r1e4k1 t3",
+        "2d4e4i1 k1 t3f1",
+        "2d4i1k1+1d4",
+        // Advantage, then stages, then keep/drop.
+        "2d4 adv r1 k1",
+        "1d6 adv e k1",
+        "1d6 adv ie kl1",
+        "2d4 dis ir1 kl1",
+        "2d4 adv2 e4 dh1",
+        "2d4 dis e4 i1 km1",
+        "2d3 adv ie k1 t2",
+    ] {
+        assert_enumerated(e, 800_000);
+    }
+}
+
+#[test]
+fn keep_over_mixed_stages_agrees_with_seeded_rolls() {
+    for (input, seed) in [
+        ("4d6r1e6k3", 31u64),
+        ("6d10ie10i1 k3", 32),
+        ("4d20 adv r1 k2", 33),
+        ("5d6 dis e k3", 34),
+    ] {
+        monte_carlo(input, seed, reported);
+    }
+}
+
+#[test]
+fn keep_over_mixed_stages_known_values() {
+    // 1d6 adv r1 k1: the higher of two d6 (P(max = f) = (2f − 1)/36), and a max of 1 (1/36)
+    // rerolled once: mean (Σ_{f=2..6} f(2f − 1) + 3.5) / 36 = 163.5/36.
+    assert!((odds("1d6 adv r1 k1").mean() - 163.5 / 36.0).abs() < 1e-12);
+    // 1d6i1 k1: a 1 subtracts a d6 (1 − x) whatever is kept: (20 + (1 − 3.5)) / 6.
+    assert!((odds("1d6i1 k1").mean() - 17.5 / 6.0).abs() < 1e-12);
+    // 2d6r1e6 k1: the highest die in play is 6 when an original die ends on 6 after r1
+    // (1/6 + 1/6 · 1/6 = 7/36 each); extra dice are only rolled after a 6.
+    let p6 = 1.0 - (1.0 - 7.0 / 36.0f64).powi(2);
+    assert!((odds("2d6r1e6 k1").dist.prob(6) - p6).abs() < 1e-12);
+}
+
+#[test]
+fn keep_over_mixed_stages_past_the_budget_is_refused() {
+    // The README's example; and ones refused before any work by the estimate.
+    for e in [
+        "20d6r1e k10",
+        "90d1000r1e k45",
+        "20d20 adv ie r1 k10",
+        "100d6e i1 k50",
+    ] {
+        assert_eq!(roll_odds(e), Err(OddsError::TooComplex), "{e}");
+    }
+}
+
+#[test]
+fn keep_over_mixed_stages_is_bounded() {
+    // Computed in full or refused before the work (timings in the criterion bench).
+    for e in [
+        "90d1000r1e k45",
+        "45d6ie i1 dl20",
+        "20d20 adv ie r1 k10",
+        "10d10 adv3 r1e k5",
+    ] {
         match roll_odds(e) {
             Ok(o) => assert!((o.dist.mass() - 1.0).abs() < 1e-9, "{e}"),
             Err(err) => assert_eq!(err, OddsError::TooComplex, "{e}"),
