@@ -253,9 +253,10 @@ pub trait Store: Send + Sync {
     /// missing or ended). The log is append-only; the database refuses updates and deletes.
     fn append_roll<'a>(&'a self, entry: &'a RollLogEntry) -> StoreFuture<'a, ()>;
 
-    /// What one command leaves behind, in one transaction: the actions behind its buttons and
-    /// its roll in the session's log (logged only while that session is active; see
-    /// [`Recorded::logged`]). One commit instead of one per row.
+    /// What one command leaves behind: the actions behind its buttons and its roll in the
+    /// session's log (logged only while that session is active; see [`Recorded::logged`]), in
+    /// one transaction and as few round trips as the store allows (PostgreSQL one statement;
+    /// SQLite one statement for a roll alone, see `SqliteStore`).
     /// The default writes one row at a time (for wrappers in tests); the real stores override it.
     fn record<'a>(
         &'a self,

@@ -47,58 +47,78 @@ impl SqliteStore {
         Some(self.writer.lock().await)
     }
 
-    /// The actions, then the roll, in one `IMMEDIATE` transaction (one commit). The caller
-    /// holds the writer turn.
+    /// The actions, then the roll. The caller holds the writer turn. A statement is a round
+    /// trip to SQLite's worker thread (two thread switches) and a commit writes the log pages
+    /// and takes the file locks, each costing more than the insert: a roll alone is one
+    /// statement, atomic on its own; actions and a roll share one `IMMEDIATE` transaction, the
+    /// actions in one multi-row insert (one commit, four trips, not one commit per row).
     async fn record_at_once(
         &self,
         actions: &[NewAction],
         roll: Option<&RollLogEntry>,
     ) -> Result<Recorded, StoreError> {
+        if actions.is_empty() {
+            let Some(r) = roll else {
+                return Ok(Recorded {
+                    action_ids: Vec::new(),
+                    logged: false,
+                });
+            };
+            let logged = Self::append(r, &self.pool).await?;
+            return Ok(Recorded {
+                action_ids: Vec::new(),
+                logged,
+            });
+        }
         let mut tx = self
             .pool
             .begin_with(Self::BEGIN_WRITE)
             .await
             .map_err(Self::classify)?;
-        // Every action in one statement: a statement is a round trip to SQLite's worker
-        // thread. Their ids are handed out in the order of the rows (the write lock is ours);
+        // Their ids are handed out in the order of the rows (the write lock is ours);
         // RETURNING's order is unspecified, so they are sorted back into it.
-        let mut action_ids = Vec::with_capacity(actions.len());
-        if !actions.is_empty() {
-            let now = now_ms();
-            let mut insert = sqlx::QueryBuilder::new(INSERT_ACTIONS);
-            insert.push_values(actions, |mut row, a| {
-                row.push_bind(&a.kind)
-                    .push_bind(a.guild.map(to_db))
-                    .push_bind(to_db(a.channel))
-                    .push_bind(to_db(a.owner))
-                    .push_bind(Json(&a.payload))
-                    .push_bind(now);
-            });
-            insert.push(" RETURNING id");
-            let rows: Vec<(i64,)> = insert
-                .build_query_as()
-                .fetch_all(&mut *tx)
-                .await
-                .map_err(Self::classify)?;
-            action_ids.extend(rows.into_iter().map(|(id,)| id));
-            action_ids.sort_unstable();
-        }
-        let mut logged = false;
-        if let Some(r) = roll {
-            logged = sqlx::query(APPEND_ROLL)
-                .bind(r.session_id)
-                .bind(to_db(r.user_id))
-                .bind(&r.command)
-                .bind(Json(&r.outcome))
-                .bind(r.at_ms)
-                .execute(&mut *tx)
-                .await
-                .map_err(Self::classify)?
-                .rows_affected()
-                == 1;
-        }
+        let now = now_ms();
+        let mut insert = sqlx::QueryBuilder::new(INSERT_ACTIONS);
+        insert.push_values(actions, |mut row, a| {
+            row.push_bind(&a.kind)
+                .push_bind(a.guild.map(to_db))
+                .push_bind(to_db(a.channel))
+                .push_bind(to_db(a.owner))
+                .push_bind(Json(&a.payload))
+                .push_bind(now);
+        });
+        insert.push(" RETURNING id");
+        let rows: Vec<(i64,)> = insert
+            .build_query_as()
+            .fetch_all(&mut *tx)
+            .await
+            .map_err(Self::classify)?;
+        let mut action_ids: Vec<i64> = rows.into_iter().map(|(id,)| id).collect();
+        action_ids.sort_unstable();
+        let logged = match roll {
+            Some(r) => Self::append(r, &mut *tx).await?,
+            None => false,
+        };
         tx.commit().await.map_err(Self::classify)?;
         Ok(Recorded { action_ids, logged })
+    }
+
+    /// The roll's insert; `false` when its session has ended meanwhile.
+    async fn append<'c>(
+        r: &RollLogEntry,
+        on: impl sqlx::Executor<'c, Database = sqlx::Sqlite>,
+    ) -> Result<bool, StoreError> {
+        Ok(sqlx::query(APPEND_ROLL)
+            .bind(r.session_id)
+            .bind(to_db(r.user_id))
+            .bind(&r.command)
+            .bind(Json(&r.outcome))
+            .bind(r.at_ms)
+            .execute(on)
+            .await
+            .map_err(Self::classify)?
+            .rows_affected()
+            == 1)
     }
 
     /// Opens (creating if needed) the database file and runs the migrations.
