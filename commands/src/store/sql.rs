@@ -75,7 +75,8 @@ pub(super) const RELEASE_ACTION: &str = "UPDATE actions SET used_at_ms = NULL WH
 /// `BEGIN_SNAPSHOT` (a consistent read), `SELECT_ACTIVE_LOCKED`,
 /// `fn classify(sqlx::Error) -> StoreError`, `async fn write_turn(&self)` (what a writer holds
 /// while it writes: SQLite's one writer at a time, taken in turn instead of sleeping on the
-/// file lock) and `async fn record_at_once` (see [`Store::record`](super::Store::record)).
+/// file lock) and `async fn record_at_once` (see [`Store::record`](super::Store::record); it takes
+/// the writer turn itself).
 macro_rules! sql_store {
     ($store:ty, $row:ty) => {
         // An anonymous const scopes these imports to the expansion.
@@ -430,7 +431,7 @@ macro_rules! sql_store {
                     roll: Option<&'a RollLogEntry>,
                 ) -> StoreFuture<'a, Recorded> {
                     Box::pin(async move {
-                        let _turn = self.write_turn().await;
+                        // Takes its own writer turn (SQLite's writes it in a batch task).
                         self.record_at_once(actions, roll).await
                     })
                 }

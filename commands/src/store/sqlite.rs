@@ -10,11 +10,11 @@ use sqlx::sqlite::{
 
 use engine::session::RollLogEntry;
 use sqlx::types::Json;
-use tokio::sync::{Mutex, MutexGuard};
+use tokio::sync::{Mutex, MutexGuard, oneshot};
 
 use super::combine::Combiner;
 use super::postgres::migrate_error;
-use super::sql::{APPEND_ROLL, INSERT_ACTIONS, embedded_migrator, sql_store};
+use super::sql::{INSERT_ACTIONS, embedded_migrator, sql_store};
 use super::{ACQUIRE_TIMEOUT, Backend, NewAction, Recorded, StoreError, classify_common, now_ms, to_db};
 
 /// A [`Store`](super::Store) in one SQLite file. Clones share the pool and the turns.
@@ -28,6 +28,55 @@ pub struct SqliteStore {
     /// busy handler (which backs off up to 100 ms a try). `busy_timeout` remains for another
     /// process touching the file.
     writer: Arc<Mutex<()>>,
+    /// Commands' records waiting to share a transaction.
+    records: Arc<RecordQueue>,
+}
+
+/// Most records one transaction takes; the rest wait for the next.
+const RECORD_BATCH: usize = 64;
+
+/// One command's record waiting for its batch, and where its outcome goes.
+struct PendingRecord {
+    actions: Vec<NewAction>,
+    roll: Option<RollLogEntry>,
+    back: oneshot::Sender<Result<Recorded, StoreError>>,
+}
+
+/// Records waiting to be written, and whether a batch task serves them. Decided under one
+/// lock, so every record is either taken by the running task or starts a new one.
+#[derive(Default)]
+struct RecordQueue {
+    state: std::sync::Mutex<(Vec<PendingRecord>, bool)>,
+}
+
+impl RecordQueue {
+    /// Queues `p`; true when no task serves the queue (the caller starts one).
+    fn join(&self, p: PendingRecord) -> bool {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.0.push(p);
+        let start = !state.1;
+        state.1 = true;
+        start
+    }
+
+    /// The next batch, oldest first; empty when none waits (the task then ends).
+    fn take(&self) -> Vec<PendingRecord> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let n = state.0.len().min(RECORD_BATCH);
+        let batch: Vec<PendingRecord> = state.0.drain(..n).collect();
+        if batch.is_empty() {
+            state.1 = false;
+        }
+        batch
+    }
+}
+
+/// Each record's outcome: its own, or the batch's error for every one.
+fn answers(written: Result<Vec<Recorded>, StoreError>, n: usize) -> Vec<Result<Recorded, StoreError>> {
+    match written {
+        Ok(all) => all.into_iter().map(Ok).collect(),
+        Err(e) => (0..n).map(|_| Err(e.clone())).collect(),
+    }
 }
 
 impl SqliteStore {
@@ -47,78 +96,132 @@ impl SqliteStore {
         Some(self.writer.lock().await)
     }
 
-    /// The actions, then the roll. The caller holds the writer turn. A statement is a round
-    /// trip to SQLite's worker thread (two thread switches) and a commit writes the log pages
-    /// and takes the file locks, each costing more than the insert: a roll alone is one
-    /// statement, atomic on its own; actions and a roll share one `IMMEDIATE` transaction, the
-    /// actions in one multi-row insert (one commit, four trips, not one commit per row).
+    /// The actions, then the roll, in one `IMMEDIATE` transaction shared with the other
+    /// commands' records waiting at the same time (group commit, [`RecordQueue`]). A statement
+    /// is a round trip to SQLite's worker thread (two thread switches) and costs more than the
+    /// insert; a batch takes four (begin, every action, every roll, commit) however many
+    /// commands it serves.
     async fn record_at_once(
         &self,
         actions: &[NewAction],
         roll: Option<&RollLogEntry>,
     ) -> Result<Recorded, StoreError> {
-        if actions.is_empty() {
-            let Some(r) = roll else {
-                return Ok(Recorded {
-                    action_ids: Vec::new(),
-                    logged: false,
-                });
-            };
-            let logged = Self::append(r, &self.pool).await?;
+        if actions.is_empty() && roll.is_none() {
             return Ok(Recorded {
                 action_ids: Vec::new(),
-                logged,
+                logged: false,
             });
         }
+        let (back, answer) = oneshot::channel();
+        let pending = PendingRecord {
+            actions: actions.to_vec(),
+            roll: roll.cloned(),
+            back,
+        };
+        if self.records.join(pending) {
+            // No batch task serves the queue: this one starts it. It runs on its own, so a
+            // caller that goes away cannot stop a commit halfway.
+            let store = self.clone();
+            tokio::spawn(async move {
+                loop {
+                    let batch = store.records.take();
+                    if batch.is_empty() {
+                        return;
+                    }
+                    let written = store.write_records(&batch).await;
+                    let n = batch.len();
+                    for (p, result) in batch.into_iter().zip(answers(written, n)) {
+                        let _ = p.back.send(result);
+                    }
+                }
+            });
+        }
+        answer
+            .await
+            .unwrap_or_else(|_| Err(StoreError::Internal("the record batch stopped".into())))
+    }
+
+    /// One batch of records in one transaction: every action in one multi-row insert (ids are
+    /// handed out in row order while the write lock is ours; RETURNING's order is unspecified,
+    /// so they are sorted back), every roll in one insert that keeps the batch's order and
+    /// skips rolls of sessions ended meanwhile.
+    async fn write_records(&self, batch: &[PendingRecord]) -> Result<Vec<Recorded>, StoreError> {
+        let _turn = self.write_turn().await;
         let mut tx = self
             .pool
             .begin_with(Self::BEGIN_WRITE)
             .await
             .map_err(Self::classify)?;
-        // Their ids are handed out in the order of the rows (the write lock is ours);
-        // RETURNING's order is unspecified, so they are sorted back into it.
-        let now = now_ms();
-        let mut insert = sqlx::QueryBuilder::new(INSERT_ACTIONS);
-        insert.push_values(actions, |mut row, a| {
-            row.push_bind(&a.kind)
-                .push_bind(a.guild.map(to_db))
-                .push_bind(to_db(a.channel))
-                .push_bind(to_db(a.owner))
-                .push_bind(Json(&a.payload))
-                .push_bind(now);
-        });
-        insert.push(" RETURNING id");
-        let rows: Vec<(i64,)> = insert
-            .build_query_as()
-            .fetch_all(&mut *tx)
-            .await
-            .map_err(Self::classify)?;
-        let mut action_ids: Vec<i64> = rows.into_iter().map(|(id,)| id).collect();
-        action_ids.sort_unstable();
-        let logged = match roll {
-            Some(r) => Self::append(r, &mut *tx).await?,
-            None => false,
-        };
+        let actions: Vec<&NewAction> = batch.iter().flat_map(|p| &p.actions).collect();
+        let mut ids = Vec::with_capacity(actions.len());
+        if !actions.is_empty() {
+            let now = now_ms();
+            let mut insert = sqlx::QueryBuilder::new(INSERT_ACTIONS);
+            insert.push_values(&actions, |mut row, a| {
+                row.push_bind(&a.kind)
+                    .push_bind(a.guild.map(to_db))
+                    .push_bind(to_db(a.channel))
+                    .push_bind(to_db(a.owner))
+                    .push_bind(Json(&a.payload))
+                    .push_bind(now);
+            });
+            insert.push(" RETURNING id");
+            let rows: Vec<(i64,)> = insert
+                .build_query_as()
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(Self::classify)?;
+            ids.extend(rows.into_iter().map(|(id,)| id));
+            ids.sort_unstable();
+            if ids.len() != actions.len() {
+                return Err(StoreError::Internal(format!(
+                    "{} of {} button actions stored",
+                    ids.len(),
+                    actions.len()
+                )));
+            }
+        }
+        let rolls: Vec<(i64, &RollLogEntry)> = batch
+            .iter()
+            .filter_map(|p| p.roll.as_ref())
+            .enumerate()
+            .map(|(i, r)| (i as i64, r))
+            .collect();
+        let mut active = std::collections::HashSet::new();
+        if !rolls.is_empty() {
+            // VALUES' columns are column1…column6; the last keeps the batch's order.
+            let mut insert = sqlx::QueryBuilder::new(
+                "INSERT INTO roll_log (session_id, user_id, command, outcome, at_ms) \
+                 SELECT s.id, v.column2, v.column3, v.column4, v.column5 FROM (",
+            );
+            insert.push_values(&rolls, |mut row, (i, r)| {
+                row.push_bind(r.session_id)
+                    .push_bind(to_db(r.user_id))
+                    .push_bind(&r.command)
+                    .push_bind(Json(&r.outcome))
+                    .push_bind(r.at_ms)
+                    .push_bind(*i);
+            });
+            insert.push(
+                ") AS v JOIN sessions s ON s.id = v.column1 AND s.ended_at_ms IS NULL \
+                 ORDER BY v.column6 RETURNING session_id",
+            );
+            let rows: Vec<(i64,)> = insert
+                .build_query_as()
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(Self::classify)?;
+            active.extend(rows.into_iter().map(|(id,)| id));
+        }
         tx.commit().await.map_err(Self::classify)?;
-        Ok(Recorded { action_ids, logged })
-    }
-
-    /// The roll's insert; `false` when its session has ended meanwhile.
-    async fn append<'c>(
-        r: &RollLogEntry,
-        on: impl sqlx::Executor<'c, Database = sqlx::Sqlite>,
-    ) -> Result<bool, StoreError> {
-        Ok(sqlx::query(APPEND_ROLL)
-            .bind(r.session_id)
-            .bind(to_db(r.user_id))
-            .bind(&r.command)
-            .bind(Json(&r.outcome))
-            .bind(r.at_ms)
-            .execute(on)
-            .await
-            .map_err(Self::classify)?
-            .rows_affected()
-            == 1)
+        let mut ids = ids.into_iter();
+        Ok(batch
+            .iter()
+            .map(|p| Recorded {
+                action_ids: ids.by_ref().take(p.actions.len()).collect(),
+                logged: p.roll.as_ref().is_some_and(|r| active.contains(&r.session_id)),
+            })
+            .collect())
     }
 
     /// Opens (creating if needed) the database file and runs the migrations.
@@ -148,6 +251,7 @@ impl SqliteStore {
             pool,
             combiner: Arc::default(),
             writer: Arc::default(),
+            records: Arc::default(),
         })
     }
 

@@ -872,6 +872,60 @@ pub async fn concurrent_edits_share_commits_and_keep_their_own_outcome(h: &impl 
     ));
 }
 
+/// Forty commands recording at once (buttons and a roll each): every one gets its own buttons'
+/// ids, pointing at its own actions, and its roll logged; one caller's rolls keep their order.
+pub async fn concurrent_records_keep_their_own_buttons_and_rolls(h: &impl Harness) {
+    use saikoro_bot::store::NewAction;
+    let store = h.open().await;
+    let s = seeded(store.as_ref(), CHAN).await;
+    let tasks: Vec<_> = (0..40i64)
+        .map(|n| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                let actions: Vec<NewAction> = (0..2)
+                    .map(|b| NewAction {
+                        kind: "sr.second_chance".into(),
+                        guild: Some(GUILD),
+                        channel: CHAN,
+                        owner: ALICE,
+                        payload: json!({ "command": n, "button": b }),
+                    })
+                    .collect();
+                let done = store
+                    .record(&actions, Some(&roll(s.id, n)))
+                    .await
+                    .expect("record");
+                (n, actions, done)
+            })
+        })
+        .collect();
+    let mut all_ids = Vec::new();
+    for t in tasks {
+        let (n, actions, done) = t.await.expect("task");
+        assert!(done.logged, "command {n}");
+        assert_eq!(done.action_ids.len(), 2, "command {n}");
+        for (id, a) in done.action_ids.iter().zip(&actions) {
+            let stored = store.action(*id).await.unwrap().expect("stored");
+            assert_eq!(stored.payload, a.payload, "command {n}");
+        }
+        all_ids.extend(done.action_ids);
+    }
+    all_ids.sort_unstable();
+    all_ids.dedup();
+    assert_eq!(all_ids.len(), 80, "every button its own action");
+    let log = store.recent_rolls(s.id, 100).await.unwrap();
+    let mut logged: Vec<i64> = log.iter().map(|r| r.at_ms - 1_700_000_000_000).collect();
+    logged.sort_unstable();
+    assert_eq!(logged, (0..40).collect::<Vec<_>>());
+    // One caller after another: the log keeps their order.
+    for n in 100..110 {
+        store.record(&[], Some(&roll(s.id, n))).await.unwrap();
+    }
+    let log = store.recent_rolls(s.id, 10).await.unwrap();
+    let order: Vec<i64> = log.iter().map(|r| r.at_ms - 1_700_000_000_000).collect();
+    assert_eq!(order, (100..110).collect::<Vec<_>>());
+}
+
 /// One `#[tokio::test]` per contract function; `$harness` is an async expression giving a
 /// fresh harness.
 #[macro_export]
@@ -885,6 +939,7 @@ macro_rules! contract_tests {
             fifty_concurrent_edits, survives_restart, actions_are_used_once,
             concurrent_settings_edits_all_land, export_pages,
             concurrent_channel_settings_edits_all_land, one_command_records_at_once,
+            concurrent_records_keep_their_own_buttons_and_rolls,
             cached_reads_follow_every_write, concurrent_edits_share_commits_and_keep_their_own_outcome);
     };
     (@each $harness:expr; $($name:ident),*) => {
