@@ -7,10 +7,10 @@ use engine::session::RollLogEntry;
 use sqlx::Row;
 use sqlx::migrate::MigrateError;
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions};
-use sqlx::types::Json;
 
 use super::cache::{Caches, Change};
 use super::combine::Combiner;
+use super::record_batch::{self, BatchWriter, PendingRecord, RecordQueue};
 use super::sql::{embedded_migrator, sql_store};
 use super::{ACQUIRE_TIMEOUT, Backend, NewAction, Recorded, StoreError, classify_common, now_ms, to_db};
 
@@ -22,6 +22,8 @@ const CHANGES: &str = "saikoro_changes";
 
 /// A command's actions and its log row in one statement (one round trip, one commit); the
 /// actions come back in the order given (`WITH ORDINALITY`, ids from one sequence).
+/// A batch of records in one statement: every action (their ids in the order given), every
+/// roll of a still-active session in the batch's order, and which sessions took their rolls.
 const RECORD: &str = "WITH new_actions AS ( \
          INSERT INTO actions (kind, guild_id, channel_id, owner_id, payload, created_at_ms) \
          SELECT t.kind, t.guild_id, t.channel_id, t.owner_id, t.payload::jsonb, $6 \
@@ -30,10 +32,13 @@ const RECORD: &str = "WITH new_actions AS ( \
          ORDER BY t.n RETURNING id), \
      logged AS ( \
          INSERT INTO roll_log (session_id, user_id, command, outcome, at_ms) \
-         SELECT id, $8, $9, $10, $11 FROM sessions WHERE id = $7 AND ended_at_ms IS NULL \
-         RETURNING 1) \
+         SELECT s.id, r.user_id, r.command, r.outcome::jsonb, r.at_ms \
+         FROM UNNEST($7::bigint[], $8::bigint[], $9::text[], $10::text[], $11::bigint[]) \
+              WITH ORDINALITY AS r(session_id, user_id, command, outcome, at_ms, n) \
+         JOIN sessions s ON s.id = r.session_id AND s.ended_at_ms IS NULL \
+         ORDER BY r.n RETURNING session_id) \
      SELECT ARRAY(SELECT id FROM new_actions ORDER BY id) AS ids, \
-            (SELECT COUNT(*) FROM logged) AS logged";
+            ARRAY(SELECT DISTINCT session_id FROM logged) AS logged";
 
 /// A [`Store`](super::Store) on PostgreSQL. The pool reconnects by itself after an outage:
 /// dead connections fail their liveness check and are replaced on the next acquire.
@@ -42,6 +47,8 @@ pub struct PgStore {
     pool: PgPool,
     /// Edits of one session waiting to share a transaction.
     combiner: Arc<Combiner>,
+    /// Commands' records waiting to share a statement.
+    records: Arc<RecordQueue>,
 }
 
 impl PgStore {
@@ -53,13 +60,22 @@ impl PgStore {
         None
     }
 
+    /// The actions and the roll in one statement, shared with the other commands' records
+    /// waiting at the same time ([`record_batch`](super::record_batch)): one round trip and
+    /// one commit per batch.
     async fn record_at_once(
         &self,
         actions: &[NewAction],
         roll: Option<&RollLogEntry>,
     ) -> Result<Recorded, StoreError> {
-        // One command's buttons often carry the same data (a roll's Edge buttons): written out
-        // once and reused rather than serialized per button.
+        record_batch::record(self, actions, roll).await
+    }
+
+    async fn write_records(&self, batch: &[PendingRecord]) -> Result<Vec<Recorded>, StoreError> {
+        let internal = |e: serde_json::Error| StoreError::Internal(e.to_string());
+        let actions: Vec<&NewAction> = batch.iter().flat_map(|p| &p.actions).collect();
+        // Buttons of one roll often carry the same data (its Edge buttons): written out once
+        // and reused rather than serialized per button.
         let mut payloads: Vec<String> = Vec::with_capacity(actions.len());
         for (i, a) in actions.iter().enumerate() {
             let same = i
@@ -68,10 +84,16 @@ impl PgStore {
                 .is_some_and(|prev| prev.payload == a.payload);
             let text = match payloads.last() {
                 Some(last) if same => last.clone(),
-                _ => serde_json::to_string(&a.payload).map_err(|e| StoreError::Internal(e.to_string()))?,
+                _ => serde_json::to_string(&a.payload).map_err(internal)?,
             };
             payloads.push(text);
         }
+        let rolls: Vec<&RollLogEntry> = batch.iter().filter_map(|p| p.roll.as_ref()).collect();
+        let outcomes = rolls
+            .iter()
+            .map(|r| serde_json::to_string(&r.outcome))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(internal)?;
         let row = sqlx::query(RECORD)
             .bind(actions.iter().map(|a| a.kind.clone()).collect::<Vec<_>>())
             .bind(actions.iter().map(|a| a.guild.map(to_db)).collect::<Vec<_>>())
@@ -79,20 +101,31 @@ impl PgStore {
             .bind(actions.iter().map(|a| to_db(a.owner)).collect::<Vec<_>>())
             .bind(payloads)
             .bind(now_ms())
-            .bind(roll.map(|r| r.session_id))
-            .bind(roll.map(|r| to_db(r.user_id)))
-            .bind(roll.map(|r| r.command.as_str()))
-            .bind(roll.map(|r| Json(&r.outcome)))
-            .bind(roll.map(|r| r.at_ms))
+            .bind(rolls.iter().map(|r| r.session_id).collect::<Vec<_>>())
+            .bind(rolls.iter().map(|r| to_db(r.user_id)).collect::<Vec<_>>())
+            .bind(rolls.iter().map(|r| r.command.as_str()).collect::<Vec<_>>())
+            .bind(outcomes)
+            .bind(rolls.iter().map(|r| r.at_ms).collect::<Vec<_>>())
             .fetch_one(&self.pool)
             .await
             .map_err(Self::classify)?;
-        let action_ids: Vec<i64> = row.try_get("ids").map_err(Self::classify)?;
-        let logged: i64 = row.try_get("logged").map_err(Self::classify)?;
-        Ok(Recorded {
-            action_ids,
-            logged: roll.is_some() && logged == 1,
-        })
+        let ids: Vec<i64> = row.try_get("ids").map_err(Self::classify)?;
+        let active: Vec<i64> = row.try_get("logged").map_err(Self::classify)?;
+        if ids.len() != actions.len() {
+            return Err(StoreError::Internal(format!(
+                "{} of {} button actions stored",
+                ids.len(),
+                actions.len()
+            )));
+        }
+        let mut ids = ids.into_iter();
+        Ok(batch
+            .iter()
+            .map(|p| Recorded {
+                action_ids: ids.by_ref().take(p.actions.len()).collect(),
+                logged: p.roll.as_ref().is_some_and(|r| active.contains(&r.session_id)),
+            })
+            .collect())
     }
 
     /// Keeps `caches` in step with every process's changes: listens to the `change_feed`
@@ -166,6 +199,7 @@ impl PgStore {
         Ok(PgStore {
             pool,
             combiner: Arc::default(),
+            records: Arc::default(),
         })
     }
 
@@ -205,6 +239,7 @@ impl PgStore {
         Ok(PgStore {
             pool,
             combiner: Arc::default(),
+            records: Arc::default(),
         })
     }
 
@@ -275,6 +310,16 @@ impl PgStore {
             }
         }
         StoreError::Internal(e.to_string())
+    }
+}
+
+impl BatchWriter for PgStore {
+    fn queue(&self) -> &RecordQueue {
+        &self.records
+    }
+
+    async fn write(&self, batch: &[PendingRecord]) -> Result<Vec<Recorded>, StoreError> {
+        self.write_records(batch).await
     }
 }
 

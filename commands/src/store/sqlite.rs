@@ -10,10 +10,11 @@ use sqlx::sqlite::{
 
 use engine::session::RollLogEntry;
 use sqlx::types::Json;
-use tokio::sync::{Mutex, MutexGuard, oneshot};
+use tokio::sync::{Mutex, MutexGuard};
 
 use super::combine::Combiner;
 use super::postgres::migrate_error;
+use super::record_batch::{self, BatchWriter, PendingRecord, RecordQueue};
 use super::sql::{INSERT_ACTIONS, embedded_migrator, sql_store};
 use super::{ACQUIRE_TIMEOUT, Backend, NewAction, Recorded, StoreError, classify_common, now_ms, to_db};
 
@@ -30,53 +31,6 @@ pub struct SqliteStore {
     writer: Arc<Mutex<()>>,
     /// Commands' records waiting to share a transaction.
     records: Arc<RecordQueue>,
-}
-
-/// Most records one transaction takes; the rest wait for the next.
-const RECORD_BATCH: usize = 64;
-
-/// One command's record waiting for its batch, and where its outcome goes.
-struct PendingRecord {
-    actions: Vec<NewAction>,
-    roll: Option<RollLogEntry>,
-    back: oneshot::Sender<Result<Recorded, StoreError>>,
-}
-
-/// Records waiting to be written, and whether a batch task serves them. Decided under one
-/// lock, so every record is either taken by the running task or starts a new one.
-#[derive(Default)]
-struct RecordQueue {
-    state: std::sync::Mutex<(Vec<PendingRecord>, bool)>,
-}
-
-impl RecordQueue {
-    /// Queues `p`; true when no task serves the queue (the caller starts one).
-    fn join(&self, p: PendingRecord) -> bool {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        state.0.push(p);
-        let start = !state.1;
-        state.1 = true;
-        start
-    }
-
-    /// The next batch, oldest first; empty when none waits (the task then ends).
-    fn take(&self) -> Vec<PendingRecord> {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let n = state.0.len().min(RECORD_BATCH);
-        let batch: Vec<PendingRecord> = state.0.drain(..n).collect();
-        if batch.is_empty() {
-            state.1 = false;
-        }
-        batch
-    }
-}
-
-/// Each record's outcome: its own, or the batch's error for every one.
-fn answers(written: Result<Vec<Recorded>, StoreError>, n: usize) -> Vec<Result<Recorded, StoreError>> {
-    match written {
-        Ok(all) => all.into_iter().map(Ok).collect(),
-        Err(e) => (0..n).map(|_| Err(e.clone())).collect(),
-    }
 }
 
 impl SqliteStore {
@@ -97,48 +51,16 @@ impl SqliteStore {
     }
 
     /// The actions, then the roll, in one `IMMEDIATE` transaction shared with the other
-    /// commands' records waiting at the same time (group commit, [`RecordQueue`]). A statement
-    /// is a round trip to SQLite's worker thread (two thread switches) and costs more than the
-    /// insert; a batch takes four (begin, every action, every roll, commit) however many
-    /// commands it serves.
+    /// commands' records waiting at the same time ([`record_batch`](super::record_batch)). A
+    /// statement is a round trip to SQLite's worker thread (two thread switches) and costs more
+    /// than the insert; a batch takes four (begin, every action, every roll, commit) however
+    /// many commands it serves.
     async fn record_at_once(
         &self,
         actions: &[NewAction],
         roll: Option<&RollLogEntry>,
     ) -> Result<Recorded, StoreError> {
-        if actions.is_empty() && roll.is_none() {
-            return Ok(Recorded {
-                action_ids: Vec::new(),
-                logged: false,
-            });
-        }
-        let (back, answer) = oneshot::channel();
-        let pending = PendingRecord {
-            actions: actions.to_vec(),
-            roll: roll.cloned(),
-            back,
-        };
-        if self.records.join(pending) {
-            // No batch task serves the queue: this one starts it. It runs on its own, so a
-            // caller that goes away cannot stop a commit halfway.
-            let store = self.clone();
-            tokio::spawn(async move {
-                loop {
-                    let batch = store.records.take();
-                    if batch.is_empty() {
-                        return;
-                    }
-                    let written = store.write_records(&batch).await;
-                    let n = batch.len();
-                    for (p, result) in batch.into_iter().zip(answers(written, n)) {
-                        let _ = p.back.send(result);
-                    }
-                }
-            });
-        }
-        answer
-            .await
-            .unwrap_or_else(|_| Err(StoreError::Internal("the record batch stopped".into())))
+        record_batch::record(self, actions, roll).await
     }
 
     /// One batch of records in one transaction: every action in one multi-row insert (ids are
@@ -268,6 +190,16 @@ impl SqliteStore {
             }
         }
         StoreError::Internal(e.to_string())
+    }
+}
+
+impl BatchWriter for SqliteStore {
+    fn queue(&self) -> &RecordQueue {
+        &self.records
+    }
+
+    async fn write(&self, batch: &[PendingRecord]) -> Result<Vec<Recorded>, StoreError> {
+        self.write_records(batch).await
     }
 }
 

@@ -1,0 +1,115 @@
+//! Group commit for what commands leave behind (issue 18): the buttons' actions and the rolls
+//! of commands arriving together are written in one batch by a task of their own, instead of a
+//! round trip (or, on SQLite, several thread hops) and a commit per command. The first record
+//! to find no task serving the queue starts one; the task takes batches (oldest first) until
+//! none waits. It runs on its own, so a caller that goes away cannot stop a commit halfway.
+
+use std::future::Future;
+use std::sync::Mutex;
+
+use engine::session::RollLogEntry;
+use tokio::sync::oneshot;
+
+use super::{NewAction, Recorded, StoreError};
+
+/// Most records one batch takes; the rest wait for the next.
+pub const RECORD_BATCH: usize = 64;
+
+/// One command's record waiting for its batch, and where its outcome goes.
+pub struct PendingRecord {
+    pub actions: Vec<NewAction>,
+    pub roll: Option<RollLogEntry>,
+    back: oneshot::Sender<Result<Recorded, StoreError>>,
+}
+
+/// Records waiting, and whether a batch task serves them: decided under one lock, so every
+/// record is either taken by the running task or starts a new one.
+#[derive(Default)]
+pub struct RecordQueue {
+    state: Mutex<(Vec<PendingRecord>, bool)>,
+}
+
+impl RecordQueue {
+    /// Queues `p`; true when no task serves the queue (the caller starts one).
+    fn join(&self, p: PendingRecord) -> bool {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.0.push(p);
+        let start = !state.1;
+        state.1 = true;
+        start
+    }
+
+    /// The next batch, oldest first; empty when none waits (the task then ends).
+    fn take(&self) -> Vec<PendingRecord> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let n = state.0.len().min(RECORD_BATCH);
+        let batch: Vec<PendingRecord> = state.0.drain(..n).collect();
+        if batch.is_empty() {
+            state.1 = false;
+        }
+        batch
+    }
+}
+
+/// A store that writes a batch of records in one transaction: each record's actions (their ids
+/// in the order given) and its roll (logged only while its session is active, rolls in the
+/// batch's order), one [`Recorded`] per record in order.
+pub trait BatchWriter: Clone + Send + Sync + 'static {
+    fn queue(&self) -> &RecordQueue;
+    fn write(
+        &self,
+        batch: &[PendingRecord],
+    ) -> impl Future<Output = Result<Vec<Recorded>, StoreError>> + Send;
+}
+
+/// Records `actions` and `roll` in the store's next batch and waits for its outcome.
+pub async fn record(
+    store: &impl BatchWriter,
+    actions: &[NewAction],
+    roll: Option<&RollLogEntry>,
+) -> Result<Recorded, StoreError> {
+    if actions.is_empty() && roll.is_none() {
+        return Ok(Recorded {
+            action_ids: Vec::new(),
+            logged: false,
+        });
+    }
+    let (back, answer) = oneshot::channel();
+    let pending = PendingRecord {
+        actions: actions.to_vec(),
+        roll: roll.cloned(),
+        back,
+    };
+    if store.queue().join(pending) {
+        let store = store.clone();
+        tokio::spawn(async move {
+            loop {
+                let batch = store.queue().take();
+                if batch.is_empty() {
+                    return;
+                }
+                let written = store.write(&batch).await;
+                let n = batch.len();
+                for (p, result) in batch.into_iter().zip(answers(written, n)) {
+                    let _ = p.back.send(result);
+                }
+            }
+        });
+    }
+    answer
+        .await
+        .unwrap_or_else(|_| Err(StoreError::Internal("the record batch stopped".into())))
+}
+
+/// Each record's outcome: its own, or the batch's error for every one (a batch that wrote a
+/// wrong count of outcomes is an error too).
+fn answers(written: Result<Vec<Recorded>, StoreError>, n: usize) -> Vec<Result<Recorded, StoreError>> {
+    match written {
+        Ok(all) if all.len() == n => all.into_iter().map(Ok).collect(),
+        Ok(all) => {
+            let e = StoreError::Internal(format!("{} outcomes for {n} records", all.len()));
+            (0..n).map(|_| Err(e.clone())).collect()
+        }
+        Err(e) => (0..n).map(|_| Err(e.clone())).collect(),
+    }
+}
