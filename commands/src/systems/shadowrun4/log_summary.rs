@@ -6,21 +6,19 @@ use engine::i18n::Lang;
 use engine::systems::shadowrun4::character::DamageReport;
 use engine::systems::shadowrun4::combat::AttackOutcome;
 use engine::systems::shadowrun4::initiative::{InitiativeState, SurpriseOutcome};
-use engine::systems::shadowrun4::magic::{
-    DispelOutcome, DrainOutcome, SpellOutcome, SpellResult, SummonOutcome,
-};
-use engine::systems::shadowrun4::matrix::{CybercombatOutcome, HackOutcome, HackResult};
+use engine::systems::shadowrun4::magic::{DispelOutcome, DrainOutcome, SpellOutcome, SummonOutcome};
+use engine::systems::shadowrun4::matrix::{CybercombatOutcome, HackOutcome};
 use engine::systems::shadowrun4::resonance::{CompileOutcome, ThreadOutcome};
 use engine::systems::shadowrun4::rigging::{
-    BreakAwayOutcome, ChaseOutcome, ChaseWinner, CrashOutcome, CutOffOutcome, PositioningOutcome,
+    BreakAwayOutcome, ChaseOutcome, CrashOutcome, CutOffOutcome, PositioningOutcome,
 };
 use engine::systems::shadowrun4::rules::glitch_text;
 use engine::systems::shadowrun4::test_kinds::{
-    ExtendedEnd, ExtendedOutcome, OpposedOutcome, OpposedResult, SearchOutcome, SuccessOutcome,
-    TeamworkOutcome,
+    ExtendedEnd, ExtendedOutcome, OpposedOutcome, SearchOutcome, SuccessOutcome, TeamworkOutcome,
 };
 use engine::systems::shadowrun4::{Character, DamageType, Glitch, Rolled};
 
+use super::embeds;
 use crate::log_line::LogSummary;
 
 fn hits(n: u32, lang: Lang) -> String {
@@ -58,14 +56,6 @@ fn boxes(n: u32, lang: Lang) -> String {
     match lang {
         Lang::En => format!("{n} box(es)"),
         Lang::Ja => format!("{n}ボックス"),
-    }
-}
-
-fn opposed_words(r: OpposedResult, lang: Lang) -> &'static str {
-    match r {
-        OpposedResult::ActorWins => lang.pick("actor wins", "行動側の勝ち"),
-        OpposedResult::Tie => lang.pick("tie: the defender wins", "同数：防御側の勝ち"),
-        OpposedResult::OpponentWins => lang.pick("opponent wins", "相手側の勝ち"),
     }
 }
 
@@ -110,7 +100,7 @@ impl LogSummary for OpposedOutcome {
         format!(
             "{} → {}{}{}",
             versus(self.actor_hits, self.opponent_hits, self.net_hits, lang),
-            opposed_words(self.result, lang),
+            embeds::opposed_words(self.result, lang),
             glitch(self.actor.glitch(), lang),
             rolled_glitch(self.opponent.as_ref(), lang)
         )
@@ -210,12 +200,7 @@ impl LogSummary for InitiativeState {
 
 impl LogSummary for SpellOutcome {
     fn summary(&self, lang: Lang) -> String {
-        let result = match self.result {
-            SpellResult::Success => lang.pick("cast", "成功"),
-            SpellResult::Tie => lang.pick("tie: no effect", "同数：効果なし"),
-            SpellResult::Resisted => lang.pick("resisted", "抵抗された"),
-            SpellResult::Failed => lang.pick("failed", "失敗"),
-        };
+        let result = embeds::spell_result_words(self.result, lang);
         format!(
             "{} → {result}{}{}",
             versus(self.hits, self.resistance_hits, self.net_hits, lang),
@@ -309,15 +294,7 @@ impl LogSummary for CybercombatOutcome {
 
 impl LogSummary for HackOutcome {
     fn summary(&self, lang: Lang) -> String {
-        let result = match self.result {
-            HackResult::HackerIn => lang.pick("in, undetected", "侵入成功・未発見"),
-            HackResult::InButDetected => lang.pick("in, but detected", "侵入したが発見された"),
-            HackResult::Detected => lang.pick("detected first", "先に発見された"),
-            HackResult::HackerGlitched => {
-                lang.pick("critical glitch: the hack fails", "クリティカル・グリッチで失敗")
-            }
-            HackResult::OutOfPasses => lang.pick("out of passes", "パス切れ"),
-        };
+        let result = embeds::hack_result_words(self.result, lang);
         match lang {
             Lang::En => format!(
                 "hits {}/{} vs {}/{} in {} pass(es) → {result}",
@@ -367,14 +344,6 @@ impl LogSummary for CrashOutcome {
     }
 }
 
-fn winner(w: ChaseWinner, lang: Lang) -> &'static str {
-    match w {
-        ChaseWinner::First => lang.pick("the first vehicle wins", "1台目の勝ち"),
-        ChaseWinner::Second => lang.pick("the second vehicle wins", "2台目の勝ち"),
-        ChaseWinner::Neither => lang.pick("neither wins", "勝者なし"),
-    }
-}
-
 impl LogSummary for ChaseOutcome {
     fn summary(&self, lang: Lang) -> String {
         format!(
@@ -385,8 +354,12 @@ impl LogSummary for ChaseOutcome {
                 self.test.net_hits,
                 lang
             ),
-            winner(self.winner, lang),
-            super::embeds::band(self.band, lang)
+            format!(
+                "{}: {}",
+                lang.pick("winner", "勝者"),
+                embeds::chase_winner_words(self.winner, lang)
+            ),
+            embeds::band(self.band, lang)
         )
     }
 }

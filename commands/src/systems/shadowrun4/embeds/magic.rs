@@ -17,6 +17,16 @@ pub(super) fn drain_text(d: &DrainOutcome, lang: Lang) -> String {
     s
 }
 
+/// A spell's result (the result field and the log's summary).
+pub fn spell_result_words(r: SpellResult, lang: Lang) -> &'static str {
+    match r {
+        SpellResult::Success => lang.pick("Success", "成功"),
+        SpellResult::Tie => lang.pick("Tie: minimal effect or none", "同数: 効果は最小限かなし"),
+        SpellResult::Resisted => lang.pick("Resisted", "抵抗された"),
+        SpellResult::Failed => lang.pick("Failed", "失敗"),
+    }
+}
+
 pub fn spell_view(o: &SpellOutcome, caster: &str, target: Option<&str>, lang: Lang) -> EmbedView {
     let mut cast = rolled_text(&o.cast, lang);
     if o.raw_hits > o.hits {
@@ -48,13 +58,10 @@ pub fn spell_view(o: &SpellOutcome, caster: &str, target: Option<&str>, lang: La
         lang.pick("Net hits", "ネット・ヒット"),
         format!("**{}**", o.net_hits),
     ));
-    let result = match o.result {
-        SpellResult::Success => lang.pick("**Success**", "**成功**"),
-        SpellResult::Tie => lang.pick("**Tie: minimal effect or none**", "**同数: 効果は最小限かなし**"),
-        SpellResult::Resisted => lang.pick("**Resisted**", "**抵抗された**"),
-        SpellResult::Failed => lang.pick("**Failed**", "**失敗**"),
-    };
-    fields.push(fi(lang.pick("Result", "結果"), result.to_string()));
+    fields.push(fi(
+        lang.pick("Result", "結果"),
+        format!("**{}**", spell_result_words(o.result, lang)),
+    ));
     fields.push(f(lang.pick("Drain", "ドレイン"), drain_text(&o.drain, lang)));
     let (title, colour) = headline_of(
         who(Some(caster), lang.pick("Spellcasting", "呪文発動")),

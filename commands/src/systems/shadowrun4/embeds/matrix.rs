@@ -85,17 +85,22 @@ fn extended_lines(o: &ExtendedOutcome, lang: Lang) -> String {
     s
 }
 
+/// How a hack ended (the result field and the log's summary).
+pub fn hack_result_words(r: HackResult, lang: Lang) -> &'static str {
+    match r {
+        HackResult::HackerIn => lang.pick("In, undetected", "侵入成功・未発見"),
+        HackResult::InButDetected => lang.pick("In, but detected", "侵入したが発見された"),
+        HackResult::Detected => lang.pick("Detected first", "先に発見された"),
+        HackResult::HackerGlitched => {
+            lang.pick("Critical glitch: the hack fails", "クリティカル・グリッチで失敗")
+        }
+        HackResult::OutOfPasses => lang.pick("Out of passes", "パス切れ"),
+    }
+}
+
 pub fn hack_view(o: &HackOutcome, lang: Lang) -> EmbedView {
-    let (text, ok) = match o.result {
-        HackResult::HackerIn => (lang.pick("In, undetected", "侵入成功・未発見"), true),
-        HackResult::InButDetected => (lang.pick("In, but detected", "侵入したが発見された"), true),
-        HackResult::Detected => (lang.pick("Detected first", "先に発見された"), false),
-        HackResult::HackerGlitched => (
-            lang.pick("Critical glitch: the hack fails", "クリティカル・グリッチで失敗"),
-            false,
-        ),
-        HackResult::OutOfPasses => (lang.pick("Out of passes", "パス切れ"), false),
-    };
+    let text = hack_result_words(o.result, lang);
+    let ok = matches!(o.result, HackResult::HackerIn | HackResult::InButDetected);
     let glitch = if o.result == HackResult::HackerGlitched {
         Glitch::Critical
     } else {

@@ -323,11 +323,12 @@ pub fn test_view(o: &SuccessOutcome, actor: Option<&str>, lang: Lang) -> EmbedVi
     view(title, colour, desc, fields)
 }
 
-fn opposed_result(r: OpposedResult, lang: Lang) -> &'static str {
+/// Who won an opposed test (the result field and the log's summary).
+pub fn opposed_words(r: OpposedResult, lang: Lang) -> &'static str {
     match r {
-        OpposedResult::ActorWins => lang.pick("**Actor wins**", "**行動側の勝ち**"),
-        OpposedResult::Tie => lang.pick("**Tie: the defender wins**", "**同数: 防御側の勝ち**"),
-        OpposedResult::OpponentWins => lang.pick("**Opponent wins**", "**相手側の勝ち**"),
+        OpposedResult::ActorWins => lang.pick("Actor wins", "行動側の勝ち"),
+        OpposedResult::Tie => lang.pick("Tie: the defender wins", "同数: 防御側の勝ち"),
+        OpposedResult::OpponentWins => lang.pick("Opponent wins", "相手側の勝ち"),
     }
 }
 
@@ -348,7 +349,7 @@ pub fn opposed_view(
         ),
         fi(
             lang.pick("Result", "結果"),
-            opposed_result(o.result, lang).to_string(),
+            format!("**{}**", opposed_words(o.result, lang)),
         ),
     ];
     let (title, colour) = headline_of(

@@ -50,6 +50,15 @@ pub fn band(b: RangeBand, lang: Lang) -> &'static str {
     }
 }
 
+/// Who won a chase test (the winner field and the log's summary).
+pub fn chase_winner_words(w: ChaseWinner, lang: Lang) -> &'static str {
+    match w {
+        ChaseWinner::First => lang.pick("Chaser", "追跡側"),
+        ChaseWinner::Second => lang.pick("Quarry", "逃走側"),
+        ChaseWinner::Neither => lang.pick("Neither", "なし"),
+    }
+}
+
 pub fn chase_view(o: &ChaseOutcome, lang: Lang) -> EmbedView {
     let mut v = opposed_view(
         &o.test,
@@ -61,12 +70,10 @@ pub fn chase_view(o: &ChaseOutcome, lang: Lang) -> EmbedView {
         lang.pick("Opposed test", "対抗テスト"),
         lang.pick("Chase", "チェイス"),
     );
-    let w = match o.winner {
-        ChaseWinner::First => lang.pick("Chaser", "追跡側"),
-        ChaseWinner::Second => lang.pick("Quarry", "逃走側"),
-        ChaseWinner::Neither => lang.pick("Neither", "なし"),
-    };
-    v.fields.push(fi(lang.pick("Winner", "勝者"), w.to_string()));
+    v.fields.push(fi(
+        lang.pick("Winner", "勝者"),
+        chase_winner_words(o.winner, lang).to_string(),
+    ));
     v.fields.push(fi(
         lang.pick("Range band", "距離帯"),
         format!("**{}**", band(o.band, lang)),
