@@ -60,17 +60,6 @@ impl PgStore {
         None
     }
 
-    /// The actions and the roll in one statement, shared with the other commands' records
-    /// waiting at the same time ([`record_batch`](super::record_batch)): one round trip and
-    /// one commit per batch.
-    async fn record_at_once(
-        &self,
-        actions: &[NewAction],
-        roll: Option<&RollLogEntry>,
-    ) -> Result<Recorded, StoreError> {
-        record_batch::record(self, actions, roll).await
-    }
-
     async fn write_records(&self, batch: &[PendingRecord]) -> Result<Vec<Recorded>, StoreError> {
         let internal = |e: serde_json::Error| StoreError::Internal(e.to_string());
         let actions: Vec<&NewAction> = batch.iter().flat_map(|p| &p.actions).collect();
@@ -111,21 +100,7 @@ impl PgStore {
             .map_err(Self::classify)?;
         let ids: Vec<i64> = row.try_get("ids").map_err(Self::classify)?;
         let active: Vec<i64> = row.try_get("logged").map_err(Self::classify)?;
-        if ids.len() != actions.len() {
-            return Err(StoreError::Internal(format!(
-                "{} of {} button actions stored",
-                ids.len(),
-                actions.len()
-            )));
-        }
-        let mut ids = ids.into_iter();
-        Ok(batch
-            .iter()
-            .map(|p| Recorded {
-                action_ids: ids.by_ref().take(p.actions.len()).collect(),
-                logged: p.roll.as_ref().is_some_and(|r| active.contains(&r.session_id)),
-            })
-            .collect())
+        record_batch::recorded(batch, ids, &active)
     }
 
     /// Keeps `caches` in step with every process's changes: listens to the `change_feed`

@@ -101,6 +101,26 @@ pub async fn record(
         .unwrap_or_else(|_| Err(StoreError::Internal("the record batch stopped".into())))
 }
 
+/// Each record's [`Recorded`] from what a batch wrote: `ids` the actions' ids in the order of
+/// the batch's actions, `active` the sessions whose rolls were logged.
+pub fn recorded(batch: &[PendingRecord], ids: Vec<i64>, active: &[i64]) -> Result<Vec<Recorded>, StoreError> {
+    let wanted: usize = batch.iter().map(|p| p.actions.len()).sum();
+    if ids.len() != wanted {
+        return Err(StoreError::Internal(format!(
+            "{} of {wanted} button actions stored",
+            ids.len()
+        )));
+    }
+    let mut ids = ids.into_iter();
+    Ok(batch
+        .iter()
+        .map(|p| Recorded {
+            action_ids: ids.by_ref().take(p.actions.len()).collect(),
+            logged: p.roll.as_ref().is_some_and(|r| active.contains(&r.session_id)),
+        })
+        .collect())
+}
+
 /// Each record's outcome: its own, or the batch's error for every one (a batch that wrote a
 /// wrong count of outcomes is an error too).
 fn answers(written: Result<Vec<Recorded>, StoreError>, n: usize) -> Vec<Result<Recorded, StoreError>> {

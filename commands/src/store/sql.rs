@@ -75,8 +75,8 @@ pub(super) const RELEASE_ACTION: &str = "UPDATE actions SET used_at_ms = NULL WH
 /// `BEGIN_SNAPSHOT` (a consistent read), `SELECT_ACTIVE_LOCKED`,
 /// `fn classify(sqlx::Error) -> StoreError`, `async fn write_turn(&self)` (what a writer holds
 /// while it writes: SQLite's one writer at a time, taken in turn instead of sleeping on the
-/// file lock) and `async fn record_at_once` (see [`Store::record`](super::Store::record); it takes
-/// the writer turn itself).
+/// file lock); and [`BatchWriter`](super::record_batch::BatchWriter), which
+/// [`Store::record`](super::Store::record) writes through (group commit).
 macro_rules! sql_store {
     ($store:ty, $row:ty) => {
         // An anonymous const scopes these imports to the expansion.
@@ -431,8 +431,8 @@ macro_rules! sql_store {
                     roll: Option<&'a RollLogEntry>,
                 ) -> StoreFuture<'a, Recorded> {
                     Box::pin(async move {
-                        // Takes its own writer turn (SQLite's writes it in a batch task).
-                        self.record_at_once(actions, roll).await
+                        // Group commit: the store's batch task takes the writer turn.
+                        $crate::store::record_batch::record(self, actions, roll).await
                     })
                 }
 

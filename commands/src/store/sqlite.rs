@@ -50,19 +50,6 @@ impl SqliteStore {
         Some(self.writer.lock().await)
     }
 
-    /// The actions, then the roll, in one `IMMEDIATE` transaction shared with the other
-    /// commands' records waiting at the same time ([`record_batch`](super::record_batch)). A
-    /// statement is a round trip to SQLite's worker thread (two thread switches) and costs more
-    /// than the insert; a batch takes four (begin, every action, every roll, commit) however
-    /// many commands it serves.
-    async fn record_at_once(
-        &self,
-        actions: &[NewAction],
-        roll: Option<&RollLogEntry>,
-    ) -> Result<Recorded, StoreError> {
-        record_batch::record(self, actions, roll).await
-    }
-
     /// One batch of records in one transaction: every action in one multi-row insert (ids are
     /// handed out in row order while the write lock is ours; RETURNING's order is unspecified,
     /// so they are sorted back), every roll in one insert that keeps the batch's order and
@@ -95,13 +82,6 @@ impl SqliteStore {
                 .map_err(Self::classify)?;
             ids.extend(rows.into_iter().map(|(id,)| id));
             ids.sort_unstable();
-            if ids.len() != actions.len() {
-                return Err(StoreError::Internal(format!(
-                    "{} of {} button actions stored",
-                    ids.len(),
-                    actions.len()
-                )));
-            }
         }
         let rolls: Vec<(i64, &RollLogEntry)> = batch
             .iter()
@@ -109,7 +89,7 @@ impl SqliteStore {
             .enumerate()
             .map(|(i, r)| (i as i64, r))
             .collect();
-        let mut active = std::collections::HashSet::new();
+        let mut active = Vec::new();
         if !rolls.is_empty() {
             // VALUES' columns are column1…column6; the last keeps the batch's order.
             let mut insert = sqlx::QueryBuilder::new(
@@ -135,15 +115,9 @@ impl SqliteStore {
                 .map_err(Self::classify)?;
             active.extend(rows.into_iter().map(|(id,)| id));
         }
+        let recorded = record_batch::recorded(batch, ids, &active)?;
         tx.commit().await.map_err(Self::classify)?;
-        let mut ids = ids.into_iter();
-        Ok(batch
-            .iter()
-            .map(|p| Recorded {
-                action_ids: ids.by_ref().take(p.actions.len()).collect(),
-                logged: p.roll.as_ref().is_some_and(|r| active.contains(&r.session_id)),
-            })
-            .collect())
+        Ok(recorded)
     }
 
     /// Opens (creating if needed) the database file and runs the migrations.
