@@ -229,9 +229,10 @@ fn raw_request(g: &Given, raw: &Raw) -> Option<AttackRequest> {
     let mut weapon = Weapon::new("—", Some(reach), raw.rof);
     let power = match (g.power, raw.armour) {
         (Some(p), _) => p,
+        // A stand-in never read: without an armour only the attack roll shows, and See you in
+        // hell rolls a D20 whatever the weapon's die (`AttackRequest::power_die`).
         (None, None) => Die::D4,
-        // Under See you in hell the target takes a D20 whatever the weapon's die.
-        (None, Some(_)) if g.hell => Die::D20,
+        (None, Some(_)) if g.hell => Die::D4,
         (None, Some(_)) => return None,
     };
     weapon.power = Some(power);
