@@ -360,13 +360,7 @@ impl Invocation {
         command: &str,
         outcome: &(impl Serialize + LogSummary),
     ) -> Option<RollLogEntry> {
-        Some(RollLogEntry {
-            session_id: session?.id,
-            user_id: self.user,
-            command: command.to_string(),
-            outcome: crate::log_line::logged_outcome(outcome)?,
-            at_ms: now_ms(),
-        })
+        crate::log_line::entry(session?.id, self.user, command.to_string(), outcome, now_ms())
     }
 
     /// After a roll was shown: says so out loud when it is not in the session's log.

@@ -3,6 +3,7 @@
 //! that every logged outcome must give ([`LogSummary`]: the compiler lists any that does not).
 
 use engine::i18n::Lang;
+use engine::session::RollLogEntry;
 use poise::serenity_prelude::ResolvedValue;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -84,6 +85,23 @@ pub fn logged_outcome(outcome: &(impl Serialize + LogSummary)) -> Option<Value> 
         }
     }
     Some(value)
+}
+
+/// A roll's log row: its outcome with the summaries (`None` when it cannot be written as JSON).
+pub fn entry(
+    session_id: i64,
+    user_id: u64,
+    command: String,
+    outcome: &(impl Serialize + LogSummary),
+    at_ms: i64,
+) -> Option<RollLogEntry> {
+    Some(RollLogEntry {
+        session_id,
+        user_id,
+        command,
+        outcome: logged_outcome(outcome)?,
+        at_ms,
+    })
 }
 
 /// The stored summary in `lang` (entries logged before summaries existed have none).

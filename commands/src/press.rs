@@ -75,15 +75,10 @@ impl Press<'_> {
         outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
     ) {
         self.data.tap(self.interaction.id.get(), outcome);
-        let Some(outcome) = crate::log_line::logged_outcome(outcome) else {
+        let user = self.interaction.user.id.get();
+        let now = crate::invocation::now_ms();
+        let Some(entry) = crate::log_line::entry(session_id, user, command.to_string(), outcome, now) else {
             return;
-        };
-        let entry = engine::session::RollLogEntry {
-            session_id,
-            user_id: self.interaction.user.id.get(),
-            command: command.to_string(),
-            outcome,
-            at_ms: crate::invocation::now_ms(),
         };
         if let Err(e) = self.data.store.append_roll(&entry).await {
             tracing::warn!(session = session_id, "roll not logged: {e}");

@@ -2,7 +2,7 @@
 
 use engine::i18n::Lang;
 use engine::notation::{self, RollOutcome};
-use engine::session::{RollLogEntry, SecretRolls, Session, SystemId, Visibility};
+use engine::session::{SecretRolls, Session, SystemId, Visibility};
 use engine::systems::rules::RollDialect;
 use poise::CreateReply;
 use serde_json::json;
@@ -249,20 +249,18 @@ pub async fn reveal(p: &Press<'_>) -> Result<PressReply, BotError> {
     };
     // From now on the session's log shows it to everyone: a new entry, the log being
     // append-only. Best effort (the session may have ended meanwhile).
+    let command = p.action.payload["command"].as_str().unwrap_or("/roll");
     if let Some(session_id) = p.action.payload["session"].as_i64()
-        && let Some(logged) = crate::log_line::logged_outcome(&outcome)
-    {
-        let command = p.action.payload["command"].as_str().unwrap_or("/roll");
-        let entry = RollLogEntry {
+        && let Some(entry) = crate::log_line::entry(
             session_id,
-            user_id: p.action.owner,
-            command: format!("{command} (revealed)"),
-            outcome: logged,
-            at_ms: now_ms(),
-        };
-        if let Err(e) = p.data.store.append_roll(&entry).await {
-            tracing::warn!(session = session_id, "revealed roll not logged: {e}");
-        }
+            p.action.owner,
+            format!("{command} (revealed)"),
+            &outcome,
+            now_ms(),
+        )
+        && let Err(e) = p.data.store.append_roll(&entry).await
+    {
+        tracing::warn!(session = session_id, "revealed roll not logged: {e}");
     }
     Ok(PressReply::Update(
         CreateInteractionResponseMessage::new()

@@ -347,18 +347,15 @@ impl LogSummary for CrashOutcome {
 impl LogSummary for ChaseOutcome {
     fn summary(&self, lang: Lang) -> String {
         format!(
-            "{} → {} · {}",
+            "{} → {}: {} · {}",
             versus(
                 self.test.actor_hits,
                 self.test.opponent_hits,
                 self.test.net_hits,
                 lang
             ),
-            format!(
-                "{}: {}",
-                lang.pick("winner", "勝者"),
-                embeds::chase_winner_words(self.winner, lang)
-            ),
+            lang.pick("winner", "勝者"),
+            embeds::chase_winner_words(self.winner, lang),
             embeds::band(self.band, lang)
         )
     }
