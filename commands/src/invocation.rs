@@ -7,12 +7,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use engine::i18n::{Lang, Localized};
-use engine::session::{Actor, RollLogEntry, ServerSettings, Session, SessionError, SystemId};
+use engine::session::{Actor, ServerSettings, Session, SessionError, SystemId};
 use serde::Serialize;
 use serenity::all::Permissions;
 
 use crate::log_line::LogSummary;
-use crate::store::StoreError;
+use crate::store::{NewRoll, StoreError};
 use crate::{BotError, Context};
 
 /// How long an optional read (settings, the session to log into) may take before a command
@@ -359,7 +359,7 @@ impl Invocation {
         session: Option<&Session>,
         command: &str,
         outcome: &(impl Serialize + LogSummary),
-    ) -> Option<RollLogEntry> {
+    ) -> Option<NewRoll> {
         crate::log_line::entry(session?.id, self.user, command.to_string(), outcome, now_ms())
     }
 

@@ -3,12 +3,12 @@
 //! that every logged outcome must give ([`LogSummary`]: the compiler lists any that does not).
 
 use engine::i18n::Lang;
-use engine::session::RollLogEntry;
 use poise::serenity_prelude::ResolvedValue;
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::Context;
+use crate::store::{JsonText, NewRoll};
 
 /// The key of the stored summaries inside a logged outcome (`{"en": …, "ja": …}`).
 const SUMMARY: &str = "summary";
@@ -67,24 +67,32 @@ impl LogSummary for Logged {
 }
 
 /// The outcome as JSON with its summary in every language stored beside it, so the log reads
-/// the same later whatever language its reader uses. `None` when it cannot be written as JSON.
-pub fn logged_outcome(outcome: &(impl Serialize + LogSummary)) -> Option<Value> {
-    let mut value = serde_json::to_value(outcome).ok()?;
-    let summaries = json!({
-        "en": outcome.summary(Lang::En),
-        "ja": outcome.summary(Lang::Ja),
-    });
-    match &mut value {
-        Value::Object(map) => {
-            map.insert(SUMMARY.into(), summaries);
-        }
-        // An outcome that is not an object keeps its value under `outcome`.
-        other => {
-            let inner = other.take();
-            value = json!({ "outcome": inner, SUMMARY: summaries });
-        }
+/// the same later whatever language its reader uses: an object gets a last key `summary`
+/// (`{"en": …, "ja": …}`), anything else is kept under `outcome`. Written straight to text,
+/// never through a `Value` tree (issue 18). `None` when it cannot be written as JSON.
+pub fn logged_outcome(outcome: &(impl Serialize + LogSummary)) -> Option<JsonText> {
+    #[derive(Serialize)]
+    struct Summaries {
+        en: String,
+        ja: String,
     }
-    Some(value)
+    let summaries = serde_json::to_string(&Summaries {
+        en: outcome.summary(Lang::En),
+        ja: outcome.summary(Lang::Ja),
+    })
+    .ok()?;
+    let mut text = serde_json::to_string(outcome).ok()?;
+    // serde_json writes an object as `{…}` and nothing else with a leading brace.
+    if text.starts_with('{') && text.ends_with('}') {
+        text.pop();
+        if text.len() > 1 {
+            text.push(',');
+        }
+    } else {
+        text = format!("{{\"outcome\":{text},");
+    }
+    text.push_str(&format!("\"{SUMMARY}\":{summaries}}}"));
+    JsonText::from_text(text).ok()
 }
 
 /// A roll's log row: its outcome with the summaries (`None` when it cannot be written as JSON).
@@ -94,8 +102,8 @@ pub fn entry(
     command: String,
     outcome: &(impl Serialize + LogSummary),
     at_ms: i64,
-) -> Option<RollLogEntry> {
-    Some(RollLogEntry {
+) -> Option<NewRoll> {
+    Some(NewRoll {
         session_id,
         user_id,
         command,
@@ -157,6 +165,7 @@ fn option_text(value: &ResolvedValue<'_>, choices: &[poise::CommandParameterChoi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     struct Hit(i32);
 
@@ -185,18 +194,62 @@ mod tests {
 
     #[test]
     fn summaries_are_stored_in_every_language_beside_the_outcome() {
-        let v = logged_outcome(&Roll { total: 7 }).unwrap();
-        assert_eq!(v["total"], 7);
+        let v = logged_outcome(&Roll { total: 7 }).unwrap().to_value();
+        assert_eq!(v, json!({"total": 7, "summary": {"en": "7", "ja": "7"}}));
         assert_eq!(stored_summary(&v, Lang::En), Some("7"));
         assert_eq!(stored_summary(&v, Lang::Ja), Some("7"));
     }
 
     #[test]
     fn an_outcome_that_is_no_object_is_kept_under_outcome() {
-        let v = logged_outcome(&Hit(6)).unwrap();
-        assert_eq!(v["outcome"], 6);
+        let v = logged_outcome(&Hit(6)).unwrap().to_value();
+        assert_eq!(
+            v,
+            json!({"outcome": 6, "summary": {"en": "hit 6", "ja": "命中 6"}})
+        );
         assert_eq!(stored_summary(&v, Lang::En), Some("hit 6"));
         assert_eq!(stored_summary(&v, Lang::Ja), Some("命中 6"));
+    }
+
+    /// A summary the text splice must escape, on outcomes at the splice's edges.
+    struct Quoted<T>(T);
+
+    impl<T: Serialize> Serialize for Quoted<T> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            self.0.serialize(s)
+        }
+    }
+
+    impl<T> LogSummary for Quoted<T> {
+        fn summary(&self, lang: Lang) -> String {
+            lang.pick("say \"}\" \\", "「}」").to_string()
+        }
+    }
+
+    #[test]
+    fn the_summary_goes_into_any_outcome_as_valid_json() {
+        let summary = json!({"en": "say \"}\" \\", "ja": "「}」"});
+        #[derive(Serialize)]
+        struct Empty {}
+        assert_eq!(
+            logged_outcome(&Quoted(Empty {})).unwrap().to_value(),
+            json!({"summary": summary})
+        );
+        // A string that looks like an object is no object.
+        assert_eq!(
+            logged_outcome(&Quoted("{a}")).unwrap().to_value(),
+            json!({"outcome": "{a}", "summary": summary})
+        );
+        assert_eq!(
+            logged_outcome(&Quoted(vec![json!({"a": 1})])).unwrap().to_value(),
+            json!({"outcome": [{"a": 1}], "summary": summary})
+        );
+        assert_eq!(
+            logged_outcome(&Quoted(json!({"n": {"m": "}"}})))
+                .unwrap()
+                .to_value(),
+            json!({"n": {"m": "}"}, "summary": summary})
+        );
     }
 
     #[test]

@@ -1,10 +1,9 @@
 //! Buttons whose actions are stored together with the reply's log row: one write per command
 //! (issue 18) instead of one per button plus one for the log.
 
-use engine::session::RollLogEntry;
 use serenity::all::{ButtonStyle, CreateButton};
 
-use crate::store::{NewAction, Recorded, Store, StoreError};
+use crate::store::{NewAction, NewRoll, Recorded, Store, StoreError};
 
 /// A button to show with a reply: made already (its action stored), or still to be stored.
 pub enum Offer {
@@ -29,7 +28,7 @@ impl From<CreateButton> for Offer {
 pub async fn settle(
     store: &dyn Store,
     rows: Vec<Vec<Offer>>,
-    roll: Option<&RollLogEntry>,
+    roll: Option<&NewRoll>,
 ) -> (Vec<Vec<CreateButton>>, Option<Result<bool, StoreError>>) {
     let pending: Vec<NewAction> = rows
         .iter()

@@ -11,7 +11,7 @@ use serenity::all::{ButtonStyle, ChannelId, CreateInteractionResponseMessage, Cr
 use crate::embeds::roll::roll_view;
 use crate::invocation::{Invocation, now_ms, optional};
 use crate::press::{self as buttons, Press, PressReply};
-use crate::store::NewAction;
+use crate::store::{JsonText, NewAction};
 use crate::{BotError, Context};
 
 /// The action kind of a secret roll's Reveal button.
@@ -142,12 +142,12 @@ pub async fn roll(
                 channel: inv.channel,
                 owner: inv.user,
                 // The session and command let a reveal add the result to the session's log.
-                payload: json!({
+                payload: JsonText::from(json!({
                     "outcome": outcome,
                     "roller": roller,
                     "session": session_id,
                     "command": format!("/roll {dice}"),
-                }),
+                })),
             };
             match ctx.data().store.create_action(&action).await {
                 Ok(id) => {

@@ -10,7 +10,8 @@ use engine::session::{Actor, ChannelSettings, RollLogEntry, ServerSettings, Sess
 
 use super::cache::{Caches, Change};
 use super::{
-    Action, Backend, Edit, ExportPage, NewAction, Recorded, SettingsEdit, Store, StoreError, StoreFuture,
+    Action, Backend, Edit, ExportPage, NewAction, NewRoll, Recorded, SettingsEdit, Store, StoreError,
+    StoreFuture,
 };
 
 pub struct CachedStore {
@@ -111,14 +112,14 @@ impl Store for CachedStore {
         self.inner.ended_sessions(guild, limit)
     }
 
-    fn append_roll<'a>(&'a self, entry: &'a RollLogEntry) -> StoreFuture<'a, ()> {
+    fn append_roll<'a>(&'a self, entry: &'a NewRoll) -> StoreFuture<'a, ()> {
         self.inner.append_roll(entry)
     }
 
     fn record<'a>(
         &'a self,
         actions: &'a [NewAction],
-        roll: Option<&'a RollLogEntry>,
+        roll: Option<&'a NewRoll>,
     ) -> StoreFuture<'a, Recorded> {
         self.inner.record(actions, roll)
     }

@@ -10,6 +10,7 @@
 pub mod cache;
 mod cached_store;
 mod combine;
+mod json_text;
 mod postgres;
 mod record_batch;
 mod sql;
@@ -29,6 +30,7 @@ use thiserror::Error;
 
 pub use cache::Caches;
 pub use cached_store::CachedStore;
+pub use json_text::JsonText;
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
@@ -147,7 +149,32 @@ pub struct NewAction {
     pub channel: u64,
     /// Who may press it (besides the GM, where the handler allows).
     pub owner: u64,
-    pub payload: serde_json::Value,
+    /// What the press needs, written once as JSON where the button is made.
+    pub payload: JsonText,
+}
+
+/// A roll to append to a session's log: [`RollLogEntry`] as written, its outcome already JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewRoll {
+    pub session_id: i64,
+    pub user_id: u64,
+    /// The command as typed or rebuilt from its options, e.g. `/sr test pool:12 threshold:3`.
+    pub command: String,
+    pub outcome: JsonText,
+    /// Unix milliseconds.
+    pub at_ms: i64,
+}
+
+impl From<&RollLogEntry> for NewRoll {
+    fn from(e: &RollLogEntry) -> NewRoll {
+        NewRoll {
+            session_id: e.session_id,
+            user_id: e.user_id,
+            command: e.command.clone(),
+            outcome: JsonText::from(&e.outcome),
+            at_ms: e.at_ms,
+        }
+    }
 }
 
 /// What [`Store::record`] wrote.
@@ -252,7 +279,7 @@ pub trait Store: Send + Sync {
 
     /// Appends a roll to an active session's log ([`StoreError::NotFound`] if that session is
     /// missing or ended). The log is append-only; the database refuses updates and deletes.
-    fn append_roll<'a>(&'a self, entry: &'a RollLogEntry) -> StoreFuture<'a, ()>;
+    fn append_roll<'a>(&'a self, entry: &'a NewRoll) -> StoreFuture<'a, ()>;
 
     /// What one command leaves behind: the actions behind its buttons and its roll in the
     /// session's log (logged only while that session is active; see [`Recorded::logged`]), in
@@ -262,7 +289,7 @@ pub trait Store: Send + Sync {
     fn record<'a>(
         &'a self,
         actions: &'a [NewAction],
-        roll: Option<&'a RollLogEntry>,
+        roll: Option<&'a NewRoll>,
     ) -> StoreFuture<'a, Recorded> {
         Box::pin(async move {
             let mut action_ids = Vec::with_capacity(actions.len());

@@ -3,7 +3,6 @@
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use engine::session::RollLogEntry;
 use sqlx::Row;
 use sqlx::migrate::MigrateError;
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions};
@@ -12,7 +11,9 @@ use super::cache::{Caches, Change};
 use super::combine::Combiner;
 use super::record_batch::{self, BatchWriter, PendingRecord, RecordQueue};
 use super::sql::{embedded_migrator, sql_store};
-use super::{ACQUIRE_TIMEOUT, Backend, NewAction, Recorded, StoreError, classify_common, now_ms, to_db};
+use super::{
+    ACQUIRE_TIMEOUT, Backend, NewAction, NewRoll, Recorded, StoreError, classify_common, now_ms, to_db,
+};
 
 /// A pooled connection used this recently is not pinged before its next use.
 const RECENTLY_USED: Duration = Duration::from_secs(1);
@@ -61,39 +62,19 @@ impl PgStore {
     }
 
     async fn write_records(&self, batch: &[PendingRecord]) -> Result<Vec<Recorded>, StoreError> {
-        let internal = |e: serde_json::Error| StoreError::Internal(e.to_string());
         let actions: Vec<&NewAction> = batch.iter().flat_map(|p| &p.actions).collect();
-        // Buttons of one roll often carry the same data (its Edge buttons): written out once
-        // and reused rather than serialized per button.
-        let mut payloads: Vec<String> = Vec::with_capacity(actions.len());
-        for (i, a) in actions.iter().enumerate() {
-            let same = i
-                .checked_sub(1)
-                .and_then(|j| actions.get(j))
-                .is_some_and(|prev| prev.payload == a.payload);
-            let text = match payloads.last() {
-                Some(last) if same => last.clone(),
-                _ => serde_json::to_string(&a.payload).map_err(internal)?,
-            };
-            payloads.push(text);
-        }
-        let rolls: Vec<&RollLogEntry> = batch.iter().filter_map(|p| p.roll.as_ref()).collect();
-        let outcomes = rolls
-            .iter()
-            .map(|r| serde_json::to_string(&r.outcome))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(internal)?;
+        let rolls: Vec<&NewRoll> = batch.iter().filter_map(|p| p.roll.as_ref()).collect();
         let row = sqlx::query(RECORD)
             .bind(actions.iter().map(|a| a.kind.clone()).collect::<Vec<_>>())
             .bind(actions.iter().map(|a| a.guild.map(to_db)).collect::<Vec<_>>())
             .bind(actions.iter().map(|a| to_db(a.channel)).collect::<Vec<_>>())
             .bind(actions.iter().map(|a| to_db(a.owner)).collect::<Vec<_>>())
-            .bind(payloads)
+            .bind(actions.iter().map(|a| a.payload.as_str()).collect::<Vec<_>>())
             .bind(now_ms())
             .bind(rolls.iter().map(|r| r.session_id).collect::<Vec<_>>())
             .bind(rolls.iter().map(|r| to_db(r.user_id)).collect::<Vec<_>>())
             .bind(rolls.iter().map(|r| r.command.as_str()).collect::<Vec<_>>())
-            .bind(outcomes)
+            .bind(rolls.iter().map(|r| r.outcome.as_str()).collect::<Vec<_>>())
             .bind(rolls.iter().map(|r| r.at_ms).collect::<Vec<_>>())
             .fetch_one(&self.pool)
             .await

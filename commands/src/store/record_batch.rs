@@ -7,10 +7,9 @@
 use std::future::Future;
 use std::sync::Mutex;
 
-use engine::session::RollLogEntry;
 use tokio::sync::oneshot;
 
-use super::{NewAction, Recorded, StoreError};
+use super::{NewAction, NewRoll, Recorded, StoreError};
 
 /// Most records one batch takes; the rest wait for the next.
 pub const RECORD_BATCH: usize = 64;
@@ -18,7 +17,7 @@ pub const RECORD_BATCH: usize = 64;
 /// One command's record waiting for its batch, and where its outcome goes.
 pub struct PendingRecord {
     pub actions: Vec<NewAction>,
-    pub roll: Option<RollLogEntry>,
+    pub roll: Option<NewRoll>,
     back: oneshot::Sender<Result<Recorded, StoreError>>,
 }
 
@@ -66,7 +65,7 @@ pub trait BatchWriter: Clone + Send + Sync + 'static {
 pub async fn record(
     store: &impl BatchWriter,
     actions: &[NewAction],
-    roll: Option<&RollLogEntry>,
+    roll: Option<&NewRoll>,
 ) -> Result<Recorded, StoreError> {
     if actions.is_empty() && roll.is_none() {
         return Ok(Recorded {

@@ -93,8 +93,9 @@ macro_rules! sql_store {
             use $crate::store::combine::{Member, Turn, apply_all, member};
             use $crate::store::sql::*;
             use $crate::store::{
-                Action, Backend, Edit, ExportPage, MAX_EXPORT_ROLLS, MAX_RECENT_ROLLS, NewAction, Recorded,
-                SettingsEdit, Store, StoreError, StoreFuture, UPDATE_ATTEMPTS, from_db, now_ms, to_db,
+                Action, Backend, Edit, ExportPage, MAX_EXPORT_ROLLS, MAX_RECENT_ROLLS, NewAction, NewRoll,
+                Recorded, SettingsEdit, Store, StoreError, StoreFuture, UPDATE_ATTEMPTS, from_db, now_ms,
+                to_db,
             };
 
             impl $store {
@@ -404,7 +405,7 @@ macro_rules! sql_store {
                     })
                 }
 
-                fn append_roll<'a>(&'a self, entry: &'a RollLogEntry) -> StoreFuture<'a, ()> {
+                fn append_roll<'a>(&'a self, entry: &'a NewRoll) -> StoreFuture<'a, ()> {
                     Box::pin(async move {
                         let _turn = self.write_turn().await;
                         let written = sqlx::query(APPEND_ROLL)
@@ -428,7 +429,7 @@ macro_rules! sql_store {
                 fn record<'a>(
                     &'a self,
                     actions: &'a [NewAction],
-                    roll: Option<&'a RollLogEntry>,
+                    roll: Option<&'a NewRoll>,
                 ) -> StoreFuture<'a, Recorded> {
                     Box::pin(async move {
                         // Group commit: the store's batch task takes the writer turn.

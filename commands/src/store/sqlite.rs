@@ -8,7 +8,6 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
-use engine::session::RollLogEntry;
 use sqlx::types::Json;
 use tokio::sync::{Mutex, MutexGuard};
 
@@ -16,7 +15,9 @@ use super::combine::Combiner;
 use super::postgres::migrate_error;
 use super::record_batch::{self, BatchWriter, PendingRecord, RecordQueue};
 use super::sql::{INSERT_ACTIONS, embedded_migrator, sql_store};
-use super::{ACQUIRE_TIMEOUT, Backend, NewAction, Recorded, StoreError, classify_common, now_ms, to_db};
+use super::{
+    ACQUIRE_TIMEOUT, Backend, NewAction, NewRoll, Recorded, StoreError, classify_common, now_ms, to_db,
+};
 
 /// A [`Store`](super::Store) in one SQLite file. Clones share the pool and the turns.
 #[derive(Clone)]
@@ -83,7 +84,7 @@ impl SqliteStore {
             ids.extend(rows.into_iter().map(|(id,)| id));
             ids.sort_unstable();
         }
-        let rolls: Vec<(i64, &RollLogEntry)> = batch
+        let rolls: Vec<(i64, &NewRoll)> = batch
             .iter()
             .filter_map(|p| p.roll.as_ref())
             .enumerate()

@@ -725,7 +725,7 @@ async fn export_splits_a_long_log_and_reaches_ended_sessions() {
             outcome: json!({ "n": n, "padding": "x".repeat(1000) }),
             at_ms: 1_700_000_000_000 + n,
         };
-        c.store().append_roll(&entry).await.unwrap();
+        c.store().append_roll(&(&entry).into()).await.unwrap();
     }
     // A server whose uploads are small: 64 KiB are kept for the rest, ~10 rolls fit.
     c.fake.set_attachment_size_limit(64 * 1024 + 10_000);

@@ -75,7 +75,7 @@ async fn assert_unavailable(store: &dyn Store, session_id: i64) {
     let results = [
         store.active_session(CHAN).await.err(),
         store.update(CHAN, |s| s.join(4242)).await.err(),
-        store.append_roll(&roll(session_id)).await.err(),
+        store.append_roll(&(&roll(session_id)).into()).await.err(),
         store
             .put_server_settings(GUILD, &ServerSettings::default())
             .await
@@ -116,7 +116,7 @@ async fn outage_and_recovery() {
         .await
         .expect("connect");
     let before = contract::seeded(store.as_ref(), CHAN).await;
-    store.append_roll(&roll(before.id)).await.unwrap();
+    store.append_roll(&(&roll(before.id)).into()).await.unwrap();
 
     let server = Arc::new(server);
     let s = server.clone();

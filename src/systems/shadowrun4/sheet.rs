@@ -225,7 +225,9 @@ fn yes(v: &str) -> bool {
 /// Read a stored sheet. A sheet written before Shadowrun had typed fields (plain numbers) is
 /// read as fields.
 pub fn read(sheet: &Value) -> Result<Sheet, SheetError> {
-    if let Ok(mut s) = serde_json::from_value::<Sheet>(sheet.clone()) {
+    // Read in place (every command reads its character's sheet; a clone of the tree was a
+    // few % of `/sr test`).
+    if let Ok(mut s) = Sheet::deserialize(sheet) {
         s.character.rekey_skills();
         return Ok(s);
     }

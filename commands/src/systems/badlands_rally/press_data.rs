@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::store::NewAction;
+use crate::store::{JsonText, NewAction};
 
 pub const KIND: &str = "rally.reliable";
 pub const MOVE_KIND: &str = "rally.reliable_move";
@@ -82,13 +82,13 @@ impl RallyPress {
         }
     }
 
-    pub fn payload(&self) -> Value {
+    pub fn payload(&self) -> JsonText {
         let v = match self {
-            RallyPress::Attack(a) => serde_json::to_value(a),
-            RallyPress::Move(m) => serde_json::to_value(m),
-            RallyPress::Check(c) => serde_json::to_value(c),
+            RallyPress::Attack(a) => JsonText::of(a),
+            RallyPress::Move(m) => JsonText::of(m),
+            RallyPress::Check(c) => JsonText::of(c),
         };
-        v.unwrap_or(Value::Null)
+        v.unwrap_or_else(|_| JsonText::from(Value::Null))
     }
 
     /// The action row behind a new button for `owner`.
@@ -133,7 +133,7 @@ mod tests {
         };
         assert_eq!((c.session, c.gear.as_str(), c.round), (7, "Ana", 2));
         assert_eq!(c.outcome.kind, InitiativeKind::Pole);
-        assert_eq!(press.payload(), stored);
+        assert_eq!(press.payload().to_value(), stored);
         assert_eq!(press.kind(), CHECK_KIND);
     }
 

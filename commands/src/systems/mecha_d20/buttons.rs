@@ -11,7 +11,7 @@ use serenity::all::{ButtonStyle, CreateButton, CreateInteractionResponseMessage}
 
 use super::{embeds, store};
 use crate::press::{self, Press, PressReply};
-use crate::store::NewAction;
+use crate::store::{JsonText, NewAction};
 use crate::{BotError, Data};
 
 pub const PREFIX: &str = "mecha.";
@@ -59,7 +59,7 @@ pub async fn offer(
             guild,
             channel: session.channel_id,
             owner,
-            payload: serde_json::to_value(&payload).unwrap_or_default(),
+            payload: JsonText::of(&payload).unwrap_or_else(|_| JsonText::from(serde_json::Value::Null)),
         };
         match data.store.create_action(&action).await {
             Ok(id) => {

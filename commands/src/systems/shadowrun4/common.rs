@@ -21,7 +21,7 @@ use engine::systems::shadowrun4::rules::Shadowrun4State;
 use super::press_data::{EdgePress, EdgeRoll, SrPress};
 use crate::offers::{self, Offer};
 use crate::press as buttons;
-use crate::store::NewAction;
+use crate::store::{JsonText, NewAction};
 use crate::{BotError, Context};
 
 /// Most presets one option may list.
@@ -865,7 +865,7 @@ pub async fn edge_buttons_at(
     }
     // Every Edge button of the roll carries the same data: serialized once (it holds the
     // whole roll), the kind tells them apart (`SrPress::from_action`).
-    let payload = match serde_json::to_value(&data) {
+    let payload = match JsonText::of(&data) {
         Ok(p) => p,
         Err(e) => {
             tracing::warn!("Edge buttons not offered: {e}");

@@ -18,6 +18,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use crate::store::JsonText;
+
 /// What pressing a Shadowrun button does: one variant per stored action `kind`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SrPress {
@@ -84,14 +86,14 @@ impl SrPress {
     }
 
     /// The `(kind, payload)` of the action row that stores this press.
-    pub fn to_action(&self) -> Result<(&'static str, Value), serde_json::Error> {
+    pub fn to_action(&self) -> Result<(&'static str, JsonText), serde_json::Error> {
         let payload = match self {
             SrPress::SecondChance(e)
             | SrPress::NegateGlitch(e)
             | SrPress::EdgeDice(e)
-            | SrPress::BurnEdge(e) => serde_json::to_value(e),
-            SrPress::ApplyDamage(d) => serde_json::to_value(d),
-            SrPress::CheatDeath(c) => serde_json::to_value(c),
+            | SrPress::BurnEdge(e) => JsonText::of(e),
+            SrPress::ApplyDamage(d) => JsonText::of(d),
+            SrPress::CheatDeath(c) => JsonText::of(c),
         }?;
         Ok((self.kind(), payload))
     }
@@ -344,7 +346,7 @@ mod tests {
             }
             let (k, written) = press.to_action().unwrap();
             assert_eq!(k, kind);
-            assert_eq!(written, payload, "{kind} written back differently");
+            assert_eq!(written.to_value(), payload, "{kind} written back differently");
             kinds.insert(kind);
         }
         assert_eq!(kinds.len(), 6, "{kinds:?}");
@@ -376,7 +378,7 @@ mod tests {
                 roll,
                 roll_id: Some(roll_id.into()),
             };
-            SrPress::SecondChance(e).to_action().unwrap().1
+            SrPress::SecondChance(e).to_action().unwrap().1.to_value()
         };
 
         let o = stored_roll("test", None)["outcome"].clone();
@@ -515,14 +517,15 @@ mod tests {
         let typed = SrPress::apply_damage(7, "Bob", DamageType::Stun, 3)
             .to_action()
             .unwrap();
-        assert_eq!(typed, (SrPress::APPLY_DAMAGE, today));
+        assert_eq!((typed.0, typed.1.to_value()), (SrPress::APPLY_DAMAGE, today));
 
         let today = json!({ "session": 7, "target": "Bob" });
         let typed = SrPress::CheatDeath(CheatDeathPress {
             session: 7,
             target: "Bob".into(),
         });
-        assert_eq!(typed.to_action().unwrap(), (SrPress::CHEAT_DEATH, today));
+        let (kind, written) = typed.to_action().unwrap();
+        assert_eq!((kind, written.to_value()), (SrPress::CHEAT_DEATH, today));
     }
 
     /// Older or odd buttons: optional keys missing, null or unreadable read as "not given",

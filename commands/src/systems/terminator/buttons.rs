@@ -16,7 +16,7 @@ use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, CreateInteractio
 use super::embeds;
 use super::store::{self, Refusal, refusal};
 use crate::press::{self, Press, PressReply};
-use crate::store::NewAction;
+use crate::store::{JsonText, NewAction};
 use crate::{BotError, Data};
 
 pub const PREFIX: &str = "term.";
@@ -99,7 +99,7 @@ pub async fn offer(
         guild,
         channel: session.channel_id,
         owner,
-        payload: serde_json::to_value(press).unwrap_or_default(),
+        payload: JsonText::of(press).unwrap_or_else(|_| JsonText::from(serde_json::Value::Null)),
     };
     match data.store.create_action(&action).await {
         Ok(id) => {

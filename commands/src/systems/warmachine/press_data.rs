@@ -7,7 +7,7 @@ use engine::systems::warmachine::PowSource;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::store::NewAction;
+use crate::store::{JsonText, NewAction};
 
 /// Roll the damage of a hit: the plain button or the boosted one ([`BOOST`]), one action, so
 /// the choice is made once.
@@ -69,12 +69,12 @@ impl WmPress {
         }
     }
 
-    pub fn payload(&self) -> Value {
+    pub fn payload(&self) -> JsonText {
         let v = match self {
-            WmPress::Damage(d) => serde_json::to_value(d),
-            WmPress::Apply(a) => serde_json::to_value(a),
+            WmPress::Damage(d) => JsonText::of(d),
+            WmPress::Apply(a) => JsonText::of(a),
         };
-        v.unwrap_or(Value::Null)
+        v.unwrap_or_else(|_| JsonText::from(Value::Null))
     }
 
     /// The action row behind a new button for `owner` (the roller; the GM may press too).
@@ -105,13 +105,13 @@ mod tests {
             arm: Some(15),
             active: Some("@ana".into()),
         });
-        assert_eq!(WmPress::decode(DAMAGE, &d.payload()).unwrap(), d);
+        assert_eq!(WmPress::decode(DAMAGE, &d.payload().to_value()).unwrap(), d);
         let a = WmPress::Apply(ApplyPress {
             session: 3,
             target: "Grunt".into(),
             damage: 4,
         });
-        assert_eq!(WmPress::decode(APPLY, &a.payload()).unwrap(), a);
+        assert_eq!(WmPress::decode(APPLY, &a.payload().to_value()).unwrap(), a);
         assert_eq!(a.kind(), APPLY);
         assert!(WmPress::decode("wm.nope", &json!({})).is_err());
         assert!(WmPress::decode(APPLY, &json!({"session": 1})).is_err());

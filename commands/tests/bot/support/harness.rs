@@ -85,7 +85,7 @@ impl Store for FlakyStore {
     fn ended_sessions(&self, guild: u64, limit: u32) -> StoreFuture<'_, Vec<Session>> {
         self.inner.ended_sessions(guild, limit)
     }
-    fn append_roll<'a>(&'a self, entry: &'a RollLogEntry) -> StoreFuture<'a, ()> {
+    fn append_roll<'a>(&'a self, entry: &'a saikoro_bot::store::NewRoll) -> StoreFuture<'a, ()> {
         let delay = Duration::from_millis(self.append_delay_ms.load(Ordering::SeqCst));
         Box::pin(async move {
             tokio::time::sleep(delay).await;

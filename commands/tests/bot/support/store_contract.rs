@@ -51,6 +51,11 @@ pub async fn seeded(store: &dyn Store, channel: u64) -> Session {
         .expect("seed")
 }
 
+/// [`roll`] as the bot writes it.
+fn new_roll(session_id: i64, n: i64) -> saikoro_bot::store::NewRoll {
+    saikoro_bot::store::NewRoll::from(&roll(session_id, n))
+}
+
 fn roll(session_id: i64, n: i64) -> RollLogEntry {
     RollLogEntry {
         session_id,
@@ -324,7 +329,7 @@ pub async fn update_without_session(h: &impl Harness) {
 pub async fn end_keeps_history(h: &impl Harness) {
     let store = h.open().await;
     let s = seeded(store.as_ref(), CHAN).await;
-    store.append_roll(&roll(s.id, 1)).await.unwrap();
+    store.append_roll(&new_roll(s.id, 1)).await.unwrap();
     let ended = store
         .end_session(CHAN, Actor::manager(999), 1_700_000_500_000)
         .await
@@ -343,7 +348,7 @@ pub async fn end_keeps_history(h: &impl Harness) {
         Err(StoreError::NotFound)
     ));
     assert!(matches!(
-        store.append_roll(&roll(s.id, 2)).await,
+        store.append_roll(&new_roll(s.id, 2)).await,
         Err(StoreError::NotFound)
     ));
     assert_eq!(store.recent_rolls(s.id, 10).await.unwrap(), vec![roll(s.id, 1)]);
@@ -384,7 +389,7 @@ pub async fn roll_log_and_export(h: &impl Harness) {
     let store = h.open().await;
     let s = seeded(store.as_ref(), CHAN).await;
     for n in 1..=5 {
-        store.append_roll(&roll(s.id, n)).await.unwrap();
+        store.append_roll(&new_roll(s.id, n)).await.unwrap();
     }
     assert_eq!(
         store.recent_rolls(s.id, 2).await.unwrap(),
@@ -393,7 +398,7 @@ pub async fn roll_log_and_export(h: &impl Harness) {
     assert_eq!(store.recent_rolls(s.id, 100).await.unwrap().len(), 5);
     assert!(store.recent_rolls(s.id, 0).await.unwrap().is_empty());
     assert!(store.recent_rolls(s.id + 1000, 10).await.unwrap().is_empty());
-    let err = store.append_roll(&roll(s.id + 1000, 1)).await.unwrap_err();
+    let err = store.append_roll(&new_roll(s.id + 1000, 1)).await.unwrap_err();
     assert!(matches!(err, StoreError::NotFound), "{err:?}");
 
     let export = store.export_session(s.id).await.unwrap();
@@ -423,7 +428,7 @@ pub async fn export_pages(h: &impl Harness) {
     let store = h.open().await;
     let s = seeded(store.as_ref(), CHAN).await;
     for n in 1..=7 {
-        store.append_roll(&roll(s.id, n)).await.unwrap();
+        store.append_roll(&new_roll(s.id, n)).await.unwrap();
     }
     let page = store.export_page(s.id, 2, 3).await.unwrap();
     assert_eq!(page.total_rolls, 7);
@@ -489,7 +494,7 @@ pub async fn concurrent_channel_settings_edits_all_land(h: &impl Harness) {
 pub async fn roll_log_is_append_only(h: &impl Harness) {
     let store = h.open().await;
     let s = seeded(store.as_ref(), CHAN).await;
-    store.append_roll(&roll(s.id, 1)).await.unwrap();
+    store.append_roll(&new_roll(s.id, 1)).await.unwrap();
     assert!(h.raw("UPDATE roll_log SET command = 'forged'").await.is_err());
     assert!(h.raw("DELETE FROM roll_log").await.is_err());
     assert_eq!(store.recent_rolls(s.id, 10).await.unwrap(), vec![roll(s.id, 1)]);
@@ -541,7 +546,7 @@ pub async fn survives_restart(h: &impl Harness) {
     };
     store.put_channel_settings(GUILD, CHAN, &channel).await.unwrap();
     let s = seeded(store.as_ref(), CHAN).await;
-    store.append_roll(&roll(s.id, 1)).await.unwrap();
+    store.append_roll(&new_roll(s.id, 1)).await.unwrap();
     store.create_session(&new_session(CHAN - 1, "Old")).await.unwrap();
     let old = store.end_session(CHAN - 1, Actor::user(GM), 2).await.unwrap();
     store.close().await;
@@ -621,7 +626,7 @@ pub async fn actions_are_used_once(h: &impl Harness) {
         guild: Some(7),
         channel: 9,
         owner: 42,
-        payload: serde_json::json!({ "total": 12 }),
+        payload: serde_json::json!({ "total": 12 }).into(),
     };
     let id = store.create_action(&new).await.expect("create");
     let read = store.action(id).await.expect("read").expect("exists");
@@ -686,7 +691,7 @@ pub async fn one_command_records_at_once(h: &impl Harness) {
         guild: Some(GUILD),
         channel: CHAN,
         owner,
-        payload: json!({ "kind": kind }),
+        payload: json!({ "kind": kind }).into(),
     };
     let actions = [
         action("sr.second_chance", ALICE),
@@ -694,7 +699,7 @@ pub async fn one_command_records_at_once(h: &impl Harness) {
         action("reveal", BOB),
     ];
     let done = store
-        .record(&actions, Some(&roll(s.id, 1)))
+        .record(&actions, Some(&new_roll(s.id, 1)))
         .await
         .expect("record");
     assert!(done.logged);
@@ -703,7 +708,7 @@ pub async fn one_command_records_at_once(h: &impl Harness) {
         let stored = store.action(*id).await.unwrap().expect("stored");
         assert_eq!(
             (stored.kind.as_str(), stored.owner, &stored.payload),
-            (a.kind.as_str(), a.owner, &a.payload)
+            (a.kind.as_str(), a.owner, &a.payload.to_value())
         );
     }
     assert_eq!(store.recent_rolls(s.id, 10).await.unwrap(), vec![roll(s.id, 1)]);
@@ -712,16 +717,16 @@ pub async fn one_command_records_at_once(h: &impl Harness) {
     let shared = json!({ "roll": [5, 2, 6], "character": "Ana" });
     let mixed = [
         NewAction {
-            payload: shared.clone(),
+            payload: shared.clone().into(),
             ..action("sr.second_chance", ALICE)
         },
         NewAction {
-            payload: shared.clone(),
+            payload: shared.clone().into(),
             ..action("sr.edge_dice", ALICE)
         },
         action("reveal", BOB),
         NewAction {
-            payload: shared.clone(),
+            payload: shared.clone().into(),
             ..action("sr.burn_edge", ALICE)
         },
     ];
@@ -731,12 +736,16 @@ pub async fn one_command_records_at_once(h: &impl Harness) {
         let stored = store.action(*id).await.unwrap().expect("stored");
         assert_eq!(
             (stored.kind.as_str(), &stored.payload),
-            (a.kind.as_str(), &a.payload)
+            (a.kind.as_str(), &a.payload.to_value())
         );
     }
     // Only a roll; only actions; nothing.
     assert_eq!(
-        store.record(&[], Some(&roll(s.id, 2))).await.unwrap().action_ids,
+        store
+            .record(&[], Some(&new_roll(s.id, 2)))
+            .await
+            .unwrap()
+            .action_ids,
         Vec::<i64>::new()
     );
     let only = store.record(&actions[..1], None).await.unwrap();
@@ -750,7 +759,10 @@ pub async fn one_command_records_at_once(h: &impl Harness) {
         .end_session(CHAN, Actor::user(GM), 1_700_000_100_000)
         .await
         .unwrap();
-    let late = store.record(&actions[..2], Some(&roll(s.id, 3))).await.unwrap();
+    let late = store
+        .record(&actions[..2], Some(&new_roll(s.id, 3)))
+        .await
+        .unwrap();
     assert!(!late.logged);
     assert_eq!(late.action_ids.len(), 2);
     assert_eq!(
@@ -888,11 +900,11 @@ pub async fn concurrent_records_keep_their_own_buttons_and_rolls(h: &impl Harnes
                         guild: Some(GUILD),
                         channel: CHAN,
                         owner: ALICE,
-                        payload: json!({ "command": n, "button": b }),
+                        payload: json!({ "command": n, "button": b }).into(),
                     })
                     .collect();
                 let done = store
-                    .record(&actions, Some(&roll(s.id, n)))
+                    .record(&actions, Some(&new_roll(s.id, n)))
                     .await
                     .expect("record");
                 (n, actions, done)
@@ -906,7 +918,7 @@ pub async fn concurrent_records_keep_their_own_buttons_and_rolls(h: &impl Harnes
         assert_eq!(done.action_ids.len(), 2, "command {n}");
         for (id, a) in done.action_ids.iter().zip(&actions) {
             let stored = store.action(*id).await.unwrap().expect("stored");
-            assert_eq!(stored.payload, a.payload, "command {n}");
+            assert_eq!(stored.payload, a.payload.to_value(), "command {n}");
         }
         all_ids.extend(done.action_ids);
     }
@@ -919,7 +931,7 @@ pub async fn concurrent_records_keep_their_own_buttons_and_rolls(h: &impl Harnes
     assert_eq!(logged, (0..40).collect::<Vec<_>>());
     // One caller after another: the log keeps their order.
     for n in 100..110 {
-        store.record(&[], Some(&roll(s.id, n))).await.unwrap();
+        store.record(&[], Some(&new_roll(s.id, n))).await.unwrap();
     }
     let log = store.recent_rolls(s.id, 10).await.unwrap();
     let order: Vec<i64> = log.iter().map(|r| r.at_ms - 1_700_000_000_000).collect();
