@@ -156,7 +156,7 @@ pub trait SessionState: Serialize + DeserializeOwned + Default {
     fn read(system_state: &Value) -> Result<Self, SheetError> {
         match system_state.get(Self::KEY) {
             None | Some(Value::Null) => Ok(Self::default()),
-            Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
+            Some(v) => serde::Deserialize::deserialize(v).map_err(|e| {
                 SheetError::new(
                     format!("The session's stored game state does not read: {e}"),
                     format!("セッションに保存されたゲーム状態を読めません: {e}"),

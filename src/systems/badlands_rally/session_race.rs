@@ -21,7 +21,7 @@ pub fn race_of(session: &Session, options: RaceOptions) -> RaceState {
         initiative: session.turn.order.first().cloned(),
     };
     for e in &session.roster {
-        if let Ok(mut gear) = serde_json::from_value::<Gear>(e.sheet.clone()) {
+        if let Ok(mut gear) = <Gear as serde::Deserialize>::deserialize(&e.sheet) {
             gear.sheet.name.clone_from(&e.name);
             race.entries.push(Entry {
                 id: e.name.clone(),

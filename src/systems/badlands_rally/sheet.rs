@@ -283,7 +283,7 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
     let existing: Option<Gear> = if current.as_object().is_some_and(|m| m.is_empty()) {
         None
     } else {
-        Some(serde_json::from_value(current.clone()).map_err(|_| {
+        Some(serde::Deserialize::deserialize(current).map_err(|_| {
             err(
                 "This entry's stats are not a Badlands Rally gear; remove it and add it again.",
                 "この登録はBadlands Rallyのギアではありません。削除して登録し直してください。",
@@ -537,7 +537,7 @@ pub fn weapon_text(w: &Weapon) -> String {
 
 /// The sheet as `name: value` lines for an embed.
 pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
-    let Ok(g) = serde_json::from_value::<Gear>(sheet.clone()) else {
+    let Ok(g) = <Gear as serde::Deserialize>::deserialize(sheet) else {
         return vec![(
             lang.pick("Stats", "能力値").to_string(),
             lang.pick(

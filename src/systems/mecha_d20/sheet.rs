@@ -332,7 +332,7 @@ pub fn read(sheet: &Value) -> Result<Unit, SheetError> {
         let v = edit(&Value::Object(serde_json::Map::new()), &fields)?;
         return serde_json::from_value(v).map_err(|_| not_unit());
     }
-    serde_json::from_value(sheet.clone()).map_err(|_| not_unit())
+    serde::Deserialize::deserialize(sheet).map_err(|_| not_unit())
 }
 
 /// `current` (a stored unit, or `{}` for a new one) with `fields` applied and validated.

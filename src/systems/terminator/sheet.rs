@@ -183,7 +183,7 @@ pub fn read(sheet: &Value) -> Result<Character, SheetError> {
         let v = edit(&Value::Object(serde_json::Map::new()), &fields)?;
         return serde_json::from_value(v).map_err(|_| not_character());
     }
-    serde_json::from_value(sheet.clone()).map_err(|_| not_character())
+    serde::Deserialize::deserialize(sheet).map_err(|_| not_character())
 }
 
 /// [`edit_with`] against §2's profiles and armoury.

@@ -143,7 +143,7 @@ pub fn read(current: &Value) -> Result<Option<Model>, SheetError> {
     if current.is_null() || current.as_object().is_some_and(|m| m.is_empty()) {
         return Ok(None);
     }
-    serde_json::from_value(current.clone()).map(Some).map_err(|_| {
+    serde::Deserialize::deserialize(current).map(Some).map_err(|_| {
         err(
             "This entry's stats are not a Warmachine model; remove it and add it again.",
             "この登録はウォーマシンのモデルではありません。削除して登録し直してください。",

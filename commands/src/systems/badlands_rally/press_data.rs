@@ -60,7 +60,7 @@ pub enum RallyPress {
 }
 
 fn read<T: DeserializeOwned>(kind: &str, payload: &Value) -> Result<T, String> {
-    serde_json::from_value(payload.clone()).map_err(|e| format!("{kind} payload: {e}"))
+    serde::Deserialize::deserialize(payload).map_err(|e| format!("{kind} payload: {e}"))
 }
 
 impl RallyPress {

@@ -45,7 +45,7 @@ pub fn gear_name(session: &Session, typed: &str) -> Result<String, SessionError>
             id: typed.trim().chars().take(64).collect(),
         })
     })?;
-    if serde_json::from_value::<Gear>(entry.sheet.clone()).is_err() {
+    if <Gear as serde::Deserialize>::deserialize(&entry.sheet).is_err() {
         return Err(SessionError::Rule {
             en: format!("“{}” has no gear stats; set them with /char.", entry.name),
             ja: format!(

@@ -88,7 +88,7 @@ pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
             p.action.kind
         )));
     }
-    let c: CheckPress = serde_json::from_value(p.action.payload.clone()).map_err(BotError::internal)?;
+    let c: CheckPress = serde::Deserialize::deserialize(&p.action.payload).map_err(BotError::internal)?;
     let opts = store::options(&p.settings);
     let (_, answer) = store::run_press(p, c.session, &mut |units, state, r| {
         state.answer_prompt(c.kind, &c.unit, units, 0, opts.escape_target, r)

@@ -147,7 +147,7 @@ pub fn stored_state(session: &Session) -> Option<InitiativeState> {
         .get(common::STATE_KEY)?
         .get("initiative")?
         .get("state")?;
-    serde_json::from_value(v.clone()).ok()
+    serde::Deserialize::deserialize(v).ok()
 }
 
 /// The stored initiative record (turn, pass, order, state), as `next` reads it.

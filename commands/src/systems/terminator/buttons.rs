@@ -230,7 +230,7 @@ fn message(view: &crate::embeds::EmbedView, buttons: Vec<CreateButton>) -> Press
 }
 
 pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
-    let t: TermPress = serde_json::from_value(p.action.payload.clone()).map_err(BotError::internal)?;
+    let t: TermPress = serde::Deserialize::deserialize(&p.action.payload).map_err(BotError::internal)?;
     if t.kind() != p.action.kind {
         return Err(BotError::internal(format!(
             "unknown action kind {}",

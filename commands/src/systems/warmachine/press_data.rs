@@ -52,10 +52,10 @@ impl WmPress {
     pub fn decode(kind: &str, payload: &Value) -> Result<WmPress, String> {
         let bad = |e: serde_json::Error| format!("{kind} payload: {e}");
         match kind {
-            DAMAGE => serde_json::from_value(payload.clone())
+            DAMAGE => serde::Deserialize::deserialize(payload)
                 .map(WmPress::Damage)
                 .map_err(bad),
-            APPLY => serde_json::from_value(payload.clone())
+            APPLY => serde::Deserialize::deserialize(payload)
                 .map(WmPress::Apply)
                 .map_err(bad),
             other => Err(format!("unknown action kind {other}")),
