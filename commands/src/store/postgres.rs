@@ -130,6 +130,8 @@ impl PgStore {
                     None => c.drop_all(),
                 },
                 Ok(None) => c.drop_all(),
+                // A pool closed on purpose (shutdown) is no loss worth a warning.
+                Err(sqlx::Error::PoolClosed) => return,
                 Err(e) => {
                     tracing::warn!("change feed lost; caches off until it is back: {e}");
                     return;
