@@ -65,7 +65,7 @@ impl PgStore {
         let actions: Vec<&NewAction> = batch.iter().flat_map(|p| &p.actions).collect();
         let rolls: Vec<&NewRoll> = batch.iter().filter_map(|p| p.roll.as_ref()).collect();
         let row = sqlx::query(RECORD)
-            .bind(actions.iter().map(|a| a.kind.clone()).collect::<Vec<_>>())
+            .bind(actions.iter().map(|a| a.kind.as_str()).collect::<Vec<_>>())
             .bind(actions.iter().map(|a| a.guild.map(to_db)).collect::<Vec<_>>())
             .bind(actions.iter().map(|a| to_db(a.channel)).collect::<Vec<_>>())
             .bind(actions.iter().map(|a| to_db(a.owner)).collect::<Vec<_>>())
