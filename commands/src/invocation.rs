@@ -293,8 +293,8 @@ impl Invocation {
     }
 
     /// The channel's active session, or a clear "start one" error.
-    pub async fn session(&self, ctx: Context<'_>) -> Result<Session, BotError> {
-        let read = ctx.data().store.active_session(self.channel).await;
+    pub async fn session(&self, ctx: Context<'_>) -> Result<Arc<Session>, BotError> {
+        let read = ctx.data().store.shared_session(self.channel).await;
         if read.is_ok() {
             // Storage answers again: optional reads need not wait for their probe.
             ctx.data().reads.succeeded();
@@ -307,11 +307,11 @@ impl Invocation {
     }
 
     /// The active session if there is one; an outage reads as "none" (for optional logging).
-    pub async fn session_if_any(&self, ctx: Context<'_>) -> Option<Session> {
+    pub async fn session_if_any(&self, ctx: Context<'_>) -> Option<Arc<Session>> {
         let read = optional(
             &ctx.data().reads,
             "the active session",
-            ctx.data().store.active_session(self.channel),
+            ctx.data().store.shared_session(self.channel),
         )
         .await;
         if read.is_none() {

@@ -80,7 +80,7 @@ pub async fn roll(
         .flatten(),
         None => None,
     };
-    let mut session_read: Option<Option<Session>> = None;
+    let mut session_read: Option<Option<std::sync::Arc<Session>>> = None;
     // A system's own reading of `/roll` in its channels (Shadowrun: BCDice's `nB6`, hits on
     // 5+): the session is read only when some system's dialect recognises the input.
     let candidates: Vec<(SystemId, &dyn RollDialect, String)> = SystemId::ALL
@@ -184,9 +184,9 @@ pub async fn roll(
                 outcome: &outcome,
                 hidden: kind,
             };
-            inv.log_roll(ctx, session.as_ref(), &command, &marked).await;
+            inv.log_roll(ctx, session.as_deref(), &command, &marked).await;
         }
-        None => inv.log_roll(ctx, session.as_ref(), &command, &outcome).await,
+        None => inv.log_roll(ctx, session.as_deref(), &command, &outcome).await,
     }
     Ok(())
 }

@@ -415,7 +415,7 @@ pub async fn export(
         Some(id) => match ctx.data().store.session(id).await {
             // Another channel's log may be one this member cannot read: only its GM or a
             // server manager exports it from elsewhere.
-            Ok(Some(s)) if s.guild_id == guild && may_export(&s, &inv) => s,
+            Ok(Some(s)) if s.guild_id == guild && may_export(&s, &inv) => std::sync::Arc::new(s),
             Ok(_) => return Err(inv.user_error(&StoreError::NotFound)),
             Err(e) => return Err(store_error(e, inv.lang)),
         },

@@ -142,10 +142,18 @@ impl Caches {
         channel: u64,
         read: impl Future<Output = Result<Option<Session>, StoreError>>,
     ) -> Result<Option<Session>, StoreError> {
-        let kept = self
-            .through(&self.sessions, channel, async { Ok(read.await?.map(Arc::new)) })
-            .await?;
+        let kept = self.shared_session(channel, read).await?;
         Ok(kept.map(|s| Session::clone(&s)))
+    }
+
+    /// The kept session itself (shared, not copied), or `read`'s.
+    pub async fn shared_session(
+        &self,
+        channel: u64,
+        read: impl Future<Output = Result<Option<Session>, StoreError>>,
+    ) -> Result<Option<Arc<Session>>, StoreError> {
+        self.through(&self.sessions, channel, async { Ok(read.await?.map(Arc::new)) })
+            .await
     }
 
     /// The kept value of `key`, or `read`'s, kept unless a drop raced it.
@@ -264,6 +272,31 @@ mod tests {
             c.server_settings(1, async { Ok(settings(6)) }).await.unwrap(),
             settings(6)
         );
+    }
+
+    #[tokio::test]
+    async fn a_kept_session_is_shared_not_copied_until_it_changes() {
+        let c = Caches::new(true);
+        let session = |name: &str| {
+            Session::start(1, 3, name, engine::session::SystemId::Shadowrun4, 9, 0).expect("session")
+        };
+        let first = c
+            .shared_session(3, async { Ok(Some(session("Run"))) })
+            .await
+            .unwrap();
+        let unread = async { Err(StoreError::Unavailable("not asked".into())) };
+        let again = c.shared_session(3, unread).await.unwrap();
+        assert!(Arc::ptr_eq(first.as_ref().unwrap(), again.as_ref().unwrap()));
+        // The copying read serves the same kept session.
+        let unread = async { Err(StoreError::Unavailable("not asked".into())) };
+        assert_eq!(c.active_session(3, unread).await.unwrap().unwrap().name, "Run");
+        c.drop_change(Change::Session(3));
+        let renamed = c
+            .shared_session(3, async { Ok(Some(session("Walk"))) })
+            .await
+            .unwrap();
+        assert_eq!(renamed.unwrap().name, "Walk");
+        assert_eq!(first.unwrap().name, "Run", "a holder keeps what it read");
     }
 
     #[tokio::test]

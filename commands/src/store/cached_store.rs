@@ -93,6 +93,13 @@ impl Store for CachedStore {
         )
     }
 
+    fn shared_session(&self, channel: u64) -> StoreFuture<'_, Option<Arc<Session>>> {
+        Box::pin(
+            self.caches
+                .shared_session(channel, self.inner.active_session(channel)),
+        )
+    }
+
     fn session(&self, id: i64) -> StoreFuture<'_, Option<Session>> {
         self.inner.session(id)
     }

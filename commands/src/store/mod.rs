@@ -257,6 +257,12 @@ pub trait Store: Send + Sync {
     /// The active session in a channel or thread.
     fn active_session(&self, channel: u64) -> StoreFuture<'_, Option<Session>>;
 
+    /// [`Self::active_session`], shared: the read cache hands out the session it keeps
+    /// instead of a deep copy (a command that only reads its session copies nothing).
+    fn shared_session(&self, channel: u64) -> StoreFuture<'_, Option<Arc<Session>>> {
+        Box::pin(async move { Ok(self.active_session(channel).await?.map(Arc::new)) })
+    }
+
     /// Any session, active or ended, by id.
     fn session(&self, id: i64) -> StoreFuture<'_, Option<Session>>;
 

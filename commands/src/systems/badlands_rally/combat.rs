@@ -354,7 +354,7 @@ pub async fn rally_damage(
             .map_err(|e| inv.user_error(&e))?;
         reply(ctx, &damage_view(&out, None, inv.lang)).await?;
         let session = inv.session_if_any(ctx).await;
-        record(ctx, &inv, session.as_ref(), &out).await;
+        record(ctx, &inv, session.as_deref(), &out).await;
         return Ok(());
     };
     // Damage typed as numbers lands on a gear by its owner's (or the GM's) hand; the attacking

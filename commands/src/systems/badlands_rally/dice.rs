@@ -55,7 +55,7 @@ pub async fn rally_roll(
         .map_err(|e| inv.user_error(&e))?;
     reply(ctx, &roll_view(&out, &who(ctx), inv.lang)).await?;
     let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_ref(), &out).await;
+    record(ctx, &inv, session.as_deref(), &out).await;
     Ok(())
 }
 
@@ -96,6 +96,6 @@ pub async fn rally_check(
         .map_err(|e| inv.user_error(&e))?;
     reply(ctx, &check_view(&out, &who(ctx), inv.lang)).await?;
     let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_ref(), &out).await;
+    record(ctx, &inv, session.as_deref(), &out).await;
     Ok(())
 }

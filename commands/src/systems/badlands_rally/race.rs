@@ -120,12 +120,12 @@ pub async fn rally_scenario(ctx: Context<'_>) -> Result<(), BotError> {
             })
             .await;
         match saved {
-            Ok(s) => session = Some(s),
+            Ok(s) => session = Some(std::sync::Arc::new(s)),
             Err(e) => tracing::warn!(session = s.id, "scenario not stored: {e}"),
         }
     }
     reply(ctx, &scenario_view(&out, inv.lang)).await?;
-    record(ctx, &inv, session.as_ref(), &out).await;
+    record(ctx, &inv, session.as_deref(), &out).await;
     Ok(())
 }
 
@@ -168,7 +168,7 @@ pub async fn rally_upgrade(
             .map_err(|e| inv.user_error(&e))?;
         reply(ctx, &upgrade_view(&out, None, inv.lang)).await?;
         let session = inv.session_if_any(ctx).await;
-        record(ctx, &inv, session.as_ref(), &out).await;
+        record(ctx, &inv, session.as_deref(), &out).await;
         return Ok(());
     };
     let (session, (id, out, twins)) = store::run(ctx, &inv, &[&gear], &mut |s, race, roller| {

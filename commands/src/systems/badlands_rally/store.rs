@@ -107,7 +107,10 @@ pub async fn run<T: Send>(
 }
 
 /// A read-only look at the race (status, autocomplete).
-pub async fn read(ctx: Context<'_>, inv: &Invocation) -> Result<(Session, RaceState), BotError> {
+pub async fn read(
+    ctx: Context<'_>,
+    inv: &Invocation,
+) -> Result<(std::sync::Arc<Session>, RaceState), BotError> {
     let session = inv.session(ctx).await?;
     if session.system != SystemId::BadlandsRally {
         return Err(inv.user_error(&not_a_race()));

@@ -292,7 +292,7 @@ pub async fn rally_victory(
                 Ok((race.clone(), (out, offer)))
             })
             .await?;
-            session = saved;
+            session = std::sync::Arc::new(saved);
             buttons = reliable::check_buttons(
                 ctx.data(),
                 ctx.guild_id().map(|g| g.get()),

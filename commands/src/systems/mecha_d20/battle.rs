@@ -206,7 +206,7 @@ pub async fn mecha_attack(
             view.description = String::new();
             reply(ctx, &view).await?;
             let session = inv.session_if_any(ctx).await;
-            record(ctx, &inv, session.as_ref(), &out).await;
+            record(ctx, &inv, session.as_deref(), &out).await;
         }
         _ => {
             return Err(inv.text(
@@ -285,7 +285,7 @@ pub async fn mecha_damage(
         };
         reply(ctx, &view).await?;
         let session = inv.session_if_any(ctx).await;
-        record(ctx, &inv, session.as_ref(), &out).await;
+        record(ctx, &inv, session.as_deref(), &out).await;
         return Ok(());
     };
     let gate = match &attacker {
@@ -358,7 +358,7 @@ pub async fn mecha_secondary(
         None => {
             let rolled = ctx.data().dice.with(secondary::roll).map_err(|e| rule(&inv, e))?;
             let session = inv.session_if_any(ctx).await;
-            record(ctx, &inv, session.as_ref(), &rolled).await;
+            record(ctx, &inv, session.as_deref(), &rolled).await;
             embeds::row_view(rolled.row, Some(rolled.die), inv.lang, &who(ctx))
         }
     };
@@ -466,7 +466,7 @@ pub async fn mecha_check(
                 None => embeds::check_line(&check, lang),
             },
         );
-    record(ctx, &inv, session.as_ref(), &logged).await;
+    record(ctx, &inv, session.as_deref(), &logged).await;
     Ok(())
 }
 

@@ -127,7 +127,10 @@ pub async fn run<T: Send>(
 }
 
 /// A read-only look (status, autocomplete).
-pub async fn read(ctx: Context<'_>, inv: &Invocation) -> Result<(Session, MechaState), BotError> {
+pub async fn read(
+    ctx: Context<'_>,
+    inv: &Invocation,
+) -> Result<(std::sync::Arc<Session>, MechaState), BotError> {
     let session = inv.session(ctx).await?;
     if session.system != SystemId::MechaD20 {
         return Err(inv.user_error(&not_a_battle()));

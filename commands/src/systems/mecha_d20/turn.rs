@@ -491,7 +491,7 @@ pub async fn mecha_survive(
         }
         reply(ctx, &view).await?;
         let session = inv.session_if_any(ctx).await;
-        record(ctx, &inv, session.as_ref(), &answer).await;
+        record(ctx, &inv, session.as_deref(), &answer).await;
         return Ok(());
     };
     let (session, (name, answer, waited)) = store::run(

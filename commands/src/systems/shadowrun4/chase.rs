@@ -30,7 +30,7 @@ async fn vehicle_pool(
     pool: Option<i64>,
     skill: Option<&str>,
     rating: Option<&str>,
-) -> Result<(DicePool, String, Session), BotError> {
+) -> Result<(DicePool, String, std::sync::Arc<Session>), BotError> {
     let session = sr_session(ctx, inv).await?;
     let from = From {
         pool,
@@ -247,7 +247,7 @@ pub async fn cut_off_cmd(
     let outcome = common::roll(ctx, |r| cut_off(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let mut v = view::cut_off_view(&outcome, inv.lang);
     named(&mut v, who.as_ref());
-    common::reply(ctx, &inv, session.as_ref(), v, Vec::new(), &outcome).await
+    common::reply(ctx, &inv, session.as_deref(), v, Vec::new(), &outcome).await
 }
 
 /// A chase test whose chaser is `vehicle`: the positioning dice it won are added to its pool and

@@ -113,7 +113,7 @@ pub fn rule(inv: &Invocation, e: &RuleError) -> BotError {
 }
 
 /// The channel's session, which must be a Shadowrun 4 one.
-pub async fn sr_session(ctx: Context<'_>, inv: &Invocation) -> Result<Session, BotError> {
+pub async fn sr_session(ctx: Context<'_>, inv: &Invocation) -> Result<std::sync::Arc<Session>, BotError> {
     let s = inv.session(ctx).await?;
     if s.system != SystemId::Shadowrun4 {
         return Err(inv.text(

@@ -210,7 +210,7 @@ pub async fn cybercombat(
         }
     }
     let buttons = buttons.into_iter().map(Offer::from).collect();
-    common::reply(ctx, &inv, session.as_ref(), v, buttons, &outcome).await
+    common::reply(ctx, &inv, session.as_deref(), v, buttons, &outcome).await
 }
 
 /// Hacking on the fly: the hacker's extended test races the node's
@@ -304,7 +304,7 @@ pub async fn hack(
     if let Some(c) = &who {
         v.title = v.title.replacen("🖥️ ", &format!("🖥️ {} · ", c.name), 1);
     }
-    common::reply(ctx, &inv, session.as_ref(), v, Vec::new(), &outcome).await
+    common::reply(ctx, &inv, session.as_deref(), v, Vec::new(), &outcome).await
 }
 
 /// Matrix perception: a success test, or opposed by a hidden icon
@@ -377,5 +377,5 @@ pub async fn perception(
         inv.lang,
     );
     named(&mut v, who.as_ref());
-    common::reply(ctx, &inv, session.as_ref(), v, Vec::new(), &outcome).await
+    common::reply(ctx, &inv, session.as_deref(), v, Vec::new(), &outcome).await
 }

@@ -37,7 +37,7 @@ pub(super) async fn pool_from(
     ctx: Context<'_>,
     inv: &Invocation,
     w: &From<'_>,
-) -> Result<(DicePool, Option<Sr4Char>, Option<Session>), BotError> {
+) -> Result<(DicePool, Option<Sr4Char>, Option<std::sync::Arc<Session>>), BotError> {
     let session = match w.character {
         Some(_) => Some(sr_session(ctx, inv).await?),
         None => {
@@ -64,7 +64,7 @@ pub(super) async fn pool_from(
         modifiers: w.modifiers,
         ..Default::default()
     };
-    let (pool, who) = build_pool(inv, session.as_ref(), &args)?;
+    let (pool, who) = build_pool(inv, session.as_deref(), &args)?;
     Ok((pool, who, session))
 }
 
@@ -107,7 +107,7 @@ pub(super) async fn search(
     from: &From<'_>,
     threshold: Option<i64>,
     hidden: Option<i64>,
-) -> Result<(SearchRequest, Option<Sr4Char>, Option<Session>), BotError> {
+) -> Result<(SearchRequest, Option<Sr4Char>, Option<std::sync::Arc<Session>>), BotError> {
     if threshold.is_some() && hidden.is_some() {
         return Err(inv.text(
             "Give a threshold or hidden dice, not both.",

@@ -111,7 +111,7 @@ pub async fn sensor(
         inv.lang,
     );
     named(&mut v, who.as_ref());
-    common::reply(ctx, &inv, session.as_ref(), v, Vec::new(), &outcome).await
+    common::reply(ctx, &inv, session.as_deref(), v, Vec::new(), &outcome).await
 }
 
 /// Crash test: damage at least the vehicle's Body forces a test (threshold 3)
@@ -188,7 +188,7 @@ pub async fn crash(
     let outcome = common::roll(ctx, |r| crash_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let mut v = view::crash_view(&outcome, inv.lang);
     named(&mut v, who.as_ref());
-    common::reply(ctx, &inv, session.as_ref(), v, Vec::new(), &outcome).await
+    common::reply(ctx, &inv, session.as_deref(), v, Vec::new(), &outcome).await
 }
 
 /// Chase: opposed vehicle tests set the range band
@@ -269,7 +269,7 @@ pub async fn chase(
     let (session, outcome) = match (&who, session) {
         (Some(c), Some(_)) => {
             let (s, o) = chase_with_positioning(ctx, &inv, &c.name, &req).await?;
-            (Some(s), o)
+            (Some(std::sync::Arc::new(s)), o)
         }
         (_, session) => {
             let o = common::roll(ctx, |r| chase_range(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
@@ -278,7 +278,7 @@ pub async fn chase(
     };
     let mut v = view::chase_view(&outcome, inv.lang);
     named(&mut v, who.as_ref());
-    common::reply(ctx, &inv, session.as_ref(), v, Vec::new(), &outcome).await
+    common::reply(ctx, &inv, session.as_deref(), v, Vec::new(), &outcome).await
 }
 
 /// Rigger feedback: resist half the drone's damage as Stun
@@ -364,5 +364,5 @@ pub async fn feedback(
         _ => Vec::new(),
     };
     let buttons = buttons.into_iter().map(Offer::from).collect();
-    common::reply(ctx, &inv, session.as_ref(), v, buttons, &outcome).await
+    common::reply(ctx, &inv, session.as_deref(), v, buttons, &outcome).await
 }

@@ -103,8 +103,8 @@ pub async fn test(
         modifiers: modifiers.as_deref(),
         dice,
     };
-    let (pool, who) = build_pool(&inv, session.as_ref(), &args)?;
-    let edge = edge_before_by(&inv, session.as_ref(), edge, who.as_ref(), edge_rating)?;
+    let (pool, who) = build_pool(&inv, session.as_deref(), &args)?;
+    let edge = edge_before_by(&inv, session.as_deref(), edge, who.as_ref(), edge_rating)?;
     let req = SuccessRequest {
         roll: RollSpec {
             pool,
@@ -120,7 +120,7 @@ pub async fn test(
         (Some(c), Some(_)) => vec![c.name.clone()],
         _ => Vec::new(),
     };
-    common::spend_edge(ctx, &inv, session.as_ref(), &spent).await?;
+    common::spend_edge(ctx, &inv, session.as_deref(), &spent).await?;
     let name = who.as_ref().map(|c| c.name.as_str());
     let v = view::test_view(&outcome, name, inv.lang);
     let mut buttons = Vec::new();
@@ -141,7 +141,7 @@ pub async fn test(
         };
         buttons = common::edge_buttons(ctx, &inv, offer).await;
     }
-    common::reply(ctx, &inv, session.as_ref(), v, buttons, &outcome).await
+    common::reply(ctx, &inv, session.as_deref(), v, buttons, &outcome).await
 }
 
 /// Opposed test: actor against opponent (pools or characters)
@@ -235,7 +235,7 @@ pub async fn opposed(
     };
     let (actor_pool, who) = build_pool(
         &inv,
-        session.as_ref(),
+        session.as_deref(),
         &PoolArgs {
             pool,
             character: character.as_deref(),
@@ -249,7 +249,7 @@ pub async fn opposed(
     )?;
     let (opp_pool, opp) = build_pool(
         &inv,
-        session.as_ref(),
+        session.as_deref(),
         &PoolArgs {
             pool: opponent_pool,
             character: opponent.as_deref(),
@@ -261,7 +261,7 @@ pub async fn opposed(
             dice: None,
         },
     )?;
-    let edge = edge_before_by(&inv, session.as_ref(), edge, who.as_ref(), edge_rating)?;
+    let edge = edge_before_by(&inv, session.as_deref(), edge, who.as_ref(), edge_rating)?;
     let req = OpposedRequest {
         actor: RollSpec {
             pool: actor_pool,
@@ -276,7 +276,7 @@ pub async fn opposed(
         (Some(c), Some(_)) => vec![c.name.clone()],
         _ => Vec::new(),
     };
-    common::spend_edge(ctx, &inv, session.as_ref(), &spent).await?;
+    common::spend_edge(ctx, &inv, session.as_deref(), &spent).await?;
     let a = who.as_ref().map(|c| c.name.clone());
     let b = opp.as_ref().map(|c| c.name.clone());
     let v = view::opposed_view(&outcome, a.as_deref(), b.as_deref(), inv.lang);
@@ -296,7 +296,7 @@ pub async fn opposed(
         };
         buttons = common::edge_buttons(ctx, &inv, offer).await;
     }
-    common::reply(ctx, &inv, session.as_ref(), v, buttons, &outcome).await
+    common::reply(ctx, &inv, session.as_deref(), v, buttons, &outcome).await
 }
 
 /// Extended test: roll each interval until the hits reach the threshold
@@ -372,7 +372,7 @@ pub async fn extended(
     };
     let (pool, who) = build_pool(
         &inv,
-        session.as_ref(),
+        session.as_deref(),
         &PoolArgs {
             pool,
             character: character.as_deref(),
@@ -382,7 +382,7 @@ pub async fn extended(
             ..Default::default()
         },
     )?;
-    let edge = edge_before_by(&inv, session.as_ref(), edge, who.as_ref(), edge_rating)?;
+    let edge = edge_before_by(&inv, session.as_deref(), edge, who.as_ref(), edge_rating)?;
     let req = ExtendedRequest {
         pool,
         retry: u32::try_from(retry.unwrap_or(0)).unwrap_or(0),
@@ -395,7 +395,7 @@ pub async fn extended(
         (Some(c), Some(_)) => vec![c.name.clone()],
         _ => Vec::new(),
     };
-    common::spend_edge(ctx, &inv, session.as_ref(), &spent).await?;
+    common::spend_edge(ctx, &inv, session.as_deref(), &spent).await?;
     let v = view::extended_view(&outcome, who.as_ref().map(|c| c.name.as_str()), inv.lang);
     let mut buttons = Vec::new();
     // Second chance on the interval that ended a test that did not succeed (one Edge use per
@@ -426,7 +426,7 @@ pub async fn extended(
         )
         .await;
     }
-    common::reply(ctx, &inv, session.as_ref(), v, buttons, &outcome).await
+    common::reply(ctx, &inv, session.as_deref(), v, buttons, &outcome).await
 }
 
 /// Teamwork test: assistants' hits add dice to the leader's pool
@@ -510,7 +510,7 @@ pub async fn teamwork(
     };
     let (leader, who) = build_pool(
         &inv,
-        session.as_ref(),
+        session.as_deref(),
         &PoolArgs {
             pool,
             character: character.as_deref(),
@@ -536,7 +536,7 @@ pub async fn teamwork(
                 ..Default::default()
             },
         };
-        let (p, c) = build_pool(&inv, session.as_ref(), &args)?;
+        let (p, c) = build_pool(&inv, session.as_deref(), &args)?;
         if let (Some(c), Some(l)) = (&c, &who)
             && c.name == l.name
         {
@@ -548,7 +548,7 @@ pub async fn teamwork(
         labels.push(c.map_or_else(|| n.clone(), |c| c.name));
         specs.push(RollSpec::new(p));
     }
-    let edge = edge_before_by(&inv, session.as_ref(), edge, who.as_ref(), edge_rating)?;
+    let edge = edge_before_by(&inv, session.as_deref(), edge, who.as_ref(), edge_rating)?;
     let req = TeamworkRequest {
         leader: RollSpec {
             pool: leader,
@@ -563,7 +563,7 @@ pub async fn teamwork(
         (Some(c), Some(_)) => vec![c.name.clone()],
         _ => Vec::new(),
     };
-    common::spend_edge(ctx, &inv, session.as_ref(), &spent).await?;
+    common::spend_edge(ctx, &inv, session.as_deref(), &spent).await?;
     let v = view::teamwork_view(&outcome, who.as_ref().map(|c| c.name.as_str()), &labels, inv.lang);
     let mut buttons = Vec::new();
     if let (Some(c), Some(r), Some(s)) = (&who, &outcome.leader.rolled, &session) {
@@ -583,5 +583,5 @@ pub async fn teamwork(
         };
         buttons = common::edge_buttons(ctx, &inv, offer).await;
     }
-    common::reply(ctx, &inv, session.as_ref(), v, buttons, &outcome).await
+    common::reply(ctx, &inv, session.as_deref(), v, buttons, &outcome).await
 }

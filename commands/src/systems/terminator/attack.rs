@@ -184,7 +184,7 @@ pub async fn term_attack(
             );
             reply(ctx, &view).await?;
             let session = inv.session_if_any(ctx).await;
-            record(ctx, &inv, session.as_ref(), &out).await;
+            record(ctx, &inv, session.as_deref(), &out).await;
         }
         _ => {
             return Err(inv.text(
@@ -340,7 +340,7 @@ pub async fn term_cover(
     );
     reply(ctx, &view).await?;
     let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_ref(), &out).await;
+    record(ctx, &inv, session.as_deref(), &out).await;
     Ok(())
 }
 
@@ -467,7 +467,7 @@ pub async fn term_damage(
     );
     reply(ctx, &view).await?;
     let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_ref(), &out).await;
+    record(ctx, &inv, session.as_deref(), &out).await;
     Ok(())
 }
 
@@ -550,7 +550,7 @@ pub async fn term_resolution(
     );
     reply(ctx, &view).await?;
     let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_ref(), &out).await;
+    record(ctx, &inv, session.as_deref(), &out).await;
     Ok(())
 }
 
@@ -601,7 +601,7 @@ pub async fn term_ibb(ctx: Context<'_>) -> Result<(), BotError> {
     );
     reply(ctx, &view).await?;
     let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_ref(), &out).await;
+    record(ctx, &inv, session.as_deref(), &out).await;
     Ok(())
 }
 
@@ -640,6 +640,6 @@ pub async fn term_ladder(
         .map_err(|e| rule(&inv, e))?;
     reply(ctx, &embeds::ladder_view(&out, inv.lang, &who(ctx))).await?;
     let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_ref(), &out).await;
+    record(ctx, &inv, session.as_deref(), &out).await;
     Ok(())
 }

@@ -256,7 +256,10 @@ pub async fn run<T: Send>(
 }
 
 /// A read-only look (status, raw rolls that look characters up).
-pub async fn read(ctx: Context<'_>, inv: &Invocation) -> Result<(Session, Chars, TerminatorState), BotError> {
+pub async fn read(
+    ctx: Context<'_>,
+    inv: &Invocation,
+) -> Result<(std::sync::Arc<Session>, Chars, TerminatorState), BotError> {
     let session = inv.session(ctx).await?;
     if session.system != SystemId::Terminator {
         return Err(inv.user_error(&not_a_game()));

@@ -271,76 +271,77 @@ pub async fn wm_attack(
         Ok(raw_model(lang.pick("Target", "目標"), 0, d, arm.unwrap_or(0)))
     };
     let uses_models = attacker.is_some() || target.is_some();
-    let (session, done, attacker_model): (Option<Session>, AttackDone, Option<Model>) = if uses_models {
-        let commander = Commander::of(ctx, &inv);
-        let (session, (done, a)) = store::run(ctx, &inv, &mut |s, game: &mut Game, r| {
-            let a_model = match &attacker {
-                Some(n) => {
-                    let name = model_name(s, game, n)?;
-                    let m = model(game, &name)?.clone();
-                    commander.may_command(s, &m)?;
-                    Some(m)
+    let (session, done, attacker_model): (Option<std::sync::Arc<Session>>, AttackDone, Option<Model>) =
+        if uses_models {
+            let commander = Commander::of(ctx, &inv);
+            let (session, (done, a)) = store::run(ctx, &inv, &mut |s, game: &mut Game, r| {
+                let a_model = match &attacker {
+                    Some(n) => {
+                        let name = model_name(s, game, n)?;
+                        let m = model(game, &name)?.clone();
+                        commander.may_command(s, &m)?;
+                        Some(m)
+                    }
+                    None => None,
+                };
+                let t_model = match &target {
+                    Some(n) => {
+                        let name = model_name(s, game, n)?;
+                        Some(model(game, &name)?.clone())
+                    }
+                    None => None,
+                };
+                let a = match (&a_model, stat) {
+                    (Some(m), Some(v)) => with_raw(&with_raw(m, Stat::Mat, v), Stat::Rat, v),
+                    (Some(m), None) => m.clone(),
+                    (None, _) => raw_attacker()?,
+                };
+                let t = match (&t_model, def) {
+                    (Some(m), Some(v)) => with_raw(m, Stat::Def, v),
+                    (Some(m), None) => m.clone(),
+                    (None, _) => raw_target()?,
+                };
+                // Item 22 / WG-9: both models in a started game: the attack opens, takes its roles
+                // and closes; its roles stay while triggers wait.
+                let turn = a_model.is_some() && t_model.is_some() && game.state.game.started();
+                if turn {
+                    game.state.game.begin_attack(&a, &t).map_err(rule)?;
                 }
-                None => None,
-            };
-            let t_model = match &target {
-                Some(n) => {
-                    let name = model_name(s, game, n)?;
-                    Some(model(game, &name)?.clone())
+                let outcome = resolve_attack(&req, &a, &t, &options, &mut &mut *r).map_err(rule)?;
+                if turn {
+                    game.state.game.record_attack(&outcome).map_err(rule)?;
+                    game.state.game.end_attack().map_err(rule)?;
                 }
-                None => None,
-            };
-            let a = match (&a_model, stat) {
-                (Some(m), Some(v)) => with_raw(&with_raw(m, Stat::Mat, v), Stat::Rat, v),
-                (Some(m), None) => m.clone(),
-                (None, _) => raw_attacker()?,
-            };
-            let t = match (&t_model, def) {
-                (Some(m), Some(v)) => with_raw(m, Stat::Def, v),
-                (Some(m), None) => m.clone(),
-                (None, _) => raw_target()?,
-            };
-            // Item 22 / WG-9: both models in a started game: the attack opens, takes its roles
-            // and closes; its roles stay while triggers wait.
-            let turn = a_model.is_some() && t_model.is_some() && game.state.game.started();
-            if turn {
-                game.state.game.begin_attack(&a, &t).map_err(rule)?;
-            }
-            let outcome = resolve_attack(&req, &a, &t, &options, &mut &mut *r).map_err(rule)?;
-            if turn {
-                game.state.game.record_attack(&outcome).map_err(rule)?;
-                game.state.game.end_attack().map_err(rule)?;
-            }
-            let pow = damage_pow(weapon.as_deref(), pow, a_model.as_ref(), outcome.kind);
-            Ok((
+                let pow = damage_pow(weapon.as_deref(), pow, a_model.as_ref(), outcome.kind);
+                Ok((
+                    AttackDone {
+                        outcome,
+                        target: t_model,
+                        pow,
+                    },
+                    a_model,
+                ))
+            })
+            .await?;
+            (Some(std::sync::Arc::new(session)), done, a)
+        } else {
+            let a = raw_attacker().map_err(|e| say(&e, lang))?;
+            let t = raw_target().map_err(|e| say(&e, lang))?;
+            let outcome = ctx
+                .data()
+                .dice
+                .with(|r| resolve_attack(&req, &a, &t, &options, &mut &mut *r))
+                .map_err(|e| inv.user_error(&e))?;
+            (
+                inv.session_if_any(ctx).await,
                 AttackDone {
                     outcome,
-                    target: t_model,
-                    pow,
+                    target: None,
+                    pow: pow.map(PowSource::Value),
                 },
-                a_model,
-            ))
-        })
-        .await?;
-        (Some(session), done, a)
-    } else {
-        let a = raw_attacker().map_err(|e| say(&e, lang))?;
-        let t = raw_target().map_err(|e| say(&e, lang))?;
-        let outcome = ctx
-            .data()
-            .dice
-            .with(|r| resolve_attack(&req, &a, &t, &options, &mut &mut *r))
-            .map_err(|e| inv.user_error(&e))?;
-        (
-            inv.session_if_any(ctx).await,
-            AttackDone {
-                outcome,
-                target: None,
-                pow: pow.map(PowSource::Value),
-            },
-            None,
-        )
-    };
+                None,
+            )
+        };
     let o = &done.outcome;
     let mut no_buttons = None;
     let mut buttons = vec![];
@@ -385,7 +386,7 @@ pub async fn wm_attack(
     reply(
         ctx,
         &inv,
-        session.as_ref(),
+        session.as_deref(),
         &view::attack_view(o, &shown, lang),
         buttons,
         o,
@@ -566,7 +567,7 @@ pub async fn wm_damage(
             Ok((o, landing, active))
         })
         .await?;
-        (Some(session), o, landing, active)
+        (Some(std::sync::Arc::new(session)), o, landing, active)
     } else {
         let a = raw_model("", 0, 0, 0);
         let mut g = Game {
@@ -590,7 +591,7 @@ pub async fn wm_damage(
         buttons = apply_button(ctx.data(), inv.guild, inv.channel, inv.user, press, lang).await;
     }
     let v = view::damage_view(&o, marked(&landing), active.as_deref(), lang);
-    reply(ctx, &inv, session.as_ref(), &v, buttons, &o).await
+    reply(ctx, &inv, session.as_deref(), &v, buttons, &o).await
 }
 
 /// Roll the game's dice: 2d6 (+ boost, additional dice, discards) + modifier
@@ -660,7 +661,7 @@ pub async fn wm_roll(
     reply(
         ctx,
         &inv,
-        session.as_ref(),
+        session.as_deref(),
         &view::roll_view(&o, lang),
         vec![],
         &o,
@@ -685,7 +686,7 @@ pub async fn wm_d3(ctx: Context<'_>) -> Result<(), BotError> {
     reply(
         ctx,
         &inv,
-        session.as_ref(),
+        session.as_deref(),
         &view::d3_view(&o, inv.lang),
         vec![],
         &o,

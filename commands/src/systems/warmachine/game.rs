@@ -62,7 +62,7 @@ pub async fn wm_rolloff(
                 .map_err(rule)
         })
         .await?;
-        (Some(s), d)
+        (Some(std::sync::Arc::new(s)), d)
     } else {
         if ruling.is_some() {
             return Err(inv.text(
@@ -86,7 +86,7 @@ pub async fn wm_rolloff(
     reply(
         ctx,
         &inv,
-        session.as_ref(),
+        session.as_deref(),
         &view::rolloff_view(&d, lang),
         vec![],
         &d,

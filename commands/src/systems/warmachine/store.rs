@@ -285,7 +285,7 @@ pub fn game_over() -> SessionError {
 }
 
 /// The channel's session and its game, read-only.
-pub async fn read(ctx: Context<'_>, inv: &Invocation) -> Result<(Session, Game), BotError> {
+pub async fn read(ctx: Context<'_>, inv: &Invocation) -> Result<(std::sync::Arc<Session>, Game), BotError> {
     let session = inv.session(ctx).await?;
     let game = load(&session).map_err(|e| inv.user_error(&e))?;
     Ok((session, game))
