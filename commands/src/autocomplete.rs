@@ -5,7 +5,7 @@ use crate::Context;
 
 /// The names in this channel's session roster containing `partial` (at most 25, Discord's cap).
 pub async fn entry_names(ctx: Context<'_>, partial: &str) -> Vec<String> {
-    let Ok(Some(session)) = ctx.data().store.active_session(ctx.channel_id().get()).await else {
+    let Ok(Some(session)) = ctx.data().store.shared_session(ctx.channel_id().get()).await else {
         return Vec::new();
     };
     let partial = partial.to_lowercase();

@@ -142,7 +142,7 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
     let user = press.user.id.get();
     let session = data
         .store
-        .active_session(press.channel_id.get())
+        .shared_session(press.channel_id.get())
         .await
         .ok()
         .flatten();

@@ -58,7 +58,7 @@ pub struct Press<'a> {
     pub variant: Option<String>,
     pub lang: Lang,
     /// The channel's active session, if any.
-    pub session: Option<Session>,
+    pub session: Option<std::sync::Arc<Session>>,
     /// The presser is the session's GM, manages the server, or has the GM role.
     pub is_gm: bool,
     /// The server's settings as read for this press (defaults when unreadable or in a DM).

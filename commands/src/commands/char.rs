@@ -38,7 +38,7 @@ pub async fn autocomplete_model(
     let system = ctx
         .data()
         .store
-        .active_session(ctx.channel_id().get())
+        .shared_session(ctx.channel_id().get())
         .await
         .ok()
         .flatten()

@@ -77,7 +77,7 @@ pub async fn rally(_ctx: Context<'_>) -> Result<(), BotError> {
 /// Autocomplete: the gears in this channel's race.
 pub async fn gear_autocomplete(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
     let needle = partial.trim().to_lowercase();
-    let names: Vec<String> = match ctx.data().store.active_session(ctx.channel_id().get()).await {
+    let names: Vec<String> = match ctx.data().store.shared_session(ctx.channel_id().get()).await {
         Ok(Some(s)) => race_of(&s, Default::default())
             .entries
             .into_iter()

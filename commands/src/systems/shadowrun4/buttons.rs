@@ -53,7 +53,7 @@ fn user(lang: Lang, en: &str, ja: &str) -> BotError {
 
 /// The press's session, if it is still the roll's.
 fn session<'a>(p: &'a Press<'_>, id: i64) -> Result<&'a Session, BotError> {
-    p.session.as_ref().filter(|s| s.id == id).ok_or_else(|| {
+    p.session.as_deref().filter(|s| s.id == id).ok_or_else(|| {
         user(
             p.lang,
             "The session of this roll has ended.",
