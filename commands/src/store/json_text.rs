@@ -18,7 +18,14 @@ impl JsonText {
     /// `value` written as JSON (fails only where `serde_json` would, e.g. a map with
     /// non-string keys).
     pub fn of<T: Serialize + ?Sized>(value: &T) -> Result<JsonText, serde_json::Error> {
-        serde_json::to_string(value).and_then(JsonText::from_text)
+        // serde_json's own output: not parsed again to check it.
+        serde_json::value::to_raw_value(value).map(|raw| JsonText(Arc::from(raw)))
+    }
+
+    /// [`Self::of`] for a button's data of a derived type (which always writes): should it not,
+    /// `null` is stored and the press is refused when it cannot read it back.
+    pub fn of_or_null<T: Serialize + ?Sized>(value: &T) -> JsonText {
+        JsonText::of(value).unwrap_or_else(|_| JsonText(Arc::from(RawValue::NULL.to_owned())))
     }
 
     /// Text already written as JSON by `serde_json` (checked again: a wrong text is an error,
@@ -40,8 +47,7 @@ impl JsonText {
 impl From<&Value> for JsonText {
     /// A value's text; writing a `Value` cannot fail.
     fn from(value: &Value) -> JsonText {
-        JsonText::from_text(value.to_string())
-            .unwrap_or_else(|_| JsonText(Arc::from(RawValue::NULL.to_owned())))
+        JsonText::of_or_null(value)
     }
 }
 
@@ -118,5 +124,6 @@ mod tests {
         let mut m = std::collections::BTreeMap::new();
         m.insert((1, 2), 3);
         assert!(JsonText::of(&m).is_err());
+        assert_eq!(JsonText::of_or_null(&m).as_str(), "null");
     }
 }

@@ -83,12 +83,11 @@ impl RallyPress {
     }
 
     pub fn payload(&self) -> JsonText {
-        let v = match self {
-            RallyPress::Attack(a) => JsonText::of(a),
-            RallyPress::Move(m) => JsonText::of(m),
-            RallyPress::Check(c) => JsonText::of(c),
-        };
-        v.unwrap_or_else(|_| JsonText::from(Value::Null))
+        match self {
+            RallyPress::Attack(a) => JsonText::of_or_null(a),
+            RallyPress::Move(m) => JsonText::of_or_null(m),
+            RallyPress::Check(c) => JsonText::of_or_null(c),
+        }
     }
 
     /// The action row behind a new button for `owner`.

@@ -59,7 +59,7 @@ pub async fn offer(
             guild,
             channel: session.channel_id,
             owner,
-            payload: JsonText::of(&payload).unwrap_or_else(|_| JsonText::from(serde_json::Value::Null)),
+            payload: JsonText::of_or_null(&payload),
         };
         match data.store.create_action(&action).await {
             Ok(id) => {

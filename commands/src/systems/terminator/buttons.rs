@@ -99,7 +99,7 @@ pub async fn offer(
         guild,
         channel: session.channel_id,
         owner,
-        payload: JsonText::of(press).unwrap_or_else(|_| JsonText::from(serde_json::Value::Null)),
+        payload: JsonText::of_or_null(press),
     };
     match data.store.create_action(&action).await {
         Ok(id) => {

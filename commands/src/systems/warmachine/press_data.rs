@@ -70,11 +70,10 @@ impl WmPress {
     }
 
     pub fn payload(&self) -> JsonText {
-        let v = match self {
-            WmPress::Damage(d) => JsonText::of(d),
-            WmPress::Apply(a) => JsonText::of(a),
-        };
-        v.unwrap_or_else(|_| JsonText::from(Value::Null))
+        match self {
+            WmPress::Damage(d) => JsonText::of_or_null(d),
+            WmPress::Apply(a) => JsonText::of_or_null(a),
+        }
     }
 
     /// The action row behind a new button for `owner` (the roller; the GM may press too).
