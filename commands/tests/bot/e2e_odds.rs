@@ -170,13 +170,7 @@ async fn odds_for_a_session_character_use_the_pool_from_the_sheet() {
 #[tokio::test]
 async fn warmachine_and_mecha_odds_are_exact() {
     // As a server manager, to turn the automatic hit/miss option off.
-    let mut console = Console::start(ConsoleOptions {
-        dice: Some(vec![]),
-        admin: true,
-        ..Default::default()
-    })
-    .await
-    .expect("bot starts against the fake Discord");
+    let mut console = console().await;
     // RAT 6 vs DEF 12 on 2d6: a hit needs 2d6 ≥ 6 = 26/36 (all 1s misses anyway, all 6s hits
     // anyway). POW 10 vs ARM 14: damage 2d6 − 4 > 0 needs 2d6 ≥ 5 = 30/36 per hit, so at least
     // one damage is 26/36 × 30/36 only when the damage roll follows a hit.
@@ -382,13 +376,7 @@ async fn terminator_odds_of_a_raw_attack_are_exact() {
 /// 8+ (Mindless: no save), I'll Be Back on 5–6 — and the server's `term.ibb_carry_over`.
 #[tokio::test]
 async fn terminator_odds_between_characters_follow_the_sheets_and_the_house_option() {
-    let mut console = Console::start(ConsoleOptions {
-        dice: Some(vec![]),
-        admin: true,
-        ..Default::default()
-    })
-    .await
-    .expect("bot starts against the fake Discord");
+    let mut console = console().await;
     for line in [
         "/session start name:Judgment system:Terminator Genisys",
         "/char add name:Kyle stats:side=Resistance profile=\"Kyle Reese\" skill=d8 resolution=d8 w1=\"Plasma rifle d10\"",
