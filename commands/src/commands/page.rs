@@ -289,3 +289,33 @@ pub fn html(
     out.push_str("</section></body></html>\n");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_escaped_for_content_and_attributes() {
+        assert_eq!(
+            esc(r#"<b>"Eve" & 'Co'</b>"#),
+            "&lt;b&gt;&quot;Eve&quot; &amp; &#39;Co&#39;&lt;/b&gt;"
+        );
+    }
+
+    #[test]
+    fn a_chart_is_inline_svg_with_escaped_labels_and_bars_to_scale() {
+        let svg = bar_chart("Rolls", &[("<i>A</i>".into(), 4.0), ("B".into(), 2.0)]);
+        assert!(
+            svg.starts_with("<figure><svg xmlns=\"http://www.w3.org/2000/svg\""),
+            "{svg}"
+        );
+        assert!(
+            svg.contains("&lt;i&gt;A&lt;/i&gt;") && !svg.contains("<i>"),
+            "{svg}"
+        );
+        assert!(
+            svg.contains("width=\"360\"") && svg.contains("width=\"180\""),
+            "{svg}"
+        );
+    }
+}

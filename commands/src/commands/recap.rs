@@ -167,7 +167,9 @@ impl PlayerRecap {
             name
         } else {
             let chars: Vec<String> = self.characters.iter().map(|c| escape(c)).collect();
-            format!("{name} \\({}\\)", chars.join(", "))
+            // Parentheses mean nothing to Discord's Markdown: left as typed, they read as such
+            // wherever the text is shown raw.
+            format!("{name} ({})", chars.join(", "))
         }
     }
 }
@@ -271,5 +273,79 @@ pub fn embed(session: &Session, r: &Recap, lang: Lang) -> EmbedView {
         description: limits::truncate(&d, limits::DESCRIPTION),
         colour: colour::NEUTRAL,
         ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::session::{RosterEntry, SystemId};
+    use serde_json::json;
+
+    fn entry(user: u64, outcome: serde_json::Value) -> RollLogEntry {
+        RollLogEntry {
+            session_id: 1,
+            user_id: user,
+            command: "/sr test pool:4".into(),
+            outcome,
+            at_ms: 1_764_137_000_000,
+        }
+    }
+
+    #[test]
+    fn rolls_and_moments_are_counted_per_player_and_hidden_ones_not_told() {
+        let mut s = Session::start(10, 20, "Heist", SystemId::Shadowrun4, 7, 0).unwrap();
+        s.players = vec![8, 9];
+        s.roster.push(RosterEntry::new("Ana", 8));
+        let critical = json!({"roll": {"glitch": "critical", "ones": 3}});
+        let log = vec![
+            entry(8, critical.clone()),
+            entry(8, json!({"roll": {"glitch": "glitch", "ones": 2}})),
+            entry(
+                9,
+                json!({"hidden": "secret", "roll": {"glitch": "critical", "ones": 3}}),
+            ),
+            entry(11, critical),
+        ];
+        let r = build(&s, &log, 4, |e| e.outcome.get("hidden").is_some());
+        let seats: Vec<(u64, bool, u64, usize)> = r
+            .players
+            .iter()
+            .map(|p| (p.user, p.gm, p.rolls, p.moments.len()))
+            .collect();
+        // The GM first, the players, then someone who only rolled; the secret roll is counted.
+        assert_eq!(
+            seats,
+            vec![
+                (7, true, 0, 0),
+                (8, false, 2, 2),
+                (9, false, 1, 0),
+                (11, false, 1, 1)
+            ]
+        );
+        assert_eq!(r.players[1].label(), "<@8> (Ana)");
+        let totals: Vec<(&str, u32)> = r.totals.iter().map(|(k, n)| (k.key, *n)).collect();
+        assert_eq!(totals, vec![("sr.critical_glitch", 2), ("sr.glitch", 1)]);
+        assert_eq!(r.moments.len(), 3);
+        assert_eq!(partial_note(&r, Lang::En), None);
+        let r = build(&s, &log[..2], 4, |_| false);
+        assert_eq!(partial_note(&r, Lang::En).unwrap(), "(the first 2 of 4 rolls)");
+    }
+
+    #[test]
+    fn the_embed_lists_extra_sections_after_the_moments() {
+        let s = Session::start(10, 20, "Heist", SystemId::Shadowrun4, 7, 0).unwrap();
+        let mut r = build(&s, &[], 0, |_| false);
+        r.extra.push(RecapSection {
+            title: "Luck".into(),
+            columns: vec!["Player".into(), "Average".into()],
+            rows: vec![vec!["<@7>".into(), "51%".into()]],
+            chart: Vec::new(),
+        });
+        let d = embed(&s, &r, Lang::En).description;
+        assert!(
+            d.ends_with("**Moments**\nNone this time.\n\n**Luck**\n\\<\\@7\\> · 51%"),
+            "{d}"
+        );
     }
 }
