@@ -42,7 +42,9 @@ th{background:#f2f2f2}td.n{text-align:right}code{font-size:.9em;word-break:break
 /// beside it. Negative values draw as empty bars.
 pub fn bar_chart(caption: &str, bars: &[(String, f64)]) -> String {
     const ROW: usize = 24;
-    const LABEL: usize = 220;
+    const LABEL: usize = 260;
+    /// Characters of a bar's label shown (the table above has it whole).
+    const LABEL_CHARS: usize = 32;
     const WIDTH: usize = 360;
     let max = bars.iter().map(|(_, v)| *v).fold(0.0_f64, f64::max);
     let height = ROW * bars.len() + 8;
@@ -53,6 +55,12 @@ pub fn bar_chart(caption: &str, bars: &[(String, f64)]) -> String {
     );
     for (i, (label, value)) in bars.iter().enumerate() {
         let y = i * ROW + 4;
+        let label = if label.chars().count() > LABEL_CHARS {
+            let cut: String = label.chars().take(LABEL_CHARS - 1).collect();
+            format!("{cut}…")
+        } else {
+            label.clone()
+        };
         let w = if max > 0.0 && value.is_finite() {
             (value.max(0.0) / max * WIDTH as f64).round() as usize
         } else {
@@ -70,7 +78,7 @@ pub fn bar_chart(caption: &str, bars: &[(String, f64)]) -> String {
              <text x=\"{}\" y=\"{}\" font-size=\"13\">{}</text>",
             LABEL - 6,
             y + 15,
-            esc(label),
+            esc(&label),
             LABEL,
             ROW - 6,
             LABEL + w + 4,
@@ -220,7 +228,7 @@ pub fn html(
         (
             "GM",
             r.roller(s.gm)
-                .map_or_else(|| format!("<@{}>", s.gm), |p| p.label()),
+                .map_or_else(|| format!("<@{}>", s.gm), |p| p.name()),
         ),
         (l("Started", "開始"), when(s.created_at_ms, "%Y-%m-%d %H:%M UTC")),
     ];
@@ -240,7 +248,7 @@ pub fn html(
             .map(|e| {
                 let owner = r
                     .roller(e.owner)
-                    .map_or_else(|| format!("<@{}>", e.owner), |p| p.label());
+                    .map_or_else(|| format!("<@{}>", e.owner), |p| p.name());
                 vec![e.name.clone(), owner]
             })
             .collect();

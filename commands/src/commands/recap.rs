@@ -147,9 +147,14 @@ pub fn build(
 }
 
 impl PlayerRecap {
+    /// `alice` — or, before names are kept, the mention `<@id>`.
+    pub fn name(&self) -> String {
+        self.name.clone().unwrap_or_else(|| format!("<@{}>", self.user))
+    }
+
     /// `alice (Ana, Ben)` — or, before names are kept, the mention `<@id> (Ana, Ben)`.
     pub fn label(&self) -> String {
-        let name = self.name.clone().unwrap_or_else(|| format!("<@{}>", self.user));
+        let name = self.name();
         if self.characters.is_empty() {
             name
         } else {
