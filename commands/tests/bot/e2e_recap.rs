@@ -132,6 +132,52 @@ async fn every_system_names_its_own_moments() {
     assert!(d.contains("🛑 DISABLED ×1"), "{d}");
     assert!(d.contains("— 🛑 DISABLED: Grunt"), "{d}");
 
+    send(&mut c, "/session end").await;
+
+    // Terminator Genisys: a hit (6 at 4+) and a damaging 9 kill a Resistance soldier outright.
+    send(&mut c, "/session start name:Judgment system:terminator").await;
+    send(
+        &mut c,
+        r#"/char add name:G model:Resistance Soldier stats:side=Resistance skill=d8 resolution=d8 w1="Gun short rof1 d10""#,
+    )
+    .await;
+    send(
+        &mut c,
+        r#"/char add name:E model:Endoskeleton stats:side=Skynet skill=d8 w2="Plasma gun long rof1 d10""#,
+    )
+    .await;
+    c.queue_dice([6, 9]);
+    send(
+        &mut c,
+        "/term attack band:close attacker:E weapon:Plasma gun target:G",
+    )
+    .await;
+    let d = description(&send(&mut c, "/session recap").await, 0);
+    assert!(d.contains("— 💀 KILLED: G"), "{d}");
+    send(&mut c, "/session end").await;
+
+    // Badlands Rally: four 6s of damage take Hopper's hull to 0: rattled (the spin-out's 6
+    // recovers, so no spin-out).
+    send(&mut c, "/session start name:Race system:badlands_rally").await;
+    send(
+        &mut c,
+        r#"/char add name:Hopper stats:model=jerboa attack=4+ defence=3+ initiative=4+ mr=16 hits=2/1 ar=5 weapon1="Rifle 6 3-6/12""#,
+    )
+    .await;
+    c.queue_dice([6, 6, 6, 6, 6]);
+    send(&mut c, "/rally damage mos:3 pow:6 target:Hopper").await;
+    let d = description(&send(&mut c, "/session recap").await, 0);
+    assert!(d.contains("**Moments**\n🫨 rattled gear ×1\n"), "{d}");
+    // And the board says so in one line.
+    let d = description(&send(&mut c, "/session status").await, 0);
+    let gm = c.invoker().user.id;
+    assert!(
+        d.contains(&format!(
+            "\n**Hopper** — <@{gm}> · Hull/Structure □□/□ · rattle record 1/6 · **rattled** · **off balance**"
+        )),
+        "{d}"
+    );
+
     // A secret roll is counted, never told.
     c.queue_dice([1, 1]);
     send(&mut c, "/roll dice:S2d6").await;
