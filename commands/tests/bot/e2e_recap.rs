@@ -168,6 +168,7 @@ async fn every_system_names_its_own_moments() {
     send(&mut c, "/rally damage mos:3 pow:6 target:Hopper").await;
     let d = description(&send(&mut c, "/session recap").await, 0);
     assert!(d.contains("**Moments**\n🫨 rattled gear ×1\n"), "{d}");
+    assert!(d.contains("— 🫨 rattled gear: Hopper"), "{d}");
     // And the board says so in one line.
     let d = description(&send(&mut c, "/session status").await, 0);
     let gm = c.invoker().user.id;
