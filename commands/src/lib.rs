@@ -18,6 +18,7 @@ pub mod loadtest;
 pub mod log_line;
 pub mod logging;
 pub mod metrics;
+pub mod moments;
 pub mod offers;
 pub mod press;
 pub mod registration;

@@ -7,6 +7,8 @@ pub mod help;
 pub mod odds;
 pub mod odds_games;
 pub mod odds_term;
+pub mod page;
+pub mod recap;
 pub mod roll;
 pub mod session;
 pub mod system_choice;

@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use engine::i18n::Lang;
 use engine::session::{RollLogEntry, SessionExport};
 
+use super::recap::{self, Recap, count_text, rolls_text};
 use crate::log_line::stored_summary;
 
 /// `2026-11-26 06:02 UTC`.
@@ -63,10 +64,67 @@ pub fn result_text(entry: &RollLogEntry, lang: Lang) -> String {
     parts.join(", ")
 }
 
+/// The recap as a section: who played and how much, the moments, any extra tables.
+fn recap_section(r: &Recap, lang: Lang) -> String {
+    let l = |en: &'static str, ja: &'static str| lang.pick(en, ja);
+    let mut out = format!("\n## {}\n\n", l("Recap", "振り返り"));
+    out.push_str(&rolls_text(r.total_rolls, lang));
+    if let Some(note) = recap::partial_note(r, lang) {
+        out.push_str(&format!(" {note}"));
+    }
+    out.push_str(&format!(
+        "\n\n| {} | {} | {} |\n|---|---:|---|\n",
+        l("Player", "プレイヤー"),
+        l("Rolls", "ロール"),
+        l("Moments", "名場面")
+    ));
+    for p in &r.players {
+        let gm = if p.gm { " · GM" } else { "" };
+        let moments: Vec<String> = p.moments.iter().map(|(k, n)| count_text(*k, *n, lang)).collect();
+        out.push_str(&format!(
+            "| {}{gm} | {} | {} |\n",
+            cell(&p.label()),
+            p.rolls,
+            cell(&moments.join(" · "))
+        ));
+    }
+    if !r.moments.is_empty() {
+        out.push_str(&format!("\n### {}\n\n", l("Moments", "名場面")));
+        for m in &r.moments {
+            let who = r.roller(m.user).map_or_else(String::new, |p| p.label());
+            let subject = m.who.as_deref().map_or_else(String::new, |w| format!(": {w}"));
+            out.push_str(&format!(
+                "- {} {} — {} {}{} {}\n",
+                clock(m.at_ms),
+                cell(&who),
+                m.kind.icon,
+                m.kind.name(lang),
+                cell(&subject),
+                code(&m.command)
+            ));
+        }
+    }
+    for s in &r.extra {
+        out.push_str(&format!("\n### {}\n\n", cell(&s.title)));
+        let heads: Vec<String> = s.columns.iter().map(|c| cell(c)).collect();
+        out.push_str(&format!(
+            "| {} |\n|{}\n",
+            heads.join(" | "),
+            "---|".repeat(heads.len())
+        ));
+        for row in &s.rows {
+            let cells: Vec<String> = row.iter().map(|c| cell(c)).collect();
+            out.push_str(&format!("| {} |\n", cells.join(" | ")));
+        }
+    }
+    out
+}
+
 /// The whole transcript. `hidden(entry)`: the label of a roll the reader may not see (its
 /// result and command left out), `None` for one they may.
 pub fn markdown(
     export: &SessionExport,
+    r: &Recap,
     lang: Lang,
     hidden: impl Fn(&RollLogEntry) -> Option<String>,
 ) -> String {
@@ -95,6 +153,7 @@ pub fn markdown(
     if let Some(end) = s.ended_at_ms {
         out.push_str(&format!("- {}: {}\n", l("Ended", "終了"), when(end)));
     }
+    out.push_str(&recap_section(r, lang));
     // Who plays whom, so a roll's `<@id>` reads as a character.
     let mut characters: BTreeMap<u64, Vec<&str>> = BTreeMap::new();
     for e in &s.roster {
@@ -122,9 +181,10 @@ pub fn markdown(
             out.push_str(&format!("\n### {today}\n\n"));
             last_day = today;
         }
+        let name = recap::roller_name(entry).map_or_else(|| format!("<@{}>", entry.user_id), |n| cell(&n));
         let who = match characters.get(&entry.user_id) {
-            Some(names) => format!("<@{}> ({})", entry.user_id, cell(&names.join(", "))),
-            None => format!("<@{}>", entry.user_id),
+            Some(names) => format!("{name} ({})", cell(&names.join(", "))),
+            None => name,
         };
         let line = match hidden(entry) {
             Some(label) => format!("- {} {who} {label}\n", clock(entry.at_ms)),
@@ -195,7 +255,9 @@ mod tests {
 
     #[test]
     fn every_roll_reads_as_time_who_command_and_result() {
-        let md = markdown(&export(), Lang::En, |e| {
+        let x = export();
+        let r = recap::build(&x.session, &x.log, 3, |_| false);
+        let md = markdown(&x, &r, Lang::En, |e| {
             e.outcome.get("hidden").map(|_| "made a secret roll".to_string())
         });
         assert!(md.starts_with("# Heist \\| night\n"), "{md}");
@@ -218,7 +280,9 @@ mod tests {
 
     #[test]
     fn the_transcript_speaks_the_readers_language() {
-        let md = markdown(&export(), Lang::Ja, |_| None);
+        let x = export();
+        let r = recap::build(&x.session, &x.log, 3, |_| false);
+        let md = markdown(&x, &r, Lang::Ja, |_| None);
         let system = format!("- システム: {}\n", SystemId::Shadowrun4.display_name(Lang::Ja));
         assert!(md.contains(&system), "{md}");
         assert!(md.contains("→ ヒット 2 / 3 → 失敗\n"), "{md}");

@@ -1,8 +1,8 @@
 //! The bot side of each game system: one folder per system, named as in the engine (its
 //! commands, embeds and button handlers together), joined to the rest of the bot through the
 //! [`SystemBot`] registry below. Registration, the button dispatcher, `/session start`'s
-//! choices, `/char`'s sheet autocomplete and the `/session status` board are all built from
-//! it. Adding a system: its engine folder, its folder here, and one arm in [`bot`].
+//! choices, `/char`'s sheet autocomplete, the `/session status` board and the recap's moments are all
+//! built from it. Adding a system: its engine folder, its folder here, and one arm in [`bot`].
 
 pub mod badlands_rally;
 pub mod free_form;
@@ -19,6 +19,7 @@ use engine::session::{ServerSettings, Session, SystemId};
 use futures::future::BoxFuture;
 
 use crate::invocation::Invocation;
+use crate::moments::Moment;
 use crate::press::{Press, PressReply};
 use crate::{BotError, Context};
 
@@ -49,6 +50,19 @@ pub trait SystemBot: Sync {
     /// own initiative uses (Shadowrun: combat turn and initiative pass), for `/session status`.
     /// `None`: the session's own round number.
     fn round_label(&self, _session: &Session, _lang: Lang) -> Option<String> {
+        None
+    }
+
+    /// The moments of one logged roll, read from its outcome JSON, in the system's own words
+    /// (the recap of the evening). Default: none.
+    fn moments(&self, _outcome: &serde_json::Value) -> Vec<Moment> {
+        Vec::new()
+    }
+
+    /// What this system's players watch on one character (condition monitors, boxes, markers)
+    /// as one short line of Discord Markdown for the `/session status` board; the whole sheet is
+    /// `/char show`'s. `None`: the sheet's first fields, cut short.
+    fn board_line(&self, _sheet: &serde_json::Value, _lang: Lang) -> Option<String> {
         None
     }
 

@@ -168,12 +168,14 @@ async fn the_export_carries_a_markdown_transcript_beside_the_json() {
         .unwrap();
     let r = as_(&mut c, &ja, "/session export").await;
     let files = r.body["files"].as_array().expect("attachments");
-    assert_eq!(files.len(), 2, "{files:?}");
+    assert_eq!(files.len(), 3, "{files:?}");
     assert_eq!(files[0]["filename"], format!("session-{}.json", s.id));
     assert_eq!(files[1]["filename"], format!("session-{}.md", s.id));
+    assert_eq!(files[2]["filename"], format!("session-{}.html", s.id));
     let md = files[1]["content"].as_str().unwrap();
     assert!(md.starts_with("# Heist\n"), "{md}");
     assert!(md.contains("\n## ロスター\n"), "{md}");
+    assert!(md.contains("\n## 振り返り\n\nロール2件\n"), "{md}");
     assert!(
         md.contains("(Ana) `/sr test character:Ana attribute:agility skill:pistols threshold:3` → ヒット 2 / 3 → 失敗\n"),
         "{md}"

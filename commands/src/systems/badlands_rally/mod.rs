@@ -3,10 +3,12 @@
 //! the race board. Each command maps its options to an engine request, runs it on the race kept
 //! in the session (see [`store`]), and renders the outcome ([`crate::embeds::rally`]).
 
+mod board;
 pub mod combat;
 pub mod dice;
 pub mod embeds;
 mod log_summary;
+mod moments;
 pub mod moves;
 pub mod press_data;
 pub mod race;
@@ -127,6 +129,14 @@ pub async fn reply_with(
 pub struct BadlandsRallyBot;
 
 impl SystemBot for BadlandsRallyBot {
+    fn moments(&self, outcome: &serde_json::Value) -> Vec<crate::moments::Moment> {
+        moments::of(outcome)
+    }
+
+    fn board_line(&self, sheet: &serde_json::Value, lang: Lang) -> Option<String> {
+        board::line(sheet, lang)
+    }
+
     fn id(&self) -> SystemId {
         SystemId::BadlandsRally
     }

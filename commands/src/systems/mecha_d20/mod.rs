@@ -6,10 +6,12 @@
 //! runs it on the battle kept in the session ([`store`]) and renders it ([`embeds`]).
 
 pub mod battle;
+mod board;
 pub mod buttons;
 pub mod choices;
 pub mod embeds;
 mod log_summary;
+mod moments;
 pub mod store;
 pub mod turn;
 
@@ -62,6 +64,14 @@ pub async fn mecha(_ctx: Context<'_>) -> Result<(), BotError> {
 pub struct MechaD20Bot;
 
 impl SystemBot for MechaD20Bot {
+    fn moments(&self, outcome: &serde_json::Value) -> Vec<crate::moments::Moment> {
+        moments::of(outcome)
+    }
+
+    fn board_line(&self, sheet: &serde_json::Value, lang: Lang) -> Option<String> {
+        board::line(sheet, lang)
+    }
+
     fn id(&self) -> SystemId {
         SystemId::MechaD20
     }

@@ -4,6 +4,7 @@
 //! "Second chance (Edge)", "Negate glitch (Edge)", "Burn Edge: critical success" and
 //! "Apply damage" where the rules allow them (see [`buttons`]).
 
+mod board;
 pub mod buttons;
 pub mod chase;
 pub mod combat;
@@ -13,6 +14,7 @@ pub mod initiative;
 mod log_summary;
 pub mod magic;
 pub mod matrix;
+mod moments;
 pub mod pools;
 pub mod press_data;
 pub mod rigging;
@@ -35,6 +37,14 @@ use crate::{BotError, Context};
 pub struct Shadowrun4Bot;
 
 impl SystemBot for Shadowrun4Bot {
+    fn moments(&self, outcome: &serde_json::Value) -> Vec<crate::moments::Moment> {
+        moments::of(outcome)
+    }
+
+    fn board_line(&self, sheet: &serde_json::Value, lang: Lang) -> Option<String> {
+        board::line(sheet, lang)
+    }
+
     fn id(&self) -> SystemId {
         SystemId::Shadowrun4
     }

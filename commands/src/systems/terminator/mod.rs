@@ -8,10 +8,12 @@
 //! game kept in the session ([`store`]) and renders it ([`embeds`]).
 
 pub mod attack;
+mod board;
 pub mod buttons;
 pub mod choices;
 pub mod embeds;
 mod log_summary;
+mod moments;
 pub mod store;
 pub mod turn;
 
@@ -95,6 +97,14 @@ pub async fn reply(ctx: Context<'_>, view: &EmbedView) -> Result<(), BotError> {
 pub struct TerminatorBot;
 
 impl SystemBot for TerminatorBot {
+    fn moments(&self, outcome: &serde_json::Value) -> Vec<crate::moments::Moment> {
+        moments::of(outcome)
+    }
+
+    fn board_line(&self, sheet: &serde_json::Value, lang: Lang) -> Option<String> {
+        board::line(sheet, lang)
+    }
+
     fn id(&self) -> SystemId {
         SystemId::Terminator
     }

@@ -6,11 +6,13 @@
 //! "Roll damage" / "Boosted damage" after a hit and "Apply damage" ([`press_data`]).
 //! Rules: /work/shared/rules/warmachine.md.
 
+mod board;
 pub mod combat;
 pub mod effects;
 pub mod embeds;
 pub mod game;
 mod log_summary;
+mod moments;
 pub mod press_data;
 pub mod store;
 
@@ -139,6 +141,14 @@ pub fn sheet_choices(typed: &str, lang: Lang) -> Vec<(String, String)> {
 pub struct WarmachineBot;
 
 impl SystemBot for WarmachineBot {
+    fn moments(&self, outcome: &serde_json::Value) -> Vec<crate::moments::Moment> {
+        moments::of(outcome)
+    }
+
+    fn board_line(&self, sheet: &serde_json::Value, lang: Lang) -> Option<String> {
+        board::line(sheet, lang)
+    }
+
     fn id(&self) -> SystemId {
         SystemId::Warmachine
     }
