@@ -44,7 +44,9 @@ pub struct TappedOutcome {
 
 /// Shared by every command.
 pub struct Data {
-    pub dice: dice_source::DiceSource,
+    /// Reached by commands through [`Data::command_dice`] and by presses only through their
+    /// [`press::Answer`], so a press cannot roll without logging (issue 28).
+    dice: dice_source::DiceSource,
     pub store: std::sync::Arc<dyn store::Store>,
     pub outcome_tap: Option<mpsc::UnboundedSender<TappedOutcome>>,
     /// Optional reads skip the store for a while after one failed (see
@@ -53,6 +55,29 @@ pub struct Data {
 }
 
 impl Data {
+    pub fn new(
+        dice: dice_source::DiceSource,
+        store: std::sync::Arc<dyn store::Store>,
+        outcome_tap: Option<mpsc::UnboundedSender<TappedOutcome>>,
+    ) -> Data {
+        Data {
+            dice,
+            store,
+            outcome_tap,
+            reads: Default::default(),
+        }
+    }
+
+    /// The dice, for a command (it takes the command's context: a button press has none, and
+    /// rolls through its [`press::Answer`] instead).
+    pub fn command_dice(&self, _command: Context<'_>) -> &dice_source::DiceSource {
+        &self.dice
+    }
+
+    /// The dice for the press dispatcher to hand to each press's [`press::Answer`].
+    pub(crate) fn dice_for_presses(&self) -> &dice_source::DiceSource {
+        &self.dice
+    }
     /// Mark a command finished (after its last message).
     pub fn tap_done(&self, interaction_id: u64) {
         if let Some(tx) = &self.outcome_tap {

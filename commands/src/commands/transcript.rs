@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use engine::i18n::Lang;
 use engine::session::{RollLogEntry, SessionExport};
 
-use crate::log_line::stored_summary;
+use crate::log_line::{roller, stored_summary};
 
 /// `2026-11-26 06:02 UTC`.
 fn when(ms: i64) -> String {
@@ -78,9 +78,15 @@ pub fn markdown(
         l("System", "システム"),
         s.system.display_name(lang)
     ));
-    out.push_str(&format!("- GM: <@{}>\n", s.gm));
+    // A member by the name their last roll was made under, a mention if none was kept.
+    let mut names: BTreeMap<u64, String> = BTreeMap::new();
+    for e in export.log.iter().filter(|e| e.user_name.is_some()) {
+        names.insert(e.user_id, roller(e));
+    }
+    let member = |id: u64| names.get(&id).cloned().unwrap_or_else(|| format!("<@{id}>"));
+    out.push_str(&format!("- GM: {}\n", member(s.gm)));
     if !s.players.is_empty() {
-        let players: Vec<String> = s.players.iter().map(|p| format!("<@{p}>")).collect();
+        let players: Vec<String> = s.players.iter().map(|&p| member(p)).collect();
         out.push_str(&format!(
             "- {}: {}\n",
             l("Players", "プレイヤー"),
@@ -95,7 +101,7 @@ pub fn markdown(
     if let Some(end) = s.ended_at_ms {
         out.push_str(&format!("- {}: {}\n", l("Ended", "終了"), when(end)));
     }
-    // Who plays whom, so a roll's `<@id>` reads as a character.
+    // Who plays whom, so a roll's roller reads as a character.
     let mut characters: BTreeMap<u64, Vec<&str>> = BTreeMap::new();
     for e in &s.roster {
         characters.entry(e.owner).or_default().push(&e.name);
@@ -108,7 +114,7 @@ pub fn markdown(
             l("Owner", "所有者")
         ));
         for e in &s.roster {
-            out.push_str(&format!("| {} | <@{}> |\n", cell(&e.name), e.owner));
+            out.push_str(&format!("| {} | {} |\n", cell(&e.name), member(e.owner)));
         }
     }
     out.push_str(&format!("\n## {}\n", l("Rolls", "ロール")));
@@ -123,8 +129,8 @@ pub fn markdown(
             last_day = today;
         }
         let who = match characters.get(&entry.user_id) {
-            Some(names) => format!("<@{}> ({})", entry.user_id, cell(&names.join(", "))),
-            None => format!("<@{}>", entry.user_id),
+            Some(names) => format!("{} ({})", roller(entry), cell(&names.join(", "))),
+            None => roller(entry),
         };
         let line = match hidden(entry) {
             Some(label) => format!("- {} {who} {label}\n", clock(entry.at_ms)),
@@ -156,6 +162,7 @@ mod tests {
             command: command.into(),
             outcome,
             at_ms,
+            user_name: None,
         }
     }
 
@@ -177,12 +184,15 @@ mod tests {
                 json!({"summary": {"en": "hits 2 / 3 → failure", "ja": "ヒット 2 / 3 → 失敗"}}),
                 1_764_137_000_000,
             ),
-            entry(
-                9,
-                "/roll dice:2d6",
-                json!({"lines": [{"total": 7}]}),
-                1_764_137_060_000,
-            ),
+            RollLogEntry {
+                user_name: Some("Bo *b* <@1>".into()),
+                ..entry(
+                    9,
+                    "/roll dice:2d6",
+                    json!({"lines": [{"total": 7}]}),
+                    1_764_137_060_000,
+                )
+            },
             entry(
                 8,
                 "/roll dice:S2d6",
@@ -209,8 +219,13 @@ mod tests {
             ),
             "{md}"
         );
-        // Logged before summaries were stored: the total the outcome carries.
-        assert!(md.contains("- 06:04:20 <@9> `/roll dice:2d6` → 7\n"), "{md}");
+        // Logged before summaries were stored: the total the outcome carries. A row with the
+        // roller's name shows it, escaped (a name is no formatting or mention); one without, the
+        // mention.
+        assert!(
+            md.contains("- 06:04:20 Bo \\*b\\* \\<\\@1\\> `/roll dice:2d6` → 7\n"),
+            "{md}"
+        );
         // Hidden: neither the command nor the result.
         assert!(md.contains("- 06:05:20 <@8> (Ana) made a secret roll\n"), "{md}");
         assert!(!md.contains("S2d6"), "{md}");
