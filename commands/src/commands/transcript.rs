@@ -63,6 +63,18 @@ pub fn result_text(entry: &RollLogEntry, lang: Lang) -> String {
     parts.join(", ")
 }
 
+/// The command as typed, named in the reader's language (one language per line: a Japanese
+/// reader gets `/sr テスト 能力値:敏捷力`, as `/session log` shows it).
+fn command(entry: &RollLogEntry, lang: Lang) -> String {
+    match lang {
+        Lang::En => entry.command.clone(),
+        // The names are swapped only in Japanese text: a marker the swap then drops.
+        Lang::Ja => crate::command_names::in_japanese_text(&format!("ロール {}", entry.command))
+            .trim_start_matches("ロール ")
+            .to_string(),
+    }
+}
+
 /// The whole transcript. `hidden(entry)`: the label of a roll the reader may not see (its
 /// result and command left out), `None` for one they may.
 pub fn markdown(
@@ -141,7 +153,11 @@ pub fn markdown(
                 } else {
                     format!(" → {}", cell(&result))
                 };
-                format!("- {} {who} {}{arrow}\n", clock(entry.at_ms), code(&entry.command))
+                format!(
+                    "- {} {who} {}{arrow}\n",
+                    clock(entry.at_ms),
+                    code(&command(entry, lang))
+                )
             }
         };
         out.push_str(&line);

@@ -175,7 +175,9 @@ async fn the_export_carries_a_markdown_transcript_beside_the_json() {
     assert!(md.starts_with("# Heist\n"), "{md}");
     assert!(md.contains("\n## ロスター\n"), "{md}");
     assert!(
-        md.contains("(Ana) `/sr test character:Ana attribute:agility skill:pistols threshold:3` → ヒット 2 / 3 → 失敗\n"),
+        md.contains(
+            "(Ana) `/sr テスト キャラ:Ana 能力値:敏捷力 技能:pistols 目標値:3` → ヒット 2 / 3 → 失敗\n"
+        ),
         "{md}"
     );
     assert!(md.contains("シークレットダイスを振りました"), "{md}");
@@ -184,6 +186,12 @@ async fn the_export_carries_a_markdown_transcript_beside_the_json() {
     let json: serde_json::Value = serde_json::from_str(files[0]["content"].as_str().unwrap()).unwrap();
     assert_eq!(json["log"][0]["outcome"]["summary"]["en"], "hits 2 / 3 → failure");
     assert_eq!(json["log"][0]["outcome"]["hits"], 2);
+    // Names, not ids (issue 28): each roll under its roller's display name, in the JSON and
+    // the transcript; nobody outside Discord reads a mention.
+    assert_eq!(json["log"][0]["user_name"], "gm");
+    assert!(md.contains("- GM: gm\n"), "{md}");
+    assert!(md.contains(" gm (Ana) `/sr テスト"), "{md}");
+    assert!(!md.contains("<@"), "{md}");
     c.shutdown().await;
 }
 
@@ -282,6 +290,29 @@ async fn a_reliable_reroll_pressed_on_the_rally_is_logged_with_its_result() {
     assert!(lines[0].ends_with("→ MOF 5 — MISS"), "{lines:?}");
     assert!(
         lines[1].starts_with("`/rally reliable` → MOS 0 — HIT · defender: "),
+        "{lines:?}"
+    );
+    c.shutdown().await;
+}
+
+/// One language per line (issue 28): a Japanese character name does not turn the rest of the
+/// command back into English in a Japanese reader's `/session log`.
+#[tokio::test]
+async fn a_japanese_value_keeps_the_rest_of_the_command_japanese() {
+    let mut c = system_console().await;
+    let ja = japanese(&c, "kenji");
+    started(&mut c, "/session start name:Heist system:shadowrun4").await;
+    started(&mut c, &ANA.replace("name:Ana", "name:アナ")).await;
+    c.queue_dice([5, 2, 1, 3, 6]);
+    send(
+        &mut c,
+        "/sr test character:アナ attribute:agility skill:pistols threshold:3",
+    )
+    .await;
+    let lines = log_lines(&mut c, &ja).await;
+    assert_eq!(
+        lines,
+        ["`/sr テスト キャラ:アナ 能力値:敏捷力 技能:pistols 目標値:3` → ヒット 2 / 3 → 失敗"],
         "{lines:?}"
     );
     c.shutdown().await;

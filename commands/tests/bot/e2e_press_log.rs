@@ -151,3 +151,26 @@ async fn mecha_check_presses_are_logged() {
     );
     c.shutdown().await;
 }
+
+/// Terminator's Fate row says what the embed shows: the die's face and what it counts as.
+#[tokio::test]
+async fn the_fate_row_carries_the_result_the_embed_shows() {
+    let mut c = console(&[]).await;
+    line(&mut c, "/session start name:I system:Terminator Genisys").await;
+    line(&mut c, G).await;
+    line(&mut c, E).await;
+    line(&mut c, "/term start").await;
+    c.queue_dice([6, 2]);
+    line(&mut c, "/term rolloff").await;
+    press(&mut c, "Resistance goes first").await;
+    c.queue_dice([4]);
+    let out = line(&mut c, "/term fate").await;
+    assert!(out.contains("d6 4 → **2**"), "{out}");
+    let log = line(&mut c, "/session log").await;
+    let fate = log.lines().find(|l| l.contains("/term fate")).unwrap_or_default();
+    assert!(
+        fate.contains("Fate d6 4 → 2 · 1 may take a Ready marker"),
+        "{log}"
+    );
+    c.shutdown().await;
+}
