@@ -12,6 +12,7 @@ mod e2e_log;
 mod e2e_mecha;
 mod e2e_odds;
 mod e2e_press_log;
+mod e2e_press_walk;
 mod e2e_rally;
 mod e2e_registry;
 mod e2e_roll;
