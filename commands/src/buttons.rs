@@ -173,7 +173,7 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
         Ok(a) => a,
         Err(e) => return refuse(ctx, press, e.localized(lang)).await,
     };
-    let p = Press {
+    let (p, answer) = Press::with_answer(Press {
         ctx,
         data,
         interaction: press,
@@ -183,8 +183,8 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
         session,
         is_gm,
         settings,
-    };
-    let result = route(&p, Answer::new(data.dice_for_presses())).await;
+    });
+    let result = route(&p, answer).await;
     match result {
         Ok(reply) => {
             // What the press rolled is logged before it shows (best effort, as a command's
@@ -194,7 +194,7 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
                     tracing::warn!(session = row.session_id, kind = %p.action.kind, "press roll not logged: {e}");
                 }
             }
-            match reply.shown {
+            match reply.shown() {
                 Shown::Update(m) => respond(ctx, press, CreateInteractionResponse::UpdateMessage(m)).await,
                 Shown::Message(m) => respond(ctx, press, CreateInteractionResponse::Message(m)).await,
             }

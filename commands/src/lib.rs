@@ -46,7 +46,7 @@ pub struct TappedOutcome {
 pub struct Data {
     /// Reached by commands through [`Data::command_dice`] and by presses only through their
     /// [`press::Answer`], so a press cannot roll without logging (issue 28).
-    dice: dice_source::DiceSource,
+    dice: press::Dice,
     pub store: std::sync::Arc<dyn store::Store>,
     pub outcome_tap: Option<mpsc::UnboundedSender<TappedOutcome>>,
     /// Optional reads skip the store for a while after one failed (see
@@ -61,7 +61,7 @@ impl Data {
         outcome_tap: Option<mpsc::UnboundedSender<TappedOutcome>>,
     ) -> Data {
         Data {
-            dice,
+            dice: press::Dice::new(dice),
             store,
             outcome_tap,
             reads: Default::default(),
@@ -70,13 +70,8 @@ impl Data {
 
     /// The dice, for a command (it takes the command's context: a button press has none, and
     /// rolls through its [`press::Answer`] instead).
-    pub fn command_dice(&self, _command: Context<'_>) -> &dice_source::DiceSource {
-        &self.dice
-    }
-
-    /// The dice for the press dispatcher to hand to each press's [`press::Answer`].
-    pub(crate) fn dice_for_presses(&self) -> &dice_source::DiceSource {
-        &self.dice
+    pub fn command_dice(&self, command: Context<'_>) -> &dice_source::DiceSource {
+        self.dice.for_command(command)
     }
     /// Mark a command finished (after its last message).
     pub fn tap_done(&self, interaction_id: u64) {

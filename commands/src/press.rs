@@ -50,6 +50,22 @@ pub fn row(buttons: Vec<CreateButton>) -> CreateActionRow {
     CreateActionRow::Buttons(buttons)
 }
 
+/// The bot's dice behind two doors: a command's context ([`Dice::for_command`]) and a press's
+/// [`Answer`]. The source is private to this module — a private field of [`Data`] would be open
+/// to every module of the crate — so nothing else reaches it.
+pub struct Dice(DiceSource);
+
+impl Dice {
+    pub fn new(source: DiceSource) -> Dice {
+        Dice(source)
+    }
+
+    /// The dice for a command: it takes the command's context, which a press has not.
+    pub fn for_command(&self, _command: crate::Context<'_>) -> &DiceSource {
+        &self.0
+    }
+}
+
 /// Everything a handler needs about one press. It holds no dice: a press rolls only through
 /// its [`Answer`] ([`Answer::roll`]), whose reply then cannot be built without a log entry.
 pub struct Press<'a> {
@@ -82,19 +98,19 @@ pub enum Shown {
 /// (and hands to the console) before it shows anything. Built only by [`Answer`] and
 /// [`Rolling`], so a press that rolled always carries its rows.
 pub struct PressReply {
-    pub(crate) shown: Shown,
-    pub(crate) log: Vec<PressLog>,
+    shown: Shown,
+    log: Vec<PressLog>,
 }
 
 /// One log row of a press: the roll (or the change) in session `session_id`, under the command
 /// a person would type for it, with its localized summary.
 pub struct PressLog {
     /// `None`: rolled outside any session (a raw roll's button): only the console sees it.
-    pub(crate) session_id: Option<i64>,
-    pub(crate) command: String,
-    pub(crate) outcome: Logged,
+    session_id: Option<i64>,
+    command: String,
+    outcome: Logged,
     /// Logged under someone else than the presser (a secret roll revealed: its roller).
-    pub(crate) roller: Option<(u64, String)>,
+    roller: Option<(u64, String)>,
 }
 
 impl PressLog {
@@ -131,11 +147,18 @@ pub struct Answer<'a> {
     dice: &'a DiceSource,
 }
 
-impl<'a> Answer<'a> {
-    pub(crate) fn new(dice: &'a DiceSource) -> Answer<'a> {
-        Answer { dice }
+impl<'a> Press<'a> {
+    /// The press and its one [`Answer`], made together by the dispatcher, which builds the
+    /// press (a handler only borrows it).
+    pub(crate) fn with_answer(press: Press<'a>) -> (Press<'a>, Answer<'a>) {
+        let answer = Answer {
+            dice: &press.data.dice.0,
+        };
+        (press, answer)
     }
+}
 
+impl<'a> Answer<'a> {
     /// Nothing rolled, nothing logged (a choice, a refusal shown as a message).
     pub fn show(self, shown: Shown) -> PressReply {
         PressReply {
@@ -183,6 +206,11 @@ impl<'a> Rolling<'a> {
 }
 
 impl PressReply {
+    /// What to show, once the rows are written.
+    pub(crate) fn shown(self) -> Shown {
+        self.shown
+    }
+
     /// The rows to write, as [`NewRoll`]s by `user` (`user_name`) unless a row names its
     /// roller; each outcome goes to the console first.
     pub(crate) fn rows(&self, data: &Data, interaction_id: u64, user: u64, user_name: &str) -> Vec<NewRoll> {

@@ -317,3 +317,40 @@ async fn a_japanese_value_keeps_the_rest_of_the_command_japanese() {
     );
     c.shutdown().await;
 }
+
+/// The mecha line, typed with the Japanese names: logged and shown in Japanese all along,
+/// not in English after the first Japanese value.
+#[tokio::test]
+async fn a_mecha_attack_typed_in_japanese_reads_japanese_all_along() {
+    let mut c = system_console().await;
+    let mut gm = c.invoker();
+    gm.locale = "ja".into();
+    for line in [
+        "/session start name:Ridge system:mecha_d20",
+        "/char add name:ザク stats:squad=Red leader=yes judgement=3 tactics=2 concentration=4 shooting=3 reaction=3 evade=2 ap=5 spirit=10 durability=6 armour=4 evasion=1",
+        "/char add name:ガンダム stats:squad=Blue leader=yes judgement=4 tactics=3 concentration=5 shooting=4 reaction=4 evade=3 ap=6 durability=30 armour=8 evasion=2 w1=\"ビームライフル 2d6+5 r4 front\"",
+        "/mecha turn",
+    ] {
+        started(&mut c, line).await;
+    }
+    c.queue_dice([5, 12]);
+    started(&mut c, "/mecha initiative").await;
+    c.queue_dice([15, 3, 4, 4, 18]);
+    let r = as_(
+        &mut c,
+        &gm,
+        "/メカ 攻撃 攻撃側:ガンダム 兵器:ビームライフル 目標:ザク 距離:3",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let lines = log_lines(&mut c, &gm).await;
+    let attack = lines.last().expect("the attack's row");
+    assert!(
+        attack.starts_with("`/メカ 攻撃 攻撃側:ガンダム 兵器:ビームライフル 目標:ザク 距離:3"),
+        "{lines:?}"
+    );
+    for english in ["weapon:", "target:", "distance:", "facing:"] {
+        assert!(!attack.contains(english), "{lines:?}");
+    }
+    c.shutdown().await;
+}

@@ -47,8 +47,13 @@ async fn ill_be_back_pressed_is_logged_as_the_board_shows_it() {
         .rev()
         .find(|l| l.contains("/term"))
         .unwrap_or_default();
-    assert!(last.contains("Crawler"), "{log}");
-    assert!(last.contains("5"), "{log}");
+    assert!(
+        last.ends_with(
+            " gm `/term continue (I'll Be Back)` → G · Gun → E: 1 hit(s), 1 damaging, I'll Be Back d6 5 (5+), 🦾 Crawler"
+        ),
+        "{log}"
+    );
+    assert!(last.contains("I'll Be Back d6 5 (5+)"), "{log}");
     assert!(!last.contains("KILLED"), "{log}");
     c.shutdown().await;
 }

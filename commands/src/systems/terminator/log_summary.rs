@@ -27,6 +27,13 @@ fn target_summary(t: &TargetRun, lang: Lang) -> String {
             Lang::Ja => format!("ダメージ{}", d.damaging),
         });
     }
+    // The I'll Be Back roll, whose face decides the badge after it.
+    if let Some(r) = &t.ill_be_back {
+        parts.push(match lang {
+            Lang::En => format!("I'll Be Back d6 {} (5+)", r.face),
+            Lang::Ja => format!("アイルビーバック d6 {}（5+）", r.face),
+        });
+    }
     parts.extend(embeds::target_badges(t, lang));
     format!("{}: {}", t.name, parts.join(", "))
 }
