@@ -66,10 +66,10 @@ pub struct Recap {
     pub extra: Vec<RecapSection>,
 }
 
-/// The name a roll was made under, as stored with it. Rows do not keep it yet: until they do
-/// everyone reads as their mention and their characters (the one line to change is here).
-pub fn roller_name(_entry: &RollLogEntry) -> Option<String> {
-    None
+/// The name a roll was made under, as stored with it (raw: each page escapes it its own way);
+/// `None` for rows logged before names were kept, which read as the mention.
+pub fn roller_name(entry: &RollLogEntry) -> Option<String> {
+    entry.user_name.clone().filter(|n| !n.trim().is_empty())
 }
 
 fn bump(list: &mut Vec<(MomentKind, u32)>, kind: MomentKind) {
@@ -294,6 +294,7 @@ mod tests {
             command: "/sr test pool:4".into(),
             outcome,
             at_ms: 1_764_137_000_000,
+            user_name: None,
         }
     }
 

@@ -11,6 +11,7 @@ use crate::embeds::markdown::escape;
 use crate::embeds::status::{pack_messages, status_views};
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::{Invocation, now_ms, store_error};
+use crate::log_line::roller;
 use crate::store::{MAX_EXPORT_ROLLS, StoreError};
 use crate::{BotError, Context};
 
@@ -210,9 +211,9 @@ pub async fn log(
         .map_err(|e| store_error(e, inv.lang))?;
     let line = |r: &RollLogEntry| {
         format!(
-            "<t:{}:t> <@{}> `{}`{}",
+            "<t:{}:t> {} `{}`{}",
             r.at_ms / 1000,
-            r.user_id,
+            roller(r),
             r.command,
             summary(r, inv.lang)
         )
@@ -222,9 +223,9 @@ pub async fn log(
         .iter()
         .map(|r| match hidden_kind(r) {
             Some(kind) => format!(
-                "<t:{}:t> <@{}> {}",
+                "<t:{}:t> {} {}",
                 r.at_ms / 1000,
-                r.user_id,
+                roller(r),
                 hidden_label(kind, inv.lang)
             ),
             None => line(r),

@@ -8,7 +8,7 @@ use engine::i18n::Lang;
 use engine::session::{RollLogEntry, SessionExport};
 
 use super::recap::{self, Recap, count_text, rolls_text};
-use crate::log_line::stored_summary;
+use crate::log_line::{roller, stored_summary};
 
 /// `2026-11-26 06:02 UTC`.
 fn when(ms: i64) -> String {
@@ -120,6 +120,18 @@ fn recap_section(r: &Recap, lang: Lang) -> String {
     out
 }
 
+/// The command as typed, named in the reader's language (one language per line: a Japanese
+/// reader gets `/sr テスト 能力値:敏捷力`, as `/session log` shows it).
+fn command(entry: &RollLogEntry, lang: Lang) -> String {
+    match lang {
+        Lang::En => entry.command.clone(),
+        // The names are swapped only in Japanese text: a marker the swap then drops.
+        Lang::Ja => crate::command_names::in_japanese_text(&format!("ロール {}", entry.command))
+            .trim_start_matches("ロール ")
+            .to_string(),
+    }
+}
+
 /// The whole transcript. `hidden(entry)`: the label of a roll the reader may not see (its
 /// result and command left out), `None` for one they may.
 pub fn markdown(
@@ -136,9 +148,15 @@ pub fn markdown(
         l("System", "システム"),
         s.system.display_name(lang)
     ));
-    out.push_str(&format!("- GM: <@{}>\n", s.gm));
+    // A member by the name their last roll was made under, a mention if none was kept.
+    let mut names: BTreeMap<u64, String> = BTreeMap::new();
+    for e in export.log.iter().filter(|e| e.user_name.is_some()) {
+        names.insert(e.user_id, roller(e));
+    }
+    let member = |id: u64| names.get(&id).cloned().unwrap_or_else(|| format!("<@{id}>"));
+    out.push_str(&format!("- GM: {}\n", member(s.gm)));
     if !s.players.is_empty() {
-        let players: Vec<String> = s.players.iter().map(|p| format!("<@{p}>")).collect();
+        let players: Vec<String> = s.players.iter().map(|&p| member(p)).collect();
         out.push_str(&format!(
             "- {}: {}\n",
             l("Players", "プレイヤー"),
@@ -154,7 +172,7 @@ pub fn markdown(
         out.push_str(&format!("- {}: {}\n", l("Ended", "終了"), when(end)));
     }
     out.push_str(&recap_section(r, lang));
-    // Who plays whom, so a roll's `<@id>` reads as a character.
+    // Who plays whom, so a roll's roller reads as a character.
     let mut characters: BTreeMap<u64, Vec<&str>> = BTreeMap::new();
     for e in &s.roster {
         characters.entry(e.owner).or_default().push(&e.name);
@@ -167,7 +185,7 @@ pub fn markdown(
             l("Owner", "所有者")
         ));
         for e in &s.roster {
-            out.push_str(&format!("| {} | <@{}> |\n", cell(&e.name), e.owner));
+            out.push_str(&format!("| {} | {} |\n", cell(&e.name), member(e.owner)));
         }
     }
     out.push_str(&format!("\n## {}\n", l("Rolls", "ロール")));
@@ -181,10 +199,9 @@ pub fn markdown(
             out.push_str(&format!("\n### {today}\n\n"));
             last_day = today;
         }
-        let name = recap::roller_name(entry).map_or_else(|| format!("<@{}>", entry.user_id), |n| cell(&n));
         let who = match characters.get(&entry.user_id) {
-            Some(names) => format!("{name} ({})", cell(&names.join(", "))),
-            None => name,
+            Some(names) => format!("{} ({})", roller(entry), cell(&names.join(", "))),
+            None => roller(entry),
         };
         let line = match hidden(entry) {
             Some(label) => format!("- {} {who} {label}\n", clock(entry.at_ms)),
@@ -195,7 +212,11 @@ pub fn markdown(
                 } else {
                     format!(" → {}", cell(&result))
                 };
-                format!("- {} {who} {}{arrow}\n", clock(entry.at_ms), code(&entry.command))
+                format!(
+                    "- {} {who} {}{arrow}\n",
+                    clock(entry.at_ms),
+                    code(&command(entry, lang))
+                )
             }
         };
         out.push_str(&line);
@@ -216,6 +237,7 @@ mod tests {
             command: command.into(),
             outcome,
             at_ms,
+            user_name: None,
         }
     }
 
@@ -237,12 +259,15 @@ mod tests {
                 json!({"summary": {"en": "hits 2 / 3 → failure", "ja": "ヒット 2 / 3 → 失敗"}}),
                 1_764_137_000_000,
             ),
-            entry(
-                9,
-                "/roll dice:2d6",
-                json!({"lines": [{"total": 7}]}),
-                1_764_137_060_000,
-            ),
+            RollLogEntry {
+                user_name: Some("Bo *b* <@1>".into()),
+                ..entry(
+                    9,
+                    "/roll dice:2d6",
+                    json!({"lines": [{"total": 7}]}),
+                    1_764_137_060_000,
+                )
+            },
             entry(
                 8,
                 "/roll dice:S2d6",
@@ -271,8 +296,13 @@ mod tests {
             ),
             "{md}"
         );
-        // Logged before summaries were stored: the total the outcome carries.
-        assert!(md.contains("- 06:04:20 <@9> `/roll dice:2d6` → 7\n"), "{md}");
+        // Logged before summaries were stored: the total the outcome carries. A row with the
+        // roller's name shows it, escaped (a name is no formatting or mention); one without, the
+        // mention.
+        assert!(
+            md.contains("- 06:04:20 Bo \\*b\\* \\<\\@1\\> `/roll dice:2d6` → 7\n"),
+            "{md}"
+        );
         // Hidden: neither the command nor the result.
         assert!(md.contains("- 06:05:20 <@8> (Ana) made a secret roll\n"), "{md}");
         assert!(!md.contains("S2d6"), "{md}");

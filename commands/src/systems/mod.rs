@@ -20,7 +20,7 @@ use futures::future::BoxFuture;
 
 use crate::invocation::Invocation;
 use crate::moments::Moment;
-use crate::press::{Press, PressReply};
+use crate::press::{Answer, Press, PressReply};
 use crate::{BotError, Context};
 
 pub use crate::Command;
@@ -35,8 +35,17 @@ pub trait SystemBot: Sync {
     /// The prefix of its button action kinds (`sr.`), unique across systems; `None`: no buttons.
     fn button_prefix(&self) -> Option<&'static str>;
 
-    /// Handle a press of one of its buttons.
-    fn press<'a>(&'a self, p: &'a Press<'a>) -> BoxFuture<'a, Result<PressReply, BotError>>;
+    /// Every action kind its buttons make (each starts with [`Self::button_prefix`]): the
+    /// suites walk them all to check that a press that rolls is logged.
+    fn button_kinds(&self) -> &'static [&'static str];
+
+    /// Handle a press of one of its buttons. `answer` is the only way to reply, and its
+    /// [`Answer::roll`] the only way to the dice: a press that rolls replies with its log rows.
+    fn press<'a>(
+        &'a self,
+        p: &'a Press<'a>,
+        answer: Answer<'a>,
+    ) -> BoxFuture<'a, Result<PressReply, BotError>>;
 
     /// Its own fields on the `/session status` board (the rally's race board).
     fn status_board(

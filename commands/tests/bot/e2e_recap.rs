@@ -62,25 +62,19 @@ async fn the_recap_counts_each_players_rolls_and_tells_the_moments_in_the_system
     assert!(!r.ephemeral, "{}", text(&r));
     assert_eq!(title(&r, 0), "📖 Recap: Heist");
     let d = description(&r, 0);
-    let (gm, alice, bob) = (c.invoker().user.id, id("alice"), id("bob"));
+    let gm = c.invoker().user.id;
     assert!(d.starts_with("Shadowrun 4 · 3 rolls\n"), "{d}");
     assert!(d.contains(&format!("\n<@{gm}> · GM — 0 rolls\n")), "{d}");
     assert!(
-        d.contains(&format!("\n<@{alice}> (Ana) — 2 rolls · 💥 critical glitch ×1\n")),
+        d.contains("\nalice (Ana) — 2 rolls · 💥 critical glitch ×1\n"),
         "{d}"
     );
-    assert!(
-        d.contains(&format!("\n<@{bob}> (Bob) — 1 roll · ⚠️ glitch ×1\n")),
-        "{d}"
-    );
+    assert!(d.contains("\nbob (Bob) — 1 roll · ⚠️ glitch ×1\n"), "{d}");
     assert!(
         d.contains("**Moments**\n💥 critical glitch ×1 · ⚠️ glitch ×1\n"),
         "{d}"
     );
-    assert!(
-        d.contains(&format!(":t> <@{alice}> (Ana) — 💥 critical glitch")),
-        "{d}"
-    );
+    assert!(d.contains(":t> alice (Ana) — 💥 critical glitch"), "{d}");
 
     // In the reader's language.
     let mut ja = player(&c, "kenji");
@@ -239,7 +233,7 @@ fn rendered(html: &str, name: &str) -> String {
 #[tokio::test]
 async fn the_export_adds_a_page_a_real_browser_renders_with_names_totals_and_sections() {
     let mut c = system_console().await;
-    let (alice, _) = heist(&mut c).await;
+    let _ = heist(&mut c).await;
     // A name that would be markup if it were not escaped.
     send(&mut c, r#"/char add name:<b>Eve & "Co"</b> stats:body=2"#).await;
     let r = send(&mut c, "/session export").await;
@@ -267,11 +261,8 @@ async fn the_export_adds_a_page_a_real_browser_renders_with_names_totals_and_sec
         assert!(dom.contains(section), "{section} missing: {dom}");
     }
     assert!(dom.contains("<p id=\"total-rolls\">3 rolls</p>"), "{dom}");
-    let alice_id = alice.user.id;
     assert!(
-        dom.contains(&format!(
-            "<td>&lt;@{alice_id}&gt; (Ana)</td><td class=\"n\">2</td>"
-        )),
+        dom.contains("<td>alice (Ana)</td><td class=\"n\">2</td>"),
         "{dom}"
     );
     assert!(dom.contains("💥 critical glitch ×1"), "{dom}");

@@ -724,6 +724,7 @@ async fn export_splits_a_long_log_and_reaches_ended_sessions() {
             command: format!("/roll {n}"),
             outcome: json!({ "n": n, "padding": "x".repeat(1000) }),
             at_ms: 1_700_000_000_000 + n,
+            user_name: None,
         };
         c.store().append_roll(&(&entry).into()).await.unwrap();
     }

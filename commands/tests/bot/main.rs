@@ -11,6 +11,8 @@ mod e2e_limits;
 mod e2e_log;
 mod e2e_mecha;
 mod e2e_odds;
+mod e2e_press_log;
+mod e2e_press_walk;
 mod e2e_rally;
 mod e2e_recap;
 mod e2e_registry;

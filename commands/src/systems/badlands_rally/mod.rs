@@ -28,7 +28,7 @@ use engine::systems::badlands_rally::session_race::race_of;
 use futures::future::BoxFuture;
 
 use crate::embeds::EmbedView;
-use crate::press::{Press, PressReply};
+use crate::press::{Answer, Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
 
@@ -150,8 +150,16 @@ impl SystemBot for BadlandsRallyBot {
     }
 
     /// Reliable rerolls.
-    fn press<'a>(&'a self, p: &'a Press<'a>) -> BoxFuture<'a, Result<PressReply, BotError>> {
-        Box::pin(reliable::press(p))
+    fn button_kinds(&self) -> &'static [&'static str] {
+        &[press_data::KIND, press_data::MOVE_KIND, press_data::CHECK_KIND]
+    }
+
+    fn press<'a>(
+        &'a self,
+        p: &'a Press<'a>,
+        answer: Answer<'a>,
+    ) -> BoxFuture<'a, Result<PressReply, BotError>> {
+        Box::pin(reliable::press(p, answer))
     }
 
     /// The race board, under the server's house options.

@@ -22,7 +22,7 @@ use engine::systems::mecha_d20::MechaState;
 use engine::systems::rules::SessionState;
 use futures::future::BoxFuture;
 
-use crate::press::{Press, PressReply};
+use crate::press::{Answer, Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
 
@@ -85,8 +85,16 @@ impl SystemBot for MechaD20Bot {
     }
 
     /// Escape, fatigue and faint checks.
-    fn press<'a>(&'a self, p: &'a Press<'a>) -> BoxFuture<'a, Result<PressReply, BotError>> {
-        Box::pin(buttons::press(p))
+    fn button_kinds(&self) -> &'static [&'static str] {
+        &[buttons::CHECK_KIND]
+    }
+
+    fn press<'a>(
+        &'a self,
+        p: &'a Press<'a>,
+        answer: Answer<'a>,
+    ) -> BoxFuture<'a, Result<PressReply, BotError>> {
+        Box::pin(buttons::press(p, answer))
     }
 
     /// The battle board: the turn, each unit, held damage, waiting checks.

@@ -29,7 +29,7 @@ use engine::i18n::Lang;
 use engine::session::{ServerSettings, Session, SystemId};
 use futures::future::BoxFuture;
 
-use crate::press::{Press, PressReply};
+use crate::press::{Answer, Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
 
@@ -57,8 +57,24 @@ impl SystemBot for Shadowrun4Bot {
         Some("sr.")
     }
 
-    fn press<'a>(&'a self, p: &'a Press<'a>) -> BoxFuture<'a, Result<PressReply, BotError>> {
-        Box::pin(buttons::press(p))
+    fn button_kinds(&self) -> &'static [&'static str] {
+        use press_data::SrPress;
+        &[
+            SrPress::SECOND_CHANCE,
+            SrPress::NEGATE_GLITCH,
+            SrPress::EDGE_DICE,
+            SrPress::BURN_EDGE,
+            SrPress::APPLY_DAMAGE,
+            SrPress::CHEAT_DEATH,
+        ]
+    }
+
+    fn press<'a>(
+        &'a self,
+        p: &'a Press<'a>,
+        answer: Answer<'a>,
+    ) -> BoxFuture<'a, Result<PressReply, BotError>> {
+        Box::pin(buttons::press(p, answer))
     }
 
     /// The initiative order is the session's turn order, shown in the header already.

@@ -27,7 +27,7 @@ use futures::future::BoxFuture;
 use poise::CreateReply;
 
 use crate::embeds::EmbedView;
-use crate::press::{Press, PressReply};
+use crate::press::{Answer, Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
 
@@ -118,8 +118,16 @@ impl SystemBot for TerminatorBot {
     }
 
     /// The first player, FATE's commanders, I'll Be Back, continuing an attack.
-    fn press<'a>(&'a self, p: &'a Press<'a>) -> BoxFuture<'a, Result<PressReply, BotError>> {
-        Box::pin(buttons::press(p))
+    fn button_kinds(&self) -> &'static [&'static str] {
+        &["term.first", "term.fate", "term.continue", "term.ibb"]
+    }
+
+    fn press<'a>(
+        &'a self,
+        p: &'a Press<'a>,
+        answer: Answer<'a>,
+    ) -> BoxFuture<'a, Result<PressReply, BotError>> {
+        Box::pin(buttons::press(p, answer))
     }
 
     /// The turn, then a field per side with every character's markers.

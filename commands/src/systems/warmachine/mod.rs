@@ -24,7 +24,7 @@ use serenity::all::{CreateActionRow, CreateButton};
 
 use crate::embeds::EmbedView;
 use crate::invocation::Invocation;
-use crate::press::{Press, PressReply};
+use crate::press::{Answer, Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
 
@@ -161,11 +161,19 @@ impl SystemBot for WarmachineBot {
         Some("wm.")
     }
 
-    fn press<'a>(&'a self, p: &'a Press<'a>) -> BoxFuture<'a, Result<PressReply, BotError>> {
+    fn button_kinds(&self) -> &'static [&'static str] {
+        &[press_data::DAMAGE, press_data::APPLY]
+    }
+
+    fn press<'a>(
+        &'a self,
+        p: &'a Press<'a>,
+        answer: Answer<'a>,
+    ) -> BoxFuture<'a, Result<PressReply, BotError>> {
         Box::pin(async move {
             match WmPress::decode(&p.action.kind, &p.action.payload).map_err(BotError::internal)? {
-                WmPress::Damage(d) => combat::damage_press(p, d).await,
-                WmPress::Apply(a) => combat::apply_press(p, a).await,
+                WmPress::Damage(d) => combat::damage_press(p, answer, d).await,
+                WmPress::Apply(a) => combat::apply_press(p, answer, a).await,
             }
         })
     }
