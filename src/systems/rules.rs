@@ -131,6 +131,11 @@ pub trait SystemRules: Sync {
     /// it (Japanese names among them), as `/help` lists them.
     fn sheet_fields(&self) -> Vec<SheetField>;
 
+    /// The sheet, declared once: fields, names, ranges, help, weapon grammar (see
+    /// [`SheetDecl`](super::sheet_decl::SheetDecl)); help, autocomplete, the GM-only check,
+    /// the missing-field warning and the sheet file derive from it.
+    fn sheet_decl(&self) -> &'static super::sheet_decl::SheetDecl;
+
     /// The sheet as `name: value` lines.
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)>;
 

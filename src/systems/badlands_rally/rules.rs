@@ -69,6 +69,10 @@ impl SystemRules for BadlandsRallyRules {
         crate::systems::rules::SheetField::with_weapons(sheet::FIELD_NAMES, sheet::MAX_WEAPONS)
     }
 
+    fn sheet_decl(&self) -> &'static crate::systems::sheet_decl::SheetDecl {
+        &crate::systems::sheet_decl::SheetDecl::NONE
+    }
+
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
         sheet::describe(sheet, lang)
     }

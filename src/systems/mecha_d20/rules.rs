@@ -98,6 +98,10 @@ impl SystemRules for MechaD20Rules {
         crate::systems::rules::SheetField::with_weapons(super::sheet::FIELD_NAMES, super::sheet::MAX_WEAPONS)
     }
 
+    fn sheet_decl(&self) -> &'static crate::systems::sheet_decl::SheetDecl {
+        &crate::systems::sheet_decl::SheetDecl::NONE
+    }
+
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
         sheet::describe(sheet, lang)
     }

@@ -52,6 +52,10 @@ impl SystemRules for Shadowrun4Rules {
         super::sheet::field_names()
     }
 
+    fn sheet_decl(&self) -> &'static crate::systems::sheet_decl::SheetDecl {
+        &crate::systems::sheet_decl::SheetDecl::NONE
+    }
+
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
         sheet::describe(sheet, lang)
     }

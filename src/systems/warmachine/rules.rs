@@ -64,6 +64,10 @@ impl SystemRules for WarmachineRules {
         crate::systems::rules::SheetField::with_weapons(super::sheet::FIELD_NAMES, super::model::MAX_WEAPONS)
     }
 
+    fn sheet_decl(&self) -> &'static crate::systems::sheet_decl::SheetDecl {
+        &crate::systems::sheet_decl::SheetDecl::NONE
+    }
+
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
         sheet::describe(sheet, lang)
     }
