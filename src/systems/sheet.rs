@@ -201,7 +201,7 @@ pub fn gm_only_fields(system: SystemId, fields: &[(String, String)]) -> Vec<Stri
     let r = rules(system);
     fields
         .iter()
-        .filter(|(k, _)| r.gm_only_field(k) || r.sheet_decl().gm_only(k))
+        .filter(|(k, _)| r.sheet_decl().gm_only(k))
         .map(|(k, _)| k.clone())
         .collect()
 }
@@ -272,7 +272,7 @@ mod field_name_tests {
         let mut checked = 0;
         for id in SystemId::ALL {
             let rules = id.rules();
-            for field in rules.sheet_fields() {
+            for field in crate::systems::rules::SheetField::from_decl(rules.sheet_decl()) {
                 if field.key.contains('…') {
                     continue;
                 }
@@ -307,7 +307,7 @@ mod field_name_tests {
     #[test]
     fn every_system_but_free_form_lists_its_fields() {
         for id in SystemId::ALL {
-            let n = id.rules().sheet_fields().len();
+            let n = id.rules().sheet_decl().fields.len();
             assert_eq!(n == 0, id == SystemId::Generic, "{id:?}: {n} fields");
         }
     }

@@ -212,8 +212,13 @@ impl Field {
             .ok_or_else(|| {
                 let en: Vec<&str> = choices.iter().map(|w| w[0]).collect();
                 let ja: Vec<&str> = choices.iter().map(|w| *w.last().unwrap_or(&w[0])).collect();
+                // `a, b or c`
+                let listed = match en.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+                    _ => en.join(""),
+                };
                 SheetError::new(
-                    format!("`{typed}` is {}, not `{v}`.", en.join(", ")),
+                    format!("`{typed}` is {listed}, not `{v}`."),
                     format!(
                         "`{typed}` は {} のいずれかです（`{v}` は使えません）。",
                         ja.join("、")
@@ -301,6 +306,9 @@ pub struct Free {
 /// A system's whole sheet.
 #[derive(Debug, Clone, Copy)]
 pub struct SheetDecl {
+    /// A whole new entry as typed (`/char add stats:`): the autocomplete's first offer, and
+    /// the sheet the conformance test adds each field to.
+    pub example: &'static str,
     pub fields: &'static [Field],
     pub weapons: Option<Weapons>,
     pub free: Option<Free>,
@@ -309,6 +317,7 @@ pub struct SheetDecl {
 impl SheetDecl {
     /// No fields: a placeholder the conformance test refuses.
     pub const NONE: SheetDecl = SheetDecl {
+        example: "",
         fields: &[],
         weapons: None,
         free: None,
@@ -341,11 +350,25 @@ impl SheetDecl {
 
     /// The refusal of a new sheet missing `missing`, with the required fields' examples.
     pub fn missing_error(&self, missing: &[&str], what: (&str, &str)) -> SheetError {
-        let list = missing.join(", ");
+        let list = |lang: Lang| {
+            missing
+                .iter()
+                .map(|k| self.get(k).label(lang))
+                .collect::<Vec<_>>()
+                .join(lang.pick(", ", "、"))
+        };
         let example = self.required_example();
         SheetError::new(
-            format!("A new {} needs {list} (for example `{example}`).", what.0),
-            format!("新しい{}には {list} が必要です（例: `{example}`）。", what.1),
+            format!(
+                "A new {} needs {} (for example `{example}`).",
+                what.0,
+                list(Lang::En)
+            ),
+            format!(
+                "新しい{}には {} が必要です（例: `{example}`）。",
+                what.1,
+                list(Lang::Ja)
+            ),
         )
     }
 
@@ -470,11 +493,11 @@ impl SheetDecl {
         let typed = typed.trim_end();
         let mut out = Vec::new();
         if typed.is_empty() {
-            let example = self.required_example();
+            let example = self.example;
             if !example.is_empty() {
                 out.push((
                     cut(&format!("{} {example}", lang.pick("New:", "新規:"))),
-                    cut(&example),
+                    example.to_string(),
                 ));
             }
         }

@@ -192,7 +192,11 @@ pub fn field_lines(system: SystemId, sheet: &Value) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = decl
         .fields
         .iter()
-        .filter_map(|f| f.value_in(sheet).map(|v| (f.key.to_string(), v)))
+        .filter_map(|f| f.value_in(sheet).map(|v| (f, v)))
+        // `no` is every flag's default: writing it would ask for a change (`knocked_down=no`
+        // stands a model up) that a cannot-flag may refuse.
+        .filter(|(f, v)| !(matches!(f.kind, super::sheet_decl::Kind::YesNo) && v == "no"))
+        .map(|(f, v)| (f.key.to_string(), v))
         .collect();
     if let Some(w) = &decl.weapons {
         let first = w.prefixes.first().copied().unwrap_or("weapon");

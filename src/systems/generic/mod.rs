@@ -43,6 +43,7 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Value {
 
 /// Free-form sheets declare no field: any `name=number` or short text, written back as typed.
 pub static DECL: SheetDecl = SheetDecl {
+    example: "hp=12 note=warjack",
     fields: &[],
     weapons: None,
     free: Some(Free {
@@ -80,15 +81,6 @@ impl SystemRules for FreeForm {
         _gm: bool,
     ) -> Result<Value, SheetError> {
         Ok(edit(current, fields))
-    }
-
-    fn gm_only_field(&self, _key: &str) -> bool {
-        false
-    }
-
-    fn sheet_fields(&self) -> Vec<crate::systems::rules::SheetField> {
-        // Free-form: any `name=number` or short text.
-        Vec::new()
     }
 
     fn sheet_decl(&self) -> &'static SheetDecl {
