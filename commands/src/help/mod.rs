@@ -172,17 +172,18 @@ pub fn system_page(commands: &[Command], id: SystemId, settings: &ServerSettings
     }
     let mut fields = Vec::new();
     let rules = id.rules();
-    let sheet: Vec<String> = rules
-        .sheet_fields()
-        .iter()
-        .map(|f| {
-            if f.names.is_empty() {
-                format!("`{}`", f.key)
-            } else {
-                format!("`{}` ({})", f.key, f.names.join(", "))
-            }
-        })
-        .collect();
+    // The field list comes from the system's sheet declaration: names, range, help, weapons.
+    let decl = rules.sheet_decl();
+    let sheet: Vec<String> = decl.help_lines(lang);
+    // The weapon grammar first: the embed drops fields from the end when it runs long.
+    if let Some(w) = decl.weapon_help(lang) {
+        fields.push((
+            lang.pick("Weapons (/char add stats:)", "兵器・武器（/char add stats:）")
+                .to_string(),
+            w,
+            false,
+        ));
+    }
     // A long list goes in several fields (a field holds 1,024 characters).
     let title = lang.pick(
         "Sheet fields (/char add stats:)",
@@ -194,7 +195,7 @@ pub fn system_page(commands: &[Command], id: SystemId, settings: &ServerSettings
             fields.push((title.to_string(), std::mem::take(&mut chunk), false));
         }
         if !chunk.is_empty() {
-            chunk.push_str(" · ");
+            chunk.push('\n');
         }
         chunk.push_str(&item);
     }

@@ -75,8 +75,10 @@ pub trait SystemBot: Sync {
         None
     }
 
-    /// `/char stats:` autocomplete (`(label, value)`, at most 25): the system's models or
-    /// profiles matching what was typed.
+    /// `/char add model:` autocomplete (`(label, value)`, at most 25): the system's models,
+    /// datacards or profiles matching what was typed — names `model=` takes, nothing else (empty
+    /// where the system has no list). `stats:` autocompletes from the engine's sheet
+    /// declaration (`autocomplete::autocomplete_stats`).
     fn sheet_choices(&self, typed: &str, lang: Lang) -> Vec<(String, String)>;
 }
 

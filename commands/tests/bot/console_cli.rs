@@ -626,3 +626,21 @@ fn no_token_reaches_the_log_even_at_trace() {
         );
     }
 }
+
+/// Issue 30: `stats:` autocompletes the fields the system's sheet declares (and `/char add`
+/// takes), `model:` only models: Warmachine has none, so it no longer offers `controller=…`.
+#[test]
+fn stats_autocompletes_the_declared_fields_and_model_only_models() {
+    let input = "\
+/session start name:Skirmish system:warmachine
+complete /char add name:J stats:controller=Ana bo
+complete /char add name:J model:c
+";
+    let out = console_text(&["--user", "gm"], Some(input));
+    assert!(
+        out.contains("- controller=Ana boxes= (damage boxes) (controller=Ana boxes=)\n"),
+        "{out}"
+    );
+    assert!(out.contains("(no suggestions)"), "{out}");
+    assert!(!out.contains("- controller=@you"), "{out}");
+}

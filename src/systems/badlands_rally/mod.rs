@@ -19,6 +19,7 @@ pub mod roll;
 pub mod rules;
 pub mod session_race;
 pub mod sheet;
+pub mod sheet_decl;
 pub mod state;
 pub mod tables;
 

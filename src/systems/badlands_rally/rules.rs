@@ -61,12 +61,8 @@ impl SystemRules for BadlandsRallyRules {
         sheet::edit(current, fields)
     }
 
-    fn gm_only_field(&self, _key: &str) -> bool {
-        false
-    }
-
-    fn sheet_fields(&self) -> Vec<crate::systems::rules::SheetField> {
-        crate::systems::rules::SheetField::with_weapons(sheet::FIELD_NAMES, sheet::MAX_WEAPONS)
+    fn sheet_decl(&self) -> &'static crate::systems::sheet_decl::SheetDecl {
+        &super::sheet_decl::DECL
     }
 
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {

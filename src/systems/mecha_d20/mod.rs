@@ -18,9 +18,11 @@ pub mod movement;
 pub mod rules;
 pub mod secondary;
 pub mod sheet;
+pub mod sheet_decl;
 pub mod state;
 pub mod survival;
 pub mod unit;
+pub mod weapon_sheet;
 
 #[cfg(test)]
 mod scenario;

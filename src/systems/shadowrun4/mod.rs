@@ -27,6 +27,7 @@ pub mod resonance;
 pub mod rigging;
 pub mod rules;
 pub mod sheet;
+pub mod sheet_decl;
 pub mod skill_names;
 pub mod terms;
 pub mod test_kinds;

@@ -17,6 +17,7 @@ pub mod options;
 pub mod profile;
 pub mod rules;
 pub mod sheet;
+pub mod sheet_decl;
 pub mod state;
 pub mod turn;
 pub mod weapon;

@@ -23,6 +23,7 @@ pub mod model;
 pub mod rolloff;
 pub mod rules;
 pub mod sheet;
+pub mod sheet_decl;
 pub mod state;
 pub mod triggers;
 pub mod turn;

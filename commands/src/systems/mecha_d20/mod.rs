@@ -108,48 +108,9 @@ impl SystemBot for MechaD20Bot {
         embeds::board_fields(session, &state, lang)
     }
 
-    /// The sheet's fields, so a table sees what `/char` takes.
-    fn sheet_choices(&self, typed: &str, _lang: Lang) -> Vec<(String, String)> {
-        const FIELDS: &[&str] = &[
-            "squad=",
-            "leader=yes",
-            "judgement=",
-            "concentration=",
-            "reaction=",
-            "tactics=",
-            "shooting=",
-            "melee=",
-            "charge=",
-            "evade=",
-            "parry=",
-            "intercept=",
-            "ap=",
-            "spirit=",
-            "model=",
-            "durability=",
-            "armour=",
-            "evasion=",
-            "fire_control=",
-            "accuracy=",
-            "reactor=",
-            "propellant=",
-            "movement=",
-            "high_speed=",
-            "escape_device=",
-            "handling=",
-            "cockpit=all_round",
-            "w1=\"Rifle 2d6+5 r3 front\"",
-        ];
-        let last = typed.rsplit([' ', ',']).next().unwrap_or("").to_lowercase();
-        let head = &typed[..typed.len() - last.len()];
-        FIELDS
-            .iter()
-            .filter(|f| f.starts_with(&last))
-            .take(25)
-            .map(|f| {
-                let full = format!("{head}{f}");
-                (full.chars().take(100).collect(), full.chars().take(100).collect())
-            })
-            .collect()
+    /// No suit list ships with the seed (L23): `model:` takes a suit's name as typed. The
+    /// sheet's fields autocomplete on `stats:` (from the engine's declaration).
+    fn sheet_choices(&self, _typed: &str, _lang: Lang) -> Vec<(String, String)> {
+        Vec::new()
     }
 }

@@ -78,65 +78,6 @@ pub async fn notice(ctx: Context<'_>, view: &EmbedView) -> Result<(), BotError> 
     Ok(())
 }
 
-/// `/char stats:` autocomplete: the fields a model takes, appended to what was typed.
-pub fn sheet_choices(typed: &str, lang: Lang) -> Vec<(String, String)> {
-    const FIELDS: [(&str, &str, &str); 12] = [
-        (
-            "controller=",
-            "the player who controls it",
-            "コントロールするプレイヤー",
-        ),
-        ("mat=", "melee attack", "近接攻撃"),
-        ("rat=", "ranged attack", "射撃攻撃"),
-        ("def=", "defence", "防御"),
-        ("arm=", "armour", "装甲"),
-        ("cmd=", "command", "指揮"),
-        ("spd=", "speed", "速度"),
-        ("boxes=", "damage boxes", "ダメージボックス"),
-        ("weapon1=", "\"NAME POW melee|ranged\"", "\"名前 POW 近接|射撃\""),
-        (
-            "cannot=",
-            "knockdown, boost_attack, …",
-            "knockdown, boost_attack など",
-        ),
-        ("auto_hit_miss=", "on / off / default", "on / off / default"),
-        ("damage=", "boxes marked", "記入済みボックス"),
-    ];
-    let typed = typed.trim_end();
-    let mut out = Vec::new();
-    if typed.is_empty() {
-        let example = "controller=@you mat=6 rat=4 def=13 arm=17 boxes=10 weapon1=\"Blade 13 melee\"";
-        out.push((
-            format!("{} {example}", lang.pick("New model:", "新しいモデル:")),
-            example.to_string(),
-        ));
-    }
-    let (head, last) = match typed.rsplit_once(' ') {
-        Some((h, l)) => (format!("{h} "), l),
-        None => (String::new(), typed),
-    };
-    let last_is_value = last.contains('=');
-    for (key, en, ja) in FIELDS {
-        let k = key.trim_end_matches('=');
-        if typed.split_whitespace().any(|t| t.starts_with(key)) {
-            continue;
-        }
-        let value = if last_is_value || last.is_empty() {
-            format!("{typed} {key}").trim_start().to_string()
-        } else if k.starts_with(&last.to_lowercase()) {
-            format!("{head}{key}")
-        } else {
-            continue;
-        };
-        out.push((
-            crate::embeds::truncate(&format!("{value} ({})", lang.pick(en, ja)), 100),
-            crate::embeds::truncate(&value, 100),
-        ));
-    }
-    out.truncate(25);
-    out
-}
-
 /// Warmachine in the bot's registry.
 pub struct WarmachineBot;
 
@@ -191,8 +132,10 @@ impl SystemBot for WarmachineBot {
         embeds::board_fields(&game.state, &models, lang)
     }
 
-    fn sheet_choices(&self, typed: &str, lang: Lang) -> Vec<(String, String)> {
-        sheet_choices(typed, lang)
+    /// Warmachine ships no model list: `model:` offers nothing (it used to offer the sheet's
+    /// fields, which `/char add` then refused as the model); `stats:` autocompletes the fields.
+    fn sheet_choices(&self, _typed: &str, _lang: Lang) -> Vec<(String, String)> {
+        Vec::new()
     }
 }
 
@@ -200,21 +143,29 @@ impl SystemBot for WarmachineBot {
 mod tests {
     use super::*;
 
+    /// Issue 30: `/char add model:` offered `controller=@you …`, which `/char add` then put in
+    /// `model=` and refused ("Unknown field `model`"). Now `model:` offers nothing and
+    /// `stats:` offers the fields, every one of which `/char add` takes.
     #[test]
-    fn sheet_choices_offer_the_fields_not_yet_typed() {
-        let all = sheet_choices("", Lang::En);
-        assert!(all[0].1.starts_with("controller=@you"));
+    fn model_offers_nothing_and_stats_offers_fields_char_add_takes() {
+        assert!(WarmachineBot.sheet_choices("", Lang::En).is_empty());
+        let decl = SystemId::Warmachine.rules().sheet_decl();
+        let all = decl.choices("", Lang::En);
+        assert_eq!(all[0].1, "controller=Ana def=12 arm=18 boxes=30");
+        let fields = engine::systems::sheet::parse_fields(&all[0].1).unwrap();
+        engine::systems::sheet::new_sheet(SystemId::Warmachine, &fields).unwrap();
         assert!(all.iter().any(|(_, v)| v == "boxes="));
-        let next = sheet_choices("controller=@ana def=13", Lang::Ja);
+        assert!(all.iter().any(|(_, v)| v == "cover="));
+        let next = decl.choices("controller=@ana def=13", Lang::Ja);
         assert!(next.iter().all(|(_, v)| v.starts_with("controller=@ana def=13 ")));
         assert!(!next.iter().any(|(_, v)| v.ends_with(" def=")));
         assert!(
             next.iter()
                 .any(|(l, v)| v.ends_with(" arm=") && l.contains("装甲"))
         );
-        let partial = sheet_choices("controller=@ana bo", Lang::En);
+        let partial = decl.choices("controller=@ana bo", Lang::En);
         assert_eq!(partial.len(), 1);
         assert_eq!(partial[0].1, "controller=@ana boxes=");
-        assert!(sheet_choices("x ".repeat(60).as_str(), Lang::En).len() <= 25);
+        assert!(decl.choices("x ".repeat(60).as_str(), Lang::En).len() <= 25);
     }
 }
