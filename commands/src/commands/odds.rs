@@ -1,11 +1,10 @@
 //! `/odds` (`/確率`): the exact chances of a roll before it is made (issue 16). The engine's
 //! `odds` module computes; this renders an embed (mean, median, chances, a compact text
-//! histogram for clients that hide attachments) and a PNG bar chart.
+//! histogram for clients that hide attachments) and a PNG bar chart. `/odds roll` is here; each
+//! system's page is in its folder (`systems/<key>/odds.rs`), joined through the registry.
 
 use engine::i18n::Lang;
-use engine::odds::{
-    self, Dist, Measure, PoolOdds, RallyOdds, RallyRequest, RallyTraits, RollOdds, Sr4Odds, Sr4Request,
-};
+use engine::odds::{self, Dist, Measure, RollOdds};
 use poise::CreateReply;
 use serenity::all::CreateAttachment;
 
@@ -23,18 +22,21 @@ pub const MAX_BINS: usize = 20;
     slash_command,
     name_localized("ja", "確率"),
     description_localized("ja", "振る前にロールの正確な確率を表示します"),
-    subcommands(
-        "roll",
-        "sr",
-        "rally",
-        "super::odds_games::wm",
-        "super::odds_games::mecha",
-        "super::odds_term::term"
-    ),
+    rename = "odds",
+    subcommands("roll"),
     subcommand_required
 )]
-pub async fn odds(_ctx: Context<'_>) -> Result<(), BotError> {
+async fn odds_generic(_ctx: Context<'_>) -> Result<(), BotError> {
     Ok(())
+}
+
+/// `/odds`: `roll`, then each system's own page from the registry
+/// ([`SystemBot::odds`](crate::systems::SystemBot::odds)), in the registry's order.
+pub fn odds() -> crate::Command {
+    let mut odds = odds_generic();
+    odds.subcommands
+        .extend(crate::systems::all().filter_map(|s| s.odds()));
+    odds
 }
 
 /// Chances of any /roll expression: 2D6>=7, 4d6 k3, 6d10 t8 …
@@ -63,203 +65,8 @@ pub async fn roll(
     send(ctx, reply).await
 }
 
-/// Shadowrun 4: success, net hits and glitch chances of a pool
-#[poise::command(
-    slash_command,
-    name_localized("ja", "シャドウラン"),
-    description_localized("ja", "シャドウラン4: ダイスプールの成功・ネットヒット・グリッチの確率")
-)]
-// A slash command's options are its parameters.
-#[allow(clippy::too_many_arguments)]
-pub async fn sr(
-    ctx: Context<'_>,
-    #[description = "Dice in the pool"]
-    #[name_localized("ja", "プール")]
-    #[description_localized("ja", "ダイスプールの数")]
-    #[min = 1]
-    #[max = 100]
-    pool: Option<u32>,
-    #[description = "Hits needed (a success test)"]
-    #[name_localized("ja", "目標値")]
-    #[description_localized("ja", "必要なヒット数（成功判定）")]
-    #[min = 0]
-    #[max = 100]
-    threshold: Option<u32>,
-    #[description = "Edge pushed before the roll: Edge dice added, the rule of six"]
-    #[name_localized("ja", "エッジ")]
-    #[description_localized("ja", "ロール前に使うエッジ（エッジ分のダイス追加、6の振り足し）")]
-    #[min = 1]
-    #[max = 20]
-    edge: Option<u32>,
-    #[description = "The opposing pool of an opposed test"]
-    #[name_localized("ja", "対抗")]
-    #[description_localized("ja", "対抗判定の相手のダイスプール")]
-    #[min = 1]
-    #[max = 100]
-    opposed: Option<u32>,
-    #[description = "Session character: the pool from their sheet, as /sr test builds it"]
-    #[name_localized("ja", "キャラ")]
-    #[description_localized("ja", "セッションのキャラクター（/sr test と同じくシートからプールを作る）")]
-    #[autocomplete = "crate::systems::shadowrun4::common::autocomplete_character"]
-    #[max_length = 64]
-    character: Option<String>,
-    #[description = "The character's attribute"]
-    #[name_localized("ja", "能力値")]
-    #[description_localized("ja", "キャラクターの能力値")]
-    attribute: Option<crate::systems::shadowrun4::common::AttrChoice>,
-    #[description = "The character's skill (defaulting when missing)"]
-    #[name_localized("ja", "技能")]
-    #[description_localized("ja", "キャラクターの技能（なければ技能なし判定）")]
-    #[max_length = 40]
-    skill: Option<String>,
-) -> Result<(), BotError> {
-    let inv = Invocation::load(ctx).await;
-    let pool = match (&character, pool) {
-        (None, Some(n)) => n,
-        (None, None) => {
-            return Err(inv.text(
-                "Give a pool (number of dice) or a session character.",
-                "ダイスプール（ダイス数）かセッションのキャラクターを指定してください。",
-            ));
-        }
-        (Some(_), _) => {
-            // The pool /sr test would roll: the same sheet, the same rules, one code path.
-            let session = crate::systems::shadowrun4::common::sr_session(ctx, &inv).await?;
-            let args = crate::systems::shadowrun4::common::PoolArgs {
-                pool: pool.map(i64::from),
-                character: character.as_deref(),
-                attribute,
-                skill: skill.as_deref(),
-                attribute2: None,
-                program: None,
-                modifiers: None,
-                dice: None,
-            };
-            let (built, _) = crate::systems::shadowrun4::common::build_pool(&inv, Some(&session), &args)?;
-            let total = built
-                .total()
-                .map_err(|e| crate::systems::shadowrun4::common::rule(&inv, &e))?;
-            // A pool below zero rolls no dice (as /sr test reads it); one above the engine's
-            // limit is refused there with the limit named, never cut down to fit.
-            u32::try_from(total.max(0)).unwrap_or(u32::MAX)
-        }
-    };
-    let req = Sr4Request {
-        pool,
-        threshold,
-        edge,
-        opposed,
-    };
-    let o = odds::shadowrun4_odds(&req).map_err(|e| inv.user_error(&e))?;
-    let (dist, _) = sr_shown(&o.plain);
-    let opposed = o.request.opposed.is_some();
-    let mut view = sr_view(&o, inv.lang);
-    if let Some(name) = &character {
-        view.title = format!("{} · {}", view.title, crate::embeds::markdown::escape_title(name));
-    }
-    let reply = reply(view, dist, &|v| if opposed { v > 0 } else { v >= 0 });
-    send(ctx, reply).await
-}
-
-/// Badlands Rally: a check, a check against a check, a weapon's damage
-#[poise::command(
-    slash_command,
-    name_localized("ja", "ラリー"),
-    description_localized("ja", "バッドランズ・ラリー: チェック、対抗チェック、武器のダメージの確率")
-)]
-#[allow(clippy::too_many_arguments)]
-pub async fn rally(
-    ctx: Context<'_>,
-    #[description = "The rating dice must meet (2 to 6, for 2+ to 6+)"]
-    #[name_localized("ja", "レーティング")]
-    #[description_localized("ja", "ダイスが満たす値（2〜6、2+〜6+）")]
-    #[min = 2]
-    #[max = 6]
-    rating: u8,
-    #[description = "Dice rolled (0 is an automatic failure)"]
-    #[name_localized("ja", "ダイス数")]
-    #[description_localized("ja", "振るダイスの数（0は自動失敗）")]
-    #[min = 0]
-    #[max = 60]
-    dice: u32,
-    #[description = "The defence's rating"]
-    #[name_localized("ja", "相手レーティング")]
-    #[description_localized("ja", "防御側のレーティング")]
-    #[min = 2]
-    #[max = 6]
-    vs_rating: Option<u8>,
-    #[description = "The defence's dice"]
-    #[name_localized("ja", "相手ダイス数")]
-    #[description_localized("ja", "防御側のダイスの数")]
-    #[min = 0]
-    #[max = 60]
-    vs_dice: Option<u32>,
-    #[description = "The weapon's POW (needs the defence)"]
-    #[description_localized("ja", "武器のPOW（防御側の指定が必要）")]
-    #[min = 0]
-    #[max = 30]
-    pow: Option<u32>,
-    #[description = "The defender's AR"]
-    #[description_localized("ja", "防御側のAR")]
-    #[min = 0]
-    #[max = 30]
-    ar: Option<u32>,
-    #[description = "Heat: a damage die showing 6 is two damage"]
-    #[name_localized("ja", "ヒート")]
-    #[description_localized("ja", "ヒート：ダメージダイスの6は2ダメージ")]
-    heat: Option<bool>,
-    #[description = "Blast: on a miss, one die (4+ is 1 damage) if a die met the rating and POW > AR"]
-    #[name_localized("ja", "ブラスト")]
-    #[description_localized(
-        "ja",
-        "ブラスト：外れてもレーティングを満たすダイスがありPOW>ARならダイス1個（4+で1ダメージ）"
-    )]
-    blast: Option<bool>,
-) -> Result<(), BotError> {
-    let inv = Invocation::load(ctx).await;
-    let versus = both_or_neither(
-        &inv,
-        vs_rating,
-        vs_dice,
-        (
-            "Give both `vs_rating` and `vs_dice` for a check against a check.",
-            "対抗チェックには `vs_rating` と `vs_dice` の両方を指定してください。",
-        ),
-    )?;
-    let weapon = both_or_neither(
-        &inv,
-        pow,
-        ar,
-        (
-            "Give both `pow` and `ar` for the chance to damage.",
-            "ダメージの確率には `pow` と `ar` の両方を指定してください。",
-        ),
-    )?;
-    let traits = RallyTraits {
-        heat: heat.unwrap_or(false),
-        blast: blast.unwrap_or(false),
-    };
-    if traits != RallyTraits::default() && weapon.is_none() {
-        return Err(inv.text(
-            "Heat and Blast are weapon traits: give the weapon's `pow` and the defender's `ar` too.",
-            "ヒートとブラストは武器の特性です。`pow` と `ar` も指定してください。",
-        ));
-    }
-    let req = RallyRequest {
-        rating,
-        dice,
-        versus,
-        weapon,
-    };
-    let o = odds::badlands_rally_odds_with(&req, traits).map_err(|e| inv.user_error(&e))?;
-    let dist = o.margin.as_ref().unwrap_or(&o.check);
-    let margin = o.margin.is_some();
-    let reply = reply(rally_view(&o, traits, inv.lang), dist, &|v| !margin || v >= 0);
-    send(ctx, reply).await
-}
-
 /// Two options that go together: both, or neither; one alone is refused with `why` (en, ja).
-pub(super) fn both_or_neither<A, B>(
+pub(crate) fn both_or_neither<A, B>(
     inv: &Invocation,
     a: Option<A>,
     b: Option<B>,
@@ -272,7 +79,7 @@ pub(super) fn both_or_neither<A, B>(
     }
 }
 
-pub(super) async fn send(ctx: Context<'_>, reply: CreateReply) -> Result<(), BotError> {
+pub(crate) async fn send(ctx: Context<'_>, reply: CreateReply) -> Result<(), BotError> {
     crate::reply::send(ctx, reply).await?;
     Ok(())
 }
@@ -413,7 +220,7 @@ fn bar(p: f64, peak: f64) -> String {
     bar
 }
 
-fn number(x: f64) -> String {
+pub(crate) fn number(x: f64) -> String {
     format!("{x:.2}")
 }
 
@@ -601,176 +408,9 @@ fn roll_view(o: &RollOdds, lang: Lang) -> EmbedView {
     }
 }
 
-pub(super) fn exact_note(lang: Lang) -> String {
+pub(crate) fn exact_note(lang: Lang) -> String {
     lang.pick("Exact, not simulated", "シミュレーションではなく厳密な計算")
         .to_string()
-}
-
-/// The distribution shown for a pool: net hits when there are any, else hits.
-fn sr_shown(p: &PoolOdds) -> (&Dist, bool) {
-    match &p.net {
-        Some(n) => (n, true),
-        None => (&p.hits, false),
-    }
-}
-
-fn sr_fields(p: &PoolOdds, lang: Lang, edge: bool, fields: &mut Vec<(String, String, bool)>) {
-    let tag = if edge {
-        lang.pick(" (Edge)", "（エッジ）")
-    } else {
-        ""
-    };
-    if let Some(s) = p.success {
-        fields.push((
-            format!("{}{tag}", lang.pick("Success", "成功")),
-            format!("**{}**", percent(s)),
-            true,
-        ));
-    }
-    fields.push((
-        format!("{}{tag}", lang.pick("Mean hits", "平均ヒット")),
-        number(p.hits.mean()),
-        true,
-    ));
-    fields.push((
-        format!("{}{tag}", lang.pick("Glitch", "グリッチ")),
-        percent(p.glitch),
-        true,
-    ));
-    fields.push((
-        format!("{}{tag}", lang.pick("Critical glitch", "クリティカル・グリッチ")),
-        percent(p.critical_glitch),
-        true,
-    ));
-}
-
-fn sr_view(o: &Sr4Odds, lang: Lang) -> EmbedView {
-    let r = &o.request;
-    let mut title = match lang {
-        Lang::En => format!("📊 Odds: Shadowrun 4, pool {}", r.pool),
-        Lang::Ja => format!("📊 確率: シャドウラン4 プール{}", r.pool),
-    };
-    if let Some(t) = r.threshold {
-        title += &match lang {
-            Lang::En => format!(", threshold {t}"),
-            Lang::Ja => format!(" 目標値{t}"),
-        };
-    }
-    if let Some(p) = r.opposed {
-        title += &match lang {
-            Lang::En => format!(" vs pool {p}"),
-            Lang::Ja => format!(" 対抗{p}"),
-        };
-    }
-    let mut fields = Vec::new();
-    sr_fields(&o.plain, lang, false, &mut fields);
-    let (dist, net) = sr_shown(&o.plain);
-    let heading = if net {
-        lang.pick("Net hits", "ネットヒット")
-    } else {
-        lang.pick("Hits", "ヒット")
-    };
-    let mut description = format!("**{heading}**\n{}", histogram(dist));
-    if let Some(e) = &o.with_edge {
-        sr_fields(e, lang, true, &mut fields);
-        let (d, _) = sr_shown(e);
-        let edge_heading = match lang {
-            Lang::En => format!("{heading} with Edge {} (rule of six)", r.edge.unwrap_or(0)),
-            Lang::Ja => format!("エッジ{}使用時の{heading}（6の振り足し）", r.edge.unwrap_or(0)),
-        };
-        description += &format!("\n**{edge_heading}**\n{}", histogram(d));
-    }
-    let worst = o.with_edge.as_ref().unwrap_or(&o.plain);
-    EmbedView {
-        title,
-        description,
-        colour: if worst.critical_glitch > 0.01 {
-            colour::ALERT
-        } else {
-            colour::NEUTRAL
-        },
-        fields,
-        footer: Some(exact_note(lang)),
-    }
-}
-
-fn rally_view(o: &RallyOdds, traits: RallyTraits, lang: Lang) -> EmbedView {
-    let r = &o.request;
-    let mut title = match lang {
-        Lang::En => format!("📊 Odds: Badlands Rally, {}D6 at {}+", r.dice, r.rating),
-        Lang::Ja => format!("📊 確率: バッドランズ・ラリー {}D6 {}+", r.dice, r.rating),
-    };
-    if let Some((vr, vd)) = r.versus {
-        title += &format!(" vs {vd}D6 {vr}+");
-    }
-    if let Some((p, a)) = r.weapon {
-        title += &format!(", POW {p} / AR {a}");
-        if traits.heat {
-            title += lang.pick(" · Heat", " · ヒート");
-        }
-        if traits.blast {
-            title += lang.pick(" · Blast", " · ブラスト");
-        }
-    }
-    let mut fields = vec![
-        (
-            lang.pick("Mean check", "チェックの平均").into(),
-            number(o.check.mean()),
-            true,
-        ),
-        (
-            lang.pick("Median check", "チェックの中央値").into(),
-            o.check.median().to_string(),
-            true,
-        ),
-        (lang.pick("All 1s", "全て1").into(), percent(o.all_ones), true),
-    ];
-    if let Some(h) = o.hit {
-        fields.push((
-            lang.pick("Hit (MOS ≥ 0)", "命中（MOS≧0）").into(),
-            format!("**{}**", percent(h)),
-            true,
-        ));
-    }
-    if let (Some(c), Some(d)) = (o.damage_chance, &o.damage) {
-        fields.push((
-            lang.pick("Damage ≥ 1", "ダメージ1以上").into(),
-            format!("**{}**", percent(c)),
-            true,
-        ));
-        fields.push((
-            lang.pick("Mean damage", "平均ダメージ").into(),
-            number(d.mean()),
-            true,
-        ));
-        if traits.blast {
-            let pow_over_ar = r.weapon.is_some_and(|(p, a)| p > a);
-            fields.push((
-                lang.pick("Blast", "ブラスト").into(),
-                if pow_over_ar {
-                    lang.pick(
-                        "counted: a miss with a die at the rating rolls one die, 4+ is 1 damage",
-                        "計算済み：レーティングを満たすダイスのある外れはダイス1個、4+で1ダメージ",
-                    )
-                } else {
-                    lang.pick("no effect: POW is not over AR", "効果なし：POWがARを超えない")
-                }
-                .into(),
-                false,
-            ));
-        }
-    }
-    let (heading, dist) = match &o.margin {
-        Some(m) => (lang.pick("Margin (MOS ≥ 0, MOF < 0)", "差分（MOS≧0、MOF<0）"), m),
-        None => (lang.pick("Check result", "チェックの結果"), &o.check),
-    };
-    EmbedView {
-        title,
-        description: format!("**{heading}**\n{}", histogram(dist)),
-        colour: colour::NEUTRAL,
-        fields,
-        footer: Some(exact_note(lang)),
-    }
 }
 
 /// The PNG chart: bars and axis ticks only (no text, so no font is needed; the numbers are in
@@ -876,35 +516,6 @@ mod tests {
         let png = chart::draw(&bins(&o.dist, MAX_BINS), &|v| v >= 10).unwrap();
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
         assert!(png.len() < 100_000, "{}", png.len());
-    }
-
-    #[test]
-    fn system_views_fit() {
-        let sr = odds::shadowrun4_odds(&Sr4Request {
-            pool: 80,
-            threshold: Some(3),
-            edge: Some(20),
-            opposed: None,
-        })
-        .unwrap();
-        assert!(sr_view(&sr, Lang::Ja).total_chars() < 6000);
-        let rally = odds::badlands_rally_odds(&RallyRequest {
-            rating: 4,
-            dice: 3,
-            versus: Some((5, 2)),
-            weapon: Some((7, 6)),
-        })
-        .unwrap();
-        let v = rally_view(
-            &rally,
-            RallyTraits {
-                heat: true,
-                blast: true,
-            },
-            Lang::En,
-        );
-        assert!(v.fields.iter().any(|(n, _, _)| n.contains("Hit")));
-        assert!(v.title.ends_with("· Heat · Blast"), "{}", v.title);
     }
 
     #[test]
