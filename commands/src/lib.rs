@@ -22,6 +22,8 @@ pub mod offers;
 pub mod press;
 pub mod registration;
 pub mod reply;
+#[cfg(test)]
+mod source_size;
 pub mod store;
 pub mod systems;
 pub mod text_check;
