@@ -23,7 +23,7 @@ pub mod press;
 pub mod registration;
 pub mod reply;
 #[cfg(test)]
-mod source_size;
+mod source_tree;
 pub mod store;
 pub mod systems;
 pub mod text_check;

@@ -36,8 +36,8 @@ use crate::fake_discord::{
 use crate::metrics::Metrics;
 use crate::store::{self, Store};
 
-pub use report::{FloorFigures, Report, rss_mb};
 use report::report;
+pub use report::{FloorFigures, Report, rss_mb};
 
 /// What the load is made of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]

@@ -1,5 +1,6 @@
-//! No source file of either crate over [`MAX_CODE_LINES`] lines of code, so the rule stays
-//! kept: `cargo test -p saikoro-bot --lib source_size`. A line of code is any line that is not
+//! The source tree keeps its rules: README's Layout names every module, and no source file of
+//! either crate is over [`MAX_CODE_LINES`] lines of code, so the rule stays
+//! kept: `cargo test -p saikoro-bot --lib source_tree`. A line of code is any line that is not
 //! blank and not a comment (`//`, `///`, `//!`, or inside `/* … */`); unit tests in the file
 //! count too.
 
@@ -82,4 +83,34 @@ fn no_source_file_is_over_800_lines_of_code() {
 fn comments_and_blank_lines_do_not_count() {
     let text = "//! doc\n\nfn a() {\n    // why\n    /* one\n       two */\n    1\n}\n/// doc\n";
     assert_eq!(code_lines(text), 3);
+}
+
+/// README's Layout names every file and folder of the engine's and the bot's top folders and
+/// of both `systems/` folders, so the table stays the tree.
+#[test]
+fn readme_layout_names_every_module() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let start = readme.find("## Layout").expect("the Layout section");
+    let layout = &readme[start..];
+    let layout = &layout[..layout[3..].find("\n## ").map_or(layout.len(), |i| i + 3)];
+    let mut missing = Vec::new();
+    for dir in ["src", "src/systems", "commands/src", "commands/src/systems"] {
+        let entries = std::fs::read_dir(root.join(dir)).unwrap_or_else(|e| panic!("{dir}: {e}"));
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let shown = if entry.path().is_dir() {
+                format!("`{name}/`")
+            } else {
+                format!("`{name}`")
+            };
+            // A module is also named without `.rs` (`odds` among the commands).
+            let bare = format!("`{}`", name.trim_end_matches(".rs"));
+            if !layout.contains(&shown) && !layout.contains(&bare) {
+                missing.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    missing.sort();
+    assert!(missing.is_empty(), "README's Layout does not name {missing:?}");
 }
