@@ -4,7 +4,7 @@
 use engine::i18n::Lang;
 use engine::systems::badlands_rally::odds::{self, RallyOdds, RallyRequest, RallyTraits};
 
-use crate::commands::odds::{both_or_neither, exact_note, histogram, number, percent, reply, send};
+use crate::embeds::odds::{both_or_neither, exact_note, histogram, number, percent, reply, send};
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};

@@ -7,7 +7,7 @@ use engine::odds::Dist;
 use engine::systems::mecha_d20::damage::{DamageRequest, parse_power};
 use engine::systems::mecha_d20::odds::{self, MechaOdds, MechaRequest};
 
-use crate::commands::odds::{exact_note, histogram, percent, reply, send};
+use crate::embeds::odds::{exact_note, histogram, percent, reply, send};
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
 use crate::systems::mecha_d20::choices::{CockpitChoice, FacingChoice};

@@ -6,7 +6,7 @@ use engine::i18n::Lang;
 use engine::odds::Dist;
 use engine::systems::shadowrun4::odds::{self, PoolOdds, Sr4Odds, Sr4Request};
 
-use crate::commands::odds::{exact_note, histogram, number, percent, reply, send};
+use crate::embeds::odds::{exact_note, histogram, number, percent, reply, send};
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};

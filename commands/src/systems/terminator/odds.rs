@@ -16,7 +16,7 @@ use engine::systems::terminator::weapon::{Reach, Weapon};
 use engine::systems::terminator::{AttackOrder, Band, Die};
 
 use crate::autocomplete::autocomplete_entry;
-use crate::commands::odds::{exact_note, histogram, percent, reply, send};
+use crate::embeds::odds::{exact_note, histogram, percent, reply, send};
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
 use crate::systems::terminator::choices::{BandChoice, DieChoice};

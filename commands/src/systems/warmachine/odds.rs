@@ -9,7 +9,7 @@ use engine::systems::warmachine::odds::{
 };
 use engine::systems::warmachine::rules::attack_options;
 
-use crate::commands::odds::{both_or_neither, exact_note, histogram, percent, reply, send};
+use crate::embeds::odds::{both_or_neither, exact_note, histogram, percent, reply, send};
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
