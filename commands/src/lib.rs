@@ -23,6 +23,8 @@ pub mod offers;
 pub mod press;
 pub mod registration;
 pub mod reply;
+#[cfg(test)]
+mod source_tree;
 pub mod store;
 pub mod systems;
 pub mod text_check;

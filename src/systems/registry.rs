@@ -2,7 +2,7 @@
 //! [`rules`] is everything the rest of Saikoro asks of that system's folder. Adding a system:
 //! its folder under `systems/`, a variant here (with its stored key), and its arm in [`rules`]
 //! — the compiler then points at every `match` that must learn it, and the conformance test
-//! below checks each piece is there.
+//! below checks each piece is there (its sheet, options, state, dialect and odds).
 
 use std::fmt;
 use std::str::FromStr;
@@ -213,6 +213,14 @@ mod conformance {
             r.check_state(&Value::Null)
                 .unwrap_or_else(|e| panic!("{id}: {e}"));
             r.check_state(&json!({})).unwrap_or_else(|e| panic!("{id}: {e}"));
+            // Odds: a typical request computes exactly (`/odds` has a page for every system).
+            let odds = r.typical_odds().unwrap_or_else(|e| panic!("{id}: no odds: {e}"));
+            assert!(
+                (odds.mass() - 1.0).abs() < 1e-9,
+                "{id}: odds add up to {}",
+                odds.mass()
+            );
+            assert!(odds.max() > odds.min(), "{id}: odds of a roll with one result");
             // Dialect: plain generic notation is never rewritten.
             if let Some(d) = r.roll_dialect() {
                 assert_eq!(d.rewrite("2d6+1"), None, "{id}");

@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::sheet_error::SheetError;
 use crate::i18n::Lang;
 use crate::notation::RollOutcome;
+use crate::odds::{Dist, OddsError};
 
 /// A house option a server's admins may set (`/config option`), with the value the rules use
 /// when nobody set it.
@@ -142,6 +143,11 @@ pub trait SystemRules: Sync {
     /// Whether a session's `system_state` reads as this system's state type (the store keeps
     /// it as JSON; see [`SessionState`]).
     fn check_state(&self, system_state: &Value) -> Result<(), SheetError>;
+
+    /// Its exact odds (`/odds`), for a typical request: what its own entry point in its
+    /// `odds.rs` computes (each takes its own request type; the bot's `/odds` page of the system
+    /// calls it directly). The conformance test checks every system has odds that compute.
+    fn typical_odds(&self) -> Result<Dist, OddsError>;
 }
 
 /// A system's typed session state, kept under its own key of `Session::system_state` (JSON in

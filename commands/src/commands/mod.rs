@@ -5,8 +5,6 @@ pub mod char;
 pub mod config;
 pub mod help;
 pub mod odds;
-pub mod odds_games;
-pub mod odds_term;
 pub mod page;
 pub mod recap;
 pub mod roll;

@@ -23,6 +23,16 @@ impl SystemBot for FreeFormBot {
         Vec::new()
     }
 
+    /// Free-form rolls are `/roll`'s: their odds are `/odds roll`.
+    fn odds(&self) -> Option<Command> {
+        None
+    }
+
+    /// The commands page says how free-form sessions play.
+    fn help_topic(&self) -> Option<&'static str> {
+        None
+    }
+
     fn button_prefix(&self) -> Option<&'static str> {
         None
     }

@@ -14,6 +14,7 @@ pub mod gear;
 pub mod gear_sheet;
 pub mod gear_state;
 pub mod moves;
+pub mod odds;
 pub mod race;
 pub mod roll;
 pub mod rules;

@@ -80,6 +80,10 @@ impl SystemRules for BadlandsRallyRules {
     fn check_state(&self, system_state: &Value) -> Result<(), SheetError> {
         check_state::<RaceFacts>(system_state)
     }
+
+    fn typical_odds(&self) -> Result<crate::odds::Dist, crate::odds::OddsError> {
+        super::odds::typical()
+    }
 }
 
 /// The race options a server's house settings choose.

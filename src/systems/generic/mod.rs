@@ -110,6 +110,11 @@ impl SystemRules for FreeForm {
             ))
         }
     }
+
+    /// Free-form rolls are `/roll`'s generic notation: its odds are `/odds roll`'s.
+    fn typical_odds(&self) -> Result<crate::odds::Dist, crate::odds::OddsError> {
+        crate::odds::roll_odds("2d6").map(|o| o.dist)
+    }
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ pub mod damage;
 pub mod error;
 pub mod initiative;
 pub mod movement;
+pub mod odds;
 pub mod rules;
 pub mod secondary;
 pub mod sheet;

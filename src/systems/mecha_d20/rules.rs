@@ -108,6 +108,10 @@ impl SystemRules for MechaD20Rules {
     fn check_state(&self, system_state: &Value) -> Result<(), SheetError> {
         check_state::<MechaState>(system_state)
     }
+
+    fn typical_odds(&self) -> Result<crate::odds::Dist, crate::odds::OddsError> {
+        super::odds::typical()
+    }
 }
 
 /// `/roll` in a mecha channel: plain notation, with a natural 20 on a lone d20 and a critical

@@ -22,6 +22,7 @@ pub mod initiative;
 pub mod magic;
 pub mod matrix;
 pub mod modifiers;
+pub mod odds;
 pub mod pool;
 pub mod resonance;
 pub mod rigging;

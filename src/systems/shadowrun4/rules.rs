@@ -62,6 +62,10 @@ impl SystemRules for Shadowrun4Rules {
     fn check_state(&self, system_state: &Value) -> Result<(), SheetError> {
         check_state::<Shadowrun4State>(system_state)
     }
+
+    fn typical_odds(&self) -> Result<crate::odds::Dist, crate::odds::OddsError> {
+        super::odds::typical()
+    }
 }
 
 /// The glitch as a headline, worst first (`None` for no glitch).

@@ -61,6 +61,10 @@ impl SystemRules for TerminatorRules {
             .validate()
             .map_err(|e| SheetError::from_localized(&e))
     }
+
+    fn typical_odds(&self) -> Result<crate::odds::Dist, crate::odds::OddsError> {
+        super::odds::typical()
+    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ pub mod effects;
 pub mod error;
 pub mod flags;
 pub mod model;
+pub mod odds;
 pub mod rolloff;
 pub mod rules;
 pub mod sheet;

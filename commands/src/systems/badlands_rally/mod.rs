@@ -10,6 +10,7 @@ pub mod embeds;
 mod log_summary;
 mod moments;
 pub mod moves;
+pub mod odds;
 pub mod press_data;
 pub mod race;
 pub mod reliable;
@@ -143,6 +144,14 @@ impl SystemBot for BadlandsRallyBot {
 
     fn commands(&self) -> Vec<Command> {
         vec![rally()]
+    }
+
+    fn odds(&self) -> Option<Command> {
+        Some(odds::rally())
+    }
+
+    fn help_topic(&self) -> Option<&'static str> {
+        Some("バッドランズ・ラリー")
     }
 
     fn button_prefix(&self) -> Option<&'static str> {

@@ -12,6 +12,7 @@ pub mod choices;
 pub mod embeds;
 mod log_summary;
 mod moments;
+pub mod odds;
 pub mod store;
 pub mod turn;
 
@@ -78,6 +79,14 @@ impl SystemBot for MechaD20Bot {
 
     fn commands(&self) -> Vec<Command> {
         vec![mecha()]
+    }
+
+    fn odds(&self) -> Option<Command> {
+        Some(odds::mecha())
+    }
+
+    fn help_topic(&self) -> Option<&'static str> {
+        Some("d20メカ")
     }
 
     fn button_prefix(&self) -> Option<&'static str> {

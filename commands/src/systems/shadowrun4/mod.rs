@@ -15,6 +15,7 @@ mod log_summary;
 pub mod magic;
 pub mod matrix;
 mod moments;
+pub mod odds;
 pub mod pools;
 pub mod press_data;
 pub mod rigging;
@@ -51,6 +52,14 @@ impl SystemBot for Shadowrun4Bot {
 
     fn commands(&self) -> Vec<Command> {
         vec![sr(), matrix::matrix(), rigging::rig()]
+    }
+
+    fn odds(&self) -> Option<Command> {
+        Some(odds::sr())
+    }
+
+    fn help_topic(&self) -> Option<&'static str> {
+        Some("シャドウラン4")
     }
 
     fn button_prefix(&self) -> Option<&'static str> {

@@ -14,6 +14,7 @@ pub mod choices;
 pub mod embeds;
 mod log_summary;
 mod moments;
+pub mod odds;
 pub mod store;
 pub mod turn;
 
@@ -111,6 +112,14 @@ impl SystemBot for TerminatorBot {
 
     fn commands(&self) -> Vec<Command> {
         vec![term()]
+    }
+
+    fn odds(&self) -> Option<Command> {
+        Some(odds::term())
+    }
+
+    fn help_topic(&self) -> Option<&'static str> {
+        Some("ターミネーター")
     }
 
     fn button_prefix(&self) -> Option<&'static str> {

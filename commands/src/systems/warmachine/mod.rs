@@ -13,6 +13,7 @@ pub mod embeds;
 pub mod game;
 mod log_summary;
 mod moments;
+pub mod odds;
 pub mod press_data;
 pub mod store;
 
@@ -96,6 +97,14 @@ impl SystemBot for WarmachineBot {
 
     fn commands(&self) -> Vec<Command> {
         vec![wm(), effects::wm_effect(), game::wm_turn(), game::wm_ruling()]
+    }
+
+    fn odds(&self) -> Option<Command> {
+        Some(odds::wm())
+    }
+
+    fn help_topic(&self) -> Option<&'static str> {
+        Some("ウォーマシン")
     }
 
     fn button_prefix(&self) -> Option<&'static str> {
