@@ -1,11 +1,13 @@
-//! Configuration from the environment (and `.env`, read by `main` through dotenvy).
+//! Configuration from the environment (and `.env`, read by `main` through dotenvy), declared once
+//! as clap arguments ([`Settings`]): clap reads each variable and lists it, with its default, in
+//! `saikoro --help`; [`Config::from_settings`] checks the values.
 //!
 //! Every problem is one line that says what to set; the token never appears in any output.
 
+use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-
 /// The bot token, kept out of `Debug` and logs.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Token(String);
@@ -91,23 +93,71 @@ pub enum ConfigError {
     BadLogFormat(String),
 }
 
-/// Reads a variable: unset and empty are the same (an empty line in `.env` means "not set").
-fn var(
-    get: &dyn Fn(&str) -> Option<Result<String, ()>>,
-    name: &'static str,
-) -> Result<Option<String>, ConfigError> {
-    match get(name) {
+/// Where the SQLite file lives when `SAIKORO_DATA_DIR` is unset (or empty).
+const DEFAULT_DATA_DIR: &str = "data";
+
+/// The bot's settings as clap reads them: each from its environment variable (or `.env`), or
+/// the flag of the same name. Raw values: clap's own errors are several lines long and would
+/// quote the token, so every check is [`Config::from_settings`]'s (with `OsString`, a value that
+/// is not unicode reaches it too). `value_name` is the variable: `--help` then shows each one
+/// once, in its own spelling.
+#[derive(Clone, Default, clap::Args)]
+pub struct Settings {
+    /// The bot token from the Discord developer portal (Bot → Reset Token). Required to connect;
+    /// `saikoro console` needs none. Prefer the environment: a flag is visible to other users
+    #[arg(
+        long,
+        env = "DISCORD_TOKEN",
+        value_name = "DISCORD_TOKEN",
+        hide_env_values = true
+    )]
+    pub discord_token: Option<OsString>,
+    /// PostgreSQL (`postgres://…`) for sessions and settings. Unset: an embedded SQLite file in
+    /// SAIKORO_DATA_DIR
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        value_name = "DATABASE_URL",
+        hide_env_values = true
+    )]
+    pub database_url: Option<OsString>,
+    /// Where the embedded SQLite file lives
+    #[arg(long, env = "SAIKORO_DATA_DIR", value_name = "SAIKORO_DATA_DIR", default_value = DEFAULT_DATA_DIR)]
+    pub data_dir: Option<OsString>,
+    /// Register commands in this one server (its id), instantly. Unset: globally (up to an hour)
+    #[arg(long, env = "DEV_GUILD_ID", value_name = "DEV_GUILD_ID")]
+    pub dev_guild_id: Option<OsString>,
+    /// Send REST through this http(s):// base URL (an HTTP ratelimit proxy); the local
+    /// ratelimiter is then off. Unset: Discord itself
+    #[arg(long, env = "DISCORD_PROXY_URL", value_name = "DISCORD_PROXY_URL")]
+    pub discord_proxy_url: Option<OsString>,
+    /// How many shards all processes run together (1 to 65535). Unset: as many as Discord
+    /// recommends, all in this process
+    #[arg(long, env = "SHARD_TOTAL", value_name = "SHARD_TOTAL")]
+    pub shard_total: Option<OsString>,
+    /// The shards this process runs, FIRST-LAST inclusive (e.g. 0-3) of SHARD_TOTAL. Unset: all
+    #[arg(long, env = "SHARD_RANGE", value_name = "SHARD_RANGE")]
+    pub shard_range: Option<OsString>,
+    /// Serve Prometheus /metrics, /healthz and /readyz on this address (e.g. 127.0.0.1:9100).
+    /// Unset: not served
+    #[arg(long, env = "METRICS_ADDR", value_name = "METRICS_ADDR")]
+    pub metrics_addr: Option<OsString>,
+    /// Log format: `text` (for people) or `json` (one object a line, for collectors)
+    #[arg(long, env = "LOG_FORMAT", value_name = "LOG_FORMAT", default_value = "text")]
+    pub log_format: Option<OsString>,
+}
+
+/// A value: unset and empty are the same (an empty line in `.env` means "not set").
+fn var(name: &'static str, value: Option<&OsStr>) -> Result<Option<String>, ConfigError> {
+    match value.map(OsStr::to_str) {
         None => Ok(None),
-        Some(Err(())) => Err(ConfigError::NotUnicode(name)),
-        Some(Ok(v)) => Ok(Some(v.trim().to_string()).filter(|v| !v.is_empty())),
+        Some(None) => Err(ConfigError::NotUnicode(name)),
+        Some(Some(v)) => Ok(Some(v.trim().to_string()).filter(|v| !v.is_empty())),
     }
 }
 
-fn id(
-    get: &dyn Fn(&str) -> Option<Result<String, ()>>,
-    name: &'static str,
-) -> Result<Option<u64>, ConfigError> {
-    var(get, name)?
+fn id(name: &'static str, value: Option<&OsStr>) -> Result<Option<u64>, ConfigError> {
+    var(name, value)?
         .map(|v| {
             v.parse::<u64>()
                 .ok()
@@ -118,54 +168,50 @@ fn id(
 }
 
 impl Config {
-    /// From the process environment.
-    pub fn from_env() -> Result<Config, ConfigError> {
-        Self::from_lookup(&|name| std::env::var_os(name).map(|v| v.into_string().map_err(|_| ())))
-    }
-
-    /// From any lookup (tests use a map).
-    pub fn from_lookup(get: &dyn Fn(&str) -> Option<Result<String, ()>>) -> Result<Config, ConfigError> {
-        let token = var(get, "DISCORD_TOKEN")?.ok_or(ConfigError::MissingToken)?;
+    /// Checks what clap read.
+    pub fn from_settings(s: &Settings) -> Result<Config, ConfigError> {
+        let token = var("DISCORD_TOKEN", s.discord_token.as_deref())?.ok_or(ConfigError::MissingToken)?;
         let token = token.strip_prefix("Bot ").unwrap_or(&token).to_string();
         if serenity::utils::token::validate(&token).is_err() {
             return Err(ConfigError::MalformedToken);
         }
-        let database_url = var(get, "DATABASE_URL")?;
+        let database_url = var("DATABASE_URL", s.database_url.as_deref())?;
         if let Some(url) = &database_url
             && !(url.starts_with("postgres://") || url.starts_with("postgresql://"))
         {
             return Err(ConfigError::BadDatabaseUrl);
         }
-        let proxy_url = var(get, "DISCORD_PROXY_URL")?;
+        let proxy_url = var("DISCORD_PROXY_URL", s.discord_proxy_url.as_deref())?;
         if let Some(url) = &proxy_url
             && !(url.starts_with("http://") || url.starts_with("https://"))
         {
             return Err(ConfigError::BadProxyUrl(url.clone()));
         }
-        let sharding = sharding(get)?;
-        let metrics_addr = var(get, "METRICS_ADDR")?
+        let sharding = sharding(s)?;
+        let metrics_addr = var("METRICS_ADDR", s.metrics_addr.as_deref())?
             .map(|v| {
                 v.parse::<SocketAddr>()
                     .map_err(|_| ConfigError::BadMetricsAddr(v))
             })
             .transpose()?;
-        let log_format = log_format(get)?;
+        let log_format = log_format(s.log_format.as_deref())?;
+        let data_dir = var("SAIKORO_DATA_DIR", s.data_dir.as_deref())?;
         Ok(Config {
             sharding,
             metrics_addr,
             log_format,
             token: Token(token),
             database_url,
-            data_dir: var(get, "SAIKORO_DATA_DIR")?.map_or_else(|| PathBuf::from("data"), PathBuf::from),
-            dev_guild: id(get, "DEV_GUILD_ID")?,
+            data_dir: PathBuf::from(data_dir.as_deref().unwrap_or(DEFAULT_DATA_DIR)),
+            dev_guild: id("DEV_GUILD_ID", s.dev_guild_id.as_deref())?,
             proxy_url: proxy_url.map(|u| u.trim_end_matches('/').to_string()),
         })
     }
 }
 
-/// `LOG_FORMAT` alone, so logging can start before the rest of the configuration is read.
-pub fn log_format(get: &dyn Fn(&str) -> Option<Result<String, ()>>) -> Result<LogFormat, ConfigError> {
-    match var(get, "LOG_FORMAT")?.map(|v| v.to_ascii_lowercase()) {
+/// A `LOG_FORMAT` value (`text` when unset).
+pub fn log_format(value: Option<&OsStr>) -> Result<LogFormat, ConfigError> {
+    match var("LOG_FORMAT", value)?.map(|v| v.to_ascii_lowercase()) {
         None => Ok(LogFormat::Text),
         Some(v) if v == "text" => Ok(LogFormat::Text),
         Some(v) if v == "json" => Ok(LogFormat::Json),
@@ -173,13 +219,14 @@ pub fn log_format(get: &dyn Fn(&str) -> Option<Result<String, ()>>) -> Result<Lo
     }
 }
 
-/// `LOG_FORMAT` from the process environment (`text` when unset or unreadable).
+/// `LOG_FORMAT` from the process environment alone, so the console and the load test (which
+/// read no other setting) log in it too.
 pub fn log_format_from_env() -> Result<LogFormat, ConfigError> {
-    log_format(&|name| std::env::var_os(name).map(|v| v.into_string().map_err(|_| ())))
+    log_format(std::env::var_os("LOG_FORMAT").as_deref())
 }
 
-fn sharding(get: &dyn Fn(&str) -> Option<Result<String, ()>>) -> Result<Sharding, ConfigError> {
-    let total = var(get, "SHARD_TOTAL")?
+fn sharding(s: &Settings) -> Result<Sharding, ConfigError> {
+    let total = var("SHARD_TOTAL", s.shard_total.as_deref())?
         .map(|v| {
             v.parse::<u32>()
                 .ok()
@@ -187,7 +234,7 @@ fn sharding(get: &dyn Fn(&str) -> Option<Result<String, ()>>) -> Result<Sharding
                 .ok_or(ConfigError::BadShardTotal(v))
         })
         .transpose()?;
-    let range = var(get, "SHARD_RANGE")?;
+    let range = var("SHARD_RANGE", s.shard_range.as_deref())?;
     match (total, range) {
         (None, None) => Ok(Sharding::Auto),
         (None, Some(_)) => Err(ConfigError::ShardRangeWithoutTotal),
@@ -212,13 +259,40 @@ fn sharding(get: &dyn Fn(&str) -> Option<Result<String, ()>>) -> Result<Sharding
 mod tests {
     use std::collections::HashMap;
 
+    use clap::{Args, FromArgMatches};
+
     use super::*;
 
     const TOKEN: &str = "MTAw.abc.def";
 
+    /// The settings clap reads when the environment holds exactly `vars`: each variable is
+    /// given as its flag, and the process environment is not read.
+    fn settings(vars: &[(&str, OsString)]) -> Settings {
+        let declared = Settings::augment_args(clap::Command::new("saikoro"));
+        let flags: HashMap<String, String> = declared
+            .get_arguments()
+            .filter_map(|a| Some((a.get_env()?.to_str()?.to_string(), a.get_long()?.to_string())))
+            .collect();
+        let mut args = vec![OsString::from("saikoro")];
+        for (name, value) in vars {
+            let flag = flags
+                .get(*name)
+                .unwrap_or_else(|| panic!("no setting reads {name}"));
+            // `--flag=VALUE`: a value may start with `-` (`SHARD_TOTAL=-1`).
+            let mut arg = OsString::from(format!("--{flag}="));
+            arg.push(value);
+            args.push(arg);
+        }
+        let matches = declared
+            .mut_args(|a| a.env(None::<&'static str>))
+            .try_get_matches_from(args)
+            .expect("clap accepts any value");
+        Settings::from_arg_matches(&matches).expect("settings")
+    }
+
     fn cfg(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
-        let map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        Config::from_lookup(&|name| map.get(name).cloned().map(Ok))
+        let vars: Vec<(&str, OsString)> = vars.iter().map(|(k, v)| (*k, OsString::from(v))).collect();
+        Config::from_settings(&settings(&vars))
     }
 
     #[test]
@@ -349,5 +423,60 @@ mod tests {
         assert_eq!(e, ConfigError::BadMetricsAddr("9100".into()));
         let e = cfg(&[("DISCORD_TOKEN", TOKEN), ("LOG_FORMAT", "xml")]).unwrap_err();
         assert_eq!(e, ConfigError::BadLogFormat("xml".into()));
+    }
+
+    #[test]
+    fn a_value_that_is_not_unicode_is_named() {
+        use std::os::unix::ffi::OsStringExt;
+        let bad = OsString::from_vec(vec![0x66, 0xff, 0x6f]);
+        let e = Config::from_settings(&settings(&[
+            ("DISCORD_TOKEN", TOKEN.into()),
+            ("SHARD_RANGE", bad),
+        ]))
+        .unwrap_err();
+        assert_eq!(e, ConfigError::NotUnicode("SHARD_RANGE"));
+    }
+
+    /// Every variable the bot reads, as `--help` must list it.
+    const VARIABLES: [&str; 9] = [
+        "DISCORD_TOKEN",
+        "DATABASE_URL",
+        "SAIKORO_DATA_DIR",
+        "DEV_GUILD_ID",
+        "DISCORD_PROXY_URL",
+        "SHARD_TOTAL",
+        "SHARD_RANGE",
+        "METRICS_ADDR",
+        "LOG_FORMAT",
+    ];
+
+    #[test]
+    fn help_lists_every_variable_and_its_default() {
+        let help = Settings::augment_args(clap::Command::new("saikoro"))
+            .render_long_help()
+            .to_string();
+        for name in VARIABLES {
+            assert!(help.contains(&format!("[env: {name}")), "{name} in:\n{help}");
+        }
+        assert!(help.contains("[default: data]"), "{help}");
+        assert!(help.contains("[default: text]"), "{help}");
+        // No more settings than those: a new one is added to this list (and README) too.
+        let declared = Settings::augment_args(clap::Command::new("saikoro"))
+            .get_arguments()
+            .filter(|a| a.get_env().is_some())
+            .count();
+        assert_eq!(declared, VARIABLES.len());
+    }
+
+    #[test]
+    fn help_never_shows_the_token_or_the_database_password() {
+        let cmd = Settings::augment_args(clap::Command::new("saikoro"));
+        for name in ["DISCORD_TOKEN", "DATABASE_URL"] {
+            let arg = cmd
+                .get_arguments()
+                .find(|a| a.get_env().and_then(OsStr::to_str) == Some(name))
+                .unwrap();
+            assert!(arg.is_hide_env_values_set(), "{name}");
+        }
     }
 }

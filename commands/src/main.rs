@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use saikoro_bot::bot::{self, BotOptions, ScaleOptions};
-use saikoro_bot::config::{self, Config, LogFormat};
+use saikoro_bot::config::{self, Config, LogFormat, Settings};
 use saikoro_bot::console::{ConsoleOptions, script};
 use saikoro_bot::dice_source::DiceSource;
 use saikoro_bot::loadtest::{self, LoadOptions};
@@ -12,13 +12,24 @@ use saikoro_bot::logging;
 use saikoro_bot::metrics::{self, Metrics, Probe};
 use saikoro_bot::store::{self, Store, StoreError};
 
+/// The close of `--help`: where settings come from, and `RUST_LOG` (read by the log filter).
+const SETTINGS_HELP: &str = "Every setting is read from its environment variable (or a .env file in the working \
+directory), or from its flag; unset and empty are the same. RUST_LOG sets the log filter \
+(default: info,serenity=warn).";
+
 #[derive(Parser)]
 #[command(
     name = "saikoro",
     version,
-    about = "Saikoro: a Discord dice roller that knows your game's rules"
+    about = "Saikoro: a Discord dice roller that knows your game's rules",
+    after_help = SETTINGS_HELP,
+    // `saikoro` alone runs the bot: its settings are the top level's, and `saikoro run` takes
+    // the same ones.
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
+    #[command(flatten)]
+    settings: Settings,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -26,7 +37,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Connect to Discord and serve (the default).
-    Run,
+    #[command(after_help = SETTINGS_HELP)]
+    Run(Settings),
     /// Run the real bot against a built-in fake Discord and type commands, e.g. `/roll dice:2d6`.
     Console {
         /// Run this one line and exit (otherwise lines are read from standard input).
@@ -84,8 +96,8 @@ async fn main() -> ExitCode {
     // A missing .env is normal; a broken one is reported by the config check below.
     let _ = dotenvy::dotenv();
     let cli = Cli::parse();
-    match cli.command.unwrap_or(Command::Run) {
-        Command::Run => run().await,
+    match cli.command.unwrap_or(Command::Run(cli.settings)) {
+        Command::Run(settings) => run(&settings).await,
         Command::Loadtest(opts) => {
             // Per-interaction logs would measure the terminal; RUST_LOG=info turns them on.
             init_logging("warn,serenity=error");
@@ -163,8 +175,8 @@ async fn main() -> ExitCode {
     }
 }
 
-async fn run() -> ExitCode {
-    let config = match Config::from_env() {
+async fn run(settings: &Settings) -> ExitCode {
+    let config = match Config::from_settings(settings) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("saikoro: {e}");

@@ -6,6 +6,7 @@
 mod gateway;
 pub mod payloads;
 mod rest;
+mod schema;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -74,6 +75,9 @@ pub enum FakeError {
     Timeout(Duration, &'static str),
     #[error("could not bind the fake Discord: {0}")]
     Bind(std::io::Error),
+    /// The bot sent a body Discord's published schema refuses (the first such request).
+    #[error("Discord would refuse a request of the bot: {0}")]
+    Refused(String),
 }
 
 #[derive(Default)]
@@ -168,6 +172,8 @@ pub(crate) struct State {
     interactions: Mutex<HashMap<u64, InteractionRecord>>,
     tokens: Mutex<HashMap<String, u64>>,
     unhandled: Mutex<Vec<String>>,
+    /// Requests whose body broke Discord's schema: every wait fails once there is one.
+    refused: Mutex<Vec<String>>,
     /// Messages the bot posted to channels (not interaction replies), by channel.
     pub(crate) channel_messages: Mutex<HashMap<u64, Vec<Value>>>,
     /// The same messages in the order they were posted, for a driver that shows them as
@@ -338,6 +344,13 @@ impl State {
         lock(&self.interactions).get(&id)?.original.clone()
     }
 
+    /// A request refused for its body: logged, kept, and every waiter told.
+    pub(crate) fn refused(&self, what: String) {
+        tracing::error!(target: "fake_discord", "refused request: {what}");
+        lock(&self.refused).push(what);
+        self.notify();
+    }
+
     pub(crate) fn unhandled(&self, what: String) {
         tracing::warn!(target: "fake_discord", "unhandled request: {what}");
         lock(&self.unhandled).push(what);
@@ -395,6 +408,7 @@ impl FakeDiscord {
             interactions: Mutex::default(),
             tokens: Mutex::default(),
             unhandled: Mutex::default(),
+            refused: Mutex::default(),
             channel_messages: Mutex::default(),
             posts: Mutex::default(),
             counter: AtomicU64::new(1),
@@ -435,6 +449,10 @@ impl FakeDiscord {
             let changed = self.state.changed.notified();
             tokio::pin!(changed);
             changed.as_mut().enable();
+            // A body Discord would refuse fails the test now, loudly, not as a missing reply.
+            if let Some(first) = lock(&self.state.refused).first() {
+                return Err(FakeError::Refused(first.clone()));
+            }
             if let Some(v) = cond(&self.state) {
                 return Ok(v);
             }
@@ -501,6 +519,11 @@ impl FakeDiscord {
         lock(&self.state.registered).puts
     }
 
+    /// Requests refused because their body broke Discord's schema, each with why.
+    pub fn refused_requests(&self) -> Vec<String> {
+        lock(&self.state.refused).clone()
+    }
+
     /// Requests the fake did not understand (a test can assert there were none).
     pub fn unhandled_requests(&self) -> Vec<String> {
         lock(&self.state.unhandled).clone()
@@ -565,7 +588,10 @@ impl FakeDiscord {
             complete_reply(rec)
         })
         .await
-        .map_err(|_| FakeError::NoReply(interaction, timeout))
+        .map_err(|e| match e {
+            FakeError::Refused(why) => FakeError::Refused(why),
+            _ => FakeError::NoReply(interaction, timeout),
+        })
     }
 
     /// Messages the bot posted to a channel (GM channel, DMs: see [`dm_channel_id`]).

@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use serde_json::{Value, json};
 
+use super::schema::{self, Route};
 use super::{ReplyEvent, State, lock, payloads};
 
 type St = AxState<Arc<State>>;
@@ -66,23 +67,36 @@ async fn current_user(AxState(s): St) -> Response {
     axum::Json(payloads::user(&s.bot)).into_response()
 }
 
-/// A body that must be JSON; serenity sends multipart only with attachments.
-/// The error is the response to send back as is, so its size is of no concern.
+/// A body that must be JSON (serenity sends multipart only with attachments) and fit the schema
+/// Discord publishes for `route`; a body that does not is refused as Discord would, and kept
+/// for the test to fail on. The error is the response to send back as is, so its size is of no
+/// concern.
 #[allow(clippy::result_large_err)]
-fn json_body(headers: &HeaderMap, body: &Bytes) -> Result<Value, Response> {
+fn json_body(s: &State, route: Route, headers: &HeaderMap, body: &Bytes) -> Result<Value, Response> {
     let ctype = headers
         .get("content-type")
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
-    if ctype.starts_with("multipart/") {
-        return multipart_payload(ctype, body).ok_or_else(|| bad_request("unreadable multipart body"));
+    let (payload, files) = if ctype.starts_with("multipart/") {
+        multipart_payload(ctype, body).ok_or_else(|| bad_request("unreadable multipart body"))?
+    } else {
+        let v = serde_json::from_slice(body).map_err(|e| bad_request(&format!("invalid JSON: {e}")))?;
+        (v, None)
+    };
+    if let Err(why) = schema::check_all(route, &payload) {
+        s.refused(format!("{}: {}", route.key(), why.join("; ")));
+        return Err(invalid_form_body(&why));
     }
-    serde_json::from_slice(body).map_err(|e| bad_request(&format!("invalid JSON: {e}")))
+    let mut payload = payload;
+    if let Some(files) = files {
+        payload["files"] = Value::Array(files);
+    }
+    Ok(payload)
 }
 
-/// The `payload_json` part of a multipart body, with the files' names and sizes under
-/// `"files"` so a test can see what was attached.
-fn multipart_payload(ctype: &str, body: &Bytes) -> Option<Value> {
+/// The `payload_json` part of a multipart body, and the files' names and contents (kept under
+/// `"files"` so a test can see what was attached).
+fn multipart_payload(ctype: &str, body: &Bytes) -> Option<(Value, Option<Vec<Value>>)> {
     let boundary = ctype.split("boundary=").nth(1)?.trim_matches('"');
     let delimiter = format!("--{boundary}");
     let text = String::from_utf8_lossy(body);
@@ -100,9 +114,16 @@ fn multipart_payload(ctype: &str, body: &Bytes) -> Option<Value> {
             files.push(json!({ "filename": name, "content": content }));
         }
     }
-    let mut payload = payload?;
-    payload["files"] = Value::Array(files);
-    Some(payload)
+    Some((payload?, Some(files)))
+}
+
+/// Discord's answer to a body that breaks its schema.
+fn invalid_form_body(why: &[String]) -> Response {
+    (
+        StatusCode::BAD_REQUEST,
+        axum::Json(json!({ "message": "Invalid Form Body", "code": 50035, "errors": why })),
+    )
+        .into_response()
 }
 
 fn bad_request(msg: &str) -> Response {
@@ -126,7 +147,7 @@ async fn put_global(AxState(s): St, headers: HeaderMap, body: Bytes) -> Response
     if s.fail_command_puts.load(std::sync::atomic::Ordering::SeqCst) {
         return refused_registration();
     }
-    match json_body(&headers, &body) {
+    match json_body(&s, Route::GlobalCommands, &headers, &body) {
         Ok(Value::Array(cmds)) => axum::Json(s.set_commands(None, cmds)).into_response(),
         Ok(_) => bad_request("expected an array of commands"),
         Err(r) => r,
@@ -146,7 +167,7 @@ async fn put_guild(
     if s.fail_command_puts.load(std::sync::atomic::Ordering::SeqCst) {
         return refused_registration();
     }
-    match json_body(&headers, &body) {
+    match json_body(&s, Route::GuildCommands, &headers, &body) {
         Ok(Value::Array(cmds)) => axum::Json(s.set_commands(Some(guild), cmds)).into_response(),
         Ok(_) => bad_request("expected an array of commands"),
         Err(r) => r,
@@ -163,7 +184,7 @@ async fn callback(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    match json_body(&headers, &body) {
+    match json_body(&s, Route::Callback, &headers, &body) {
         Ok(v) => {
             s.record(Some(id), None, ReplyEvent::Callback(v));
             StatusCode::NO_CONTENT.into_response()
@@ -178,7 +199,7 @@ async fn followup(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    match json_body(&headers, &body) {
+    match json_body(&s, Route::Followup, &headers, &body) {
         Ok(v) => match s.record(None, Some(&token), ReplyEvent::Followup(v)) {
             Some(msg) => axum::Json(msg).into_response(),
             None => unknown_webhook(),
@@ -193,7 +214,7 @@ async fn edit_original(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    match json_body(&headers, &body) {
+    match json_body(&s, Route::EditOriginal, &headers, &body) {
         Ok(v) => match s.record(None, Some(&token), ReplyEvent::EditOriginal(v)) {
             Some(msg) => axum::Json(msg).into_response(),
             None => unknown_webhook(),
@@ -216,8 +237,8 @@ async fn delete_original(AxState(s): St, Path((_app, token)): Path<(String, Stri
 
 /// `POST /users/@me/channels`: a DM channel with the recipient; its id is derived from theirs
 /// so the same person always gets the same channel.
-async fn open_dm(headers: HeaderMap, body: Bytes) -> Response {
-    match json_body(&headers, &body) {
+async fn open_dm(AxState(s): St, headers: HeaderMap, body: Bytes) -> Response {
+    match json_body(&s, Route::OpenDm, &headers, &body) {
         Ok(v) => {
             let recipient: u64 = v["recipient_id"]
                 .as_str()
@@ -243,7 +264,7 @@ async fn channel_message(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    match json_body(&headers, &body) {
+    match json_body(&s, Route::ChannelMessage, &headers, &body) {
         Ok(v) => {
             let msg = payloads::message(s.next_id(), channel, &s.bot, &v, s.app_id);
             lock(&s.channel_messages)

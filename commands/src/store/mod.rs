@@ -11,6 +11,7 @@ pub mod cache;
 mod cached_store;
 mod combine;
 mod json_text;
+mod migrations;
 mod postgres;
 mod record_batch;
 mod sql;

@@ -9,8 +9,9 @@ use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions};
 
 use super::cache::{Caches, Change};
 use super::combine::Combiner;
+use super::migrations;
 use super::record_batch::{self, BatchWriter, PendingRecord, RecordQueue};
-use super::sql::{embedded_migrator, sql_store};
+use super::sql::sql_store;
 use super::{
     ACQUIRE_TIMEOUT, Backend, NewAction, NewRoll, Recorded, StoreError, classify_common, now_ms, to_db,
 };
@@ -240,7 +241,7 @@ impl PgStore {
     }
 
     async fn migrate(pool: &PgPool) -> Result<(), StoreError> {
-        embedded_migrator!("postgres")
+        migrations::postgres()
             .run(pool)
             .await
             .map_err(|e| migrate_error(e, Self::classify))

@@ -570,37 +570,3 @@ macro_rules! sql_store {
 }
 
 pub(super) use sql_store;
-
-/// Every migration, for both backends (`migrations/<backend>/<version>_<name>.sql`), embedded in
-/// the binary. `sqlx::migrate!` needs sqlx's `macros` feature, which this crate does not enable
-/// (it would build the query macros and their drivers again for the host); this builds the same
-/// `Migrator` (same versions and checksums) from the same files. A new migration is one more
-/// line here, with a file in each backend's folder.
-macro_rules! embedded_migrator {
-    ($backend:literal) => {
-        sqlx::migrate::Migrator::with_migrations(vec![
-            embedded_migrator!(@one $backend, 20250101000000, "store"),
-            embedded_migrator!(@one $backend, 20250102000000, "actions"),
-            embedded_migrator!(@one $backend, 20250103000000, "change_feed"),
-            embedded_migrator!(@one $backend, 20250104000000, "roll_names"),
-        ])
-    };
-    (@one $backend:literal, $version:literal, $name:literal) => {
-        sqlx::migrate::Migration::new(
-            $version,
-            std::borrow::Cow::Borrowed($name),
-            sqlx::migrate::MigrationType::Simple,
-            sqlx::SqlSafeStr::into_sql_str(include_str!(concat!(
-                "../../../migrations/",
-                $backend,
-                "/",
-                stringify!($version),
-                "_",
-                $name,
-                ".sql"
-            ))),
-            false,
-        )
-    };
-}
-pub(super) use embedded_migrator;

@@ -12,9 +12,10 @@ use sqlx::types::Json;
 use tokio::sync::{Mutex, MutexGuard};
 
 use super::combine::Combiner;
+use super::migrations;
 use super::postgres::migrate_error;
 use super::record_batch::{self, BatchWriter, PendingRecord, RecordQueue};
-use super::sql::{INSERT_ACTIONS, embedded_migrator, sql_store};
+use super::sql::{INSERT_ACTIONS, sql_store};
 use super::{
     ACQUIRE_TIMEOUT, Backend, NewAction, NewRoll, Recorded, StoreError, classify_common, now_ms, to_db,
 };
@@ -141,7 +142,7 @@ impl SqliteStore {
             .connect_with(options)
             .await
             .map_err(Self::classify)?;
-        embedded_migrator!("sqlite")
+        migrations::sqlite()
             .run(&pool)
             .await
             .map_err(|e| migrate_error(e, Self::classify))?;

@@ -644,3 +644,97 @@ complete /char add name:J model:c
     assert!(out.contains("(no suggestions)"), "{out}");
     assert!(!out.contains("- controller=@you"), "{out}");
 }
+
+/// `saikoro --help` and `saikoro run --help` list every setting with its variable and default.
+#[test]
+fn help_lists_every_variable_with_its_default() {
+    for args in [&["--help"][..], &["run", "--help"]] {
+        let out = saikoro(args, None);
+        assert_eq!(out.status.code(), Some(0));
+        let help = text(&out.stdout);
+        for name in [
+            "DISCORD_TOKEN",
+            "DATABASE_URL",
+            "SAIKORO_DATA_DIR",
+            "DEV_GUILD_ID",
+            "DISCORD_PROXY_URL",
+            "SHARD_TOTAL",
+            "SHARD_RANGE",
+            "METRICS_ADDR",
+            "LOG_FORMAT",
+        ] {
+            assert!(
+                help.contains(&format!("[env: {name}")),
+                "{args:?}: {name} in {help}"
+            );
+        }
+        assert!(help.contains("[default: data]"), "{help}");
+        assert!(help.contains("[default: text]"), "{help}");
+        assert!(help.contains("RUST_LOG"), "{help}");
+    }
+}
+
+/// The token and the database URL (which may hold a password) are never echoed by `--help`.
+#[test]
+fn help_does_not_show_the_token_or_the_database_url() {
+    let out = Command::new(env!("CARGO_BIN_EXE_saikoro"))
+        .arg("--help")
+        .current_dir(std::env::temp_dir())
+        .env("DISCORD_TOKEN", saikoro_bot::fake_discord::FAKE_TOKEN)
+        .env("DATABASE_URL", "postgres://u:hunter2@db/saikoro")
+        .output()
+        .expect("run saikoro");
+    let help = text(&out.stdout);
+    assert!(!help.contains(saikoro_bot::fake_discord::FAKE_TOKEN), "{help}");
+    assert!(!help.contains("hunter2"), "{help}");
+}
+
+/// A malformed variable read by clap still stops start-up with one line and exit code 2, as
+/// does the same value given as a flag.
+#[test]
+fn a_malformed_setting_stops_start_up_in_one_line() {
+    let env = Command::new(env!("CARGO_BIN_EXE_saikoro"))
+        .current_dir(std::env::temp_dir())
+        .env("DISCORD_TOKEN", saikoro_bot::fake_discord::FAKE_TOKEN)
+        .env("SHARD_TOTAL", "-1")
+        .env_remove("DATABASE_URL")
+        .output()
+        .expect("run saikoro");
+    let flag = saikoro(
+        &[
+            "--discord-token",
+            saikoro_bot::fake_discord::FAKE_TOKEN,
+            "--shard-total=-1",
+        ],
+        None,
+    );
+    for out in [env, flag] {
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(
+            stderr.trim(),
+            "saikoro: SHARD_TOTAL must be a whole number from 1 to 65535, got \"-1\""
+        );
+        assert!(!stderr.contains(saikoro_bot::fake_discord::FAKE_TOKEN));
+    }
+}
+
+/// The bot's settings in the environment (a `.env` made for `saikoro run`) do not stop the
+/// console.
+#[test]
+fn the_console_runs_beside_the_bots_settings() {
+    let out = Command::new(env!("CARGO_BIN_EXE_saikoro"))
+        .args(["console", "-c", "/roll dice:2d6", "--dice", "3,4"])
+        .current_dir(std::env::temp_dir())
+        .env("DISCORD_TOKEN", saikoro_bot::fake_discord::FAKE_TOKEN)
+        .env("SHARD_TOTAL", "x")
+        .env_remove("DATABASE_URL")
+        .output()
+        .expect("run saikoro");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("Total: **7**"),
+        "{}",
+        text(&out.stdout)
+    );
+}

@@ -1,9 +1,11 @@
 //! Discord's limits from the outside: the longest value Discord lets a user type into every text
 //! option of every command gets an answer (never "the application did not respond"), and the
-//! answer fits Discord's limits — content ≤ 2,000 characters, embeds within theirs.
+//! answer fits Discord's limits — content ≤ 2,000 characters, embeds within theirs: the fake
+//! refuses any body over them (Discord's published schema, and the embeds' 6,000-character
+//! total), which fails the wait for the reply.
 
 use saikoro_bot::console::{Console, ConsoleOptions};
-use saikoro_bot::fake_discord::{DEFAULT_CHANNEL, payloads};
+use saikoro_bot::fake_discord::{DEFAULT_CHANNEL, FAKE_TOKEN, FakeDiscord, FakeError, payloads};
 use serde_json::{Value, json};
 
 use crate::support::e2e::WAIT;
@@ -47,37 +49,6 @@ fn leaves(node: &Value, path: Path, out: &mut Vec<(Path, Vec<Value>)>) {
         ));
         leaves(s, p, out);
     }
-}
-
-fn chars(v: &Value) -> usize {
-    v.as_str().map_or(0, |s| s.chars().count())
-}
-
-/// Discord refuses a message over these; the fake does not, so we check what we sent.
-fn within_limits(message: &Value) -> Result<(), String> {
-    if chars(&message["content"]) > 2000 {
-        return Err(format!("content of {} characters", chars(&message["content"])));
-    }
-    for e in message["embeds"].as_array().into_iter().flatten() {
-        let fields = e["fields"].as_array().cloned().unwrap_or_default();
-        let total = chars(&e["title"])
-            + chars(&e["description"])
-            + chars(&e["footer"]["text"])
-            + fields
-                .iter()
-                .map(|f| chars(&f["name"]) + chars(&f["value"]))
-                .sum::<usize>();
-        if chars(&e["title"]) > 256 || chars(&e["description"]) > 4096 || fields.len() > 25 || total > 6000 {
-            return Err(format!("an embed over its limits ({total} characters)"));
-        }
-        if fields
-            .iter()
-            .any(|f| chars(&f["name"]) > 256 || chars(&f["value"]) > 1024)
-        {
-            return Err("a field over its limits".into());
-        }
-    }
-    Ok(())
 }
 
 #[tokio::test]
@@ -135,18 +106,8 @@ async fn the_longest_text_in_every_option_of_every_command_gets_an_answer_within
                         continue;
                     }
                 };
-                match c.fake.wait_reply(id, WAIT).await {
-                    Ok(r) => {
-                        if let Err(e) = within_limits(&r.message) {
-                            failures.push(format!("{label}: {e}"));
-                        }
-                        for f in &r.followups {
-                            if let Err(e) = within_limits(f) {
-                                failures.push(format!("{label} (follow-up): {e}"));
-                            }
-                        }
-                    }
-                    Err(e) => failures.push(format!("{label}: no answer: {e}")),
+                if let Err(e) = c.fake.wait_reply(id, WAIT).await {
+                    failures.push(format!("{label}: no answer: {e}"));
                 }
             }
         }
@@ -159,4 +120,32 @@ async fn the_longest_text_in_every_option_of_every_command_gets_an_answer_within
         failures.join("\n")
     );
     c.shutdown().await;
+}
+
+/// A body Discord's schema refuses is refused by the fake, with why, and fails every later wait
+/// at once instead of looking like a reply that never came.
+#[tokio::test]
+async fn the_fake_refuses_a_body_that_breaks_discords_schema() {
+    let fake = FakeDiscord::start().await.unwrap();
+    let http = serenity::http::HttpBuilder::new(FAKE_TOKEN)
+        .proxy(fake.url())
+        .ratelimiter_disabled(true)
+        .build();
+    let id = serenity::all::InteractionId::new(42);
+    let ok = json!({ "type": 4, "data": { "content": "x".repeat(2000) } });
+    http.create_interaction_response(id, "itoken-42", &ok, vec![])
+        .await
+        .expect("2,000 characters is within the limit");
+    assert!(fake.refused_requests().is_empty());
+    let over = json!({ "type": 4, "data": { "content": "x".repeat(2001) } });
+    let err = http
+        .create_interaction_response(id, "itoken-42", &over, vec![])
+        .await
+        .expect_err("refused");
+    assert!(err.to_string().contains("Invalid Form Body"), "{err}");
+    let refused = fake.refused_requests();
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert!(refused[0].contains("/data/content"), "{refused:?}");
+    let waited = fake.wait_reply(42, WAIT).await.expect_err("the wait fails");
+    assert!(matches!(waited, FakeError::Refused(_)), "{waited}");
 }
