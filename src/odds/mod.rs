@@ -16,7 +16,9 @@
 //! - [`mecha_d20_odds`]: the d20 mecha RPG's attack against evasion (natural 20s, ties, facing)
 //!   and a hit's damage and critical;
 //! - [`terminator_odds`]: Terminator Genisys attacks, target by target: hits, cover saves,
-//!   damage against armour and Damage limit, I'll Be Back, resolution tests.
+//!   damage against armour and Damage limit, I'll Be Back, resolution tests;
+//! - [`chance_at_least_as_good`]: the luck of a logged roll (issue 28), from the same
+//!   distributions.
 //!
 //! Modules: [`dist`] (the distribution type and its exact operations), `faces` (a die's worth
 //! after explode / implode / reroll), `keep` (keep/drop and advantage by order statistics),
@@ -32,6 +34,7 @@ pub mod error;
 mod explode_keep;
 mod faces;
 mod keep;
+pub mod luck;
 pub mod mecha_d20;
 pub mod notation;
 mod pool_keep;
@@ -43,6 +46,7 @@ pub use badlands_rally::{RallyOdds, RallyRequest, badlands_rally_odds};
 pub use badlands_rally::{RallyTraits, badlands_rally_odds_with};
 pub use dist::Dist;
 pub use error::{OddsError, OddsInput};
+pub use luck::{Chance, LuckError, LuckInput, LuckRoll, SrPool, chance_at_least_as_good};
 pub use mecha_d20::{Decisions, MechaDamageOdds, MechaOdds, MechaRequest, mecha_d20_odds};
 pub use notation::{Measure, RollOdds, roll_odds};
 pub use shadowrun4::{PoolOdds, Sr4Odds, Sr4Request, shadowrun4_odds};
