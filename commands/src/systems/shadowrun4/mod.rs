@@ -11,6 +11,7 @@ pub mod common;
 pub mod embeds;
 pub mod initiative;
 mod log_summary;
+mod luck;
 pub mod magic;
 pub mod matrix;
 pub mod pools;
