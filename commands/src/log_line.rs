@@ -285,6 +285,45 @@ mod tests {
         );
     }
 
+    struct Lucky;
+
+    impl Serialize for Lucky {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            json!({"total": 12}).serialize(s)
+        }
+    }
+
+    impl LogSummary for Lucky {
+        fn summary(&self, _: Lang) -> String {
+            "12".into()
+        }
+
+        fn luck(&self) -> Option<LuckInput> {
+            Some(LuckInput {
+                roll: engine::odds::LuckRoll::Notation {
+                    expression: "2d6".into(),
+                },
+                observed: 12,
+            })
+        }
+    }
+
+    #[test]
+    fn the_luck_input_is_stored_beside_the_summary_and_read_back() {
+        let v = logged_outcome(&Lucky).unwrap().to_value();
+        assert_eq!(
+            v,
+            json!({"total": 12, "luck": {"roll": {"kind": "notation", "expression": "2d6"}, "observed": 12}, "summary": {"en": "12", "ja": "12"}})
+        );
+        assert_eq!(stored_luck(&v), Lucky.luck());
+        // Through a button's `Logged` too; `Logged::new` (no typed outcome) has none.
+        assert_eq!(
+            stored_luck(&logged_outcome(&Logged::of(&Lucky)).unwrap().to_value()),
+            Lucky.luck()
+        );
+        assert_eq!(stored_luck(&json!({"total": 3})), None);
+    }
+
     #[test]
     fn old_entries_have_no_summary() {
         assert_eq!(stored_summary(&json!({"total": 3}), Lang::En), None);

@@ -68,3 +68,70 @@ pub fn of(actor: &Rolled, opponent: Option<&Rolled>, opponent_hits: u32) -> Opti
         observed,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use engine::dice::FixedRoller;
+    use engine::systems::shadowrun4::EdgeAfter;
+    use engine::systems::shadowrun4::dice::roll_pool;
+
+    use super::*;
+
+    fn rolled(faces: &[u32]) -> Rolled {
+        let roll = roll_pool(
+            faces.len() as u32,
+            false,
+            &mut FixedRoller::new(faces.iter().copied()),
+        )
+        .unwrap();
+        Rolled {
+            parts: Vec::new(),
+            pool: faces.len() as i64,
+            edge: None,
+            rolled: faces.len() as u32,
+            roll,
+        }
+    }
+
+    fn press(r: &Rolled, action: EdgeAfter, faces: &[u32]) -> Rolled {
+        r.with_edge_after(action, &mut FixedRoller::new(faces.iter().copied()))
+            .unwrap()
+    }
+
+    fn sr(pools: Vec<SrPool>, fixed: i64, observed: i64) -> Option<LuckInput> {
+        Some(LuckInput {
+            roll: LuckRoll::Shadowrun4 { pools, fixed },
+            observed,
+        })
+    }
+
+    fn pool(dice: u32, rule_of_six: bool, opposing: bool) -> SrPool {
+        SrPool {
+            dice,
+            rule_of_six,
+            opposing,
+        }
+    }
+
+    #[test]
+    fn a_press_measures_only_the_dice_it_rolled() {
+        let first = rolled(&[5, 2, 1, 3, 6]);
+        assert_eq!(of(&first, None, 0), sr(vec![pool(5, false, false)], 0, 2));
+        // Second chance: 2 hits kept, 3 misses rerolled plainly.
+        let again = press(&first, EdgeAfter::SecondChance, &[5, 4, 6]);
+        assert_eq!(of(&again, None, 0), sr(vec![pool(3, false, false)], 2, 4));
+        // Edge dice added after the roll follow the rule of six.
+        let added = press(&first, EdgeAfter::AddDice { edge: 2 }, &[6, 1, 5]);
+        assert_eq!(of(&added, None, 0), sr(vec![pool(2, true, false)], 2, 4));
+        // Against an opponent, the press's row holds the opponent's hits fixed.
+        let opp = rolled(&[5, 1]);
+        assert_eq!(
+            of(&first, Some(&opp), 1),
+            sr(vec![pool(5, false, false), pool(2, false, true)], 0, 1)
+        );
+        assert_eq!(of(&again, Some(&opp), 1), sr(vec![pool(3, false, false)], 1, 3));
+        // Negating a glitch rolls nothing: no luck of its own.
+        let glitched = rolled(&[1, 1, 5]);
+        assert_eq!(of(&press(&glitched, EdgeAfter::NegateGlitch, &[]), None, 0), None);
+    }
+}
