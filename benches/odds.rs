@@ -17,12 +17,13 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use saikoro::odds::{
-    MechaRequest, RallyRequest, Sr4Request, WarmachineRequest, WmAttack, WmDamage, WmDice,
-    badlands_rally_odds, mecha_d20_odds, roll_odds, shadowrun4_odds, warmachine_odds,
-};
+use saikoro::odds::roll_odds;
+use saikoro::systems::badlands_rally::odds::{RallyRequest, badlands_rally_odds};
 use saikoro::systems::mecha_d20::damage::{DamageRequest, Multiplier, parse_power};
+use saikoro::systems::mecha_d20::odds::{MechaRequest, mecha_d20_odds};
+use saikoro::systems::shadowrun4::odds::{Sr4Request, shadowrun4_odds};
 use saikoro::systems::warmachine::dice::{Discard, DiscardWhich};
+use saikoro::systems::warmachine::odds::{WarmachineRequest, WmAttack, WmDamage, WmDice, warmachine_odds};
 
 const TYPICAL: [&str; 12] = [
     "2D6>=7",

@@ -30,3 +30,28 @@ pub async fn autocomplete_entry(
         .collect();
     serenity::all::CreateAutocompleteResponse::new().set_choices(choices)
 }
+
+/// Autocomplete of `/char add|edit stats:`: the fields the session system's sheet declares
+/// (engine `SheetDecl::choices`), after what was already typed.
+pub async fn autocomplete_stats(
+    ctx: Context<'_>,
+    partial: &str,
+) -> serenity::all::CreateAutocompleteResponse {
+    let lang = ctx
+        .locale()
+        .map_or(engine::i18n::Lang::En, engine::i18n::Lang::from_locale);
+    let system = ctx
+        .data()
+        .store
+        .shared_session(ctx.channel_id().get())
+        .await
+        .ok()
+        .flatten()
+        .map(|s| s.system);
+    let choices = system.map_or_else(Vec::new, |s| s.rules().sheet_decl().choices(partial, lang));
+    let choices = choices
+        .into_iter()
+        .map(|(label, value)| serenity::all::AutocompleteChoice::new(label, value))
+        .collect();
+    serenity::all::CreateAutocompleteResponse::new().set_choices(choices)
+}

@@ -311,12 +311,7 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
                     ready.clone(),
                 ));
                 tracing::info!(user = %ready.user.name, shards = ?ready.shard, "ready; registering commands");
-                Ok(Data {
-                    dice,
-                    outcome_tap,
-                    store,
-                    reads: Default::default(),
-                })
+                Ok(Data::new(dice, store, outcome_tap))
             })
         })
         .build();

@@ -13,7 +13,7 @@ use serenity::all::{
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-pub use crate::press::{PREFIX, Press, PressReply, button, row};
+pub use crate::press::{Answer, PREFIX, Press, PressReply, Shown, button, row};
 use crate::{BotError, Data};
 
 /// Whether this press has started answering, or was acknowledged by the watchdog. Task-local:
@@ -173,7 +173,7 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
         Ok(a) => a,
         Err(e) => return refuse(ctx, press, e.localized(lang)).await,
     };
-    let p = Press {
+    let (p, answer) = Press::with_answer(Press {
         ctx,
         data,
         interaction: press,
@@ -183,11 +183,22 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
         session,
         is_gm,
         settings,
-    };
-    let result = route(&p).await;
+    });
+    let result = route(&p, answer).await;
     match result {
-        Ok(PressReply::Update(m)) => respond(ctx, press, CreateInteractionResponse::UpdateMessage(m)).await,
-        Ok(PressReply::Message(m)) => respond(ctx, press, CreateInteractionResponse::Message(m)).await,
+        Ok(reply) => {
+            // What the press rolled is logged before it shows (best effort, as a command's
+            // roll: the result stands even when the log write fails).
+            for row in reply.rows(data, press.id.get(), user, press.user.display_name()) {
+                if let Err(e) = data.store.append_roll(&row).await {
+                    tracing::warn!(session = row.session_id, kind = %p.action.kind, "press roll not logged: {e}");
+                }
+            }
+            match reply.shown() {
+                Shown::Update(m) => respond(ctx, press, CreateInteractionResponse::UpdateMessage(m)).await,
+                Shown::Message(m) => respond(ctx, press, CreateInteractionResponse::Message(m)).await,
+            }
+        }
         Err(e) => {
             // Nothing happened, so the button stays usable.
             if let Err(r) = data.store.release_action(id).await {
@@ -213,13 +224,13 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
 
 /// Action kinds to the modules that handle them: `reveal` is `/roll`'s, every other kind
 /// starts with a system's button prefix (see [`crate::systems`]).
-async fn route(p: &Press<'_>) -> Result<PressReply, BotError> {
+async fn route<'a>(p: &'a Press<'a>, answer: Answer<'a>) -> Result<PressReply, BotError> {
     let kind = p.action.kind.as_str();
     if kind == crate::commands::roll::REVEAL {
-        return crate::commands::roll::reveal(p).await;
+        return crate::commands::roll::reveal(p, answer).await;
     }
     match crate::systems::by_button_kind(kind) {
-        Some(system) => system.press(p).await,
+        Some(system) => system.press(p, answer).await,
         None => Err(BotError::internal(format!("unknown action kind {kind}"))),
     }
 }

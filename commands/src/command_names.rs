@@ -83,6 +83,34 @@ fn japanese_char(c: char) -> bool {
     matches!(c, '\u{3040}'..='\u{30ff}' | '\u{4e00}'..='\u{9fff}')
 }
 
+/// Where an option's value that starts at `from` ends: at the next option of the command
+/// (` name:`), so a value may hold spaces (`weapon:Ares Predator`) and any script
+/// (`攻撃側:ガンダム`); the last one at the first space, line break, code span's end or closing
+/// Japanese punctuation (「… system:warmachine）」).
+fn value_end(chars: &[char], from: usize) -> usize {
+    let ends_text = |c: char| matches!(c, '\n' | '\r' | '`' | '）' | '」' | '』' | '】' | '、' | '。');
+    let option_at = |k: usize| {
+        let mut j = k;
+        while j < chars.len() && (chars[j].is_ascii_alphanumeric() || chars[j] == '-' || chars[j] == '_') {
+            j += 1;
+        }
+        j > k && chars.get(j) == Some(&':')
+    };
+    let mut k = from;
+    while k < chars.len() && !ends_text(chars[k]) {
+        if chars[k] == ' ' && option_at(k + 1) {
+            return k;
+        }
+        k += 1;
+    }
+    // No option follows: the value is one word.
+    let mut end = from;
+    while end < chars.len() && !chars[end].is_whitespace() && !ends_text(chars[end]) {
+        end += 1;
+    }
+    end
+}
+
 /// A Japanese message with every command it mentions named the Japanese way (the path and its
 /// option names and choices; other values as written): 「/session join で参加」 → 「/セッション 参加 で参加」. Text
 /// without kana or kanji, and slashes that start no known command, are left alone. Every embed
@@ -146,12 +174,9 @@ pub fn in_japanese_text(text: &str) -> std::borrow::Cow<'_, str> {
                             .map_or(option.as_str(), String::as_str),
                     );
                     out.push(':');
-                    i = j + 1;
-                    let mut value = String::new();
-                    while i < chars.len() && chars[i].is_ascii() && !chars[i].is_ascii_whitespace() {
-                        value.push(chars[i]);
-                        i += 1;
-                    }
+                    let end = value_end(&chars, j + 1);
+                    let value: String = chars[j + 1..end].iter().collect();
+                    i = end;
                     // A choice reads as the Japanese list shows it (`能力値:敏捷力`).
                     match names.choices.get(&(path.clone(), option, value.clone())) {
                         Some(ja) => out.push_str(ja),

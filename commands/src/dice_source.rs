@@ -36,6 +36,15 @@ impl DiceSource {
         }
     }
 
+    /// Faces the fixed source has left (tests see whether something rolled); `None` for the
+    /// others.
+    pub fn remaining(&self) -> Option<usize> {
+        match self {
+            DiceSource::Fixed(m) => Some(m.lock().unwrap_or_else(|e| e.into_inner()).remaining()),
+            _ => None,
+        }
+    }
+
     /// Queue faces for the fixed source (tests); ignored by the others.
     pub fn queue(&self, faces: impl IntoIterator<Item = u32>) {
         if let DiceSource::Fixed(m) = self {

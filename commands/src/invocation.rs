@@ -135,6 +135,8 @@ pub struct Invocation {
     pub guild: Option<u64>,
     pub channel: u64,
     pub user: u64,
+    /// Who typed, by the name the embeds' footers show (kept in the roll log).
+    pub user_name: String,
     pub lang: Lang,
     /// `manage_server` is true for Manage Server and for the server's GM role.
     pub actor: Actor,
@@ -220,6 +222,7 @@ impl Invocation {
             guild,
             channel: ctx.channel_id().get(),
             user,
+            user_name: ctx.author().display_name().to_string(),
             lang: settings.language.unwrap_or(locale_lang),
             actor: Actor {
                 user,
@@ -360,7 +363,14 @@ impl Invocation {
         command: &str,
         outcome: &(impl Serialize + LogSummary),
     ) -> Option<NewRoll> {
-        crate::log_line::entry(session?.id, self.user, command.to_string(), outcome, now_ms())
+        crate::log_line::entry(
+            session?.id,
+            self.user,
+            &self.user_name,
+            command.to_string(),
+            outcome,
+            now_ms(),
+        )
     }
 
     /// After a roll was shown: says so out loud when it is not in the session's log.

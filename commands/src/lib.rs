@@ -19,10 +19,13 @@ pub mod log_line;
 pub mod logging;
 pub mod luck;
 pub mod metrics;
+pub mod moments;
 pub mod offers;
 pub mod press;
 pub mod registration;
 pub mod reply;
+#[cfg(test)]
+mod source_tree;
 pub mod store;
 pub mod systems;
 pub mod text_check;
@@ -45,7 +48,9 @@ pub struct TappedOutcome {
 
 /// Shared by every command.
 pub struct Data {
-    pub dice: dice_source::DiceSource,
+    /// Reached by commands through [`Data::command_dice`] and by presses only through their
+    /// [`press::Answer`], so a press cannot roll without logging (issue 28).
+    dice: press::Dice,
     pub store: std::sync::Arc<dyn store::Store>,
     pub outcome_tap: Option<mpsc::UnboundedSender<TappedOutcome>>,
     /// Optional reads skip the store for a while after one failed (see
@@ -54,6 +59,24 @@ pub struct Data {
 }
 
 impl Data {
+    pub fn new(
+        dice: dice_source::DiceSource,
+        store: std::sync::Arc<dyn store::Store>,
+        outcome_tap: Option<mpsc::UnboundedSender<TappedOutcome>>,
+    ) -> Data {
+        Data {
+            dice: press::Dice::new(dice),
+            store,
+            outcome_tap,
+            reads: Default::default(),
+        }
+    }
+
+    /// The dice, for a command (it takes the command's context: a button press has none, and
+    /// rolls through its [`press::Answer`] instead).
+    pub fn command_dice(&self, command: Context<'_>) -> &dice_source::DiceSource {
+        self.dice.for_command(command)
+    }
     /// Mark a command finished (after its last message).
     pub fn tap_done(&self, interaction_id: u64) {
         if let Some(tx) = &self.outcome_tap {

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::Context;
 use crate::store::{JsonText, NewRoll};
+use engine::session::RollLogEntry;
 
 /// The key of the stored summaries inside a logged outcome (`{"en": …, "ja": …}`).
 const SUMMARY: &str = "summary";
@@ -123,9 +124,11 @@ pub fn logged_outcome(outcome: &(impl Serialize + LogSummary)) -> Option<JsonTex
 }
 
 /// A roll's log row: its outcome with the summaries (`None` when it cannot be written as JSON).
+/// `user_name`: the roller's display name as Discord gave it (escaped where it is shown).
 pub fn entry(
     session_id: i64,
     user_id: u64,
+    user_name: &str,
     command: String,
     outcome: &(impl Serialize + LogSummary),
     at_ms: i64,
@@ -136,6 +139,7 @@ pub fn entry(
         command,
         outcome: logged_outcome(outcome)?,
         at_ms,
+        user_name: Some(user_name.to_string()),
     })
 }
 
@@ -152,6 +156,16 @@ pub fn stored_summary(outcome: &Value, lang: Lang) -> Option<&str> {
         Lang::Ja => "ja",
     };
     outcome.get(SUMMARY)?.get(key)?.as_str().filter(|s| !s.is_empty())
+}
+
+/// Who made a logged roll, for the log and the transcript: the display name kept with it,
+/// escaped so it shows as written (on one line), or a mention for rows logged before names were
+/// kept (Discord shows it; an export read elsewhere shows the id).
+pub fn roller(entry: &RollLogEntry) -> String {
+    match entry.user_name.as_deref().filter(|n| !n.trim().is_empty()) {
+        Some(name) => crate::embeds::markdown::escape(&name.replace(['\n', '\r'], " ")),
+        None => format!("<@{}>", entry.user_id),
+    }
 }
 
 /// The slash command as typed: `/sr test character:Ana attribute:agility skill:pistols`.

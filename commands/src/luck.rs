@@ -14,7 +14,7 @@ use engine::i18n::Lang;
 use engine::odds::{Chance, LuckError, LuckInput, chance_at_least_as_good};
 use engine::session::RollLogEntry;
 
-use crate::commands::odds::{Bin, percent};
+use crate::embeds::odds::{Bin, percent};
 use crate::embeds::{EmbedView, colour};
 
 /// Wall time one table may spend on odds (each roll's own odds have the engine's budget too).

@@ -11,7 +11,9 @@ use serenity::all::{
 };
 
 use crate::Data;
-use crate::store::Action;
+use crate::dice_source::DiceSource;
+use crate::log_line::{LogSummary, Logged};
+use crate::store::{Action, NewRoll};
 
 pub const PREFIX: &str = "act:";
 
@@ -48,9 +50,28 @@ pub fn row(buttons: Vec<CreateButton>) -> CreateActionRow {
     CreateActionRow::Buttons(buttons)
 }
 
-/// Everything a handler needs about one press.
+/// The bot's dice behind two doors: a command's context ([`Dice::for_command`]) and a press's
+/// [`Answer`]. The source is private to this module — a private field of [`Data`] would be open
+/// to every module of the crate — so nothing else reaches it.
+pub struct Dice(DiceSource);
+
+impl Dice {
+    pub fn new(source: DiceSource) -> Dice {
+        Dice(source)
+    }
+
+    /// The dice for a command: it takes the command's context, which a press has not.
+    pub fn for_command(&self, _command: crate::Context<'_>) -> &DiceSource {
+        &self.0
+    }
+}
+
+/// Everything a handler needs about one press. It holds no dice: a press rolls only through
+/// its [`Answer`] ([`Answer::roll`]), whose reply then cannot be built without a log entry.
 pub struct Press<'a> {
     pub ctx: &'a SerenityContext,
+    /// The store and the console tap. Its dice need a command's context
+    /// ([`Data::command_dice`]), which a press has not.
     pub data: &'a Data,
     pub interaction: &'a ComponentInteraction,
     pub action: Action,
@@ -65,33 +86,147 @@ pub struct Press<'a> {
     pub settings: ServerSettings,
 }
 
-impl Press<'_> {
-    /// Log what a press rolled in session `session_id` (best effort, as a command's roll is:
-    /// the result already shows) with its summary, and hand it to the console.
-    pub async fn log(
-        &self,
-        session_id: i64,
-        command: &str,
-        outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
-    ) {
-        self.data.tap(self.interaction.id.get(), outcome);
-        let user = self.interaction.user.id.get();
-        let now = crate::invocation::now_ms();
-        let Some(entry) = crate::log_line::entry(session_id, user, command.to_string(), outcome, now) else {
-            return;
-        };
-        if let Err(e) = self.data.store.append_roll(&entry).await {
-            tracing::warn!(session = session_id, "roll not logged: {e}");
-        }
-    }
-}
-
 /// What the press shows.
-pub enum PressReply {
+pub enum Shown {
     /// Replace the message the button is on.
     Update(CreateInteractionResponseMessage),
     /// A new message in the channel.
     Message(CreateInteractionResponseMessage),
+}
+
+/// A press's answer: what it shows and the log rows it leaves, which the dispatcher writes
+/// (and hands to the console) before it shows anything. Built only by [`Answer`] and
+/// [`Rolling`], so a press that rolled always carries its rows.
+pub struct PressReply {
+    shown: Shown,
+    log: Vec<PressLog>,
+}
+
+/// One log row of a press: the roll (or the change) in session `session_id`, under the command
+/// a person would type for it, with its localized summary.
+pub struct PressLog {
+    /// `None`: rolled outside any session (a raw roll's button): only the console sees it.
+    session_id: Option<i64>,
+    command: String,
+    outcome: Logged,
+    /// Logged under someone else than the presser (a secret roll revealed: its roller).
+    roller: Option<(u64, String)>,
+}
+
+impl PressLog {
+    pub fn new(session_id: i64, command: &str, outcome: &(impl serde::Serialize + LogSummary)) -> PressLog {
+        PressLog {
+            session_id: Some(session_id),
+            command: command.to_string(),
+            outcome: Logged::of(outcome),
+            roller: None,
+        }
+    }
+
+    /// A roll with no session to log it in (a raw roll's button): handed to the console only.
+    pub fn outside_session(command: &str, outcome: &(impl serde::Serialize + LogSummary)) -> PressLog {
+        PressLog {
+            session_id: None,
+            command: command.to_string(),
+            outcome: Logged::of(outcome),
+            roller: None,
+        }
+    }
+
+    /// The row as `user` (by `name`) rolled it, not the presser.
+    pub fn by(mut self, user: u64, name: &str) -> PressLog {
+        self.roller = Some((user, name.to_string()));
+        self
+    }
+}
+
+/// The one way a press answers, made by the dispatcher for each press and used up by the
+/// answer (not `Clone`). Its dice are reached only through [`Answer::roll`], which leaves a
+/// [`Rolling`]: that answers only with log rows.
+pub struct Answer<'a> {
+    dice: &'a DiceSource,
+}
+
+impl<'a> Press<'a> {
+    /// The press and its one [`Answer`], made together by the dispatcher, which builds the
+    /// press (a handler only borrows it).
+    pub(crate) fn with_answer(press: Press<'a>) -> (Press<'a>, Answer<'a>) {
+        let answer = Answer {
+            dice: &press.data.dice.0,
+        };
+        (press, answer)
+    }
+}
+
+impl<'a> Answer<'a> {
+    /// Nothing rolled, nothing logged (a choice, a refusal shown as a message).
+    pub fn show(self, shown: Shown) -> PressReply {
+        PressReply {
+            shown,
+            log: Vec::new(),
+        }
+    }
+
+    /// Nothing rolled, but what the press changed belongs in the log (damage applied, a secret
+    /// roll revealed).
+    pub fn show_logged(self, shown: Shown, log: PressLog) -> PressReply {
+        PressReply {
+            shown,
+            log: vec![log],
+        }
+    }
+
+    /// From here on the press may roll, and answers only with what it rolled logged.
+    pub fn roll(self) -> Rolling<'a> {
+        Rolling { dice: self.dice }
+    }
+}
+
+/// A press that may roll ([`Answer::roll`]): it answers with at least one log row.
+pub struct Rolling<'a> {
+    dice: &'a DiceSource,
+}
+
+impl<'a> Rolling<'a> {
+    pub fn dice(&self) -> &'a DiceSource {
+        self.dice
+    }
+
+    /// Show the result, with the row of what was rolled.
+    pub fn show(self, shown: Shown, log: PressLog) -> PressReply {
+        self.show_all(shown, log, Vec::new())
+    }
+
+    /// Show the result, with the rows of what was rolled (`first` and `more`, in order).
+    pub fn show_all(self, shown: Shown, first: PressLog, more: Vec<PressLog>) -> PressReply {
+        let mut log = vec![first];
+        log.extend(more);
+        PressReply { shown, log }
+    }
+}
+
+impl PressReply {
+    /// What to show, once the rows are written.
+    pub(crate) fn shown(self) -> Shown {
+        self.shown
+    }
+
+    /// The rows to write, as [`NewRoll`]s by `user` (`user_name`) unless a row names its
+    /// roller; each outcome goes to the console first.
+    pub(crate) fn rows(&self, data: &Data, interaction_id: u64, user: u64, user_name: &str) -> Vec<NewRoll> {
+        let now = crate::invocation::now_ms();
+        self.log
+            .iter()
+            .filter_map(|l| {
+                data.tap(interaction_id, &l.outcome);
+                let (id, name) = l
+                    .roller
+                    .as_ref()
+                    .map_or((user, user_name), |(u, n)| (*u, n.as_str()));
+                crate::log_line::entry(l.session_id?, id, name, l.command.clone(), &l.outcome, now)
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]

@@ -2,11 +2,14 @@
 //! but for the rare keep/drop over mixed stages that passes its estimate and then its budget
 //! (`pool_keep`: stopped within a few milliseconds).
 
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+
 use thiserror::Error;
 
 use crate::i18n::{Lang, Localized};
 use crate::notation::NotationError;
-use crate::systems::{badlands_rally, mecha_d20, shadowrun4, terminator, warmachine};
 
 /// A number an odds request carries that no resolver bounds on its own: a stat after effects, the
 /// boxes left, the sum of a check's parts. Named in [`OddsError::OutOfRange`].
@@ -63,16 +66,9 @@ pub enum OddsError {
     Overflow,
     #[error("an opposed test has no threshold")]
     OpposedWithThreshold,
-    #[error(transparent)]
-    Shadowrun4(#[from] shadowrun4::RuleError),
-    #[error(transparent)]
-    BadlandsRally(#[from] badlands_rally::RuleError),
-    #[error(transparent)]
-    Warmachine(#[from] warmachine::RuleError),
-    #[error(transparent)]
-    Terminator(#[from] terminator::RuleError),
-    #[error(transparent)]
-    MechaD20(#[from] mecha_d20::RuleError),
+    /// A system's own rules refused the request (its `RuleError`, converted in its `odds.rs`).
+    #[error("{0}")]
+    Rule(Refusal),
     #[error("the {} must be between {min} and {max}, not {value}", what.name(Lang::En))]
     OutOfRange {
         what: OddsInput,
@@ -81,6 +77,62 @@ pub enum OddsError {
         max: i64,
     },
 }
+
+impl OddsError {
+    /// A system's rule error, carried as it is.
+    pub fn rule(e: impl SystemRefusal) -> Self {
+        OddsError::Rule(Refusal(Arc::new(e)))
+    }
+
+    /// The system's own error, when a rule of type `E` refused the request.
+    pub fn rule_error<E: 'static>(&self) -> Option<&E> {
+        match self {
+            OddsError::Rule(r) => r.0.as_any().downcast_ref(),
+            _ => None,
+        }
+    }
+}
+
+/// What a system's `RuleError` is to the odds: an error read in both languages. The odds do not
+/// name the systems; each converts its own (`impl From<RuleError> for OddsError` in its folder).
+pub trait SystemRefusal: std::error::Error + Localized + Send + Sync + 'static {
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: std::error::Error + Localized + Send + Sync + 'static> SystemRefusal for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// A system's refusal, shared (cloning an [`OddsError`] does not copy it).
+#[derive(Clone)]
+pub struct Refusal(Arc<dyn SystemRefusal>);
+
+impl fmt::Debug for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&*self.0, f)
+    }
+}
+
+/// The same type of error saying the same thing (in both languages).
+impl PartialEq for Refusal {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.as_any().type_id() == other.0.as_any().type_id()
+            && self.0.to_string() == other.0.to_string()
+            && [Lang::En, Lang::Ja]
+                .into_iter()
+                .all(|l| self.0.localized(l) == other.0.localized(l))
+    }
+}
+
+impl Eq for Refusal {}
 
 /// `value` within `min..=max`, or [`OddsError::OutOfRange`] naming `what`.
 pub(crate) fn within(what: OddsInput, value: i64, min: i64, max: i64) -> Result<(), OddsError> {
@@ -128,11 +180,7 @@ impl Localized for OddsError {
                     "対抗判定には目標値がありません。`threshold` と `opposed` のどちらか一方を指定してください。",
                 )
                 .into(),
-            Shadowrun4(e) => e.localized(lang),
-            BadlandsRally(e) => e.localized(lang),
-            Warmachine(e) => e.localized(lang),
-            Terminator(e) => e.localized(lang),
-            MechaD20(e) => e.localized(lang),
+            Rule(e) => e.0.localized(lang),
             OutOfRange { what, value, min, max } if ja => {
                 format!("{}は{min}〜{max}で指定してください（{value}は範囲外です）。", what.name(lang))
             }

@@ -9,16 +9,22 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::Measure;
 use super::dist::Dist;
 use super::error::OddsError;
-use super::{Measure, MechaRequest, RallyRequest, WarmachineRequest, WmAttack, WmDice};
+// The systems' own odds (each in its folder): the only places luck reaches into them.
 use crate::i18n::{Lang, Localized};
 use crate::notation::CmpOp;
+use crate::systems::badlands_rally::odds::{RallyRequest, badlands_rally_odds, check_distribution};
 use crate::systems::badlands_rally::roll::Rating;
 use crate::systems::mecha_d20::attack::decision;
 use crate::systems::mecha_d20::damage::DamageRequest;
+use crate::systems::mecha_d20::odds::{MechaRequest, mecha_d20_odds};
+use crate::systems::shadowrun4::odds::pool_hits;
 use crate::systems::terminator::dice::Die;
+use crate::systems::terminator::odds::attack_hits;
 use crate::systems::warmachine::dice::Discard;
+use crate::systems::warmachine::odds::{WarmachineRequest, WmAttack, WmDice, warmachine_odds};
 
 /// A logged roll as luck reads it: what was rolled and how ([`LuckRoll`]) and the number it
 /// gave, measured the way the roll's `roll` says (higher is better unless it says otherwise).
@@ -168,7 +174,7 @@ impl LuckRoll {
             LuckRoll::Shadowrun4 { pools, fixed } => {
                 let mut acc = Dist::point(*fixed);
                 for p in pools {
-                    let hits = super::shadowrun4::pool_hits(p.dice, p.rule_of_six)?;
+                    let hits = pool_hits(p.dice, p.rule_of_six)?;
                     let hits = if p.opposing { hits.negated() } else { hits };
                     acc = acc.convolve(&hits)?;
                 }
@@ -176,7 +182,7 @@ impl LuckRoll {
             }
             LuckRoll::RallyCheck { rating, dice } => {
                 let r = Rating::new(*rating).map_err(OddsError::from)?;
-                (super::badlands_rally::check_distribution(r, *dice)?, true)
+                (check_distribution(r, *dice)?, true)
             }
             LuckRoll::RallyRoll { rating, dice } => {
                 let r = Rating::new(*rating).map_err(OddsError::from)?;
@@ -190,7 +196,7 @@ impl LuckRoll {
                 defence_rating,
                 defence_dice,
             } => {
-                let o = super::badlands_rally_odds(&RallyRequest {
+                let o = badlands_rally_odds(&RallyRequest {
                     rating: *rating,
                     dice: *dice,
                     versus: Some((*defence_rating, *defence_dice)),
@@ -206,7 +212,7 @@ impl LuckRoll {
                     additional: extra.saturating_sub(1),
                     discard: *discard,
                 };
-                let o = super::warmachine_odds(&WarmachineRequest {
+                let o = warmachine_odds(&WarmachineRequest {
                     attack: Some(WmAttack {
                         stat: 0,
                         modifier: 0,
@@ -220,11 +226,11 @@ impl LuckRoll {
                 (o.attack.ok_or(LuckError::Impossible)?.total, true)
             }
             LuckRoll::TerminatorAttack { die, rof, threshold } => {
-                (super::terminator::attack_hits(*die, *rof, *threshold)?, true)
+                (attack_hits(*die, *rof, *threshold)?, true)
             }
             LuckRoll::MechaStrike { attack, evasion } => {
                 // The decision of every pair of d20 faces, as `/odds` weighs them.
-                super::mecha_d20_odds(&MechaRequest {
+                mecha_d20_odds(&MechaRequest {
                     attack: *attack,
                     evasion: *evasion,
                     ..MechaRequest::default()
@@ -238,7 +244,7 @@ impl LuckRoll {
                 (Dist::from_pairs(&pairs)?, true)
             }
             LuckRoll::MechaDamage { request } => {
-                let o = super::mecha_d20_odds(&MechaRequest {
+                let o = mecha_d20_odds(&MechaRequest {
                     damage: Some(request.clone()),
                     ..MechaRequest::default()
                 })?;

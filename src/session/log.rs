@@ -15,6 +15,10 @@ pub struct RollLogEntry {
     pub outcome: serde_json::Value,
     /// Unix milliseconds.
     pub at_ms: i64,
+    /// The roller's display name when they rolled, as Discord gave it (not escaped): what the
+    /// log and exports show. `None` for rows logged before names were kept (shown as a mention).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_name: Option<String>,
 }
 
 /// Bumped when the export's shape changes incompatibly.

@@ -1,6 +1,6 @@
-//! Field names as players type them: each system's table of stored keys and every name (English,
-//! Japanese) a player may use for one. Apart from `sheet` (which reaches every system through the
-//! registry) so that a system's own sheet needs nothing above it.
+//! Name tables as players type them: stored keys and every name (English, Japanese) a player may
+//! use for one — Shadowrun's skill names. Sheet fields are declared in each system's
+//! `sheet_decl.rs` (see [`super::sheet_decl`]).
 
 /// A system's field names: `(stored key, every name a player may type for it)`.
 pub type FieldNames = &'static [(&'static str, &'static [&'static str])];

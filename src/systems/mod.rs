@@ -11,7 +11,9 @@ pub mod registry;
 pub mod rules;
 pub mod shadowrun4;
 pub mod sheet;
+pub mod sheet_decl;
 pub mod sheet_error;
+pub mod sheet_file;
 pub mod terminator;
 pub mod warmachine;
 

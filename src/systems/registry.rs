@@ -2,7 +2,7 @@
 //! [`rules`] is everything the rest of Saikoro asks of that system's folder. Adding a system:
 //! its folder under `systems/`, a variant here (with its stored key), and its arm in [`rules`]
 //! — the compiler then points at every `match` that must learn it, and the conformance test
-//! below checks each piece is there.
+//! below checks each piece is there (its sheet, options, state, dialect and odds).
 
 use std::fmt;
 use std::str::FromStr;
@@ -189,7 +189,10 @@ mod conformance {
                 Err(e) => assert!(!e.en.is_empty() && !e.ja.is_empty(), "{id}: unlocalized refusal"),
             }
             let _ = r.describe_sheet(&json!({}), Lang::Ja);
-            assert!(!r.gm_only_field(""), "{id}: the empty field name is nobody's");
+            assert!(
+                !r.sheet_decl().gm_only(""),
+                "{id}: the empty field name is nobody's"
+            );
             // Options: keys carry a prefix, have a default, and are unique across systems.
             for o in r.house_options() {
                 assert!(o.key.contains('.'), "{id}: option {} has no prefix", o.key);
@@ -210,6 +213,14 @@ mod conformance {
             r.check_state(&Value::Null)
                 .unwrap_or_else(|e| panic!("{id}: {e}"));
             r.check_state(&json!({})).unwrap_or_else(|e| panic!("{id}: {e}"));
+            // Odds: a typical request computes exactly (`/odds` has a page for every system).
+            let odds = r.typical_odds().unwrap_or_else(|e| panic!("{id}: no odds: {e}"));
+            assert!(
+                (odds.mass() - 1.0).abs() < 1e-9,
+                "{id}: odds add up to {}",
+                odds.mass()
+            );
+            assert!(odds.max() > odds.min(), "{id}: odds of a roll with one result");
             // Dialect: plain generic notation is never rewritten.
             if let Some(d) = r.roll_dialect() {
                 assert_eq!(d.rewrite("2d6+1"), None, "{id}");
@@ -217,6 +228,101 @@ mod conformance {
                 let _ = d.read(&out, Lang::Ja);
             }
         }
+    }
+
+    /// Issue 30: every system declares its sheet, and every declared field (each of its
+    /// names), weapon slot and free name parses from its example, shows on `/char show`, and
+    /// round-trips through the sheet file; its help and autocomplete speak both languages.
+    #[test]
+    fn every_declared_field_parses_shows_and_round_trips() {
+        use crate::systems::sheet::{describe_sheet, parse_fields};
+        use crate::systems::sheet_decl::Stored;
+        use crate::systems::sheet_file::{export, import};
+        let empty = json!({});
+        let mut checked = 0;
+        let mut unshown = Vec::new();
+        for id in SystemId::ALL {
+            let r = rules(id);
+            let decl = r.sheet_decl();
+            assert!(
+                !decl.fields.is_empty() || decl.free.is_some(),
+                "{id}: no sheet declaration"
+            );
+            assert!(!decl.example.is_empty(), "{id}: no example entry");
+            let base_fields = parse_fields(decl.example).unwrap();
+            let base = r
+                .edit_sheet(&empty, &base_fields, true)
+                .unwrap_or_else(|e| panic!("{id}: its example `{}` is refused: {}", decl.example, e.en));
+            let base_shown = describe_sheet(id, &base, Lang::En);
+            let mut keys = HashSet::new();
+            for f in decl.fields {
+                assert!(keys.insert(f.key), "{id}: {} declared twice", f.key);
+                assert!(!f.ja.is_empty(), "{id}: {} has no Japanese name", f.key);
+                assert!(!f.example.is_empty(), "{id}: {} has no example", f.key);
+                // Every name is one field's only.
+                for n in f.names.iter().chain([&f.ja]) {
+                    let owner = decl.field(n).map(|o| o.key);
+                    assert_eq!(owner, Some(f.key), "{id}: `{n}` names {owner:?}, not {}", f.key);
+                }
+                let mut fields = base_fields.clone();
+                fields.retain(|(k, _)| decl.field(k).is_none_or(|o| o.key != f.key));
+                fields.extend(parse_fields(&format!("{}={}", f.key, f.example)).unwrap());
+                let sheet = r
+                    .edit_sheet(&empty, &fields, true)
+                    .unwrap_or_else(|e| panic!("{id}: `{}={}` is refused: {}", f.key, f.example, e.en));
+                if !matches!(f.stored, Stored::Action) {
+                    assert!(f.value_in(&sheet).is_some(), "{id}: {} is not read back", f.key);
+                    let shown = describe_sheet(id, &sheet, Lang::En);
+                    if shown == base_shown && f.value_in(&sheet) != f.value_in(&base) {
+                        unshown.push(format!("{id}: `{}={}`", f.key, f.example));
+                    }
+                }
+                let file = export(id, "Ana", &sheet);
+                let back =
+                    import(&file, Some(id)).unwrap_or_else(|e| panic!("{id}: {}: {}\n{file}", f.key, e.en));
+                assert_eq!(back.sheet, sheet, "{id}: {} does not round-trip:\n{file}", f.key);
+                checked += 1;
+            }
+            if let Some(w) = &decl.weapons {
+                let mut fields = base_fields.clone();
+                fields.push((format!("{}{}", w.prefixes[0], w.max), w.example.to_string()));
+                let sheet = r
+                    .edit_sheet(&empty, &fields, true)
+                    .unwrap_or_else(|e| panic!("{id}: the weapon example is refused: {}", e.en));
+                assert!(!(w.stored)(&sheet).is_empty(), "{id}: weapons are not read back");
+                assert_eq!(
+                    import(&export(id, "Ana", &sheet), Some(id)).unwrap().sheet,
+                    sheet,
+                    "{id}"
+                );
+                for lang in [Lang::En, Lang::Ja] {
+                    assert!(
+                        decl.weapon_help(lang).is_some_and(|h| h.contains(w.example)),
+                        "{id}"
+                    );
+                }
+            }
+            if let Some(free) = &decl.free {
+                let mut fields = base_fields.clone();
+                fields.extend(parse_fields(free.example).unwrap());
+                let sheet = r.edit_sheet(&empty, &fields, true).unwrap();
+                assert!(
+                    !(free.stored)(&sheet).is_empty(),
+                    "{id}: free names are not read back"
+                );
+            }
+            for lang in [Lang::En, Lang::Ja] {
+                assert_eq!(
+                    decl.help_lines(lang).len(),
+                    decl.fields.len() + usize::from(decl.free.is_some())
+                );
+                let offered = decl.choices("", lang);
+                assert!(offered.len() <= 25, "{id}");
+                assert_eq!(offered[0].1, decl.example, "{id}");
+            }
+        }
+        assert!(unshown.is_empty(), "not shown on /char show: {unshown:?}");
+        assert!(checked > 100, "{checked}");
     }
 
     #[test]

@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::sheet_error::SheetError;
 use crate::i18n::Lang;
 use crate::notation::RollOutcome;
+use crate::odds::{Dist, OddsError};
 
 /// A house option a server's admins may set (`/config option`), with the value the rules use
 /// when nobody set it.
@@ -52,24 +53,25 @@ pub struct SheetField {
 }
 
 impl SheetField {
-    /// The rows of a `(key, names)` table; the key itself is left out of `names`.
-    pub fn from_table(table: crate::systems::field_names::FieldNames) -> Vec<SheetField> {
-        table
+    /// A declaration's fields with all their names, then the weapon slots.
+    pub fn from_decl(decl: &crate::systems::sheet_decl::SheetDecl) -> Vec<SheetField> {
+        let mut fields: Vec<SheetField> = decl
+            .fields
             .iter()
-            .map(|(key, names)| SheetField {
-                key: (*key).to_string(),
-                names: names.iter().copied().filter(|n| n != key).collect(),
+            .map(|f| SheetField {
+                key: f.key.to_string(),
+                names: std::iter::once(f.ja)
+                    .chain(f.names.iter().copied())
+                    .filter(|n| *n != f.key)
+                    .collect(),
             })
-            .collect()
-    }
-
-    /// A table's rows, then the weapon slots `weapon1`…`weaponN` (also typed `w1`, `武器1`).
-    pub fn with_weapons(table: crate::systems::field_names::FieldNames, max: usize) -> Vec<SheetField> {
-        let mut fields = SheetField::from_table(table);
-        fields.push(SheetField {
-            key: format!("weapon1…weapon{max}"),
-            names: vec!["w1", "武器1"],
-        });
+            .collect();
+        if let Some(w) = &decl.weapons {
+            fields.push(SheetField {
+                key: format!("weapon1…weapon{}", w.max),
+                names: vec!["w1"],
+            });
+        }
         fields
     }
 }
@@ -124,12 +126,10 @@ pub trait SystemRules: Sync {
         self.edit_sheet(current, fields, gm)
     }
 
-    /// Whether only the GM may change `key` on an existing entry.
-    fn gm_only_field(&self, key: &str) -> bool;
-
-    /// Every field its sheets take: the stored key and every other name a player may type for
-    /// it (Japanese names among them), as `/help` lists them.
-    fn sheet_fields(&self) -> Vec<SheetField>;
+    /// The sheet, declared once: fields, names, ranges, help, weapon grammar (see
+    /// [`SheetDecl`](super::sheet_decl::SheetDecl)); help, autocomplete, the GM-only check,
+    /// the missing-field warning and the sheet file derive from it.
+    fn sheet_decl(&self) -> &'static super::sheet_decl::SheetDecl;
 
     /// The sheet as `name: value` lines.
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)>;
@@ -143,6 +143,11 @@ pub trait SystemRules: Sync {
     /// Whether a session's `system_state` reads as this system's state type (the store keeps
     /// it as JSON; see [`SessionState`]).
     fn check_state(&self, system_state: &Value) -> Result<(), SheetError>;
+
+    /// Its exact odds (`/odds`), for a typical request: what its own entry point in its
+    /// `odds.rs` computes (each takes its own request type; the bot's `/odds` page of the system
+    /// calls it directly). The conformance test checks every system has odds that compute.
+    fn typical_odds(&self) -> Result<Dist, OddsError>;
 }
 
 /// A system's typed session state, kept under its own key of `Session::system_state` (JSON in

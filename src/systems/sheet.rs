@@ -53,7 +53,7 @@ pub fn parse_fields(input: &str) -> Result<Vec<(String, String)>, SheetError> {
         while i < chars.len() && chars[i] != '=' && chars[i] != '＝' && !is_sep(chars[i]) {
             i += 1;
         }
-        let key: String = chars[key_start..i].iter().collect();
+        let mut key: String = chars[key_start..i].iter().collect();
         if i >= chars.len() || (chars[i] != '=' && chars[i] != '＝') {
             return Err(SheetError::new(
                 format!("Write fields as name=value (at `{key}`)."),
@@ -61,6 +61,16 @@ pub fn parse_fields(input: &str) -> Result<Vec<(String, String)>, SheetError> {
             ));
         }
         i += 1;
+        // `hp-=3`, `hp+=2`: a change to the number kept (see `resolve_changes`), not a field
+        // named `hp_`.
+        let op = match key.chars().last() {
+            Some('+' | '＋') if key.chars().count() > 1 => Some('+'),
+            Some('-' | '－' | '−') if key.chars().count() > 1 => Some('-'),
+            _ => None,
+        };
+        if op.is_some() {
+            key.pop();
+        }
         let value: String = if i < chars.len() && chars[i] == '"' {
             let start = i + 1;
             let end = chars[start..]
@@ -81,6 +91,10 @@ pub fn parse_fields(input: &str) -> Result<Vec<(String, String)>, SheetError> {
                 i += 1;
             }
             chars[start..i].iter().collect()
+        };
+        let value = match op {
+            Some(op) => format!("{op}={}", value.trim()),
+            None => value,
         };
         let key = key.trim().to_lowercase().replace(['-', ' '], "_");
         if key.is_empty() || key.chars().count() > MAX_KEY_CHARS || value.chars().count() > MAX_VALUE_CHARS {
@@ -128,7 +142,45 @@ pub fn edit_sheet_as(
     fields: &[(String, String)],
     gm: bool,
 ) -> Result<Value, SheetError> {
-    rules(system).edit_sheet(current, fields, gm)
+    let fields = resolve_changes(system, current, fields)?;
+    rules(system).edit_sheet(current, &fields, gm)
+}
+
+/// `hp-=3` / `hp+=2` (as [`parse_fields`] gives them: value `-=3`) → `hp=<kept − 3>`, the kept
+/// number read through the system's declaration. Other fields unchanged.
+pub fn resolve_changes(
+    system: SystemId,
+    current: &Value,
+    fields: &[(String, String)],
+) -> Result<Vec<(String, String)>, SheetError> {
+    let decl = rules(system).sheet_decl();
+    fields
+        .iter()
+        .map(|(k, v)| {
+            let sign = match v.get(..2) {
+                Some("+=") => 1,
+                Some("-=") => -1,
+                _ => return Ok((k.clone(), v.clone())),
+            };
+            let by = super::sheet_decl::int_in(k, &v[2..], 0, 1_000_000)?;
+            let kept = match decl.field(k) {
+                Some(f) => f.value_in(current),
+                None => decl.free.and_then(|free| {
+                    (free.stored)(current)
+                        .into_iter()
+                        .find(|(name, _)| name == k)
+                        .map(|(_, v)| v)
+                }),
+            };
+            let kept: i64 = kept.and_then(|t| t.trim().parse().ok()).ok_or_else(|| {
+                SheetError::new(
+                    format!("`{k}` has no number to change yet: set it first with `{k}=N`."),
+                    format!("`{k}` にはまだ数値がありません。先に `{k}=N` で設定してください。"),
+                )
+            })?;
+            Ok((k.clone(), (kept + sign * by).to_string()))
+        })
+        .collect()
 }
 
 /// [`edit_sheet_as`] for an entry of a session: the system may read presets the session
@@ -140,7 +192,8 @@ pub fn edit_sheet_in_session(
     gm: bool,
     system_state: &Value,
 ) -> Result<Value, SheetError> {
-    rules(system).edit_sheet_in(current, fields, gm, system_state)
+    let fields = resolve_changes(system, current, fields)?;
+    rules(system).edit_sheet_in(current, &fields, gm, system_state)
 }
 
 /// The fields among `fields` that only the GM may change on an existing entry.
@@ -148,14 +201,19 @@ pub fn gm_only_fields(system: SystemId, fields: &[(String, String)]) -> Vec<Stri
     let r = rules(system);
     fields
         .iter()
-        .filter(|(k, _)| r.gm_only_field(k))
+        .filter(|(k, _)| r.sheet_decl().gm_only(k))
         .map(|(k, _)| k.clone())
         .collect()
 }
 
 /// The sheet as `name: value` lines for an embed.
+/// The sheet as `name: value` lines for an embed, then the warning for fields the rules need
+/// that it leaves unset (from the declaration).
 pub fn describe_sheet(system: SystemId, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
-    rules(system).describe_sheet(sheet, lang)
+    let r = rules(system);
+    let mut lines = r.describe_sheet(sheet, lang);
+    lines.extend(r.sheet_decl().warning(sheet, lang));
+    lines
 }
 
 #[cfg(test)]
@@ -214,7 +272,7 @@ mod field_name_tests {
         let mut checked = 0;
         for id in SystemId::ALL {
             let rules = id.rules();
-            for field in rules.sheet_fields() {
+            for field in crate::systems::rules::SheetField::from_decl(rules.sheet_decl()) {
                 if field.key.contains('…') {
                     continue;
                 }
@@ -249,7 +307,7 @@ mod field_name_tests {
     #[test]
     fn every_system_but_free_form_lists_its_fields() {
         for id in SystemId::ALL {
-            let n = id.rules().sheet_fields().len();
+            let n = id.rules().sheet_decl().fields.len();
             assert_eq!(n == 0, id == SystemId::Generic, "{id:?}: {n} fields");
         }
     }
@@ -276,5 +334,41 @@ mod unquote_tests {
             unquote_line(r#"weapon1="Blade 13 melee""#),
             r#"weapon1="Blade 13 melee""#
         );
+    }
+}
+
+#[cfg(test)]
+mod change_tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// Issue 30: `/char edit stats:hp-=3` on a free-form sheet took 3 off `hp`; it used to make
+    /// a new field `hp_: 3`.
+    #[test]
+    fn hp_minus_equals_three_subtracts_from_hp() {
+        let f = parse_fields("hp-=3").unwrap();
+        assert_eq!(f, vec![("hp".to_string(), "-=3".to_string())]);
+        let sheet = json!({"hp": 12, "note": "x"});
+        let out = edit_sheet(SystemId::Generic, &sheet, &f).unwrap();
+        assert_eq!(out, json!({"hp": 9, "note": "x"}));
+        let out = edit_sheet(
+            SystemId::Generic,
+            &out,
+            &parse_fields("hp+=5 mp＋=1").unwrap_or_default(),
+        );
+        assert!(out.is_err(), "mp is not kept yet");
+        let e = out.unwrap_err();
+        assert!(
+            e.en.contains("`mp` has no number") && e.ja.contains("`mp`"),
+            "{}",
+            e.en
+        );
+        let out = edit_sheet(SystemId::Generic, &sheet, &parse_fields("hp+=5").unwrap()).unwrap();
+        assert_eq!(out["hp"], 17);
+        // A text is no number to change; the dash inside a name still reads as `_`.
+        assert!(edit_sheet(SystemId::Generic, &sheet, &parse_fields("note-=1").unwrap()).is_err());
+        assert_eq!(parse_fields("first-aid=2").unwrap()[0].0, "first_aid");
+        assert!(edit_sheet(SystemId::Generic, &sheet, &parse_fields("hp-=x").unwrap()).is_err());
     }
 }

@@ -129,6 +129,7 @@ pub async fn add(
     #[name_localized("ja", "能力値")]
     #[description_localized("ja", "能力値（例: body=4 agility=5）")]
     #[max_length = 1500]
+    #[autocomplete = "crate::autocomplete::autocomplete_stats"]
     stats: Option<String>,
     #[description = "Model or datacard, where the system has them (autocompletes)"]
     #[name_localized("ja", "機種")]
@@ -178,6 +179,7 @@ pub async fn edit(
     #[name_localized("ja", "能力値")]
     #[description_localized("ja", "変更する能力値（例: edge=2）")]
     #[max_length = 1500]
+    #[autocomplete = "crate::autocomplete::autocomplete_stats"]
     stats: Option<String>,
     #[description = "New name"]
     #[name_localized("ja", "新しい名前")]

@@ -9,8 +9,8 @@ use serde_json::json;
 use serenity::all::{ButtonStyle, ChannelId, CreateInteractionResponseMessage, CreateMessage, UserId};
 
 use crate::embeds::roll::roll_view;
-use crate::invocation::{Invocation, now_ms, optional};
-use crate::press::{self as buttons, Press, PressReply};
+use crate::invocation::{Invocation, optional};
+use crate::press::{self as buttons, Answer, Press, PressLog, PressReply, Shown};
 use crate::store::{JsonText, NewAction};
 use crate::{BotError, Context};
 
@@ -106,7 +106,7 @@ pub async fn roll(
         .map_or_else(|| dice.clone(), |(_, _, e)| e.clone());
     let mut outcome = ctx
         .data()
-        .dice
+        .command_dice(ctx)
         .with(|r| notation::evaluate(&expression, r))
         .map_err(|e| notation_error(&inv, &e))?;
     outcome.input = dice.trim().to_string();
@@ -237,7 +237,7 @@ async fn send_to_gm(
 }
 
 /// The roller pressed "Reveal": the notice becomes the result.
-pub async fn reveal(p: &Press<'_>) -> Result<PressReply, BotError> {
+pub async fn reveal(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotError> {
     let outcome: RollOutcome =
         serde_json::from_value(p.action.payload["outcome"].clone()).map_err(BotError::internal)?;
     let roller = p.action.payload["roller"].as_str().unwrap_or_default();
@@ -247,27 +247,25 @@ pub async fn reveal(p: &Press<'_>) -> Result<PressReply, BotError> {
         Lang::En => format!("🎲 {who} revealed a secret roll."),
         Lang::Ja => format!("🎲 {who} がシークレットダイスを公開しました。"),
     };
-    // From now on the session's log shows it to everyone: a new entry, the log being
-    // append-only. Best effort (the session may have ended meanwhile).
-    let command = p.action.payload["command"].as_str().unwrap_or("/roll");
-    if let Some(session_id) = p.action.payload["session"].as_i64()
-        && let Some(entry) = crate::log_line::entry(
-            session_id,
-            p.action.owner,
-            format!("{command} (revealed)"),
-            &outcome,
-            now_ms(),
-        )
-        && let Err(e) = p.data.store.append_roll(&entry).await
-    {
-        tracing::warn!(session = session_id, "revealed roll not logged: {e}");
-    }
-    Ok(PressReply::Update(
+    // From now on the session's log shows it to everyone: a new entry under its roller, the
+    // log being append-only. Best effort (the session may have ended meanwhile).
+    let command = format!(
+        "{} (revealed)",
+        p.action.payload["command"].as_str().unwrap_or("/roll")
+    );
+    let shown = Shown::Update(
         CreateInteractionResponseMessage::new()
             .content(content)
             .embed(view.to_embed())
             .components(vec![]),
-    ))
+    );
+    Ok(match p.action.payload["session"].as_i64() {
+        Some(session_id) => answer.show_logged(
+            shown,
+            PressLog::new(session_id, &command, &outcome).by(p.action.owner, roller),
+        ),
+        None => answer.show(shown),
+    })
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! `/session`: a game running in a channel or thread — start, join, leave, status, log, end,
-//! export, gm, luck (`session_luck`).
+//! `/session`: a game running in a channel or thread — start, join, leave, status, log, recap,
+//! end, export, gm, luck (`session_luck`).
 
 use engine::i18n::Lang;
 use engine::session::{RollLogEntry, Session, SessionExport, SystemId};
@@ -12,6 +12,7 @@ use crate::embeds::markdown::escape;
 use crate::embeds::status::{pack_messages, status_views};
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::{Invocation, now_ms, store_error};
+use crate::log_line::roller;
 use crate::store::{MAX_EXPORT_ROLLS, StoreError};
 use crate::{BotError, Context};
 
@@ -21,7 +22,9 @@ use crate::{BotError, Context};
     guild_only,
     name_localized("ja", "セッション"),
     description_localized("ja", "このチャンネルのゲームセッション"),
-    subcommands("start", "join", "leave", "status", "log", "end", "export", "gm", "luck")
+    subcommands(
+        "start", "join", "leave", "status", "log", "recap", "end", "export", "gm", "luck"
+    )
 )]
 pub async fn session(_ctx: Context<'_>) -> Result<(), BotError> {
     Ok(())
@@ -211,9 +214,9 @@ pub async fn log(
         .map_err(|e| store_error(e, inv.lang))?;
     let line = |r: &RollLogEntry| {
         format!(
-            "<t:{}:t> <@{}> `{}`{}",
+            "<t:{}:t> {} `{}`{}",
             r.at_ms / 1000,
-            r.user_id,
+            roller(r),
             r.command,
             summary(r, inv.lang)
         )
@@ -223,9 +226,9 @@ pub async fn log(
         .iter()
         .map(|r| match hidden_kind(r) {
             Some(kind) => format!(
-                "<t:{}:t> <@{}> {}",
+                "<t:{}:t> {} {}",
                 r.at_ms / 1000,
-                r.user_id,
+                roller(r),
                 hidden_label(kind, inv.lang)
             ),
             None => line(r),
@@ -298,6 +301,32 @@ fn summary(entry: &RollLogEntry, lang: Lang) -> String {
     }
 }
 
+/// The recap of `s` for everyone in the channel: secret and private rolls are counted, their
+/// moments not told. `None` when the log cannot be read (the caller goes on without it).
+async fn channel_recap(ctx: Context<'_>, s: &Session, lang: Lang) -> Result<EmbedView, StoreError> {
+    let page = ctx.data().store.export_page(s.id, 0, MAX_EXPORT_ROLLS).await?;
+    let r = super::recap::build(s, &page.export.log, page.total_rolls, |e| {
+        hidden_kind(e).is_some()
+    });
+    Ok(super::recap::embed(s, &r, lang))
+}
+
+/// The evening so far: who played, how many rolls, its moments
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "振り返り"),
+    description_localized("ja", "参加者・ロール数・名場面の振り返り")
+)]
+pub async fn recap(ctx: Context<'_>) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    let s = inv.session(ctx).await?;
+    let view = channel_recap(ctx, &s, inv.lang)
+        .await
+        .map_err(|e| store_error(e, inv.lang))?;
+    reply(ctx, view).await
+}
+
 /// End the session (GM or server managers); its history is kept
 #[poise::command(
     slash_command,
@@ -316,28 +345,33 @@ pub async fn end(ctx: Context<'_>) -> Result<(), BotError> {
             StoreError::NotFound => inv.no_session(),
             other => store_error(other, inv.lang),
         })?;
-    reply(
-        ctx,
-        note(
-            say(
-                inv.lang,
-                format!("Session ended: {}", s.name),
-                format!("セッション終了: {}", s.name),
+    let ended = note(
+        say(
+            inv.lang,
+            format!("Session ended: {}", s.name),
+            format!("セッション終了: {}", s.name),
+        ),
+        say(
+            inv.lang,
+            format!(
+                "Its roster and roll log are kept: /session export session:{} gives a copy.",
+                s.id
             ),
-            say(
-                inv.lang,
-                format!(
-                    "Its roster and roll log are kept: /session export session:{} gives a copy.",
-                    s.id
-                ),
-                format!(
-                    "ロスターとログは保存されています（/session export session:{} で出力できます）。",
-                    s.id
-                ),
+            format!(
+                "ロスターとログは保存されています（/session export session:{} で出力できます）。",
+                s.id
             ),
         ),
-    )
-    .await
+    );
+    let mut answer = CreateReply::default().embed(ended.to_embed());
+    // The session has ended whatever happens next: a log that cannot be read costs the recap
+    // (it stays a `/session recap` away), never the answer.
+    match channel_recap(ctx, &s, inv.lang).await {
+        Ok(view) => answer = answer.embed(view.to_embed()),
+        Err(e) => tracing::warn!(session = s.id, error = %e, "recap at /session end"),
+    }
+    crate::reply::send(ctx, answer).await?;
+    Ok(())
 }
 
 /// Whether the member behind `inv` may export `s`: a session of this channel, or one they ran
@@ -389,12 +423,12 @@ const EXPORT_MARGIN: usize = 64 * 1024;
 /// Never attach more than this, whatever the server allows.
 const EXPORT_MAX_BYTES: usize = 25 * 1024 * 1024;
 
-/// Download a session (this channel's, or an ended one) and its roll log: JSON and a transcript
+/// Download a session (this channel's, or an ended one) and its roll log: JSON, a transcript and a page
 #[poise::command(
     slash_command,
     guild_only,
     name_localized("ja", "エクスポート"),
-    description_localized("ja", "セッションとログを出力します（JSONと読める記録）")
+    description_localized("ja", "セッションとログを出力します（JSON・読める記録・HTMLページ）")
 )]
 pub async fn export(
     ctx: Context<'_>,
@@ -432,9 +466,10 @@ pub async fn export(
         poise::Context::Application(app) => app.interaction.attachment_size_limit as usize,
         poise::Context::Prefix(_) => 8 * 1024 * 1024,
     };
-    // Half for the JSON, half for the transcript (a roll's Markdown line is never longer than
-    // its JSON, which holds the same command and summary and more).
-    let budget = (limit.min(EXPORT_MAX_BYTES).saturating_sub(EXPORT_MARGIN) / 2).max(1024);
+    // A third each for the JSON, the transcript and the page (a roll's Markdown line and HTML
+    // row are never much longer than its JSON, which holds the same command and both
+    // summaries and more; the margin keeps room for the recap and the page's style).
+    let budget = (limit.min(EXPORT_MAX_BYTES).saturating_sub(EXPORT_MARGIN) / 3).max(1024);
     if page.total_rolls > 0 && u64::from(offset) >= page.total_rolls {
         return Err(BotError::User(say(
             inv.lang,
@@ -478,11 +513,15 @@ pub async fn export(
     let json = serde_json::to_vec(&export).map_err(BotError::internal)?;
     // The same rolls as a transcript people read; hidden ones as the channel sees them unless
     // this member may see them.
-    let transcript = super::transcript::markdown(&export, inv.lang, |e| {
+    let hidden = |e: &RollLogEntry| {
         hidden_kind(e)
             .filter(|_| !may_see_hidden(e, &s, &inv))
             .map(|kind| hidden_label(kind, inv.lang).to_string())
-    });
+    };
+    // The recap of the rolls in the file: hidden ones the reader may not see were emptied above.
+    let recap = super::recap::build(&export.session, &export.log, page.total_rolls, |_| false);
+    let transcript = super::transcript::markdown(&export, &recap, inv.lang, hidden);
+    let page_html = super::page::html(&export, &recap, inv.lang, hidden);
     let total = page.total_rolls;
     let first = u64::from(page.offset) + 1;
     let last = u64::from(page.offset) + fits as u64;
@@ -493,6 +532,7 @@ pub async fn export(
     };
     let file = CreateAttachment::bytes(json, format!("{stem}.json"));
     let readable = CreateAttachment::bytes(transcript.into_bytes(), format!("{stem}.md"));
+    let web = CreateAttachment::bytes(page_html.into_bytes(), format!("{stem}.html"));
     let mut text = if total == 0 || (offset == 0 && last >= total) {
         say(
             inv.lang,
@@ -519,6 +559,7 @@ pub async fn export(
             .content(text)
             .attachment(file)
             .attachment(readable)
+            .attachment(web)
             .ephemeral(shows_hidden),
     )
     .await?;

@@ -73,8 +73,8 @@ pub async fn luck(
         ));
     }
     let bins = chart_bins(&charted(&table, &shown));
-    let reply = super::odds::reply_bins(view(&table, &shown, inv.lang), &bins, &|lo| lo >= 50);
-    super::odds::send(ctx, reply).await
+    let reply = crate::embeds::odds::reply_bins(view(&table, &shown, inv.lang), &bins, &|lo| lo >= 50);
+    crate::embeds::odds::send(ctx, reply).await
 }
 
 fn unknown(inv: &Invocation, user: u64) -> BotError {

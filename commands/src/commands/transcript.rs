@@ -7,7 +7,8 @@ use chrono::{DateTime, Utc};
 use engine::i18n::Lang;
 use engine::session::{RollLogEntry, SessionExport};
 
-use crate::log_line::stored_summary;
+use super::recap::{self, Recap, count_text, rolls_text};
+use crate::log_line::{roller, stored_summary};
 
 /// `2026-11-26 06:02 UTC`.
 fn when(ms: i64) -> String {
@@ -63,10 +64,79 @@ pub fn result_text(entry: &RollLogEntry, lang: Lang) -> String {
     parts.join(", ")
 }
 
+/// The recap as a section: who played and how much, the moments, any extra tables.
+fn recap_section(r: &Recap, lang: Lang) -> String {
+    let l = |en: &'static str, ja: &'static str| lang.pick(en, ja);
+    let mut out = format!("\n## {}\n\n", l("Recap", "振り返り"));
+    out.push_str(&rolls_text(r.total_rolls, lang));
+    if let Some(note) = recap::partial_note(r, lang) {
+        out.push_str(&format!(" {note}"));
+    }
+    out.push_str(&format!(
+        "\n\n| {} | {} | {} |\n|---|---:|---|\n",
+        l("Player", "プレイヤー"),
+        l("Rolls", "ロール"),
+        l("Moments", "名場面")
+    ));
+    for p in &r.players {
+        let gm = if p.gm { " · GM" } else { "" };
+        let moments: Vec<String> = p.moments.iter().map(|(k, n)| count_text(*k, *n, lang)).collect();
+        out.push_str(&format!(
+            "| {}{gm} | {} | {} |\n",
+            cell(&p.label()),
+            p.rolls,
+            cell(&moments.join(" · "))
+        ));
+    }
+    if !r.moments.is_empty() {
+        out.push_str(&format!("\n### {}\n\n", l("Moments", "名場面")));
+        for m in &r.moments {
+            let who = r.roller(m.user).map_or_else(String::new, |p| p.label());
+            let subject = m.who.as_deref().map_or_else(String::new, |w| format!(": {w}"));
+            out.push_str(&format!(
+                "- {} {} — {} {}{} {}\n",
+                clock(m.at_ms),
+                cell(&who),
+                m.kind.icon,
+                m.kind.name(lang),
+                cell(&subject),
+                code(&m.command)
+            ));
+        }
+    }
+    for s in &r.extra {
+        out.push_str(&format!("\n### {}\n\n", cell(&s.title)));
+        let heads: Vec<String> = s.columns.iter().map(|c| cell(c)).collect();
+        out.push_str(&format!(
+            "| {} |\n|{}\n",
+            heads.join(" | "),
+            "---|".repeat(heads.len())
+        ));
+        for row in &s.rows {
+            let cells: Vec<String> = row.iter().map(|c| cell(c)).collect();
+            out.push_str(&format!("| {} |\n", cells.join(" | ")));
+        }
+    }
+    out
+}
+
+/// The command as typed, named in the reader's language (one language per line: a Japanese
+/// reader gets `/sr テスト 能力値:敏捷力`, as `/session log` shows it).
+fn command(entry: &RollLogEntry, lang: Lang) -> String {
+    match lang {
+        Lang::En => entry.command.clone(),
+        // The names are swapped only in Japanese text: a marker the swap then drops.
+        Lang::Ja => crate::command_names::in_japanese_text(&format!("ロール {}", entry.command))
+            .trim_start_matches("ロール ")
+            .to_string(),
+    }
+}
+
 /// The whole transcript. `hidden(entry)`: the label of a roll the reader may not see (its
 /// result and command left out), `None` for one they may.
 pub fn markdown(
     export: &SessionExport,
+    r: &Recap,
     lang: Lang,
     hidden: impl Fn(&RollLogEntry) -> Option<String>,
 ) -> String {
@@ -78,9 +148,15 @@ pub fn markdown(
         l("System", "システム"),
         s.system.display_name(lang)
     ));
-    out.push_str(&format!("- GM: <@{}>\n", s.gm));
+    // A member by the name their last roll was made under, a mention if none was kept.
+    let mut names: BTreeMap<u64, String> = BTreeMap::new();
+    for e in export.log.iter().filter(|e| e.user_name.is_some()) {
+        names.insert(e.user_id, roller(e));
+    }
+    let member = |id: u64| names.get(&id).cloned().unwrap_or_else(|| format!("<@{id}>"));
+    out.push_str(&format!("- GM: {}\n", member(s.gm)));
     if !s.players.is_empty() {
-        let players: Vec<String> = s.players.iter().map(|p| format!("<@{p}>")).collect();
+        let players: Vec<String> = s.players.iter().map(|&p| member(p)).collect();
         out.push_str(&format!(
             "- {}: {}\n",
             l("Players", "プレイヤー"),
@@ -95,7 +171,8 @@ pub fn markdown(
     if let Some(end) = s.ended_at_ms {
         out.push_str(&format!("- {}: {}\n", l("Ended", "終了"), when(end)));
     }
-    // Who plays whom, so a roll's `<@id>` reads as a character.
+    out.push_str(&recap_section(r, lang));
+    // Who plays whom, so a roll's roller reads as a character.
     let mut characters: BTreeMap<u64, Vec<&str>> = BTreeMap::new();
     for e in &s.roster {
         characters.entry(e.owner).or_default().push(&e.name);
@@ -108,7 +185,7 @@ pub fn markdown(
             l("Owner", "所有者")
         ));
         for e in &s.roster {
-            out.push_str(&format!("| {} | <@{}> |\n", cell(&e.name), e.owner));
+            out.push_str(&format!("| {} | {} |\n", cell(&e.name), member(e.owner)));
         }
     }
     out.push_str(&format!("\n## {}\n", l("Rolls", "ロール")));
@@ -123,8 +200,8 @@ pub fn markdown(
             last_day = today;
         }
         let who = match characters.get(&entry.user_id) {
-            Some(names) => format!("<@{}> ({})", entry.user_id, cell(&names.join(", "))),
-            None => format!("<@{}>", entry.user_id),
+            Some(names) => format!("{} ({})", roller(entry), cell(&names.join(", "))),
+            None => roller(entry),
         };
         let line = match hidden(entry) {
             Some(label) => format!("- {} {who} {label}\n", clock(entry.at_ms)),
@@ -135,7 +212,11 @@ pub fn markdown(
                 } else {
                     format!(" → {}", cell(&result))
                 };
-                format!("- {} {who} {}{arrow}\n", clock(entry.at_ms), code(&entry.command))
+                format!(
+                    "- {} {who} {}{arrow}\n",
+                    clock(entry.at_ms),
+                    code(&command(entry, lang))
+                )
             }
         };
         out.push_str(&line);
@@ -156,6 +237,7 @@ mod tests {
             command: command.into(),
             outcome,
             at_ms,
+            user_name: None,
         }
     }
 
@@ -177,12 +259,15 @@ mod tests {
                 json!({"summary": {"en": "hits 2 / 3 → failure", "ja": "ヒット 2 / 3 → 失敗"}}),
                 1_764_137_000_000,
             ),
-            entry(
-                9,
-                "/roll dice:2d6",
-                json!({"lines": [{"total": 7}]}),
-                1_764_137_060_000,
-            ),
+            RollLogEntry {
+                user_name: Some("Bo *b* <@1>".into()),
+                ..entry(
+                    9,
+                    "/roll dice:2d6",
+                    json!({"lines": [{"total": 7}]}),
+                    1_764_137_060_000,
+                )
+            },
             entry(
                 8,
                 "/roll dice:S2d6",
@@ -195,7 +280,9 @@ mod tests {
 
     #[test]
     fn every_roll_reads_as_time_who_command_and_result() {
-        let md = markdown(&export(), Lang::En, |e| {
+        let x = export();
+        let r = recap::build(&x.session, &x.log, 3, |_| false);
+        let md = markdown(&x, &r, Lang::En, |e| {
             e.outcome.get("hidden").map(|_| "made a secret roll".to_string())
         });
         assert!(md.starts_with("# Heist \\| night\n"), "{md}");
@@ -209,8 +296,13 @@ mod tests {
             ),
             "{md}"
         );
-        // Logged before summaries were stored: the total the outcome carries.
-        assert!(md.contains("- 06:04:20 <@9> `/roll dice:2d6` → 7\n"), "{md}");
+        // Logged before summaries were stored: the total the outcome carries. A row with the
+        // roller's name shows it, escaped (a name is no formatting or mention); one without, the
+        // mention.
+        assert!(
+            md.contains("- 06:04:20 Bo \\*b\\* \\<\\@1\\> `/roll dice:2d6` → 7\n"),
+            "{md}"
+        );
         // Hidden: neither the command nor the result.
         assert!(md.contains("- 06:05:20 <@8> (Ana) made a secret roll\n"), "{md}");
         assert!(!md.contains("S2d6"), "{md}");
@@ -218,7 +310,9 @@ mod tests {
 
     #[test]
     fn the_transcript_speaks_the_readers_language() {
-        let md = markdown(&export(), Lang::Ja, |_| None);
+        let x = export();
+        let r = recap::build(&x.session, &x.log, 3, |_| false);
+        let md = markdown(&x, &r, Lang::Ja, |_| None);
         let system = format!("- システム: {}\n", SystemId::Shadowrun4.display_name(Lang::Ja));
         assert!(md.contains(&system), "{md}");
         assert!(md.contains("→ ヒット 2 / 3 → 失敗\n"), "{md}");

@@ -179,6 +179,11 @@ impl Console {
         self.dice.queue(faces);
     }
 
+    /// Queued faces not rolled yet (`None` without fixed dice): whether something rolled.
+    pub fn dice_left(&self) -> Option<usize> {
+        self.dice.remaining()
+    }
+
     pub fn json(&self) -> bool {
         self.opts.json
     }

@@ -4,6 +4,7 @@
 
 pub mod limits;
 pub mod markdown;
+pub mod odds;
 pub mod roll;
 pub mod status;
 

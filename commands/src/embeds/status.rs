@@ -1,6 +1,6 @@
-//! `/session status`: the roster, every entry with all its tracked state, turn order and the
-//! system's own board (the rally's race board, …), split over as many embeds and messages as
-//! Discord's limits need — never an entry silently dropped.
+//! `/session status`: the roster as a board (one compact line per entry with what its system's
+//! players watch), turn order and the system's own board (the rally's race board, …), split
+//! over as many embeds and messages as Discord's limits need — never an entry silently dropped.
 
 use engine::i18n::Lang;
 use engine::session::{ServerSettings, Session};
@@ -24,18 +24,28 @@ pub fn system_status(
     crate::systems::bot(session.system).status_board(session, settings, lang)
 }
 
-/// One roster entry on one line: name, owner, every stat, effects.
+/// The longest board line when the system gives none (a free-form sheet): its first fields.
+pub const FREE_FORM_LINE: usize = 160;
+
+/// One roster entry on one compact line: name, owner, what the system's players watch (its
+/// registry entry's board line, or a free-form sheet's first fields), effects. The whole sheet
+/// is `/char show`'s.
 pub fn entry_line(session: &Session, index: usize, lang: Lang) -> String {
     let Some(e) = session.roster.get(index) else {
         return String::new();
     };
-    let stats: Vec<String> = describe_sheet(session.system, &e.sheet, lang)
-        .into_iter()
-        .map(|(k, v)| format!("{} {}", escape(&k), escape(&v)))
-        .collect();
+    let watched = crate::systems::bot(session.system)
+        .board_line(&e.sheet, lang)
+        .unwrap_or_else(|| {
+            let stats: Vec<String> = describe_sheet(session.system, &e.sheet, lang)
+                .into_iter()
+                .map(|(k, v)| format!("{} {}", escape(&k), escape(&v)))
+                .collect();
+            limits::truncate(&stats.join(", "), FREE_FORM_LINE)
+        });
     let mut line = format!("**{}** — <@{}>", escape(&e.name), e.owner);
-    if !stats.is_empty() {
-        line.push_str(&format!(" · {}", stats.join(", ")));
+    if !watched.is_empty() {
+        line.push_str(&format!(" · {watched}"));
     }
     if !e.effects.is_empty() {
         let fx: Vec<String> = e.effects.iter().map(|f| escape(&f.name)).collect();

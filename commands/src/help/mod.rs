@@ -11,42 +11,73 @@ use engine::session::{ServerSettings, SystemId};
 use crate::embeds::{EmbedView, colour};
 use crate::{BotError, Data};
 
-/// A page of help.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+/// A page of help: the first page, the notation, or a system's page (its topic is declared
+/// in its folder: [`SystemBot::help_topic`](crate::systems::SystemBot::help_topic)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Topic {
-    #[name = "commands"]
-    #[name_localized("ja", "コマンド")]
     Commands,
-    #[name = "notation"]
-    #[name_localized("ja", "ダイス表記")]
     Notation,
-    #[name = "shadowrun4"]
-    #[name_localized("ja", "シャドウラン4")]
-    Shadowrun4,
-    #[name = "badlands_rally"]
-    #[name_localized("ja", "バッドランズ・ラリー")]
-    BadlandsRally,
-    #[name = "warmachine"]
-    #[name_localized("ja", "ウォーマシン")]
-    Warmachine,
-    #[name = "terminator"]
-    #[name_localized("ja", "ターミネーター")]
-    Terminator,
-    #[name = "mecha_d20"]
-    #[name_localized("ja", "d20メカ")]
-    MechaD20,
+    System(SystemId),
 }
 
+/// The pages that are not a system's, with their Japanese names.
+const GENERAL: [(Topic, &str, &str); 2] = [
+    (Topic::Commands, "commands", "コマンド"),
+    (Topic::Notation, "notation", "ダイス表記"),
+];
+
 impl Topic {
+    /// Every topic in the order `/help` offers them: the general pages, then the systems' in
+    /// the registry's order; each with its name (a system's key) and its Japanese name.
+    fn all() -> impl Iterator<Item = (Topic, &'static str, &'static str)> {
+        GENERAL.into_iter().chain(
+            crate::systems::all()
+                .filter_map(|s| s.help_topic().map(|ja| (Topic::System(s.id()), s.id().key(), ja))),
+        )
+    }
+
     fn system(self) -> Option<SystemId> {
         match self {
             Topic::Commands | Topic::Notation => None,
-            Topic::Shadowrun4 => Some(SystemId::Shadowrun4),
-            Topic::BadlandsRally => Some(SystemId::BadlandsRally),
-            Topic::Warmachine => Some(SystemId::Warmachine),
-            Topic::Terminator => Some(SystemId::Terminator),
-            Topic::MechaD20 => Some(SystemId::MechaD20),
+            Topic::System(id) => Some(id),
         }
+    }
+}
+
+/// The `topic:` choices, built from the registry (a derived choice list would name systems).
+impl poise::ChoiceParameter for Topic {
+    fn list() -> std::borrow::Cow<'static, [poise::CommandParameterChoice]> {
+        use std::borrow::Cow;
+        Topic::all()
+            .map(|(_, name, ja)| poise::CommandParameterChoice {
+                __non_exhaustive: (),
+                name: Cow::Borrowed(name),
+                localizations: Cow::Owned(vec![(Cow::Borrowed("ja"), Cow::Borrowed(ja))]),
+            })
+            .collect::<Vec<_>>()
+            .into()
+    }
+
+    fn from_index(index: usize) -> Option<Self> {
+        Topic::all().nth(index).map(|(t, _, _)| t)
+    }
+
+    fn from_name(name: &str) -> Option<Self> {
+        Topic::all()
+            .find(|(_, n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(t, _, _)| t)
+    }
+
+    fn name(&self) -> &'static str {
+        Topic::all()
+            .find(|(t, _, _)| t == self)
+            .map_or("commands", |(_, n, _)| n)
+    }
+
+    fn localized_name(&self, locale: &str) -> Option<&'static str> {
+        Topic::all()
+            .find(|(t, _, _)| t == self && locale == "ja")
+            .map(|(_, _, ja)| ja)
     }
 }
 
@@ -172,17 +203,18 @@ pub fn system_page(commands: &[Command], id: SystemId, settings: &ServerSettings
     }
     let mut fields = Vec::new();
     let rules = id.rules();
-    let sheet: Vec<String> = rules
-        .sheet_fields()
-        .iter()
-        .map(|f| {
-            if f.names.is_empty() {
-                format!("`{}`", f.key)
-            } else {
-                format!("`{}` ({})", f.key, f.names.join(", "))
-            }
-        })
-        .collect();
+    // The field list comes from the system's sheet declaration: names, range, help, weapons.
+    let decl = rules.sheet_decl();
+    let sheet: Vec<String> = decl.help_lines(lang);
+    // The weapon grammar first: the embed drops fields from the end when it runs long.
+    if let Some(w) = decl.weapon_help(lang) {
+        fields.push((
+            lang.pick("Weapons (/char add stats:)", "兵器・武器（/char add stats:）")
+                .to_string(),
+            w,
+            false,
+        ));
+    }
     // A long list goes in several fields (a field holds 1,024 characters).
     let title = lang.pick(
         "Sheet fields (/char add stats:)",
@@ -194,7 +226,7 @@ pub fn system_page(commands: &[Command], id: SystemId, settings: &ServerSettings
             fields.push((title.to_string(), std::mem::take(&mut chunk), false));
         }
         if !chunk.is_empty() {
-            chunk.push_str(" · ");
+            chunk.push('\n');
         }
         chunk.push_str(&item);
     }

@@ -13,6 +13,7 @@
 
 mod cpu;
 mod floor;
+mod report;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -34,6 +35,9 @@ use crate::fake_discord::{
 };
 use crate::metrics::Metrics;
 use crate::store::{self, Store};
+
+use report::report;
+pub use report::{FloorFigures, Report, rss_mb};
 
 /// What the load is made of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
@@ -113,59 +117,6 @@ impl Default for LoadOptions {
     }
 }
 
-/// The figures of one run.
-#[derive(Debug, Clone, Serialize)]
-pub struct Report {
-    pub mix: Mix,
-    pub backend: &'static str,
-    pub sessions: u64,
-    pub concurrency: usize,
-    pub rate: Option<f64>,
-    /// Measured interactions sent and answered (after the warm-up).
-    pub sent: u64,
-    pub answered: u64,
-    /// Answered with an ephemeral message (our error replies).
-    pub errors: u64,
-    pub unanswered: u64,
-    pub seconds: f64,
-    pub per_second: f64,
-    pub p50_ms: f64,
-    pub p95_ms: f64,
-    pub p99_ms: f64,
-    pub max_ms: f64,
-    /// Peak and current resident memory of this process (the bot, the fake and the driver) at
-    /// the end of the run, before verification.
-    pub peak_rss_mb: f64,
-    pub rss_mb: f64,
-    /// Resident memory after the sessions were created, before the bot started.
-    pub rss_before_bot_mb: f64,
-    /// Resident memory with the bot running and its read caches warm (every session's channel
-    /// read once), before the load.
-    pub rss_warm_mb: f64,
-    /// Edits acknowledged but missing from the stored sessions (`None`: no edits sent).
-    pub lost_updates: Option<u64>,
-    /// Reads the store's cache answered, and reads it passed to the database, during the load.
-    pub cache_hits: u64,
-    pub cache_misses: u64,
-    /// The lines sent (empty: the mix).
-    pub lines: Vec<String>,
-    /// CPU time of the bot's own threads per measured interaction, in microseconds.
-    pub bot_cpu_us: f64,
-    /// The floor's figures from the same run (`--floor`).
-    pub floor: Option<FloorFigures>,
-}
-
-/// The stack's floor, measured like the bot.
-#[derive(Debug, Clone, Serialize)]
-pub struct FloorFigures {
-    pub bot_cpu_us: f64,
-    pub per_second: f64,
-    pub p50_ms: f64,
-    pub p99_ms: f64,
-    /// The bot's CPU per interaction divided by the floor's.
-    pub cpu_ratio: f64,
-}
-
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     #[error(transparent)]
@@ -190,28 +141,6 @@ fn player() -> FakeUser {
         name: "load".into(),
         bot: false,
     }
-}
-
-/// `VmHWM` and `VmRSS` of this process in MiB (0 where /proc is not there).
-pub fn rss_mb() -> (f64, f64) {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|kb| kb.parse::<f64>().ok())
-            .map_or(0.0, |kb| kb / 1024.0)
-    };
-    (field("VmHWM:"), field("VmRSS:"))
-}
-
-fn percentile(sorted: &[u64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1] as f64 / 1000.0
 }
 
 /// What was sent, by interaction id.
@@ -538,52 +467,6 @@ async fn run_floor(opts: &LoadOptions, deadline: Instant) -> Result<Report, Load
     Ok(report(opts, sent, tally))
 }
 
-/// The figures of a tally (the caller fills in what only it knows).
-fn report(opts: &LoadOptions, sent: u64, tally: Tally) -> Report {
-    let mut lat = tally.latencies_us;
-    lat.sort_unstable();
-    let seconds = match (tally.first_sent, tally.last_answer) {
-        (Some(a), Some(b)) if b > a => (b - a).as_secs_f64(),
-        _ => 0.0,
-    };
-    let cpu_ns = tally.cpu_end_ns.saturating_sub(tally.cpu_start_ns);
-    Report {
-        mix: opts.mix,
-        backend: "sqlite",
-        sessions: 1,
-        concurrency: opts.concurrency,
-        rate: opts.rate,
-        sent,
-        answered: tally.answered,
-        errors: tally.errors,
-        unanswered: sent.saturating_sub(tally.answered),
-        seconds,
-        per_second: if seconds > 0.0 {
-            tally.answered as f64 / seconds
-        } else {
-            0.0
-        },
-        p50_ms: percentile(&lat, 50.0),
-        p95_ms: percentile(&lat, 95.0),
-        p99_ms: percentile(&lat, 99.0),
-        max_ms: lat.last().map_or(0.0, |&m| m as f64 / 1000.0),
-        peak_rss_mb: 0.0,
-        rss_mb: 0.0,
-        rss_before_bot_mb: 0.0,
-        rss_warm_mb: 0.0,
-        lost_updates: None,
-        cache_hits: 0,
-        cache_misses: 0,
-        lines: opts.lines.clone(),
-        bot_cpu_us: if tally.answered > 0 {
-            cpu_ns as f64 / 1000.0 / tally.answered as f64
-        } else {
-            0.0
-        },
-        floor: None,
-    }
-}
-
 /// Every acknowledged edit bumped its session's version by exactly one (an update lost to a
 /// concurrent one would leave the version short), and each edited field is there.
 async fn verify(
@@ -844,66 +727,6 @@ async fn drive(
     }
     let tally = std::mem::take(&mut *tally.lock().unwrap_or_else(|e| e.into_inner()));
     Ok((measured_sent, tally))
-}
-
-impl Report {
-    /// The report for people.
-    pub fn text(&self) -> String {
-        let mut s = format!(
-            "saikoro loadtest: {} on {} ({} session{}), concurrency {}{}\n",
-            if self.lines.is_empty() {
-                format!("{:?}", self.mix)
-            } else {
-                self.lines.join(" | ")
-            },
-            self.backend,
-            self.sessions,
-            if self.sessions == 1 { "" } else { "s" },
-            self.concurrency,
-            self.rate.map_or(String::new(), |r| format!(", rate {r}/s")),
-        );
-        s.push_str(&format!(
-            "  interactions  {} sent, {} answered ({} errors), {} unanswered, in {:.2} s\n",
-            self.sent, self.answered, self.errors, self.unanswered, self.seconds
-        ));
-        s.push_str(&format!(
-            "  throughput    {:.0} interactions/s\n",
-            self.per_second
-        ));
-        s.push_str(&format!(
-            "  latency       p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, max {:.2} ms (gateway dispatch -> REST reply)\n",
-            self.p50_ms, self.p95_ms, self.p99_ms, self.max_ms
-        ));
-        s.push_str(&format!(
-            "  memory        peak RSS {:.1} MiB, now {:.1} MiB, {:.1} MiB before the bot started, {:.1} MiB with the caches warm (whole process: bot + fake + driver)\n",
-            self.peak_rss_mb, self.rss_mb, self.rss_before_bot_mb, self.rss_warm_mb
-        ));
-        s.push_str(&format!(
-            "  store reads   {} from the cache, {} from the database\n",
-            self.cache_hits, self.cache_misses
-        ));
-        s.push_str(&format!(
-            "  bot CPU       {:.1} us per interaction (the bot's own threads, not the fake's or the driver's)\n",
-            self.bot_cpu_us
-        ));
-        if let Some(f) = &self.floor {
-            s.push_str(&format!(
-                "  floor         {:.1} us per interaction, {:.0}/s, p50 {:.2} ms, p99 {:.2} ms (bare serenity + poise, one embed): the bot costs {:.2}x the floor\n",
-                f.bot_cpu_us, f.per_second, f.p50_ms, f.p99_ms, f.cpu_ratio
-            ));
-        }
-        if let Some(lost) = self.lost_updates {
-            s.push_str(&format!(
-                "  consistency   {lost} lost updates{}\n",
-                if lost == 0 {
-                    " (every acknowledged edit is stored)"
-                } else {
-                    "  <-- FAILED"
-                }
-            ));
-        }
-        s
-    }
 }
 
 #[cfg(test)]

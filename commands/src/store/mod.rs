@@ -163,6 +163,8 @@ pub struct NewRoll {
     pub outcome: JsonText,
     /// Unix milliseconds.
     pub at_ms: i64,
+    /// The roller's display name as Discord gave it ([`RollLogEntry::user_name`]).
+    pub user_name: Option<String>,
 }
 
 impl From<&RollLogEntry> for NewRoll {
@@ -173,6 +175,7 @@ impl From<&RollLogEntry> for NewRoll {
             command: e.command.clone(),
             outcome: JsonText::from(&e.outcome),
             at_ms: e.at_ms,
+            user_name: e.user_name.clone(),
         }
     }
 }

@@ -32,10 +32,10 @@ const RECORD: &str = "WITH new_actions AS ( \
               WITH ORDINALITY AS t(kind, guild_id, channel_id, owner_id, payload, n) \
          ORDER BY t.n RETURNING id), \
      logged AS ( \
-         INSERT INTO roll_log (session_id, user_id, command, outcome, at_ms) \
-         SELECT s.id, r.user_id, r.command, r.outcome::jsonb, r.at_ms \
-         FROM UNNEST($7::bigint[], $8::bigint[], $9::text[], $10::text[], $11::bigint[]) \
-              WITH ORDINALITY AS r(session_id, user_id, command, outcome, at_ms, n) \
+         INSERT INTO roll_log (session_id, user_id, command, outcome, at_ms, user_name) \
+         SELECT s.id, r.user_id, r.command, r.outcome::jsonb, r.at_ms, r.user_name \
+         FROM UNNEST($7::bigint[], $8::bigint[], $9::text[], $10::text[], $11::bigint[], $12::text[]) \
+              WITH ORDINALITY AS r(session_id, user_id, command, outcome, at_ms, user_name, n) \
          JOIN sessions s ON s.id = r.session_id AND s.ended_at_ms IS NULL \
          ORDER BY r.n RETURNING session_id) \
      SELECT ARRAY(SELECT id FROM new_actions ORDER BY id) AS ids, \
@@ -76,6 +76,7 @@ impl PgStore {
             .bind(rolls.iter().map(|r| r.command.as_str()).collect::<Vec<_>>())
             .bind(rolls.iter().map(|r| r.outcome.as_str()).collect::<Vec<_>>())
             .bind(rolls.iter().map(|r| r.at_ms).collect::<Vec<_>>())
+            .bind(rolls.iter().map(|r| r.user_name.as_deref()).collect::<Vec<_>>())
             .fetch_one(&self.pool)
             .await
             .map_err(Self::classify)?;

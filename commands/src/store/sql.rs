@@ -49,12 +49,12 @@ pub(super) const UPDATE_SESSION: &str = "UPDATE sessions SET name = $1, system =
      version = version + $9, updated_at_ms = $5, ended_at_ms = $6 WHERE id = $7 AND version = $8";
 
 /// Appends only to an active session, in one statement.
-pub(super) const APPEND_ROLL: &str = "INSERT INTO roll_log (session_id, user_id, command, outcome, at_ms) \
-     SELECT id, $2, $3, $4, $5 FROM sessions WHERE id = $1 AND ended_at_ms IS NULL";
-pub(super) const SELECT_RECENT_ROLLS: &str = "SELECT session_id, user_id, command, outcome, at_ms \
+pub(super) const APPEND_ROLL: &str = "INSERT INTO roll_log (session_id, user_id, command, outcome, at_ms, user_name) \
+     SELECT id, $2, $3, $4, $5, $6 FROM sessions WHERE id = $1 AND ended_at_ms IS NULL";
+pub(super) const SELECT_RECENT_ROLLS: &str = "SELECT session_id, user_id, command, outcome, at_ms, user_name \
      FROM roll_log WHERE session_id = $1 ORDER BY id DESC LIMIT $2";
 /// One page of a session's log, oldest first (exports read a bounded page at a time).
-pub(super) const SELECT_ROLL_PAGE: &str = "SELECT session_id, user_id, command, outcome, at_ms \
+pub(super) const SELECT_ROLL_PAGE: &str = "SELECT session_id, user_id, command, outcome, at_ms, user_name \
      FROM roll_log WHERE session_id = $1 ORDER BY id LIMIT $2 OFFSET $3";
 pub(super) const COUNT_ROLLS: &str = "SELECT COUNT(*) FROM roll_log WHERE session_id = $1";
 
@@ -118,6 +118,7 @@ macro_rules! sql_store {
                         command: row.try_get("command").map_err(Self::classify)?,
                         outcome,
                         at_ms: row.try_get("at_ms").map_err(Self::classify)?,
+                        user_name: row.try_get("user_name").map_err(Self::classify)?,
                     })
                 }
 
@@ -414,6 +415,7 @@ macro_rules! sql_store {
                             .bind(&entry.command)
                             .bind(Json(&entry.outcome))
                             .bind(entry.at_ms)
+                            .bind(entry.user_name.as_deref())
                             .execute(&self.pool)
                             .await
                             .map_err(Self::classify)?
@@ -580,6 +582,7 @@ macro_rules! embedded_migrator {
             embedded_migrator!(@one $backend, 20250101000000, "store"),
             embedded_migrator!(@one $backend, 20250102000000, "actions"),
             embedded_migrator!(@one $backend, 20250103000000, "change_feed"),
+            embedded_migrator!(@one $backend, 20250104000000, "roll_names"),
         ])
     };
     (@one $backend:literal, $version:literal, $name:literal) => {

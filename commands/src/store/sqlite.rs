@@ -92,10 +92,10 @@ impl SqliteStore {
             .collect();
         let mut active = Vec::new();
         if !rolls.is_empty() {
-            // VALUES' columns are column1…column6; the last keeps the batch's order.
+            // VALUES' columns are column1…column7; column6 keeps the batch's order.
             let mut insert = sqlx::QueryBuilder::new(
-                "INSERT INTO roll_log (session_id, user_id, command, outcome, at_ms) \
-                 SELECT s.id, v.column2, v.column3, v.column4, v.column5 FROM (",
+                "INSERT INTO roll_log (session_id, user_id, command, outcome, at_ms, user_name) \
+                 SELECT s.id, v.column2, v.column3, v.column4, v.column5, v.column7 FROM (",
             );
             insert.push_values(&rolls, |mut row, (i, r)| {
                 row.push_bind(r.session_id)
@@ -103,7 +103,8 @@ impl SqliteStore {
                     .push_bind(&r.command)
                     .push_bind(Json(&r.outcome))
                     .push_bind(r.at_ms)
-                    .push_bind(*i);
+                    .push_bind(*i)
+                    .push_bind(r.user_name.as_deref());
             });
             insert.push(
                 ") AS v JOIN sessions s ON s.id = v.column1 AND s.ended_at_ms IS NULL \

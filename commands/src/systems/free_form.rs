@@ -8,7 +8,7 @@ use futures::future::BoxFuture;
 
 use super::{Command, SystemBot};
 use crate::BotError;
-use crate::press::{Press, PressReply};
+use crate::press::{Answer, Press, PressReply};
 
 pub struct FreeFormBot(SystemId);
 
@@ -23,11 +23,29 @@ impl SystemBot for FreeFormBot {
         Vec::new()
     }
 
+    /// Free-form rolls are `/roll`'s: their odds are `/odds roll`.
+    fn odds(&self) -> Option<Command> {
+        None
+    }
+
+    /// The commands page says how free-form sessions play.
+    fn help_topic(&self) -> Option<&'static str> {
+        None
+    }
+
     fn button_prefix(&self) -> Option<&'static str> {
         None
     }
 
-    fn press<'a>(&'a self, p: &'a Press<'a>) -> BoxFuture<'a, Result<PressReply, BotError>> {
+    fn button_kinds(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn press<'a>(
+        &'a self,
+        p: &'a Press<'a>,
+        _answer: Answer<'a>,
+    ) -> BoxFuture<'a, Result<PressReply, BotError>> {
         let kind = p.action.kind.clone();
         Box::pin(async move {
             Err(BotError::internal(format!(

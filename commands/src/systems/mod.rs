@@ -1,8 +1,9 @@
 //! The bot side of each game system: one folder per system, named as in the engine (its
 //! commands, embeds and button handlers together), joined to the rest of the bot through the
 //! [`SystemBot`] registry below. Registration, the button dispatcher, `/session start`'s
-//! choices, `/char`'s sheet autocomplete and the `/session status` board are all built from
-//! it. Adding a system: its engine folder, its folder here, and one arm in [`bot`].
+//! choices, `/char`'s sheet autocomplete, the `/session status` board, the recap's moments, the
+//! `/odds` pages and the `/help` topics are all built from it. Adding a system: its engine folder,
+//! its folder here, and one arm in [`bot`].
 
 pub mod badlands_rally;
 pub mod free_form;
@@ -19,7 +20,8 @@ use engine::session::{ServerSettings, Session, SystemId};
 use futures::future::BoxFuture;
 
 use crate::invocation::Invocation;
-use crate::press::{Press, PressReply};
+use crate::moments::Moment;
+use crate::press::{Answer, Press, PressReply};
 use crate::{BotError, Context};
 
 pub use crate::Command;
@@ -31,11 +33,29 @@ pub trait SystemBot: Sync {
     /// Its top-level command trees (registered per server, only where the system is enabled).
     fn commands(&self) -> Vec<Command>;
 
+    /// Its page of `/odds` (a subcommand, in its `odds.rs`; `/odds` is global, so the page is
+    /// there on every server). `None` only for a system without commands: its rolls are
+    /// `/roll`'s, whose odds are `/odds roll`.
+    fn odds(&self) -> Option<Command>;
+
+    /// Its `/help` topic's Japanese name (the English one is its key); the page lists its
+    /// commands, sheet fields and house options. `None` only for a system without commands.
+    fn help_topic(&self) -> Option<&'static str>;
+
     /// The prefix of its button action kinds (`sr.`), unique across systems; `None`: no buttons.
     fn button_prefix(&self) -> Option<&'static str>;
 
-    /// Handle a press of one of its buttons.
-    fn press<'a>(&'a self, p: &'a Press<'a>) -> BoxFuture<'a, Result<PressReply, BotError>>;
+    /// Every action kind its buttons make (each starts with [`Self::button_prefix`]): the
+    /// suites walk them all to check that a press that rolls is logged.
+    fn button_kinds(&self) -> &'static [&'static str];
+
+    /// Handle a press of one of its buttons. `answer` is the only way to reply, and its
+    /// [`Answer::roll`] the only way to the dice: a press that rolls replies with its log rows.
+    fn press<'a>(
+        &'a self,
+        p: &'a Press<'a>,
+        answer: Answer<'a>,
+    ) -> BoxFuture<'a, Result<PressReply, BotError>>;
 
     /// Its own fields on the `/session status` board (the rally's race board).
     fn status_board(
@@ -52,8 +72,23 @@ pub trait SystemBot: Sync {
         None
     }
 
-    /// `/char stats:` autocomplete (`(label, value)`, at most 25): the system's models or
-    /// profiles matching what was typed.
+    /// The moments of one logged roll, read from its outcome JSON, in the system's own words
+    /// (the recap of the evening). Default: none.
+    fn moments(&self, _outcome: &serde_json::Value) -> Vec<Moment> {
+        Vec::new()
+    }
+
+    /// What this system's players watch on one character (condition monitors, boxes, markers)
+    /// as one short line of Discord Markdown for the `/session status` board; the whole sheet is
+    /// `/char show`'s. `None`: the sheet's first fields, cut short.
+    fn board_line(&self, _sheet: &serde_json::Value, _lang: Lang) -> Option<String> {
+        None
+    }
+
+    /// `/char add model:` autocomplete (`(label, value)`, at most 25): the system's models,
+    /// datacards or profiles matching what was typed — names `model=` takes, nothing else (empty
+    /// where the system has no list). `stats:` autocompletes from the engine's sheet
+    /// declaration (`autocomplete::autocomplete_stats`).
     fn sheet_choices(&self, typed: &str, lang: Lang) -> Vec<(String, String)>;
 }
 
@@ -121,4 +156,128 @@ async fn system_enabled(ctx: Context<'_>) -> Result<bool, BotError> {
     inv.require_system(system)?;
     ctx.set_invocation_data(inv).await;
     Ok(true)
+}
+
+#[cfg(test)]
+mod conformance {
+    //! The bot's side of the engine's conformance test: every system's pieces are registered,
+    //! and README's "Adding a game system" names every one of them.
+
+    use std::collections::{BTreeSet, HashSet};
+
+    use poise::ChoiceParameter;
+
+    use super::*;
+    use crate::help::Topic;
+
+    /// A system with commands has its `/odds` page and its `/help` topic, both reached through
+    /// the registry; a system without (free-form) has neither.
+    #[test]
+    fn every_system_has_its_odds_and_help() {
+        let odds = crate::commands::odds::odds();
+        let mut pages = HashSet::new();
+        let list = Topic::list();
+        let topics: Vec<&str> = list.iter().map(|c| c.name.as_ref()).collect();
+        for s in all() {
+            let id = s.id();
+            let own = !s.commands().is_empty();
+            match s.odds() {
+                Some(page) => {
+                    assert!(own, "{id}: an /odds page but no commands");
+                    assert!(pages.insert(page.name.clone()), "{id}: /odds {} taken", page.name);
+                    assert!(
+                        odds.subcommands.iter().any(|c| c.name == page.name),
+                        "{id}: /odds {} is not registered",
+                        page.name
+                    );
+                    assert!(page.name_localizations.iter().any(|(l, _)| l == "ja"), "{id}");
+                }
+                None => assert!(!own, "{id}: commands of its own but no /odds page"),
+            }
+            match s.help_topic() {
+                Some(ja) => {
+                    assert!(own && !ja.trim().is_empty(), "{id}: help topic");
+                    assert!(topics.contains(&id.key()), "{id}: not among /help's topics");
+                    assert_eq!(Topic::from_name(id.key()), Some(Topic::System(id)));
+                    assert_eq!(Topic::System(id).localized_name("ja"), Some(ja));
+                }
+                None => assert!(!own, "{id}: commands of its own but no /help topic"),
+            }
+        }
+        // `/odds roll` and the general pages stay first.
+        assert_eq!(odds.subcommands[0].name, "roll");
+        assert_eq!(odds.subcommands.len(), pages.len() + 1);
+        assert_eq!(&topics[..2], ["commands", "notation"]);
+        for (i, t) in topics.iter().enumerate() {
+            assert_eq!(Topic::from_index(i).map(|t| t.name()), Some(*t));
+        }
+    }
+
+    /// The `fn` names of a trait in a source file.
+    fn trait_methods(source: &str, name: &str) -> BTreeSet<String> {
+        let start = source
+            .find(&format!("pub trait {name}"))
+            .unwrap_or_else(|| panic!("no trait {name}"));
+        let body = &source[start..];
+        let body = &body[..body.find("\n}").unwrap_or(body.len())];
+        body.split("fn ")
+            .skip(1)
+            .filter_map(|rest| rest.split(['(', '<']).next())
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The files every system folder under `dir` has.
+    fn shared_files(dir: &std::path::Path) -> BTreeSet<String> {
+        let mut shared: Option<BTreeSet<String>> = None;
+        for id in SystemId::ALL
+            .into_iter()
+            .filter(|id| !bot(*id).commands().is_empty())
+        {
+            let files: BTreeSet<String> = std::fs::read_dir(dir.join(id.key()))
+                .unwrap_or_else(|e| panic!("{id}: {e}"))
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|f| f.ends_with(".rs"))
+                .collect();
+            shared = Some(match shared {
+                Some(s) => s.intersection(&files).cloned().collect(),
+                None => files,
+            });
+        }
+        shared.unwrap_or_default()
+    }
+
+    /// README's "Adding a game system" names every method of both registries' traits and every
+    /// file each system folder has, so the list stays the whole list.
+    #[test]
+    fn readme_lists_every_place_of_a_system() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap_or_else(|e| panic!("{p}: {e}"));
+        let readme = read("README.md");
+        let start = readme.find("## Adding a game system").expect("the section");
+        let section = &readme[start..];
+        let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
+        let mut missing = Vec::new();
+        for (file, name) in [
+            ("src/systems/rules.rs", "SystemRules"),
+            ("commands/src/systems/mod.rs", "SystemBot"),
+        ] {
+            for m in trait_methods(&read(file), name) {
+                if !section.contains(&format!("`{m}`")) && !section.contains(&format!("`{m}()`")) {
+                    missing.push(format!("{name}::{m}"));
+                }
+            }
+        }
+        for dir in ["src/systems", "commands/src/systems"] {
+            for f in shared_files(&root.join(dir)) {
+                if !section.contains(&format!("`{f}`")) {
+                    missing.push(format!("{dir}/<key>/{f}"));
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "README's \"Adding a game system\" does not name {missing:?}"
+        );
+    }
 }

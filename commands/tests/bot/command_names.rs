@@ -51,3 +51,23 @@ fn japanese_messages_have_their_commands_named_in_japanese() {
         assert_eq!(in_japanese_text(same), same);
     }
 }
+
+/// One language per line (issue 28): a value in Japanese (or with spaces) does not end the
+/// command's Japanese names; the options after it are named in Japanese too.
+#[test]
+fn options_after_a_japanese_value_stay_japanese() {
+    learned();
+    assert_eq!(
+        in_japanese_text(
+            "ログ `/mecha attack attacker:ガンダム weapon:ビームライフル target:ザク distance:3` → 命中"
+        ),
+        "ログ `/メカ 攻撃 攻撃側:ガンダム 兵器:ビームライフル 目標:ザク 距離:3` → 命中"
+    );
+    assert_eq!(
+        in_japanese_text("ログ `/sr test character:アナ attribute:agility skill:pistols`"),
+        "ログ `/sr テスト キャラ:アナ 能力値:敏捷力 技能:pistols`"
+    );
+    // A value with spaces is one value: its choice still reads in Japanese.
+    let named = in_japanese_text("ログ `/term attack band:long (6+) attacker:G weapon:Gun target:E`");
+    assert!(!named.contains("band") && !named.contains("attacker"), "{named}");
+}

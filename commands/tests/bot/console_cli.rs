@@ -524,7 +524,8 @@ fn a_display_name_that_is_a_mention_pings_nobody() {
     let mut seen = 0;
     for line in out.lines().skip(2) {
         let v: serde_json::Value = serde_json::from_str(line).expect("JSON");
-        for item in v.as_array().unwrap() {
+        // Outcomes handed to the console (a revealed roll's, logged again) are no message.
+        for item in v.as_array().unwrap().iter().filter(|i| i["kind"] != "outcome") {
             let body = &item["body"];
             let message = if body.get("type").is_some() {
                 &body["data"]
@@ -624,4 +625,22 @@ fn no_token_reaches_the_log_even_at_trace() {
             "the bot token ({format})"
         );
     }
+}
+
+/// Issue 30: `stats:` autocompletes the fields the system's sheet declares (and `/char add`
+/// takes), `model:` only models: Warmachine has none, so it no longer offers `controller=…`.
+#[test]
+fn stats_autocompletes_the_declared_fields_and_model_only_models() {
+    let input = "\
+/session start name:Skirmish system:warmachine
+complete /char add name:J stats:controller=Ana bo
+complete /char add name:J model:c
+";
+    let out = console_text(&["--user", "gm"], Some(input));
+    assert!(
+        out.contains("- controller=Ana boxes= (damage boxes) (controller=Ana boxes=)\n"),
+        "{out}"
+    );
+    assert!(out.contains("(no suggestions)"), "{out}");
+    assert!(!out.contains("- controller=@you"), "{out}");
 }

@@ -205,3 +205,29 @@ async fn readme_char_and_roll_examples_work_when_pasted() {
         c.shutdown().await;
     }
 }
+
+/// Issue 30: the Terminator and mecha pages say how a weapon is written and what the slots
+/// are, in both languages (the field comes first, so a long page never drops it).
+#[tokio::test]
+async fn terminator_and_mecha_help_say_how_to_write_a_weapon() {
+    let mut c = system_console().await;
+    for (topic, grammar) in [
+        ("terminator", "NAME [cc|short|long]"),
+        ("mecha_d20", "NAME POWER"),
+    ] {
+        let r = send(&mut c, &format!("/help topic:{topic}")).await;
+        let weapons = field(&r.embeds()[0], "Weapons (/char add stats:)");
+        assert!(
+            weapons.contains(grammar) && weapons.contains("Slots 1–8"),
+            "{topic}: {weapons}"
+        );
+    }
+    send(&mut c, "/config language language:日本語").await;
+    let r = send(&mut c, "/help topic:mecha_d20").await;
+    let e = &r.embeds()[0];
+    let weapons = e["fields"][0]["value"].as_str().unwrap_or_default();
+    assert!(
+        weapons.contains("名前 威力") && weapons.contains("スロットは1〜8"),
+        "{e}"
+    );
+}

@@ -168,14 +168,18 @@ async fn the_export_carries_a_markdown_transcript_beside_the_json() {
         .unwrap();
     let r = as_(&mut c, &ja, "/session export").await;
     let files = r.body["files"].as_array().expect("attachments");
-    assert_eq!(files.len(), 2, "{files:?}");
+    assert_eq!(files.len(), 3, "{files:?}");
     assert_eq!(files[0]["filename"], format!("session-{}.json", s.id));
     assert_eq!(files[1]["filename"], format!("session-{}.md", s.id));
+    assert_eq!(files[2]["filename"], format!("session-{}.html", s.id));
     let md = files[1]["content"].as_str().unwrap();
     assert!(md.starts_with("# Heist\n"), "{md}");
     assert!(md.contains("\n## ロスター\n"), "{md}");
+    assert!(md.contains("\n## 振り返り\n\nロール2件\n"), "{md}");
     assert!(
-        md.contains("(Ana) `/sr test character:Ana attribute:agility skill:pistols threshold:3` → ヒット 2 / 3 → 失敗\n"),
+        md.contains(
+            "(Ana) `/sr テスト キャラ:Ana 能力値:敏捷力 技能:pistols 目標値:3` → ヒット 2 / 3 → 失敗\n"
+        ),
         "{md}"
     );
     assert!(md.contains("シークレットダイスを振りました"), "{md}");
@@ -184,6 +188,12 @@ async fn the_export_carries_a_markdown_transcript_beside_the_json() {
     let json: serde_json::Value = serde_json::from_str(files[0]["content"].as_str().unwrap()).unwrap();
     assert_eq!(json["log"][0]["outcome"]["summary"]["en"], "hits 2 / 3 → failure");
     assert_eq!(json["log"][0]["outcome"]["hits"], 2);
+    // Names, not ids (issue 28): each roll under its roller's display name, in the JSON and
+    // the transcript; nobody outside Discord reads a mention.
+    assert_eq!(json["log"][0]["user_name"], "gm");
+    assert!(md.contains("- GM: gm\n"), "{md}");
+    assert!(md.contains(" gm (Ana) `/sr テスト"), "{md}");
+    assert!(!md.contains("<@"), "{md}");
     c.shutdown().await;
 }
 
@@ -284,5 +294,65 @@ async fn a_reliable_reroll_pressed_on_the_rally_is_logged_with_its_result() {
         lines[1].starts_with("`/rally reliable` → MOS 0 — HIT · defender: "),
         "{lines:?}"
     );
+    c.shutdown().await;
+}
+
+/// One language per line (issue 28): a Japanese character name does not turn the rest of the
+/// command back into English in a Japanese reader's `/session log`.
+#[tokio::test]
+async fn a_japanese_value_keeps_the_rest_of_the_command_japanese() {
+    let mut c = system_console().await;
+    let ja = japanese(&c, "kenji");
+    started(&mut c, "/session start name:Heist system:shadowrun4").await;
+    started(&mut c, &ANA.replace("name:Ana", "name:アナ")).await;
+    c.queue_dice([5, 2, 1, 3, 6]);
+    send(
+        &mut c,
+        "/sr test character:アナ attribute:agility skill:pistols threshold:3",
+    )
+    .await;
+    let lines = log_lines(&mut c, &ja).await;
+    assert_eq!(
+        lines,
+        ["`/sr テスト キャラ:アナ 能力値:敏捷力 技能:pistols 目標値:3` → ヒット 2 / 3 → 失敗"],
+        "{lines:?}"
+    );
+    c.shutdown().await;
+}
+
+/// The issue's mecha line, typed with the Japanese names: logged and shown in Japanese all along,
+/// not in English after the first Japanese value.
+#[tokio::test]
+async fn a_mecha_attack_typed_in_japanese_reads_japanese_all_along() {
+    let mut c = system_console().await;
+    let mut gm = c.invoker();
+    gm.locale = "ja".into();
+    for line in [
+        "/session start name:Ridge system:mecha_d20",
+        "/char add name:ザク stats:squad=Red leader=yes judgement=3 tactics=2 concentration=4 shooting=3 reaction=3 evade=2 ap=5 spirit=10 durability=6 armour=4 evasion=1",
+        "/char add name:ガンダム stats:squad=Blue leader=yes judgement=4 tactics=3 concentration=5 shooting=4 reaction=4 evade=3 ap=6 durability=30 armour=8 evasion=2 w1=\"ビームライフル 2d6+5 r4 front\"",
+        "/mecha turn",
+    ] {
+        started(&mut c, line).await;
+    }
+    c.queue_dice([5, 12]);
+    started(&mut c, "/mecha initiative").await;
+    c.queue_dice([15, 3, 4, 4, 18]);
+    let r = as_(
+        &mut c,
+        &gm,
+        "/メカ 攻撃 攻撃側:ガンダム 兵器:ビームライフル 目標:ザク 距離:3",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let lines = log_lines(&mut c, &gm).await;
+    let attack = lines.last().expect("the attack's row");
+    assert!(
+        attack.starts_with("`/メカ 攻撃 攻撃側:ガンダム 兵器:ビームライフル 目標:ザク 距離:3"),
+        "{lines:?}"
+    );
+    for english in ["weapon:", "target:", "distance:", "facing:"] {
+        assert!(!attack.contains(english), "{lines:?}");
+    }
     c.shutdown().await;
 }

@@ -207,14 +207,15 @@ async fn warmachine_and_mecha_odds_are_exact() {
     );
 
     // The mecha attack: the bot shows the engine's exact chance.
-    let expected = engine::odds::mecha_d20_odds(&engine::odds::MechaRequest {
-        attack: 5,
-        evasion: 3,
-        cockpit: Default::default(),
-        facing: Default::default(),
-        damage: None,
-    })
-    .unwrap();
+    let expected =
+        engine::systems::mecha_d20::odds::mecha_d20_odds(&engine::systems::mecha_d20::odds::MechaRequest {
+            attack: 5,
+            evasion: 3,
+            cockpit: Default::default(),
+            facing: Default::default(),
+            damage: None,
+        })
+        .unwrap();
     let reply = console
         .send("/odds mecha attack_mod:5 evasion_mod:3 power:2d6+3 armour:4")
         .await

@@ -724,11 +724,13 @@ async fn export_splits_a_long_log_and_reaches_ended_sessions() {
             command: format!("/roll {n}"),
             outcome: json!({ "n": n, "padding": "x".repeat(1000) }),
             at_ms: 1_700_000_000_000 + n,
+            user_name: None,
         };
         c.store().append_roll(&(&entry).into()).await.unwrap();
     }
-    // A server whose uploads are small: 64 KiB are kept for the rest, ~10 rolls fit.
-    c.fake.set_attachment_size_limit(64 * 1024 + 10_000);
+    // A server whose uploads are small: 64 KiB are kept for the rest, a third of the remainder
+    // for each of the JSON, the transcript and the page: ~9 rolls fit.
+    c.fake.set_attachment_size_limit(64 * 1024 + 30_000);
     let mut seen = Vec::new();
     let mut line = "/session export".to_string();
     for _ in 0..10 {

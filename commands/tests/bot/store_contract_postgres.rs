@@ -100,6 +100,7 @@ fn roll(session_id: i64) -> RollLogEntry {
         command: "/roll 2d6".into(),
         outcome: json!({"total": 7}),
         at_ms: 1,
+        user_name: Some("Alice".into()),
     }
 }
 

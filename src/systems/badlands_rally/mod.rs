@@ -14,11 +14,13 @@ pub mod gear;
 pub mod gear_sheet;
 pub mod gear_state;
 pub mod moves;
+pub mod odds;
 pub mod race;
 pub mod roll;
 pub mod rules;
 pub mod session_race;
 pub mod sheet;
+pub mod sheet_decl;
 pub mod state;
 pub mod tables;
 

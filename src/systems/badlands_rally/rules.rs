@@ -61,12 +61,8 @@ impl SystemRules for BadlandsRallyRules {
         sheet::edit(current, fields)
     }
 
-    fn gm_only_field(&self, _key: &str) -> bool {
-        false
-    }
-
-    fn sheet_fields(&self) -> Vec<crate::systems::rules::SheetField> {
-        crate::systems::rules::SheetField::with_weapons(sheet::FIELD_NAMES, sheet::MAX_WEAPONS)
+    fn sheet_decl(&self) -> &'static crate::systems::sheet_decl::SheetDecl {
+        &super::sheet_decl::DECL
     }
 
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
@@ -83,6 +79,10 @@ impl SystemRules for BadlandsRallyRules {
 
     fn check_state(&self, system_state: &Value) -> Result<(), SheetError> {
         check_state::<RaceFacts>(system_state)
+    }
+
+    fn typical_odds(&self) -> Result<crate::odds::Dist, crate::odds::OddsError> {
+        super::odds::typical()
     }
 }
 

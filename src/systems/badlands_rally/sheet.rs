@@ -22,7 +22,6 @@
 //! Weapon traits: `melee`, `heat`, `blast`, `impact`, `area`/`ae`, `burst:X` (`burstX`); a
 //! token like `3+` gives the weapon its own attack rating. A range `R` alone means `1-R/R`.
 
-use crate::systems::field_names::{FieldNames, field_named};
 use serde_json::Value;
 
 use super::datacards;
@@ -33,8 +32,8 @@ use super::state::GearState;
 use crate::i18n::Lang;
 use crate::systems::sheet_error::SheetError;
 
-/// Most weapons one gear carries.
-pub const MAX_WEAPONS: usize = 6;
+use super::sheet_decl::DECL;
+pub use super::sheet_decl::MAX_WEAPONS;
 
 fn err(en: impl Into<String>, ja: impl Into<String>) -> SheetError {
     SheetError::new(en, ja)
@@ -241,38 +240,9 @@ pub fn parse_weapon(key: &str, v: &str) -> Result<Weapon, SheetError> {
     })
 }
 
-fn weapon_slot(key: &str) -> Option<usize> {
-    let rest = key
-        .strip_prefix("weapon")
-        .or_else(|| key.strip_prefix("武器"))
-        .or_else(|| key.strip_prefix('w'))?;
-    if rest.is_empty() {
-        return Some(0);
-    }
-    let n: usize = rest.parse().ok()?;
-    (1..=MAX_WEAPONS).contains(&n).then(|| n - 1)
-}
-
-/// Every field a sheet takes, by its stored key, with every name a player may type for it
-/// (Japanese too); `/help` lists them.
-pub const FIELD_NAMES: FieldNames = &[
-    ("attack", &["attack", "att", "atk", "攻撃", "攻撃値"]),
-    ("defence", &["defence", "defense", "def", "防御", "防御値"]),
-    ("initiative", &["initiative", "init", "ini", "イニシアチブ"]),
-    ("mr", &["mr", "ｍｒ", "移動力"]),
-    ("hull", &["hull", "ハル"]),
-    ("structure", &["structure", "str", "ストラクチャー", "構造"]),
-    ("hits", &["hits", "ヒット", "損傷"]),
-    ("ar", &["ar", "armor", "armour", "アーマー", "アーマー値", "装甲"]),
-    ("model", &["model", "機種", "モデル"]),
-    ("name", &["name", "名前"]),
-    ("traits", &["traits", "trait", "特性"]),
-    ("upgrades", &["upgrades", "upgrade", "アップグレード"]),
-    ("reset", &["reset", "リセット"]),
-];
-
+/// The declared field's key a typed name means.
 fn upper_name(key: &str) -> Option<&'static str> {
-    field_named(FIELD_NAMES, key)
+    DECL.field(key).map(|f| f.key)
 }
 
 /// The fields every new gear needs.
@@ -330,7 +300,7 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
 
     for (key, value) in fields {
         let v = value.trim();
-        if let Some(slot) = weapon_slot(key) {
+        if let Some(slot) = DECL.weapons.as_ref().and_then(|w| w.slot(key)) {
             if weapons.len() <= slot {
                 weapons.resize(slot + 1, None);
             }
@@ -555,6 +525,15 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
         .and_then(|k| datacards::model(k).ok())
         .map_or_else(|| "—".to_string(), |m| format!("{} ({})", m.name(lang), m.key));
     out.push((lang.pick("Model", "機種").to_string(), model));
+    // A name of its own (the default is the model's, or "Gear").
+    let default_name = s
+        .model
+        .as_deref()
+        .and_then(|k| datacards::model(k).ok())
+        .map_or("Gear", |m| m.en);
+    if s.name != default_name {
+        out.push((lang.pick("Name", "名前").to_string(), s.name.clone()));
+    }
     out.push((
         lang.pick("Ratings", "能力値").to_string(),
         match lang {

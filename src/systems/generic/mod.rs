@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::rules::{HouseOption, RollDialect, SystemRules};
+use super::sheet_decl::{Free, SheetDecl};
 use super::sheet_error::SheetError;
 use crate::i18n::Lang;
 
@@ -40,6 +41,21 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Value {
     Value::Object(map)
 }
 
+/// Free-form sheets declare no field: any `name=number` or short text, written back as typed.
+pub static DECL: SheetDecl = SheetDecl {
+    example: "hp=12 note=warjack",
+    fields: &[],
+    weapons: None,
+    free: Some(Free {
+        help: (
+            "Any name: a whole number or a short text (an empty value removes it; `hp-=3` subtracts).",
+            "どんな名前でも可: 整数か短い文字列（空の値で削除、`hp-=3` で3減らす）。",
+        ),
+        example: "hp=12 note=warjack",
+        stored: |sheet| describe(sheet),
+    }),
+};
+
 /// Every field, sorted by name.
 pub fn describe(sheet: &Value) -> Vec<(String, String)> {
     let map: BTreeMap<&String, &Value> = sheet.as_object().map(|m| m.iter().collect()).unwrap_or_default();
@@ -67,13 +83,8 @@ impl SystemRules for FreeForm {
         Ok(edit(current, fields))
     }
 
-    fn gm_only_field(&self, _key: &str) -> bool {
-        false
-    }
-
-    fn sheet_fields(&self) -> Vec<crate::systems::rules::SheetField> {
-        // Free-form: any `name=number` or short text.
-        Vec::new()
+    fn sheet_decl(&self) -> &'static SheetDecl {
+        &DECL
     }
 
     fn describe_sheet(&self, sheet: &Value, _lang: Lang) -> Vec<(String, String)> {
@@ -98,6 +109,11 @@ impl SystemRules for FreeForm {
                 "汎用セッションの状態はオブジェクトである必要があります。",
             ))
         }
+    }
+
+    /// Free-form rolls are `/roll`'s generic notation: its odds are `/odds roll`'s.
+    fn typical_odds(&self) -> Result<crate::odds::Dist, crate::odds::OddsError> {
+        crate::odds::roll_odds("2d6").map(|o| o.dist)
     }
 }
 

@@ -100,6 +100,9 @@ pub enum RuleError {
     NotEnoughPropellant { name: String, left: u32, needed: u32 },
     #[error("{name} moves at most {max} hexes this way, not {hexes}")]
     TooFar { name: String, hexes: u32, max: u32 },
+    /// The sheet never set the move (`movement`, `high_speed`): say so, not "at most 0".
+    #[error("{name} has no `{field}` on its sheet: set it with /char edit (e.g. {field}=4)")]
+    NoMove { name: String, field: &'static str },
     #[error("a high-speed move goes only to the three front directions")]
     HighSpeedDirection,
     #[error("a normal move uses no propellant")]
@@ -180,6 +183,11 @@ impl Localized for RuleError {
             }
             NotEnoughPropellant { name, left, needed } => {
                 format!("{name}の残り推進剤量は{left}です（{needed}必要です）。")
+            }
+            NoMove { name, field } => {
+                format!(
+                    "{name}のシートに `{field}` がありません。/char edit で設定してください（例: {field}=4）。"
+                )
             }
             TooFar { name, hexes, max } => {
                 format!("{name}のこの移動は最大{max}ヘクスです（{hexes}ヘクスは移動できません）。")

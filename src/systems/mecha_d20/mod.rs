@@ -15,12 +15,15 @@ pub mod damage;
 pub mod error;
 pub mod initiative;
 pub mod movement;
+pub mod odds;
 pub mod rules;
 pub mod secondary;
 pub mod sheet;
+pub mod sheet_decl;
 pub mod state;
 pub mod survival;
 pub mod unit;
+pub mod weapon_sheet;
 
 #[cfg(test)]
 mod scenario;

@@ -94,6 +94,16 @@ pub fn make_move(name: &str, unit: &mut Unit, req: &MoveRequest) -> Result<MoveO
             unit.suit.high_speed_now()
         }
     };
+    let (base, field) = match req.kind {
+        MoveKind::Normal => (unit.suit.movement, "movement"),
+        MoveKind::HighSpeed => (unit.suit.high_speed, "high_speed"),
+    };
+    if base == 0 && req.hexes > 0 {
+        return Err(RuleError::NoMove {
+            name: name.to_string(),
+            field,
+        });
+    }
     if req.hexes > max {
         return Err(RuleError::TooFar {
             name: name.to_string(),

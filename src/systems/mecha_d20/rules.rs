@@ -89,13 +89,8 @@ impl SystemRules for MechaD20Rules {
         sheet::edit(current, fields)
     }
 
-    /// Points left, fatigue, damage and the flags the rules set; the full repair.
-    fn gm_only_field(&self, key: &str) -> bool {
-        sheet::gm_only(key)
-    }
-
-    fn sheet_fields(&self) -> Vec<crate::systems::rules::SheetField> {
-        crate::systems::rules::SheetField::with_weapons(super::sheet::FIELD_NAMES, super::sheet::MAX_WEAPONS)
+    fn sheet_decl(&self) -> &'static crate::systems::sheet_decl::SheetDecl {
+        &super::sheet_decl::DECL
     }
 
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
@@ -112,6 +107,10 @@ impl SystemRules for MechaD20Rules {
 
     fn check_state(&self, system_state: &Value) -> Result<(), SheetError> {
         check_state::<MechaState>(system_state)
+    }
+
+    fn typical_odds(&self) -> Result<crate::odds::Dist, crate::odds::OddsError> {
+        super::odds::typical()
     }
 }
 

@@ -1,298 +1,32 @@
 //! A unit as players type it into `/char`: `key=value` fields in English or Japanese → a
 //! validated [`Unit`] stored as the roster entry's JSON. The seed ships no suit or pilot data
-//! (L23), so everything comes from here.
-//!
-//! | field (aliases) | value |
-//! |---|---|
-//! | `pilot` (パイロット) | the pilot's name, when it differs from the entry's |
-//! | `judgement` (`judgment`, 判断力), `concentration` (集中力), `reaction` (反応力) | 0–30 |
-//! | `tactics` (戦術), `shooting` (射撃), `melee` (格闘), `charge` (突撃), `evade` (`dodge`, 回避), `parry` (武器受け), `intercept` (迎撃) | 0–30 |
-//! | `ap` (行動ポイント) | maximum AP 0–30 (AP left follows when it was full) |
-//! | `ap_left` (残り行動ポイント), `fatigue` (疲労) | GM only |
-//! | `spirit` (精神ポイント) | maximum spirit points 0–999 |
-//! | `spirit_left` (残り精神ポイント), `fainted` (気絶: yes/no) | GM only |
-//! | `squad` (部隊), `leader` (隊長: yes/no) | |
-//! | `model` (`suit`, 機体) | the suit's name |
-//! | `durability` (耐久度) | maximum durability 1–9999 (required) |
-//! | `durability_left` (残り耐久度), `destroyed` (撃破: yes/no) | GM only |
-//! | `armour` (`armor`, 装甲, 装甲値), `reactor` (反応炉) | 0–999 |
-//! | `evasion` (回避力), `fire_control` (火器管制力), `accuracy` (命中), `escape_device` (脱出装置), `handling` (操縦難易度修正) | −30–30 |
-//! | `propellant` (推進剤量) | maximum 0–999; `propellant_left` (残り推進剤) GM only |
-//! | `movement` (移動力), `high_speed` (高速移動) | hexes 0–30 |
-//! | `cockpit` (コクピット) | `multi` (多面モニター) or `all_round` (全周囲モニター) |
-//! | `weapon`, `weapon1`…`weapon8` (`w1`, 兵器1, 武器1) | `NAME POWER [melee] [rN] [arc] [±mod] [mount] [fixed]`; empty removes |
-//! | `reset` (`repair`, 修理) | `yes`: a fresh unit (GM only) |
-//!
-//! Weapon tokens: `melee`/`格闘` or `ranged`/`射撃`; `r3`/`range:3`/`射程3`; arcs
-//! `front`/`正面`, `forward`/`前面`, `all_round`/`全周`, `rear`/`背面`; a modifier `+1`;
-//! mounts `head`/`頭部`, `body`/`胴体`, `arm`/`腕`, `left_arm`/`左腕`, `right_arm`/`右腕`,
-//! `leg`/`脚`, `left_leg`/`左脚`, `right_leg`/`右脚`; `fixed`/`固定` or `standard`/`標準`.
+//! (L23), so everything comes from here. The fields (names, ranges, who sets them, help) are
+//! declared once in [`super::sheet_decl`]; the weapon grammar is [`super::weapon_sheet`].
 
-use crate::systems::field_names::{FieldNames, field_named};
 use serde_json::Value;
 
-use super::damage::parse_power;
-use super::unit::{Arc, Category, Cockpit, Mount, Side, Unit, Weapon, WeaponKind, WeaponStatus};
+use super::sheet_decl::DECL;
+pub use super::sheet_decl::MAX_WEAPONS;
+use super::unit::{Unit, Weapon};
+use super::weapon_sheet::signed;
+pub use super::weapon_sheet::{parse_weapon, weapon_line};
 use crate::i18n::{Lang, Localized};
 use crate::systems::bounds::within;
+use crate::systems::sheet_decl::yes_no;
 use crate::systems::sheet_error::SheetError;
-
-pub const MAX_WEAPONS: usize = 8;
-const MAX_NAME_CHARS: usize = 40;
 
 fn err(en: impl Into<String>, ja: impl Into<String>) -> SheetError {
     SheetError::new(en, ja)
 }
 
-fn number(key: &str, v: &str, min: i64, max: i64) -> Result<i64, SheetError> {
-    let t = v.trim().replace('＋', "+").replace(['－', '−'], "-");
-    let n: i64 = t.trim_start_matches('+').parse().map_err(|_| {
-        err(
-            format!("`{key}` needs a whole number, not `{v}`."),
-            format!("`{key}` には整数を指定してください（`{v}` は使えません）。"),
-        )
-    })?;
-    within(n, min, max, || {
-        err(
-            format!("`{key}` must be between {min} and {max}, not {n}."),
-            format!("`{key}` は{min}〜{max}の範囲で指定してください（{n}は使えません）。"),
-        )
-    })?;
-    Ok(n)
-}
-
-fn unsigned(key: &str, v: &str, max: u32) -> Result<u32, SheetError> {
-    Ok(number(key, v, 0, i64::from(max))? as u32)
-}
-
-fn yes_no(key: &str, v: &str) -> Result<bool, SheetError> {
-    match v.trim().to_lowercase().as_str() {
-        "yes" | "y" | "true" | "on" | "1" | "はい" | "有" | "あり" => Ok(true),
-        "no" | "n" | "false" | "off" | "0" | "いいえ" | "無" | "なし" | "" => Ok(false),
-        _ => Err(err(
-            format!("`{key}` is yes or no, not `{v}`."),
-            format!("`{key}` は yes か no で指定してください（`{v}` は使えません）。"),
-        )),
-    }
-}
-
-fn text(key: &str, v: &str) -> Result<String, SheetError> {
-    let t = v.trim();
-    if t.chars().count() > MAX_NAME_CHARS {
-        return Err(err(
-            format!("`{key}` is at most {MAX_NAME_CHARS} characters."),
-            format!("`{key}` は{MAX_NAME_CHARS}文字までです。"),
-        ));
-    }
-    Ok(t.to_string())
-}
-
-/// Every field a sheet takes, by its stored key, with every name a player may type for it
-/// (Japanese too); `/help` lists them.
-pub const FIELD_NAMES: FieldNames = &[
-    ("pilot", &["pilot", "パイロット"]),
-    ("judgement", &["judgement", "judgment", "判断力"]),
-    ("concentration", &["concentration", "集中力"]),
-    ("reaction", &["reaction", "反応力"]),
-    ("tactics", &["tactics", "戦術"]),
-    ("shooting", &["shooting", "射撃"]),
-    ("melee", &["melee", "格闘"]),
-    ("charge", &["charge", "突撃"]),
-    ("evade", &["evade", "dodge", "回避"]),
-    ("parry", &["parry", "武器受け"]),
-    ("intercept", &["intercept", "迎撃"]),
-    ("ap", &["ap", "ap_max", "行動ポイント"]),
-    ("ap_left", &["ap_left", "残り行動ポイント"]),
-    ("fatigue", &["fatigue", "疲労"]),
-    ("spirit", &["spirit", "spirit_max", "精神ポイント"]),
-    ("spirit_left", &["spirit_left", "残り精神ポイント"]),
-    ("fainted", &["fainted", "気絶"]),
-    ("squad", &["squad", "部隊"]),
-    ("leader", &["leader", "隊長", "隊長機"]),
-    ("model", &["model", "suit", "機体", "兵装"]),
-    ("durability", &["durability", "耐久度", "耐久力"]),
-    ("durability_left", &["durability_left", "残り耐久度"]),
-    ("destroyed", &["destroyed", "撃破"]),
-    ("armour", &["armour", "armor", "装甲", "装甲値"]),
-    ("evasion", &["evasion", "回避力"]),
-    ("fire_control", &["fire_control", "火器管制力", "火器管制"]),
-    ("accuracy", &["accuracy", "命中"]),
-    ("reactor", &["reactor", "反応炉"]),
-    ("propellant", &["propellant", "推進剤", "推進剤量"]),
-    ("propellant_left", &["propellant_left", "残り推進剤"]),
-    ("movement", &["movement", "move", "移動力", "通常移動"]),
-    ("high_speed", &["high_speed", "高速移動"]),
-    ("escape_device", &["escape_device", "escape", "脱出装置"]),
-    ("handling", &["handling", "操縦難易度", "操縦難易度修正"]),
-    ("cockpit", &["cockpit", "コクピット", "コックピット"]),
-    ("reset", &["reset", "repair", "修理"]),
-];
-
-/// The canonical field a typed key means.
+/// The declared field's key a typed name means.
 fn canonical(key: &str) -> Option<&'static str> {
-    field_named(FIELD_NAMES, key)
+    DECL.field(key).map(|f| f.key)
 }
 
-/// Fields only the GM changes on an existing unit: what the rules track (points left, damage,
-/// flags) and the full repair.
-pub const GM_ONLY: &[&str] = &[
-    "ap_left",
-    "fatigue",
-    "spirit_left",
-    "fainted",
-    "durability_left",
-    "destroyed",
-    "propellant_left",
-    "reset",
-];
-
+/// Whether only the GM changes `key` (in either language) on an existing unit.
 pub fn gm_only(key: &str) -> bool {
-    canonical(key).is_some_and(|c| GM_ONLY.contains(&c))
-}
-
-/// `weapon`, `weapon3`, `w3`, `兵器3`, `武器3` → the 0-based slot.
-fn weapon_slot(key: &str) -> Option<usize> {
-    let rest = ["weapon", "兵器", "武器", "w"]
-        .iter()
-        .find_map(|p| key.strip_prefix(p))?;
-    if rest.is_empty() {
-        return Some(0);
-    }
-    let n: usize = rest.parse().ok()?;
-    (1..=MAX_WEAPONS).contains(&n).then(|| n - 1)
-}
-
-fn norm(t: &str) -> String {
-    t.trim().to_lowercase().replace(['-', ' '], "_")
-}
-
-fn mount(t: &str) -> Option<Mount> {
-    let arm = |side| Some(Mount::Arm { side });
-    let leg = |side| Some(Mount::Leg { side });
-    match t {
-        "head" | "頭" | "頭部" => Some(Mount::Head),
-        "body" | "torso" | "胴" | "胴体" => Some(Mount::Body),
-        "arm" | "腕" => arm(None),
-        "left_arm" | "arm:l" | "arm:left" | "左腕" => arm(Some(Side::Left)),
-        "right_arm" | "arm:r" | "arm:right" | "右腕" => arm(Some(Side::Right)),
-        "leg" | "脚" => leg(None),
-        "left_leg" | "leg:l" | "leg:left" | "左脚" => leg(Some(Side::Left)),
-        "right_leg" | "leg:r" | "leg:right" | "右脚" => leg(Some(Side::Right)),
-        _ => None,
-    }
-}
-
-fn arc(t: &str) -> Option<Arc> {
-    match t {
-        "front" | "正面" | "正面射界" => Some(Arc::Front),
-        "forward" | "前面" | "前面射界" => Some(Arc::Forward),
-        "all" | "all_round" | "全周" | "全周面" | "全周面射界" => Some(Arc::AllRound),
-        "rear" | "背面" | "背面射界" => Some(Arc::Rear),
-        _ => None,
-    }
-}
-
-fn range_token(t: &str) -> Option<Option<u32>> {
-    let rest = ["range:", "range", "射程:", "射程", "r"]
-        .iter()
-        .find_map(|p| t.strip_prefix(p))?;
-    Some(rest.parse().ok())
-}
-
-/// `Beam Rifle 2d6+5 r3 front +1 right_arm standard` → a weapon.
-pub fn parse_weapon(key: &str, v: &str) -> Result<Weapon, SheetError> {
-    let bad = |en: &str, ja: &str| {
-        err(
-            format!(
-                "`{key}`: {en} Write NAME POWER [melee] [rN] [arc] [±mod] [mount] [fixed], e.g. \"Beam Rifle 2d6+5 r3 +1 right_arm\"."
-            ),
-            format!(
-                "`{key}`: {ja} 「名前 威力 [格闘] [射程N] [射界] [±修正] [部位] [固定]」の形で書いてください（例: \"ビームライフル 2d6+5 射程3 +1 右腕\"）。"
-            ),
-        )
-    };
-    let tokens: Vec<&str> = v.split([' ', '　', ';']).filter(|t| !t.is_empty()).collect();
-    let at = tokens
-        .iter()
-        .position(|t| parse_power(t).is_ok())
-        .ok_or_else(|| bad("no power such as 2d6+5.", "2d6+5 のような威力がありません。"))?;
-    if at == 0 {
-        return Err(bad("no name.", "名前がありません。"));
-    }
-    let name = tokens[..at].join(" ");
-    if name.chars().count() > MAX_NAME_CHARS || name.parse::<usize>().is_ok() {
-        return Err(bad(
-            "the name is 1–40 characters and not a number.",
-            "名前は1〜40文字で、数字だけにはできません。",
-        ));
-    }
-    let power = parse_power(tokens[at]).map_err(|e| SheetError::from_localized(&e))?;
-    let mut kind = None;
-    let mut range = None;
-    let mut weapon = Weapon {
-        name,
-        kind: WeaponKind::Ranged,
-        power,
-        range: 0,
-        arc: Arc::Front,
-        modifier: 0,
-        mount: None,
-        category: Category::Standard,
-        status: WeaponStatus::Usable,
-    };
-    for raw in &tokens[at + 1..] {
-        let lower = raw.to_lowercase().replace('＋', "+").replace(['－', '−'], "-");
-        // A leading sign is a modifier; elsewhere `-` reads as `_` (left-arm).
-        let t = if lower.starts_with(['+', '-']) {
-            lower
-        } else {
-            lower.replace('-', "_")
-        };
-        if let Some(m) = mount(&t) {
-            weapon.mount = Some(m);
-        } else if let Some(a) = arc(&t) {
-            weapon.arc = a;
-        } else {
-            match t.as_str() {
-                "melee" | "格闘" => kind = Some(WeaponKind::Melee),
-                "ranged" | "射撃" => kind = Some(WeaponKind::Ranged),
-                "fixed" | "固定" | "固定武装" => weapon.category = Category::Fixed,
-                "standard" | "標準" | "標準武装" => weapon.category = Category::Standard,
-                _ if t.starts_with(['+', '-']) || t.starts_with("mod") || t.starts_with("修正") => {
-                    let n = t.trim_start_matches("mod").trim_start_matches("修正");
-                    weapon.modifier = number(key, n, -30, 30)?;
-                }
-                _ => match range_token(&t) {
-                    Some(Some(r)) => {
-                        range = Some(unsigned(key, &r.to_string(), 30)?);
-                    }
-                    _ => {
-                        return Err(bad(
-                            &format!("unknown word `{raw}`."),
-                            &format!("「{raw}」は読めません。"),
-                        ));
-                    }
-                },
-            }
-        }
-    }
-    weapon.kind = kind.unwrap_or(WeaponKind::Ranged);
-    match (weapon.kind, range) {
-        (WeaponKind::Melee, Some(_)) => {
-            return Err(bad(
-                "a melee weapon has no range (it reaches hex 0).",
-                "格闘兵器に射程はありません（0ヘクスのみ）。",
-            ));
-        }
-        (WeaponKind::Ranged, None) => {
-            return Err(bad(
-                "a ranged weapon needs its range (r3), or write melee.",
-                "射撃兵器には射程（射程3など）が必要です。格闘兵器なら「格闘」と書いてください。",
-            ));
-        }
-        (_, r) => weapon.range = r.unwrap_or(0),
-    }
-    Ok(weapon)
+    DECL.gm_only(key)
 }
 
 /// A unit is read from its stored sheet here, where the sheet's format lives (the unit module
@@ -340,12 +74,11 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
     let new = current.is_null() || current.as_object().is_some_and(|m| m.is_empty());
     let mut u = if new { Unit::default() } else { read(current)? };
     let old = u.clone();
-    let mut durability_set = !new;
     let mut reset = false;
     let mut weapons: Vec<Option<Weapon>> = u.suit.weapons.iter().cloned().map(Some).collect();
     for (key, v) in fields {
         let key = key.as_str();
-        if let Some(slot) = weapon_slot(key) {
+        if let Some(slot) = DECL.weapons.as_ref().and_then(|w| w.slot(key)) {
             while weapons.len() <= slot {
                 weapons.push(None);
             }
@@ -361,7 +94,7 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
             };
             continue;
         }
-        let Some(field) = canonical(key) else {
+        let Some(f) = DECL.field(key) else {
             return Err(err(
                 format!("Unknown unit field `{key}`."),
                 format!("ユニットの項目「{key}」はありません。"),
@@ -369,73 +102,60 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
         };
         let p = &mut u.pilot;
         let s = &mut u.suit;
-        match field {
-            "pilot" => p.name = text(key, v)?,
-            "judgement" => p.judgement = number(key, v, 0, 30)?,
-            "concentration" => p.concentration = number(key, v, 0, 30)?,
-            "reaction" => p.reaction = number(key, v, 0, 30)?,
-            "tactics" => p.tactics = number(key, v, 0, 30)?,
-            "shooting" => p.shooting = number(key, v, 0, 30)?,
-            "melee" => p.melee = number(key, v, 0, 30)?,
-            "charge" => p.charge = number(key, v, 0, 30)?,
-            "evade" => p.evade = number(key, v, 0, 30)?,
-            "parry" => p.parry = number(key, v, 0, 30)?,
-            "intercept" => p.intercept = number(key, v, 0, 30)?,
-            "ap" => p.ap_max = unsigned(key, v, 30)?,
-            "ap_left" => p.ap = unsigned(key, v, 30)?,
-            "fatigue" => p.fatigue = unsigned(key, v, 30)?,
-            "spirit" => p.spirit_max = unsigned(key, v, 999)?,
-            "spirit_left" => p.spirit = unsigned(key, v, 999)?,
+        // Numbers and texts are checked against the declared range.
+        let int = || f.int(key, v);
+        let uint = || f.uint(key, v);
+        let text = || f.text(key, v);
+        match f.key {
+            "pilot" => p.name = text()?,
+            "judgement" => p.judgement = int()?,
+            "concentration" => p.concentration = int()?,
+            "reaction" => p.reaction = int()?,
+            "tactics" => p.tactics = int()?,
+            "shooting" => p.shooting = int()?,
+            "melee" => p.melee = int()?,
+            "charge" => p.charge = int()?,
+            "evade" => p.evade = int()?,
+            "parry" => p.parry = int()?,
+            "intercept" => p.intercept = int()?,
+            "ap" => p.ap_max = uint()?,
+            "ap_left" => p.ap = uint()?,
+            "fatigue" => p.fatigue = uint()?,
+            "spirit" => p.spirit_max = uint()?,
+            "spirit_left" => p.spirit = uint()?,
             "fainted" => p.fainted = yes_no(key, v)?,
-            "squad" => p.squad = text(key, v)?,
+            "squad" => p.squad = text()?,
             "leader" => p.leader = yes_no(key, v)?,
-            "model" => s.model = text(key, v)?,
-            "durability" => {
-                s.durability_max = unsigned(key, v, 9999)?;
-                if s.durability_max == 0 {
-                    return Err(err(
-                        "`durability` is at least 1.",
-                        "`耐久度` は1以上で指定してください。",
-                    ));
-                }
-                durability_set = true;
-            }
-            "durability_left" => s.durability = number(key, v, -9999, 9999)?,
+            "model" => s.model = text()?,
+            "durability" => s.durability_max = uint()?,
+            "durability_left" => s.durability = int()?,
             "destroyed" => s.destroyed = yes_no(key, v)?,
-            "armour" => s.armour = unsigned(key, v, 999)?,
-            "evasion" => s.evasion = number(key, v, -30, 30)?,
-            "fire_control" => s.fire_control = number(key, v, -30, 30)?,
-            "accuracy" => s.accuracy = number(key, v, -30, 30)?,
-            "reactor" => s.reactor = unsigned(key, v, 999)?,
-            "propellant" => s.propellant_max = unsigned(key, v, 999)?,
-            "propellant_left" => s.propellant = unsigned(key, v, 999)?,
-            "movement" => s.movement = unsigned(key, v, 30)?,
-            "high_speed" => s.high_speed = unsigned(key, v, 30)?,
-            "escape_device" => s.escape_device = number(key, v, -30, 30)?,
-            "handling" => s.handling = number(key, v, -30, 30)?,
+            "armour" => s.armour = uint()?,
+            "evasion" => s.evasion = int()?,
+            "fire_control" => s.fire_control = int()?,
+            "accuracy" => s.accuracy = int()?,
+            "reactor" => s.reactor = uint()?,
+            "propellant" => s.propellant_max = uint()?,
+            "propellant_left" => s.propellant = uint()?,
+            "movement" => s.movement = uint()?,
+            "high_speed" => s.high_speed = uint()?,
+            "escape_device" => s.escape_device = int()?,
+            "handling" => s.handling = int()?,
             "cockpit" => {
-                s.cockpit = match norm(v).as_str() {
-                    "multi" | "multi_monitor" | "多面" | "多面モニター" => Cockpit::MultiMonitor,
-                    "all_round" | "allround" | "all" | "全周" | "全周囲" | "全周囲モニター" => {
-                        Cockpit::AllRound
-                    }
-                    _ => {
-                        return Err(err(
-                            format!("`{key}` is multi or all_round, not `{v}`."),
-                            format!("`{key}` は 多面モニター か 全周囲モニター です（`{v}` は使えません）。"),
-                        ));
-                    }
+                s.cockpit = match f.choice(key, v)? {
+                    "all_round" => super::unit::Cockpit::AllRound,
+                    _ => super::unit::Cockpit::MultiMonitor,
                 }
             }
             "reset" => reset = yes_no(key, v)?,
             _ => {}
         }
     }
-    if !durability_set {
-        return Err(err(
-            "A new unit needs its `durability` (耐久度).",
-            "新しいユニットには `耐久度` (durability) が必要です。",
-        ));
+    if new {
+        let missing = DECL.missing(fields);
+        if !missing.is_empty() {
+            return Err(DECL.missing_error(&missing, ("unit", "ユニット")));
+        }
     }
     let set = |k: &str| fields.iter().any(|(f, _)| canonical(f) == Some(k));
     let was_full = |now: i64, max: i64| new || now == max;
@@ -510,54 +230,6 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
     Ok(u.to_value())
 }
 
-fn signed(n: i64) -> String {
-    if n > 0 { format!("+{n}") } else { n.to_string() }
-}
-
-fn status_text(st: WeaponStatus, lang: Lang) -> Option<String> {
-    match (st, lang) {
-        (WeaponStatus::Usable, _) => None,
-        (WeaponStatus::Malfunction { turn }, Lang::En) => Some(format!("malfunction in turn {turn}")),
-        (WeaponStatus::Malfunction { turn }, Lang::Ja) => Some(format!("ターン{turn}は兵器不調")),
-        (WeaponStatus::Destroyed { from }, Lang::En) => Some(format!("destroyed from turn {from}")),
-        (WeaponStatus::Destroyed { from }, Lang::Ja) => Some(format!("ターン{from}から兵器破損")),
-        (WeaponStatus::Lost { from }, Lang::En) => Some(format!("lost from turn {from}")),
-        (WeaponStatus::Lost { from }, Lang::Ja) => Some(format!("ターン{from}から損失")),
-    }
-}
-
-/// A weapon on one line: power, reach, arc, modifier, mount, category and status.
-pub fn weapon_line(w: &Weapon, lang: Lang) -> String {
-    let mut parts = vec![format!("{} {}", w.name, w.power)];
-    let (min, max) = w.reach();
-    parts.push(match (w.kind, lang) {
-        (WeaponKind::Melee, _) => lang.pick("melee (hex 0)", "格闘（0ヘクス）").to_string(),
-        (WeaponKind::Ranged, Lang::En) => format!("range {} (hexes {min}–{max})", w.range),
-        (WeaponKind::Ranged, Lang::Ja) => format!("射程{}（{min}〜{max}ヘクス）", w.range),
-    });
-    if w.kind == WeaponKind::Ranged {
-        parts.push(w.arc.name(lang).to_string());
-    }
-    if w.modifier != 0 {
-        parts.push(signed(w.modifier));
-    }
-    if let Some(m) = w.mount {
-        parts.push(m.name(lang));
-    }
-    parts.push(
-        match w.category {
-            Category::Fixed => lang.pick("fixed", "固定武装"),
-            Category::Standard => lang.pick("standard", "標準武装"),
-        }
-        .to_string(),
-    );
-    let mut line = parts.join(" · ");
-    if let Some(s) = status_text(w.status, lang) {
-        line.push_str(&format!(" — **{s}**"));
-    }
-    line
-}
-
 fn now_of(base: i64, now: i64) -> String {
     if base == now {
         base.to_string()
@@ -615,7 +287,7 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
         l("Spirit points", "精神ポイント"),
         format!("{}/{}", p.spirit, p.spirit_max),
     ));
-    if !p.squad.is_empty() {
+    if !p.squad.is_empty() || p.leader {
         let leader = if p.leader {
             l(" (leader)", "（隊長機）")
         } else {
@@ -718,6 +390,7 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
 mod tests {
     use serde_json::json;
 
+    use super::super::unit::{Arc, Category, Mount, Side, WeaponKind, WeaponStatus};
     use super::*;
 
     fn kv(s: &str) -> Vec<(String, String)> {
@@ -816,7 +489,7 @@ mod tests {
         let e = |s: &str| edit(&json!({}), &kv(s)).unwrap_err();
         assert!(e("armour=8").en.contains("durability"));
         assert!(e("armour=8").ja.contains("耐久度"));
-        assert!(e("durability=0").en.contains("at least 1"));
+        assert!(e("durability=0").en.contains("between 1 and 9999"));
         assert!(e("durability=10 armour=x").en.contains("whole number"));
         assert!(e("durability=10 judgement=31").ja.contains("0〜30"));
         assert!(e("durability=10 pilotname=x").en.contains("Unknown unit field"));

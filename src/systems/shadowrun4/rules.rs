@@ -43,13 +43,8 @@ impl SystemRules for Shadowrun4Rules {
         sheet::edit_as(current, fields, gm)
     }
 
-    /// Edge points, burnt Edge, refresh and the condition monitors: the GM refreshes points.
-    fn gm_only_field(&self, key: &str) -> bool {
-        sheet::gm_only(key)
-    }
-
-    fn sheet_fields(&self) -> Vec<crate::systems::rules::SheetField> {
-        super::sheet::field_names()
+    fn sheet_decl(&self) -> &'static crate::systems::sheet_decl::SheetDecl {
+        &super::sheet_decl::DECL
     }
 
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
@@ -66,6 +61,10 @@ impl SystemRules for Shadowrun4Rules {
 
     fn check_state(&self, system_state: &Value) -> Result<(), SheetError> {
         check_state::<Shadowrun4State>(system_state)
+    }
+
+    fn typical_odds(&self) -> Result<crate::odds::Dist, crate::odds::OddsError> {
+        super::odds::typical()
     }
 }
 

@@ -25,7 +25,7 @@
 //! `software` (threading), `compiling`. A name a letter away from a field (two for long
 //! names: `agillity`) is refused as a likely typo.
 
-use crate::systems::field_names::{FieldNames, field_named};
+use super::sheet_decl::DECL;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -125,62 +125,22 @@ const RESERVED: &[&str] = &[
 /// `armour`): never refused as typos.
 const SKILLS_NEAR_FIELDS: &[&str] = &["armorer", "armourer"];
 
-/// Fields only the GM may change on an existing character (decisions "Edge": the GM refreshes
-/// Edge points; the monitors are damage the rules mark): Edge points, burnt Edge, refresh,
-/// and the condition monitors.
-pub const GM_ONLY_FIELDS: &[&str] = &[
-    "edge_points",
-    "edge_left",
-    "edge_burnt",
-    "refresh",
-    "physical",
-    "physical_damage",
-    "stun",
-    "stun_damage",
-];
-
-/// Whether `key` (as `parse_fields` gives it, in either language) is one of [`GM_ONLY_FIELDS`].
+/// Whether `key` (as `parse_fields` gives it, in either language) is GM-only in the
+/// declaration: Edge points, burnt Edge, refresh and the condition monitors (decisions "Edge":
+/// the GM refreshes Edge points; the monitors are damage the rules mark).
 pub fn gm_only(key: &str) -> bool {
-    GM_ONLY_FIELDS.contains(&field_key(key))
+    DECL.gm_only(key)
 }
 
-/// The sheet's fields by their Japanese names (issue 15: `装甲=6/4`), as the seed writes them
-/// (装甲値, 対衝撃装甲値, 身体ダメージ, 精神ダメージ, 維持, 3.3–5).
-const JAPANESE_FIELDS: FieldNames = &[
-    ("armour", &["装甲", "装甲値", "アーマー"]),
-    ("ballistic", &["対弾装甲", "対弾装甲値"]),
-    ("impact", &["対衝撃装甲", "対衝撃装甲値", "衝撃装甲"]),
-    ("physical", &["身体ダメージ", "肉体ダメージ"]),
-    ("stun", &["精神ダメージ", "朦朧ダメージ"]),
-    ("sustained", &["維持", "維持呪文"]),
-    ("tradition", &["伝統"]),
-    ("edge_points", &["エッジポイント", "残りエッジ"]),
-    ("edge_burnt", &["燃焼エッジ"]),
-    ("passes", &["パス", "イニシアチブパス"]),
-    ("refresh", &["リフレッシュ"]),
-];
-
-/// A field's English key for a key typed in either language (other keys unchanged).
+/// A declared field's key for a name typed in either language (other keys unchanged).
 pub fn field_key(key: &str) -> &str {
-    field_named(JAPANESE_FIELDS, key).unwrap_or(key)
+    DECL.field(key).map_or(key, |f| f.key)
 }
 
 /// Every field a Shadowrun sheet takes, with its other names, for help; skills are any other
 /// name (`pistols=5`, `回避=3`).
 pub fn field_names() -> Vec<crate::systems::rules::SheetField> {
-    use crate::systems::rules::SheetField;
-    let mut out: Vec<SheetField> = Attribute::ALL
-        .into_iter()
-        .map(|a| SheetField {
-            key: a.key().to_string(),
-            names: vec![a.name(Lang::Ja)],
-        })
-        .collect();
-    out.extend(JAPANESE_FIELDS.iter().map(|(en, ja)| SheetField {
-        key: (*en).to_string(),
-        names: ja.to_vec(),
-    }));
-    out
+    crate::systems::rules::SheetField::from_decl(&DECL)
 }
 
 /// A skill name that looks like a mistyped field.

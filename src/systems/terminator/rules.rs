@@ -38,13 +38,8 @@ impl SystemRules for TerminatorRules {
         sheet::edit_with(current, fields, &state.library())
     }
 
-    /// Markers and damage: what the rules track.
-    fn gm_only_field(&self, key: &str) -> bool {
-        sheet::gm_only(key)
-    }
-
-    fn sheet_fields(&self) -> Vec<crate::systems::rules::SheetField> {
-        crate::systems::rules::SheetField::with_weapons(super::sheet::FIELD_NAMES, super::sheet::MAX_WEAPONS)
+    fn sheet_decl(&self) -> &'static crate::systems::sheet_decl::SheetDecl {
+        &super::sheet_decl::DECL
     }
 
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
@@ -65,6 +60,10 @@ impl SystemRules for TerminatorRules {
         TerminatorState::read(system_state)?
             .validate()
             .map_err(|e| SheetError::from_localized(&e))
+    }
+
+    fn typical_odds(&self) -> Result<crate::odds::Dist, crate::odds::OddsError> {
+        super::odds::typical()
     }
 }
 
@@ -117,7 +116,7 @@ mod tests {
                 .iter()
                 .any(|(_, l)| l.contains("Mindless"))
         );
-        assert!(r.gm_only_field("done") && !r.gm_only_field("skill"));
+        assert!(r.sheet_decl().gm_only("done") && !r.sheet_decl().gm_only("skill"));
         // A session profile counts for an entry of that session, not outside it.
         let mut st = TerminatorState::default();
         st.define_profile(

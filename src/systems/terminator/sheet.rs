@@ -16,7 +16,6 @@
 //! | `removed` (除去) | `no`, `killed` (撃破), `retreated` (撤退), GM only |
 //! | `reset` (リセット) | `yes`: markers, damage and ammo cleared, GM only |
 
-use crate::systems::field_names::{FieldNames, field_named};
 use serde_json::Value;
 
 use super::character::{Character, Removal};
@@ -27,7 +26,8 @@ use crate::i18n::{Lang, Localized};
 use crate::systems::bounds::within;
 use crate::systems::sheet_error::SheetError;
 
-pub const MAX_WEAPONS: usize = 8;
+use super::sheet_decl::DECL;
+pub use super::sheet_decl::MAX_WEAPONS;
 const MAX_TEXT_CHARS: usize = 40;
 
 fn err(en: impl Into<String>, ja: impl Into<String>) -> SheetError {
@@ -49,6 +49,14 @@ fn number(key: &str, v: &str, min: i64, max: i64) -> Result<u32, SheetError> {
         )
     })?;
     Ok(n as u32)
+}
+
+/// A number for the declared field `field` (typed as `key`), within its declared range.
+fn declared(field: &str, key: &str, v: &str) -> Result<u32, SheetError> {
+    match DECL.get(field).kind {
+        crate::systems::sheet_decl::Kind::Int { min, max } => number(key, v, min, max),
+        _ => number(key, v, 0, i64::from(u32::MAX)),
+    }
 }
 
 fn yes_no(key: &str, v: &str) -> Result<bool, SheetError> {
@@ -87,65 +95,14 @@ fn text(key: &str, v: &str) -> Result<String, SheetError> {
     Ok(t.to_string())
 }
 
-/// Every field a sheet takes, by its stored key, with every name a player may type for it
-/// (Japanese too); `/help` lists them.
-pub const FIELD_NAMES: FieldNames = &[
-    ("side", &["side", "player", "陣営", "サイド", "プレイヤー"]),
-    (
-        "profile",
-        &["profile", "model", "プロフィール", "プロファイル", "機種"],
-    ),
-    ("skill", &["skill", "スキル"]),
-    ("armour", &["armour", "armor", "アーマー"]),
-    ("resolution", &["resolution", "レゾリューション"]),
-    ("command", &["command", "コマンド"]),
-    ("damage_limit", &["damage_limit", "損傷限界値", "損傷限界"]),
-    ("mindless", &["mindless", "マインドレス"]),
-    (
-        "ill_be_back",
-        &[
-            "ill_be_back",
-            "illbeback",
-            "ibb",
-            "アイルビーバック",
-            "アイル_ビー_バック",
-        ],
-    ),
-    ("slow", &["slow", "低速"]),
-    ("unique", &["unique", "唯一"]),
-    ("flags", &["flags", "specials", "フラグ", "スペシャル"]),
-    ("ready", &["ready", "レディ"]),
-    ("done", &["done", "ダン"]),
-    ("reeling", &["reeling", "リーリング"]),
-    ("removed", &["removed", "除去"]),
-    ("damage", &["damage", "損傷"]),
-    ("crawler", &["crawler", "クローラー"]),
-    ("moved", &["moved", "移動済み"]),
-    ("reset", &["reset", "リセット"]),
-];
-
 /// The canonical field a typed key means.
 fn canonical(key: &str) -> Option<&'static str> {
-    field_named(FIELD_NAMES, key)
+    DECL.field(key).map(|f| f.key)
 }
 
-/// What the rules track: only the GM sets them by hand.
-pub const GM_ONLY: &[&str] = &[
-    "ready", "done", "reeling", "removed", "damage", "crawler", "moved", "reset",
-];
-
+/// Whether only the GM changes `key` (either language): what the rules track.
 pub fn gm_only(key: &str) -> bool {
-    canonical(key).is_some_and(|c| GM_ONLY.contains(&c))
-}
-
-/// `weapon`, `weapon3`, `w3`, `武器3` → the 0-based slot.
-fn weapon_slot(key: &str) -> Option<usize> {
-    let rest = ["weapon", "武器", "w"].iter().find_map(|p| key.strip_prefix(p))?;
-    if rest.is_empty() {
-        return Some(0);
-    }
-    let n: usize = rest.parse().ok()?;
-    (1..=MAX_WEAPONS).contains(&n).then(|| n - 1)
+    DECL.gm_only(key)
 }
 
 /// A character is read from its stored sheet here, where the sheet's format lives (the character
@@ -215,7 +172,7 @@ pub fn edit_with(current: &Value, fields: &[(String, String)], lib: &Library) ->
     let mut reset = false;
     for (key, v) in fields {
         let key = key.as_str();
-        if let Some(slot) = weapon_slot(key) {
+        if let Some(slot) = DECL.weapons.as_ref().and_then(|w| w.slot(key)) {
             while weapons.len() <= slot {
                 weapons.push(None);
             }
@@ -236,10 +193,10 @@ pub fn edit_with(current: &Value, fields: &[(String, String)], lib: &Library) ->
         match field {
             "side" => c.side = text(key, v)?,
             "skill" => s.skill = die(key, v)?,
-            "armour" => s.armour = number(key, v, 2, 20)?,
+            "armour" => s.armour = declared("armour", key, v)?,
             "resolution" => s.resolution = die(key, v)?,
-            "command" => s.command = number(key, v, 0, 10)?,
-            "damage_limit" => s.damage_limit = number(key, v, 0, 10)?,
+            "command" => s.command = declared("command", key, v)?,
+            "damage_limit" => s.damage_limit = declared("damage_limit", key, v)?,
             "mindless" => s.mindless = yes_no(key, v)?,
             "ill_be_back" => s.ill_be_back = yes_no(key, v)?,
             "slow" => s.slow = yes_no(key, v)?,
@@ -259,22 +216,17 @@ pub fn edit_with(current: &Value, fields: &[(String, String)], lib: &Library) ->
                     .collect::<Result<_, _>>()?;
             }
             "ready" => c.ready = yes_no(key, v)?,
-            "done" => c.done = number(key, v, 0, 10)?,
+            "done" => c.done = declared("done", key, v)?,
             "reeling" => c.reeling = yes_no(key, v)?,
-            "damage" => c.damage = number(key, v, 0, 10)?,
+            "damage" => c.damage = declared("damage", key, v)?,
             "crawler" => c.crawler = yes_no(key, v)?,
             "moved" => c.moved = yes_no(key, v)?,
+            "removed" if v.trim().is_empty() => c.removed = None,
             "removed" => {
-                c.removed = match v.trim().to_lowercase().as_str() {
-                    "no" | "" | "いいえ" | "なし" => None,
-                    "killed" | "撃破" | "戦闘不能" => Some(Removal::Killed),
-                    "retreated" | "retreat" | "撤退" => Some(Removal::Retreated),
-                    _ => {
-                        return Err(err(
-                            format!("`{key}` is no, killed or retreated, not `{v}`."),
-                            format!("`{key}` は なし・撃破・撤退 のどれかです（`{v}` は使えません）。"),
-                        ));
-                    }
+                c.removed = match DECL.get("removed").choice(key, v)? {
+                    "killed" => Some(Removal::Killed),
+                    "retreated" => Some(Removal::Retreated),
+                    _ => None,
                 }
             }
             "reset" => reset = yes_no(key, v)?,
@@ -391,7 +343,10 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
     if !specials.is_empty() {
         out.push((l("Specials", "スペシャル"), specials.join(" · ")));
     }
-    let badges = badges(&c, lang);
+    let mut badges = badges(&c, lang);
+    if c.moved {
+        badges.push(l("🚶 moved", "🚶 移動済み"));
+    }
     if !badges.is_empty() {
         out.push((l("Status", "状態"), badges.join(" · ")));
     }

@@ -55,13 +55,8 @@ impl SystemRules for WarmachineRules {
         sheet::edit(current, fields)
     }
 
-    /// Warmachine has no GM, and records are open to every player (item 20).
-    fn gm_only_field(&self, _key: &str) -> bool {
-        false
-    }
-
-    fn sheet_fields(&self) -> Vec<crate::systems::rules::SheetField> {
-        crate::systems::rules::SheetField::with_weapons(super::sheet::FIELD_NAMES, super::model::MAX_WEAPONS)
+    fn sheet_decl(&self) -> &'static crate::systems::sheet_decl::SheetDecl {
+        &super::sheet_decl::DECL
     }
 
     fn describe_sheet(&self, sheet: &Value, lang: Lang) -> Vec<(String, String)> {
@@ -82,6 +77,10 @@ impl SystemRules for WarmachineRules {
         WarmachineState::read(system_state)?
             .validate()
             .map_err(|e| SheetError::from_localized(&e))
+    }
+
+    fn typical_odds(&self) -> Result<crate::odds::Dist, crate::odds::OddsError> {
+        super::odds::typical()
     }
 }
 

@@ -18,14 +18,14 @@
 //!
 //! New models need `controller`, `def`, `arm` and `boxes`.
 
-use crate::systems::field_names::{FieldNames, field_named};
 use serde_json::Value;
 
 use super::effects::{CannotFlag, Expiry, Stat};
 use super::error::RuleError;
-use super::model::{AttackKind, MAX_BOXES, MAX_STAT, MAX_WEAPONS, Model, ModelStatus, StateRequest, Weapon};
+use super::model::{AttackKind, MAX_STAT, Model, ModelStatus, StateRequest, Weapon};
+use super::sheet_decl::DECL;
 use crate::i18n::{Lang, Localized};
-use crate::systems::bounds::within;
+use crate::systems::sheet_decl::{int_in, yes_no};
 use crate::systems::sheet_error::SheetError;
 
 fn err(en: impl Into<String>, ja: impl Into<String>) -> SheetError {
@@ -37,30 +37,7 @@ fn rule(e: RuleError) -> SheetError {
 }
 
 fn number(key: &str, v: &str, min: u32, max: u32) -> Result<u32, SheetError> {
-    let n: i64 = v.trim().parse().map_err(|_| {
-        err(
-            format!("`{key}` needs a whole number, not `{v}`."),
-            format!("`{key}` には整数を指定してください（`{v}` は使えません）。"),
-        )
-    })?;
-    within(n, i64::from(min), i64::from(max), || {
-        err(
-            format!("`{key}` must be between {min} and {max}, not {n}."),
-            format!("`{key}` は{min}〜{max}の範囲で指定してください（{n}は使えません）。"),
-        )
-    })?;
-    Ok(n as u32)
-}
-
-fn yes_no(key: &str, v: &str) -> Result<bool, SheetError> {
-    match v.trim().to_lowercase().as_str() {
-        "yes" | "y" | "true" | "on" | "1" | "はい" => Ok(true),
-        "no" | "n" | "false" | "off" | "0" | "いいえ" => Ok(false),
-        _ => Err(err(
-            format!("`{key}` is yes or no, not `{v}`."),
-            format!("`{key}` は yes か no で指定してください（`{v}` は使えません）。"),
-        )),
-    }
+    Ok(int_in(key, v, i64::from(min), i64::from(max))? as u32)
 }
 
 /// `Battle Blade 14 melee` → a weapon.
@@ -93,51 +70,6 @@ pub fn parse_weapon(key: &str, v: &str) -> Result<Weapon, SheetError> {
     })
 }
 
-fn weapon_slot(key: &str) -> Option<usize> {
-    let rest = key
-        .strip_prefix("weapon")
-        .or_else(|| key.strip_prefix("武器"))
-        .or_else(|| key.strip_prefix('w'))?;
-    if rest.is_empty() {
-        return Some(0);
-    }
-    let n: usize = rest.parse().ok()?;
-    (1..=MAX_WEAPONS).contains(&n).then(|| n - 1)
-}
-
-/// Every field a sheet takes, by its stored key, with every name a player may type for it
-/// (Japanese too); `/help` lists them.
-pub const FIELD_NAMES: FieldNames = &[
-    ("mat", &["mat", "近接", "近接攻撃"]),
-    ("rat", &["rat", "射撃", "射撃攻撃"]),
-    ("def", &["def", "防御"]),
-    ("arm", &["arm", "装甲"]),
-    ("cmd", &["cmd", "指揮"]),
-    ("spd", &["spd", "速度"]),
-    ("name", &["name", "名前"]),
-    (
-        "controller",
-        &["controller", "player", "コントローラー", "プレイヤー"],
-    ),
-    (
-        "boxes",
-        &["boxes", "damage_boxes", "ボックス", "ダメージボックス"],
-    ),
-    ("damage", &["damage", "marked", "ダメージ"]),
-    ("cannot", &["cannot", "できない"]),
-    ("auto_hit_miss", &["auto_hit_miss", "自動命中"]),
-    ("status", &["status", "状態"]),
-    ("knocked_down", &["knocked_down", "ノックダウン"]),
-    ("reset", &["reset", "リセット"]),
-];
-
-/// The field a typed name means.
-fn field(key: &str) -> Option<&'static str> {
-    field_named(FIELD_NAMES, key)
-}
-
-const REQUIRED: [&str; 4] = ["controller", "def", "arm", "boxes"];
-
 /// Read a stored model (`{}`: none yet).
 pub fn read(current: &Value) -> Result<Option<Model>, SheetError> {
     if current.is_null() || current.as_object().is_some_and(|m| m.is_empty()) {
@@ -156,13 +88,13 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
     let existing = read(current)?;
     let is_new = existing.is_none();
     let mut m = existing.unwrap_or_else(|| Model::new("", "", 0, 0, 0));
-    let mut given: Vec<&'static str> = Vec::new();
     let mut status_given = false;
     let mut damage_given: Option<u32> = None;
     let mut weapons: Vec<Option<Weapon>> = m.weapons.iter().cloned().map(Some).collect();
     let mut knock: Option<bool> = None;
+    let mut cover: Option<bool> = None;
     for (k, v) in fields {
-        if let Some(slot) = weapon_slot(k) {
+        if let Some(slot) = DECL.weapons.as_ref().and_then(|w| w.slot(k)) {
             if weapons.len() <= slot {
                 weapons.resize(slot + 1, None);
             }
@@ -173,17 +105,17 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
             };
             continue;
         }
-        let Some(f) = field(k) else {
+        let Some(field) = DECL.field(k) else {
+            let known: Vec<&str> = DECL.fields.iter().map(|f| f.key).collect();
             return Err(err(
+                format!("Unknown field `{k}`. Fields: {}, weapon1….", known.join(", ")),
                 format!(
-                    "Unknown field `{k}`. Fields: controller, mat, rat, def, arm, cmd, spd, boxes, damage, weapon1…, cannot, auto_hit_miss, status, knocked_down, reset."
-                ),
-                format!(
-                    "`{k}` という項目はありません。項目: controller, mat, rat, def, arm, cmd, spd, boxes, damage, weapon1…, cannot, auto_hit_miss, status, knocked_down, reset。"
+                    "`{k}` という項目はありません。項目: {}, weapon1…。",
+                    known.join(", ")
                 ),
             ));
         };
-        given.push(f);
+        let f = field.key;
         match f {
             "name" => m.name = v.trim().chars().take(60).collect(),
             "controller" => {
@@ -196,14 +128,15 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
                 }
                 m.controller = c.to_string();
             }
-            "mat" => m.mat = number(k, v, 0, MAX_STAT)?,
-            "rat" => m.rat = number(k, v, 0, MAX_STAT)?,
-            "def" => m.def = number(k, v, 0, MAX_STAT)?,
-            "arm" => m.arm = number(k, v, 0, MAX_STAT)?,
-            "cmd" => m.cmd = number(k, v, 0, MAX_STAT)?,
-            "spd" => m.spd = number(k, v, 0, MAX_STAT)?,
-            "boxes" => m.boxes = number(k, v, 1, MAX_BOXES)?,
-            "damage" => damage_given = Some(number(k, v, 0, MAX_BOXES)?),
+            // Numbers are checked against the declared range.
+            "mat" => m.mat = field.uint(k, v)?,
+            "rat" => m.rat = field.uint(k, v)?,
+            "def" => m.def = field.uint(k, v)?,
+            "arm" => m.arm = field.uint(k, v)?,
+            "cmd" => m.cmd = field.uint(k, v)?,
+            "spd" => m.spd = field.uint(k, v)?,
+            "boxes" => m.boxes = field.uint(k, v)?,
+            "damage" => damage_given = Some(field.uint(k, v)?),
             "cannot" => {
                 m.cannot.clear();
                 let flags = v.split([',', '、']).map(str::trim).filter(|s| !s.is_empty());
@@ -236,6 +169,7 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
                 }
             }
             "knocked_down" => knock = Some(yes_no(k, v)?),
+            "cover" => cover = Some(yes_no(k, v)?),
             "reset" => {
                 if yes_no(k, v)? {
                     m.marked = 0;
@@ -249,15 +183,9 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
         }
     }
     if is_new {
-        let missing: Vec<&str> = REQUIRED.iter().copied().filter(|r| !given.contains(r)).collect();
+        let missing = DECL.missing(fields);
         if !missing.is_empty() {
-            let list = missing.join(", ");
-            return Err(err(
-                format!("A new model needs {list} (for example `controller=Ana def=12 arm=18 boxes=30`)."),
-                format!(
-                    "新しいモデルには {list} が必要です（例: `controller=Ana def=12 arm=18 boxes=30`）。"
-                ),
-            ));
+            return Err(DECL.missing_error(&missing, ("model", "モデル")));
         }
     }
     m.weapons = weapons.into_iter().flatten().collect();
@@ -281,6 +209,11 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
     match knock {
         Some(true) => m.request(StateRequest::KnockDown).map_err(rule)?,
         Some(false) => m.request(StateRequest::StandUp).map_err(rule)?,
+        None => {}
+    }
+    match cover {
+        Some(true) => m.request(StateRequest::GainCover).map_err(rule)?,
+        Some(false) => m.request(StateRequest::LoseCover).map_err(rule)?,
         None => {}
     }
     Ok(serde_json::to_value(&m).unwrap_or(Value::Null))
@@ -326,6 +259,9 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
             }
         })
         .collect();
+    if !m.name.is_empty() {
+        out.push((lang.pick("Name", "名前").to_string(), m.name.clone()));
+    }
     out.push((lang.pick("Stats", "能力値").to_string(), stats.join(" · ")));
     let mut state = format!("{}/{} · {}", m.marked, m.boxes, m.status.name(lang));
     if m.knocked_down {
@@ -564,7 +500,7 @@ mod tests {
             };
             m.add_effect(&hex, Expiry::Manual, None, None).unwrap();
         }
-        m.weapons = (0..MAX_WEAPONS)
+        m.weapons = (0..super::super::model::MAX_WEAPONS)
             .map(|i| Weapon {
                 name: format!("W{i}"),
                 pow: 10,

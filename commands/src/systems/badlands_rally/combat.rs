@@ -349,7 +349,7 @@ pub async fn rally_damage(
         }
         let out = ctx
             .data()
-            .dice
+            .command_dice(ctx)
             .with(|mut r| damage::resolve_damage(&req, &mut r))
             .map_err(|e| inv.user_error(&e))?;
         reply(ctx, &damage_view(&out, None, inv.lang)).await?;

@@ -50,7 +50,7 @@ pub async fn rally_roll(
     let req = request(rating, dice, rattled, extra);
     let out = ctx
         .data()
-        .dice
+        .command_dice(ctx)
         .with(|mut r| roll::resolve_roll(&req, &mut r))
         .map_err(|e| inv.user_error(&e))?;
     reply(ctx, &roll_view(&out, &who(ctx), inv.lang)).await?;
@@ -91,7 +91,7 @@ pub async fn rally_check(
     let req = request(rating, dice, rattled, extra);
     let out = ctx
         .data()
-        .dice
+        .command_dice(ctx)
         .with(|mut r| roll::resolve_check(&req, &mut r))
         .map_err(|e| inv.user_error(&e))?;
     reply(ctx, &check_view(&out, &who(ctx), inv.lang)).await?;

@@ -3,11 +3,14 @@
 //! the race board. Each command maps its options to an engine request, runs it on the race kept
 //! in the session (see [`store`]), and renders the outcome ([`crate::embeds::rally`]).
 
+mod board;
 pub mod combat;
 pub mod dice;
 pub mod embeds;
 mod log_summary;
+mod moments;
 pub mod moves;
+pub mod odds;
 pub mod press_data;
 pub mod race;
 pub mod reliable;
@@ -26,7 +29,7 @@ use engine::systems::badlands_rally::session_race::race_of;
 use futures::future::BoxFuture;
 
 use crate::embeds::EmbedView;
-use crate::press::{Press, PressReply};
+use crate::press::{Answer, Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
 
@@ -127,6 +130,14 @@ pub async fn reply_with(
 pub struct BadlandsRallyBot;
 
 impl SystemBot for BadlandsRallyBot {
+    fn moments(&self, outcome: &serde_json::Value) -> Vec<crate::moments::Moment> {
+        moments::of(outcome)
+    }
+
+    fn board_line(&self, sheet: &serde_json::Value, lang: Lang) -> Option<String> {
+        board::line(sheet, lang)
+    }
+
     fn id(&self) -> SystemId {
         SystemId::BadlandsRally
     }
@@ -135,13 +146,29 @@ impl SystemBot for BadlandsRallyBot {
         vec![rally()]
     }
 
+    fn odds(&self) -> Option<Command> {
+        Some(odds::rally())
+    }
+
+    fn help_topic(&self) -> Option<&'static str> {
+        Some("バッドランズ・ラリー")
+    }
+
     fn button_prefix(&self) -> Option<&'static str> {
         Some("rally.")
     }
 
     /// Reliable rerolls.
-    fn press<'a>(&'a self, p: &'a Press<'a>) -> BoxFuture<'a, Result<PressReply, BotError>> {
-        Box::pin(reliable::press(p))
+    fn button_kinds(&self) -> &'static [&'static str] {
+        &[press_data::KIND, press_data::MOVE_KIND, press_data::CHECK_KIND]
+    }
+
+    fn press<'a>(
+        &'a self,
+        p: &'a Press<'a>,
+        answer: Answer<'a>,
+    ) -> BoxFuture<'a, Result<PressReply, BotError>> {
+        Box::pin(reliable::press(p, answer))
     }
 
     /// The race board, under the server's house options.

@@ -100,7 +100,7 @@ pub async fn rally_scenario(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let out = ctx
         .data()
-        .dice
+        .command_dice(ctx)
         .with(|mut r| tables::roll_scenario(&mut r))
         .map_err(|e| inv.user_error(&e))?;
     // In a race, the GM's roll sets the race's scenario and laps.
@@ -163,7 +163,7 @@ pub async fn rally_upgrade(
     let Some(gear) = gear else {
         let out = ctx
             .data()
-            .dice
+            .command_dice(ctx)
             .with(|mut r| tables::roll_upgrade(&mut r))
             .map_err(|e| inv.user_error(&e))?;
         reply(ctx, &upgrade_view(&out, None, inv.lang)).await?;

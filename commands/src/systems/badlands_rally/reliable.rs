@@ -34,7 +34,7 @@ use engine::systems::badlands_rally::rules::{RaceFacts, StoredContest};
 use engine::systems::rules::SessionState;
 
 use super::embeds::{action_view, attack_view, initiative_view, victory_view};
-use crate::press::{self as buttons, Press, PressReply};
+use crate::press::{self as buttons, Answer, Press, PressLog, PressReply, Shown};
 use crate::{BotError, Data};
 
 use super::press_data::{AttackReroll, CheckReroll, MoveReroll, RallyPress};
@@ -171,15 +171,23 @@ pub async fn buttons(
     out
 }
 
-pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
-    match RallyPress::decode(&p.action.kind, &p.action.payload).map_err(BotError::internal)? {
-        RallyPress::Attack(a) => reroll(p, *a).await,
-        RallyPress::Move(m) => reroll_move(p, m).await,
-        RallyPress::Check(c) => reroll_check(p, c).await,
-    }
+pub async fn press(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotError> {
+    let decoded = RallyPress::decode(&p.action.kind, &p.action.payload).map_err(BotError::internal)?;
+    // Every Reliable press rerolls.
+    let rolling = answer.roll();
+    let (log, shown) = match decoded {
+        RallyPress::Attack(a) => reroll(p, &rolling, *a).await?,
+        RallyPress::Move(m) => reroll_move(p, &rolling, m).await?,
+        RallyPress::Check(c) => reroll_check(p, &rolling, c).await?,
+    };
+    Ok(rolling.show(shown, log))
 }
 
-async fn reroll(p: &Press<'_>, press: AttackReroll) -> Result<PressReply, BotError> {
+async fn reroll(
+    p: &Press<'_>,
+    rolling: &crate::press::Rolling<'_>,
+    press: AttackReroll,
+) -> Result<(PressLog, Shown), BotError> {
     let AttackReroll {
         session: session_id,
         request,
@@ -188,7 +196,7 @@ async fn reroll(p: &Press<'_>, press: AttackReroll) -> Result<PressReply, BotErr
         before,
         after,
     } = press;
-    let (session, (report, offer)) = store::run_press(p, session_id, &mut |_, race, roller| {
+    let (session, (report, offer)) = store::run_press(p, rolling, session_id, &mut |_, race, roller| {
         // The gears must be as the attack left them; otherwise the race has moved on.
         for e in &after {
             if race.gear(&e.id).ok() != Some(&e.gear) {
@@ -222,7 +230,7 @@ async fn reroll(p: &Press<'_>, press: AttackReroll) -> Result<PressReply, BotErr
         Ok((next, (report, offer)))
     })
     .await?;
-    p.log(session.id, "/rally reliable", &report).await;
+    let log = PressLog::new(session.id, "/rally reliable", &report);
     let lang = p.lang;
     let mut view = attack_view(&report, &request.attacker, &request.defender, lang);
     let who = match side {
@@ -247,11 +255,12 @@ async fn reroll(p: &Press<'_>, press: AttackReroll) -> Result<PressReply, BotErr
     } else {
         vec![buttons::row(more)]
     };
-    Ok(PressReply::Update(
+    let shown = Shown::Update(
         CreateInteractionResponseMessage::new()
             .embed(view.to_embed())
             .components(components),
-    ))
+    );
+    Ok((log, shown))
 }
 
 /// Whether Reliable may reroll this action's test: a roll, not recovery or a spin-out.
@@ -307,7 +316,11 @@ pub async fn move_button(
     }
 }
 
-async fn reroll_move(p: &Press<'_>, press: MoveReroll) -> Result<PressReply, BotError> {
+async fn reroll_move(
+    p: &Press<'_>,
+    rolling: &crate::press::Rolling<'_>,
+    press: MoveReroll,
+) -> Result<(PressLog, Shown), BotError> {
     let MoveReroll {
         session: session_id,
         gear: id,
@@ -319,7 +332,7 @@ async fn reroll_move(p: &Press<'_>, press: MoveReroll) -> Result<PressReply, Bot
     if !move_is_a_test(&action) {
         return Err(BotError::internal("Reliable offered on an action without a test"));
     }
-    let (session, report) = store::run_press(p, session_id, &mut |_, race, roller| {
+    let (session, report) = store::run_press(p, rolling, session_id, &mut |_, race, roller| {
         for e in &after {
             if race.gear(&e.id).ok() != Some(&e.gear) {
                 return Err(store::refusal(
@@ -345,17 +358,18 @@ async fn reroll_move(p: &Press<'_>, press: MoveReroll) -> Result<PressReply, Bot
         Ok((next, report))
     })
     .await?;
-    p.log(session.id, &format!("/rally reliable {id}"), &report).await;
+    let log = PressLog::new(session.id, &format!("/rally reliable {id}"), &report);
     let mut view = action_view(&title, &report, p.lang);
     view.footer = Some(match p.lang {
         engine::i18n::Lang::En => format!("Reliable: {id} rerolled (once per lap)"),
         engine::i18n::Lang::Ja => format!("リライアブル：{id}が振り直し（1ラップに1回）"),
     });
-    Ok(PressReply::Update(
+    let shown = Shown::Update(
         CreateInteractionResponseMessage::new()
             .embed(view.to_embed())
             .components(vec![]),
-    ))
+    );
+    Ok((log, shown))
 }
 
 /// What an initiative-style check needs to offer Reliable afterwards.
@@ -493,7 +507,11 @@ fn moved_on() -> engine::session::SessionError {
     )
 }
 
-async fn reroll_check(p: &Press<'_>, press: CheckReroll) -> Result<PressReply, BotError> {
+async fn reroll_check(
+    p: &Press<'_>,
+    rolling: &crate::press::Rolling<'_>,
+    press: CheckReroll,
+) -> Result<(PressLog, Shown), BotError> {
     let CheckReroll {
         session: session_id,
         gear: id,
@@ -504,7 +522,7 @@ async fn reroll_check(p: &Press<'_>, press: CheckReroll) -> Result<PressReply, B
         after,
     } = press;
     let ids: Vec<String> = outcome.order.iter().map(|e| e.id.clone()).collect();
-    let (session, (out, offer)) = store::run_press(p, session_id, &mut |s, race, roller| {
+    let (session, (out, offer)) = store::run_press(p, rolling, session_id, &mut |s, race, roller| {
         let play = outcome.play_order(&race.seating());
         // The race must be as the check left it: the same round, the same gears, and the order
         // (or the contested result) it decided still standing.
@@ -561,7 +579,7 @@ async fn reroll_check(p: &Press<'_>, press: CheckReroll) -> Result<PressReply, B
         Ok((next, (out, offer)))
     })
     .await?;
-    p.log(session.id, &format!("/rally reliable {id}"), &out).await;
+    let log = PressLog::new(session.id, &format!("/rally reliable {id}"), &out);
     let lang = p.lang;
     let mut view = match out.kind {
         InitiativeKind::Contested => victory_view(&Victory::Contested { ids }, Some(&out), lang),
@@ -580,9 +598,10 @@ async fn reroll_check(p: &Press<'_>, press: CheckReroll) -> Result<PressReply, B
         lang,
     )
     .await;
-    Ok(PressReply::Update(
+    let shown = Shown::Update(
         CreateInteractionResponseMessage::new()
             .embed(view.to_embed())
             .components(rows(more)),
-    ))
+    );
+    Ok((log, shown))
 }

@@ -96,7 +96,7 @@ pub async fn run<T: Send>(
                 ensure_may_act(s, actor, &name)?;
             }
             let race = race_of(s, opts);
-            let (after, out) = ctx.data().dice.with(|r| step(s, &race, r))?;
+            let (after, out) = ctx.data().command_dice(ctx).with(|r| step(s, &race, r))?;
             save(s, &after)?;
             produced = Some(out);
             Ok(())
@@ -129,6 +129,7 @@ pub fn unknown(name: &str, lang: Lang) -> String {
 /// be `session_id`. The dispatcher has already checked who pressed.
 pub async fn run_press<T: Send>(
     p: &crate::press::Press<'_>,
+    rolling: &crate::press::Rolling<'_>,
     session_id: i64,
     step: &mut Step<'_, T>,
 ) -> Result<(Session, T), BotError> {
@@ -145,7 +146,7 @@ pub async fn run_press<T: Send>(
                 ));
             }
             let race = race_of(s, opts);
-            let (after, out) = p.data.dice.with(|r| step(s, &race, r))?;
+            let (after, out) = rolling.dice().with(|r| step(s, &race, r))?;
             save(s, &after)?;
             produced = Some(out);
             Ok(())

@@ -173,7 +173,7 @@ pub async fn mecha_attack(
             let armour = armour.unwrap_or(0);
             let out = ctx
                 .data()
-                .dice
+                .command_dice(ctx)
                 .with(|r: &mut dyn Roller| -> Result<_, RuleError> {
                     let attack = resolve_attack(&req, r)?;
                     let damage = match (&power, attack.hit) {
@@ -269,7 +269,7 @@ pub async fn mecha_damage(
         };
         let out = ctx
             .data()
-            .dice
+            .command_dice(ctx)
             .with(|r| roll_damage(&req, r))
             .map_err(|e| rule(&inv, e))?;
         let view = EmbedView {
@@ -356,7 +356,11 @@ pub async fn mecha_secondary(
     let view = match row.and_then(SecondaryRow::from_number) {
         Some(r) => embeds::row_view(r, None, inv.lang, &who(ctx)),
         None => {
-            let rolled = ctx.data().dice.with(secondary::roll).map_err(|e| rule(&inv, e))?;
+            let rolled = ctx
+                .data()
+                .command_dice(ctx)
+                .with(secondary::roll)
+                .map_err(|e| rule(&inv, e))?;
             let session = inv.session_if_any(ctx).await;
             record(ctx, &inv, session.as_deref(), &rolled).await;
             embeds::row_view(rolled.row, Some(rolled.die), inv.lang, &who(ctx))
@@ -413,7 +417,7 @@ pub async fn mecha_check(
     ];
     let check = ctx
         .data()
-        .dice
+        .command_dice(ctx)
         .with(|r| roll_check(parts, r))
         .map_err(|e| rule(&inv, e))?;
     let mut fields = Vec::new();

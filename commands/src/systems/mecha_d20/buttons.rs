@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serenity::all::{ButtonStyle, CreateButton, CreateInteractionResponseMessage};
 
 use super::{embeds, store};
-use crate::press::{self, Press, PressReply};
+use crate::press::{self, Answer, Press, PressLog, PressReply, Shown};
 use crate::store::{JsonText, NewAction};
 use crate::{BotError, Data};
 
@@ -80,8 +80,18 @@ pub fn rows(buttons: Vec<CreateButton>) -> Vec<serenity::all::CreateActionRow> {
     buttons.chunks(5).map(|c| press::row(c.to_vec())).collect()
 }
 
+/// The check a press rolls, as the command that rolls it by hand is typed.
+fn survive_command(kind: PromptKind, unit: &str) -> String {
+    let check = match kind {
+        PromptKind::Fatigue => "fatigue",
+        PromptKind::Faint => "faint",
+        PromptKind::Escape => "escape",
+    };
+    format!("/mecha survive check:{check} unit:{unit}")
+}
+
 /// A press: answer the waiting check (refused, nothing rolled, when it was already answered).
-pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
+pub async fn press(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotError> {
     if p.action.kind != CHECK_KIND {
         return Err(BotError::internal(format!(
             "unknown action kind {}",
@@ -90,15 +100,18 @@ pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
     }
     let c: CheckPress = serde::Deserialize::deserialize(&p.action.payload).map_err(BotError::internal)?;
     let opts = store::options(&p.settings);
-    let (_, answer) = store::run_press(p, c.session, &mut |units, state, r| {
+    let rolling = answer.roll();
+    let (_, out) = store::run_press(p, &rolling, c.session, &mut |units, state, r| {
         state.answer_prompt(c.kind, &c.unit, units, 0, opts.escape_target, r)
     })
     .await?;
     let who = p.interaction.user.display_name().to_string();
-    let view = embeds::answer_view(&c.unit, &answer, p.lang, &who);
-    p.data.tap(p.interaction.id.get(), &answer);
-    Ok(PressReply::Message(
-        CreateInteractionResponseMessage::new().embed(view.to_embed()),
+    let view = embeds::answer_view(&c.unit, &out, p.lang, &who);
+    // Logged as the same check typed (`/mecha survive`) would be.
+    let log = PressLog::new(c.session, &survive_command(c.kind, &c.unit), &out);
+    Ok(rolling.show(
+        Shown::Message(CreateInteractionResponseMessage::new().embed(view.to_embed())),
+        log,
     ))
 }
 

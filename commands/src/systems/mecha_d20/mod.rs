@@ -6,10 +6,13 @@
 //! runs it on the battle kept in the session ([`store`]) and renders it ([`embeds`]).
 
 pub mod battle;
+mod board;
 pub mod buttons;
 pub mod choices;
 pub mod embeds;
 mod log_summary;
+mod moments;
+pub mod odds;
 pub mod store;
 pub mod turn;
 
@@ -20,7 +23,7 @@ use engine::systems::mecha_d20::MechaState;
 use engine::systems::rules::SessionState;
 use futures::future::BoxFuture;
 
-use crate::press::{Press, PressReply};
+use crate::press::{Answer, Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
 
@@ -62,6 +65,14 @@ pub async fn mecha(_ctx: Context<'_>) -> Result<(), BotError> {
 pub struct MechaD20Bot;
 
 impl SystemBot for MechaD20Bot {
+    fn moments(&self, outcome: &serde_json::Value) -> Vec<crate::moments::Moment> {
+        moments::of(outcome)
+    }
+
+    fn board_line(&self, sheet: &serde_json::Value, lang: Lang) -> Option<String> {
+        board::line(sheet, lang)
+    }
+
     fn id(&self) -> SystemId {
         SystemId::MechaD20
     }
@@ -70,13 +81,29 @@ impl SystemBot for MechaD20Bot {
         vec![mecha()]
     }
 
+    fn odds(&self) -> Option<Command> {
+        Some(odds::mecha())
+    }
+
+    fn help_topic(&self) -> Option<&'static str> {
+        Some("d20メカ")
+    }
+
     fn button_prefix(&self) -> Option<&'static str> {
         Some(buttons::PREFIX)
     }
 
     /// Escape, fatigue and faint checks.
-    fn press<'a>(&'a self, p: &'a Press<'a>) -> BoxFuture<'a, Result<PressReply, BotError>> {
-        Box::pin(buttons::press(p))
+    fn button_kinds(&self) -> &'static [&'static str] {
+        &[buttons::CHECK_KIND]
+    }
+
+    fn press<'a>(
+        &'a self,
+        p: &'a Press<'a>,
+        answer: Answer<'a>,
+    ) -> BoxFuture<'a, Result<PressReply, BotError>> {
+        Box::pin(buttons::press(p, answer))
     }
 
     /// The battle board: the turn, each unit, held damage, waiting checks.
@@ -90,48 +117,9 @@ impl SystemBot for MechaD20Bot {
         embeds::board_fields(session, &state, lang)
     }
 
-    /// The sheet's fields, so a table sees what `/char` takes.
-    fn sheet_choices(&self, typed: &str, _lang: Lang) -> Vec<(String, String)> {
-        const FIELDS: &[&str] = &[
-            "squad=",
-            "leader=yes",
-            "judgement=",
-            "concentration=",
-            "reaction=",
-            "tactics=",
-            "shooting=",
-            "melee=",
-            "charge=",
-            "evade=",
-            "parry=",
-            "intercept=",
-            "ap=",
-            "spirit=",
-            "model=",
-            "durability=",
-            "armour=",
-            "evasion=",
-            "fire_control=",
-            "accuracy=",
-            "reactor=",
-            "propellant=",
-            "movement=",
-            "high_speed=",
-            "escape_device=",
-            "handling=",
-            "cockpit=all_round",
-            "w1=\"Rifle 2d6+5 r3 front\"",
-        ];
-        let last = typed.rsplit([' ', ',']).next().unwrap_or("").to_lowercase();
-        let head = &typed[..typed.len() - last.len()];
-        FIELDS
-            .iter()
-            .filter(|f| f.starts_with(&last))
-            .take(25)
-            .map(|f| {
-                let full = format!("{head}{f}");
-                (full.chars().take(100).collect(), full.chars().take(100).collect())
-            })
-            .collect()
+    /// No suit list ships with the seed (L23): `model:` takes a suit's name as typed. The
+    /// sheet's fields autocomplete on `stats:` (from the engine's declaration).
+    fn sheet_choices(&self, _typed: &str, _lang: Lang) -> Vec<(String, String)> {
+        Vec::new()
     }
 }

@@ -117,7 +117,7 @@ pub async fn run<T: Send>(
                 }
                 Gate::Gm => ensure_gm(s, actor)?,
             }
-            let out = ctx.data().dice.with(|r| step_on(s, r, step))?;
+            let out = ctx.data().command_dice(ctx).with(|r| step_on(s, r, step))?;
             produced = Some(out);
             Ok(())
         })
@@ -143,6 +143,7 @@ pub async fn read(
 /// dispatcher has already checked who pressed.
 pub async fn run_press<T: Send>(
     p: &Press<'_>,
+    rolling: &crate::press::Rolling<'_>,
     session_id: i64,
     step: &mut Step<'_, T>,
 ) -> Result<(Session, T), BotError> {
@@ -157,7 +158,7 @@ pub async fn run_press<T: Send>(
                     "このボタンの戦闘は終了しています。",
                 ));
             }
-            let out = p.data.dice.with(|r| step_on(s, r, step))?;
+            let out = rolling.dice().with(|r| step_on(s, r, step))?;
             produced = Some(out);
             Ok(())
         })

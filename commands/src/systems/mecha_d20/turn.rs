@@ -457,7 +457,7 @@ pub async fn mecha_survive(
         let parts = vec![Part::new(source, base), Part::new(Source::Situational, modifier)];
         let c = ctx
             .data()
-            .dice
+            .command_dice(ctx)
             .with(|r| roll_check(parts, r))
             .map_err(|e| inv.user_error(&e))?;
         let answer = match kind {

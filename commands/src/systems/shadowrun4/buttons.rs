@@ -30,20 +30,22 @@ use super::embeds as view;
 use super::press_data::{AttackEdge, CheatDeathPress, DamagePress, EdgePress, EdgeRoll, SrPress};
 use crate::BotError;
 use crate::embeds::EmbedView;
-use crate::press::{Press, PressReply};
+use crate::press::{Answer, Press, PressLog, PressReply, Rolling, Shown};
 use crate::store::StoreError;
 
-pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
+pub async fn press(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotError> {
     // An unknown kind or an unreadable payload is ours to fix: an internal error.
     let press = SrPress::from_action(&p.action.kind, &p.action.payload)
         .map_err(|e| BotError::internal(e.to_string()))?;
     match press {
-        SrPress::SecondChance(e) => second_chance(p, EdgeAfterKind::SecondChance, e).await,
-        SrPress::NegateGlitch(e) => second_chance(p, EdgeAfterKind::NegateGlitch, e).await,
-        SrPress::EdgeDice(e) => second_chance(p, EdgeAfterKind::AddDice, e).await,
-        SrPress::BurnEdge(e) => second_chance(p, EdgeAfterKind::BurnForCriticalSuccess, e).await,
-        SrPress::ApplyDamage(d) => apply_damage(p, d).await,
-        SrPress::CheatDeath(c) => cheat_death(p, c).await,
+        SrPress::SecondChance(e) => second_chance(p, answer.roll(), EdgeAfterKind::SecondChance, e).await,
+        SrPress::NegateGlitch(e) => second_chance(p, answer.roll(), EdgeAfterKind::NegateGlitch, e).await,
+        SrPress::EdgeDice(e) => second_chance(p, answer.roll(), EdgeAfterKind::AddDice, e).await,
+        SrPress::BurnEdge(e) => {
+            second_chance(p, answer.roll(), EdgeAfterKind::BurnForCriticalSuccess, e).await
+        }
+        SrPress::ApplyDamage(d) => apply_damage(p, answer, d).await,
+        SrPress::CheatDeath(c) => cheat_death(p, answer, c).await,
     }
 }
 
@@ -66,15 +68,21 @@ fn rule(p: &Press<'_>, e: &impl engine::i18n::Localized) -> BotError {
     BotError::User(e.localized(p.lang))
 }
 
-/// Roll with the bot's dice (what every Edge-after press does) and localize a refusal.
+/// Roll with the press's dice (what every Edge-after press does) and localize a refusal.
 fn reroll<T>(
     p: &Press<'_>,
+    rolling: &Rolling<'_>,
     f: impl FnOnce(&mut dyn engine::dice::Roller) -> Result<T, engine::systems::shadowrun4::RuleError>,
 ) -> Result<T, BotError> {
-    p.data.dice.with(f).map_err(|e| rule(p, &e))
+    rolling.dice().with(f).map_err(|e| rule(p, &e))
 }
 
-async fn second_chance(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Result<PressReply, BotError> {
+async fn second_chance(
+    p: &Press<'_>,
+    rolling: Rolling<'_>,
+    kind: EdgeAfterKind,
+    press: EdgePress,
+) -> Result<PressReply, BotError> {
     // The old Apply damage button goes away with this reroll; if it was pressed, too late.
     let old_apply = press.roll.apply();
     // A result another Edge press changed since (an attack's other side): say so first.
@@ -96,7 +104,7 @@ async fn second_chance(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> 
             Err(e) => return Err(crate::invocation::store_error(e, p.lang)),
         }
     }
-    let result = edge_after(p, kind, press).await;
+    let result = edge_after(p, rolling, kind, press).await;
     if result.is_err()
         && let Some(id) = old_apply
         && let Err(r) = p.data.store.release_action(id).await
@@ -177,7 +185,12 @@ fn drain_apply(name: &str, d: &DrainOutcome) -> Option<Apply> {
     (d.boxes > 0).then(|| (name.to_string(), d.damage_type, d.boxes, true))
 }
 
-async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Result<PressReply, BotError> {
+async fn edge_after(
+    p: &Press<'_>,
+    rolling: Rolling<'_>,
+    kind: EdgeAfterKind,
+    press: EdgePress,
+) -> Result<PressReply, BotError> {
     let EdgePress {
         session: session_id,
         character: name,
@@ -203,11 +216,13 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Res
     // Apply first (pure): nothing is written when the rules refuse.
     let (v, outcome, apply): (EmbedView, Logged, Option<Apply>) = match roll {
         EdgeRoll::Test { outcome: o } => {
-            let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
+            let next = reroll(p, &rolling, |r| o.with_edge_after(action, &mut &mut *r))?;
             (view::test_view(&next, Some(&name), lang), Logged::of(&next), None)
         }
         EdgeRoll::Opposed { opponent, outcome: o } => {
-            let next = reroll(p, |r| o.with_edge_after(Side::Actor, action, None, &mut &mut *r))?;
+            let next = reroll(p, &rolling, |r| {
+                o.with_edge_after(Side::Actor, action, None, &mut &mut *r)
+            })?;
             (
                 view::opposed_view(&next, Some(&name), opponent.as_deref(), lang),
                 Logged::of(&next),
@@ -221,7 +236,7 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Res
             if kind != EdgeAfterKind::SecondChance {
                 return Err(BotError::internal("extended tests take Second chance only"));
             }
-            let next = reroll(p, |r| o.with_second_chance(&req, &mut &mut *r))?;
+            let next = reroll(p, &rolling, |r| o.with_second_chance(&req, &mut &mut *r))?;
             (
                 view::extended_view(&next, Some(&name), lang),
                 Logged::of(&next),
@@ -231,7 +246,7 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Res
         EdgeRoll::Spell {
             target, outcome: o, ..
         } => {
-            let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
+            let next = reroll(p, &rolling, |r| o.with_edge_after(action, &mut &mut *r))?;
             let v = view::spell_view(&next, &name, target.as_deref(), lang);
             let apply = (next.drain.boxes > 0)
                 .then(|| (name.clone(), next.drain.damage_type, next.drain.boxes, true));
@@ -240,14 +255,14 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Res
         EdgeRoll::Summon {
             force, outcome: o, ..
         } => {
-            let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
+            let next = reroll(p, &rolling, |r| o.with_edge_after(action, &mut &mut *r))?;
             let v = view::summon_view(&next, &name, force, lang);
             (v, Logged::of(&next), drain_apply(&name, &next.drain))
         }
         EdgeRoll::Dispel {
             force, outcome: o, ..
         } => {
-            let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
+            let next = reroll(p, &rolling, |r| o.with_edge_after(action, &mut &mut *r))?;
             let v = view::dispel_view(&next, &name, force, lang);
             (v, Logged::of(&next), drain_apply(&name, &next.drain))
         }
@@ -256,19 +271,19 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Res
             outcome: o,
             ..
         } => {
-            let next = reroll(p, |r| o.with_edge_after(&req, action, &mut &mut *r))?;
+            let next = reroll(p, &rolling, |r| o.with_edge_after(&req, action, &mut &mut *r))?;
             let v = view::thread_view(&next, &name, lang);
             (v, Logged::of(&next), drain_apply(&name, &next.fading))
         }
         EdgeRoll::Compile {
             rating, outcome: o, ..
         } => {
-            let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
+            let next = reroll(p, &rolling, |r| o.with_edge_after(action, &mut &mut *r))?;
             let v = view::compile_view(&next, &name, rating, lang);
             (v, Logged::of(&next), drain_apply(&name, &next.fading))
         }
         EdgeRoll::Teamwork { labels, outcome: o } => {
-            let next = reroll(p, |r| o.with_edge_after(action, &mut &mut *r))?;
+            let next = reroll(p, &rolling, |r| o.with_edge_after(action, &mut &mut *r))?;
             (
                 view::teamwork_view(&next, Some(&name), &labels, lang),
                 Logged::of(&next),
@@ -301,7 +316,9 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Res
             if o.damage.is_none() && target_points <= own_point {
                 req.soak_edge = None;
             }
-            let next = reroll(p, |r| o.with_edge_after(&req, which, action, &mut &mut *r))?;
+            let next = reroll(p, &rolling, |r| {
+                o.with_edge_after(&req, which, action, &mut &mut *r)
+            })?;
             let target_now = s
                 .entry(&target)
                 .and_then(|e| engine::systems::shadowrun4::sheet::character(&e.sheet, &e.name).ok())
@@ -392,7 +409,7 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Res
             lang.pick("Second chance: Edge spent", "セカンド・チャンス：エッジ使用"),
         ),
     };
-    p.log(session_id, command, &outcome).await;
+    let log = PressLog::new(session_id, command, &outcome);
     let mut buttons = Vec::new();
     let mut apply_id = None;
     // An attack's Apply damage stays where it was (the target's owner, or the roller where the
@@ -428,14 +445,15 @@ async fn edge_after(p: &Press<'_>, kind: EdgeAfterKind, press: EdgePress) -> Res
     let mut v = v;
     v.footer = Some(footer.to_string());
     let components = common::rows(rows);
-    Ok(PressReply::Update(
+    let shown = Shown::Update(
         CreateInteractionResponseMessage::new()
             .embed(v.to_embed())
             .components(components),
-    ))
+    );
+    Ok(rolling.show(shown, log))
 }
 
-async fn apply_damage(p: &Press<'_>, press: DamagePress) -> Result<PressReply, BotError> {
+async fn apply_damage(p: &Press<'_>, answer: Answer<'_>, press: DamagePress) -> Result<PressReply, BotError> {
     let DamagePress {
         session: session_id,
         target,
@@ -471,7 +489,7 @@ async fn apply_damage(p: &Press<'_>, press: DamagePress) -> Result<PressReply, B
     let Some((name, report, c)) = reports.first() else {
         return Err(BotError::internal("damage applied without a report"));
     };
-    p.log(session_id, "/sr apply damage", report).await;
+    let log = PressLog::new(session_id, "/sr apply damage", report);
     let text = view::damage_report_text(name, report, c, p.lang);
     let title = p.lang.pick("✅ Damage applied", "✅ ダメージ適用");
     let embed = match p.interaction.message.embeds.first() {
@@ -501,11 +519,12 @@ async fn apply_damage(p: &Press<'_>, press: DamagePress) -> Result<PressReply, B
             )]));
         }
     }
-    Ok(PressReply::Update(
+    let shown = Shown::Update(
         CreateInteractionResponseMessage::new()
             .embed(embed)
             .components(components),
-    ))
+    );
+    Ok(answer.show_logged(shown, log))
 }
 
 /// The owner of a session character, from the press's session.
@@ -517,7 +536,11 @@ fn saved_owner(p: &Press<'_>, session_id: i64, name: &str) -> Option<u64> {
         .map(|e| e.owner)
 }
 
-async fn cheat_death(p: &Press<'_>, press: CheatDeathPress) -> Result<PressReply, BotError> {
+async fn cheat_death(
+    p: &Press<'_>,
+    answer: Answer<'_>,
+    press: CheatDeathPress,
+) -> Result<PressReply, BotError> {
     let CheatDeathPress {
         session: session_id,
         target,
@@ -541,7 +564,7 @@ async fn cheat_death(p: &Press<'_>, press: CheatDeathPress) -> Result<PressReply
         .and_then(|e| engine::systems::shadowrun4::sheet::character(&e.sheet, &e.name).ok())
         .map(|(_, c)| c)
         .ok_or_else(|| BotError::internal("cheat death without the character"))?;
-    p.log(session_id, "/sr cheat death", &c).await;
+    let log = PressLog::new(session_id, "/sr cheat death", &c);
     let title = p.lang.pick("🔥 Death cheated", "🔥 死を免れた");
     let text = format!(
         "{} {}\n{}",
@@ -556,9 +579,10 @@ async fn cheat_death(p: &Press<'_>, press: CheatDeathPress) -> Result<PressReply
         Some(e) => CreateEmbed::from(e.clone()).field(title, crate::embeds::truncate(&text, 1024), false),
         None => CreateEmbed::new().title(title).description(text),
     };
-    Ok(PressReply::Update(
+    let shown = Shown::Update(
         CreateInteractionResponseMessage::new()
             .embed(embed)
             .components(vec![]),
-    ))
+    );
+    Ok(answer.show_logged(shown, log))
 }

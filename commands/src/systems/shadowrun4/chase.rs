@@ -58,7 +58,7 @@ async fn with_state<T: Send>(
         .update(ctx, |s| {
             let mut st = Shadowrun4State::read(&s.system_state)
                 .map_err(|e| SessionError::Rule { en: e.en, ja: e.ja })?;
-            let out = ctx.data().dice.with(|r| step(&mut st, r))?;
+            let out = ctx.data().command_dice(ctx).with(|r| step(&mut st, r))?;
             st.write(&mut s.system_state);
             produced = Some(out);
             Ok(())

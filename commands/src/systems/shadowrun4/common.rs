@@ -596,7 +596,7 @@ pub fn roll<T>(
     ctx: Context<'_>,
     f: impl FnOnce(&mut dyn engine::dice::Roller) -> Result<T, RuleError>,
 ) -> Result<T, RuleError> {
-    ctx.data().dice.with(f)
+    ctx.data().command_dice(ctx).with(f)
 }
 
 /// Who presses an Apply damage (or drain) button for `target`: its owner (the GM for an NPC) —

@@ -4,6 +4,7 @@
 //! "Second chance (Edge)", "Negate glitch (Edge)", "Burn Edge: critical success" and
 //! "Apply damage" where the rules allow them (see [`buttons`]).
 
+mod board;
 pub mod buttons;
 pub mod chase;
 pub mod combat;
@@ -14,6 +15,8 @@ mod log_summary;
 mod luck;
 pub mod magic;
 pub mod matrix;
+mod moments;
+pub mod odds;
 pub mod pools;
 pub mod press_data;
 pub mod rigging;
@@ -28,7 +31,7 @@ use engine::i18n::Lang;
 use engine::session::{ServerSettings, Session, SystemId};
 use futures::future::BoxFuture;
 
-use crate::press::{Press, PressReply};
+use crate::press::{Answer, Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
 
@@ -36,6 +39,14 @@ use crate::{BotError, Context};
 pub struct Shadowrun4Bot;
 
 impl SystemBot for Shadowrun4Bot {
+    fn moments(&self, outcome: &serde_json::Value) -> Vec<crate::moments::Moment> {
+        moments::of(outcome)
+    }
+
+    fn board_line(&self, sheet: &serde_json::Value, lang: Lang) -> Option<String> {
+        board::line(sheet, lang)
+    }
+
     fn id(&self) -> SystemId {
         SystemId::Shadowrun4
     }
@@ -44,12 +55,36 @@ impl SystemBot for Shadowrun4Bot {
         vec![sr(), matrix::matrix(), rigging::rig()]
     }
 
+    fn odds(&self) -> Option<Command> {
+        Some(odds::sr())
+    }
+
+    fn help_topic(&self) -> Option<&'static str> {
+        Some("シャドウラン4")
+    }
+
     fn button_prefix(&self) -> Option<&'static str> {
         Some("sr.")
     }
 
-    fn press<'a>(&'a self, p: &'a Press<'a>) -> BoxFuture<'a, Result<PressReply, BotError>> {
-        Box::pin(buttons::press(p))
+    fn button_kinds(&self) -> &'static [&'static str] {
+        use press_data::SrPress;
+        &[
+            SrPress::SECOND_CHANCE,
+            SrPress::NEGATE_GLITCH,
+            SrPress::EDGE_DICE,
+            SrPress::BURN_EDGE,
+            SrPress::APPLY_DAMAGE,
+            SrPress::CHEAT_DEATH,
+        ]
+    }
+
+    fn press<'a>(
+        &'a self,
+        p: &'a Press<'a>,
+        answer: Answer<'a>,
+    ) -> BoxFuture<'a, Result<PressReply, BotError>> {
+        Box::pin(buttons::press(p, answer))
     }
 
     /// The initiative order is the session's turn order, shown in the header already.

@@ -165,7 +165,7 @@ pub async fn term_attack(
             let threshold = if hell { 2 } else { band.threshold() };
             let out = ctx
                 .data()
-                .dice
+                .command_dice(ctx)
                 .with(|r| attack_roll(skill.into(), rof.unwrap_or(1), threshold, &mut &mut *r))
                 .map_err(|e| rule(&inv, e))?;
             let title = match lang {
@@ -325,7 +325,7 @@ pub async fn term_cover(
     }
     let out = ctx
         .data()
-        .dice
+        .command_dice(ctx)
         .with(|r| cover_saves(hits, &mut &mut *r))
         .map_err(|e| rule(&inv, e))?;
     let view = embeds::line_view(
@@ -448,7 +448,7 @@ pub async fn term_damage(
     };
     let out = ctx
         .data()
-        .dice
+        .command_dice(ctx)
         .with(|r| damage_roll(die, count.unwrap_or(1), armour, heavy, &mut &mut *r))
         .map_err(|e| rule(&inv, e))?;
     let mut title = lang.pick("💥 Damage", "💥 ダメージ").to_string();
@@ -533,7 +533,7 @@ pub async fn term_resolution(
     };
     let out = ctx
         .data()
-        .dice
+        .command_dice(ctx)
         .with(|r| resolution_tests(die, count.unwrap_or(1), heavy.unwrap_or(false), &mut &mut *r))
         .map_err(|e| rule(&inv, e))?;
     let view = embeds::line_view(
@@ -586,7 +586,7 @@ pub async fn term_ibb(ctx: Context<'_>) -> Result<(), BotError> {
     let lang = inv.lang;
     let out = ctx
         .data()
-        .dice
+        .command_dice(ctx)
         .with(|r| ill_be_back(&mut &mut *r))
         .map_err(|e| rule(&inv, e))?;
     let view = embeds::line_view(
@@ -635,7 +635,7 @@ pub async fn term_ladder(
     let inv = Invocation::load(ctx).await;
     let out = ctx
         .data()
-        .dice
+        .command_dice(ctx)
         .with(|r| roll_ladder(die.into(), count.unwrap_or(1) as usize, target, &mut &mut *r))
         .map_err(|e| rule(&inv, e))?;
     reply(ctx, &embeds::ladder_view(&out, inv.lang, &who(ctx))).await?;

@@ -15,7 +15,7 @@ use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, CreateInteractio
 
 use super::embeds;
 use super::store::{self, Refusal, refusal};
-use crate::press::{self, Press, PressReply};
+use crate::press::{self, Answer, Press, PressLog, PressReply, Shown};
 use crate::store::{JsonText, NewAction};
 use crate::{BotError, Data};
 
@@ -221,15 +221,15 @@ fn moved_on() -> Refusal {
     ))
 }
 
-fn message(view: &crate::embeds::EmbedView, buttons: Vec<CreateButton>) -> PressReply {
+fn message(view: &crate::embeds::EmbedView, buttons: Vec<CreateButton>) -> Shown {
     let mut m = CreateInteractionResponseMessage::new().embed(view.to_embed());
     if !buttons.is_empty() {
         m = m.components(rows(buttons));
     }
-    PressReply::Message(m)
+    Shown::Message(m)
 }
 
-pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
+pub async fn press(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotError> {
     let t: TermPress = serde::Deserialize::deserialize(&p.action.payload).map_err(BotError::internal)?;
     if t.kind() != p.action.kind {
         return Err(BotError::internal(format!(
@@ -242,7 +242,7 @@ pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
     let guild = p.interaction.guild_id.map(|g| g.get());
     match t {
         TermPress::First { session, turn, side } => {
-            let (_, next) = store::run_press(p, session, &mut |chars, state, _| {
+            let (_, next) = store::run_press(p, None, session, &mut |chars, state, _| {
                 if state.turn != turn || state.phase != Phase::FirstPlayer {
                     return Err(moved_on());
                 }
@@ -250,7 +250,7 @@ pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
             })
             .await?;
             p.data.tap(p.interaction.id.get(), &next);
-            Ok(message(&embeds::first_view(&side, &next, lang), Vec::new()))
+            Ok(answer.show(message(&embeds::first_view(&side, &next, lang), Vec::new())))
         }
         TermPress::Fate {
             session,
@@ -258,7 +258,7 @@ pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
             impulse,
             commander,
         } => {
-            let (_, a) = store::run_press(p, session, &mut |chars, state, _| {
+            let (_, a) = store::run_press(p, None, session, &mut |chars, state, _| {
                 let current = state.impulse.as_ref().map(|i| (state.turn, i.number));
                 if current != Some((turn, impulse)) {
                     return Err(moved_on());
@@ -267,14 +267,15 @@ pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
             })
             .await?;
             p.data.tap(p.interaction.id.get(), &a);
-            Ok(message(&embeds::activation_view(&a, lang, &who), Vec::new()))
+            Ok(answer.show(message(&embeds::activation_view(&a, lang, &who), Vec::new())))
         }
         TermPress::Continue {
             session,
             attacker,
             stage,
         } => {
-            let (saved, rep) = store::run_press(p, session, &mut |chars, state, r| {
+            let rolling = answer.roll();
+            let (saved, rep) = store::run_press(p, Some(&rolling), session, &mut |chars, state, r| {
                 let a = state.attack.as_ref().ok_or_else(moved_on)?;
                 if a.run.request.attacker != attacker || a.run.stage != stage {
                     return Err(moved_on());
@@ -282,16 +283,18 @@ pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
                 Ok(state.continue_attack(chars, &mut &mut *r)?)
             })
             .await?;
-            p.data.tap(p.interaction.id.get(), &rep);
             let buttons = attack_buttons(p.data, &saved, &rep, guild, lang).await;
-            Ok(message(&embeds::attack_view(&rep, lang, &who), buttons))
+            // The report is the whole attack so far: its row says all of it.
+            let log = PressLog::new(session, "/term continue", &rep);
+            Ok(rolling.show(message(&embeds::attack_view(&rep, lang, &who), buttons), log))
         }
         TermPress::IllBeBack {
             session,
             attacker,
             targets,
         } => {
-            let (saved, rep) = store::run_press(p, session, &mut |chars, state, r| {
+            let rolling = answer.roll();
+            let (saved, rep) = store::run_press(p, Some(&rolling), session, &mut |chars, state, r| {
                 let a = state.attack.as_ref().ok_or_else(moved_on)?;
                 let waiting =
                     matches!(a.run.waiting(), Some(Waiting::IllBeBack { targets: t }) if t == targets);
@@ -301,9 +304,9 @@ pub async fn press(p: &Press<'_>) -> Result<PressReply, BotError> {
                 Ok(state.continue_attack(chars, &mut &mut *r)?)
             })
             .await?;
-            p.data.tap(p.interaction.id.get(), &rep);
             let buttons = attack_buttons(p.data, &saved, &rep, guild, lang).await;
-            Ok(message(&embeds::attack_view(&rep, lang, &who), buttons))
+            let log = PressLog::new(session, "/term continue (I'll Be Back)", &rep);
+            Ok(rolling.show(message(&embeds::attack_view(&rep, lang, &who), buttons), log))
         }
     }
 }

@@ -40,6 +40,13 @@ fn target_summary(t: &TargetRun, lang: Lang) -> String {
             Lang::Ja => format!("ダメージ{}", d.damaging),
         });
     }
+    // The I'll Be Back roll, whose face decides the badge after it.
+    if let Some(r) = &t.ill_be_back {
+        parts.push(match lang {
+            Lang::En => format!("I'll Be Back d6 {} (5+)", r.face),
+            Lang::Ja => format!("アイルビーバック d6 {}（5+）", r.face),
+        });
+    }
     parts.extend(embeds::target_badges(t, lang));
     format!("{}: {}", t.name, parts.join(", "))
 }
@@ -123,17 +130,29 @@ impl LogSummary for RollOff {
 }
 
 impl LogSummary for FateOutcome {
+    /// As the embed reads it: the die's face and what it counts as (`d6 4 → 2`), then what
+    /// that lets the side do.
     fn summary(&self, lang: Lang) -> String {
-        let result = match self.roll.result {
-            FateFace::Fate => lang.pick("FATE", "フェイト").to_string(),
+        let then = match self.roll.result {
+            FateFace::Fate if self.commanders.is_empty() => lang
+                .pick(
+                    "no commander: the impulse passes",
+                    "コマンダーなし：インパルスは移る",
+                )
+                .to_string(),
+            FateFace::Fate => match lang {
+                Lang::En => format!("a commander activates ({})", self.commanders.join(", ")),
+                Lang::Ja => format!("コマンダーがアクティベート（{}）", self.commanders.join("、")),
+            },
             _ => match lang {
                 Lang::En => format!("{} may take a Ready marker", self.allowance),
                 Lang::Ja => format!("{}人がレディマーカー", self.allowance),
             },
         };
+        let face = format!("d6 {} → {}", self.roll.face, self.roll.result.label(lang));
         match lang {
-            Lang::En => format!("{}: Fate {} → {result}", self.player, self.roll.face),
-            Lang::Ja => format!("{}：フェイト {} → {result}", self.player, self.roll.face),
+            Lang::En => format!("{}: Fate {face} · {then}", self.player),
+            Lang::Ja => format!("{}：フェイト {face} · {then}", self.player),
         }
     }
 }

@@ -8,10 +8,13 @@
 //! game kept in the session ([`store`]) and renders it ([`embeds`]).
 
 pub mod attack;
+mod board;
 pub mod buttons;
 pub mod choices;
 pub mod embeds;
 mod log_summary;
+mod moments;
+pub mod odds;
 pub mod store;
 pub mod turn;
 
@@ -25,7 +28,7 @@ use futures::future::BoxFuture;
 use poise::CreateReply;
 
 use crate::embeds::EmbedView;
-use crate::press::{Press, PressReply};
+use crate::press::{Answer, Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
 
@@ -95,6 +98,14 @@ pub async fn reply(ctx: Context<'_>, view: &EmbedView) -> Result<(), BotError> {
 pub struct TerminatorBot;
 
 impl SystemBot for TerminatorBot {
+    fn moments(&self, outcome: &serde_json::Value) -> Vec<crate::moments::Moment> {
+        moments::of(outcome)
+    }
+
+    fn board_line(&self, sheet: &serde_json::Value, lang: Lang) -> Option<String> {
+        board::line(sheet, lang)
+    }
+
     fn id(&self) -> SystemId {
         SystemId::Terminator
     }
@@ -103,13 +114,29 @@ impl SystemBot for TerminatorBot {
         vec![term()]
     }
 
+    fn odds(&self) -> Option<Command> {
+        Some(odds::term())
+    }
+
+    fn help_topic(&self) -> Option<&'static str> {
+        Some("ターミネーター")
+    }
+
     fn button_prefix(&self) -> Option<&'static str> {
         Some(buttons::PREFIX)
     }
 
     /// The first player, FATE's commanders, I'll Be Back, continuing an attack.
-    fn press<'a>(&'a self, p: &'a Press<'a>) -> BoxFuture<'a, Result<PressReply, BotError>> {
-        Box::pin(buttons::press(p))
+    fn button_kinds(&self) -> &'static [&'static str] {
+        &["term.first", "term.fate", "term.continue", "term.ibb"]
+    }
+
+    fn press<'a>(
+        &'a self,
+        p: &'a Press<'a>,
+        answer: Answer<'a>,
+    ) -> BoxFuture<'a, Result<PressReply, BotError>> {
+        Box::pin(buttons::press(p, answer))
     }
 
     /// The turn, then a field per side with every character's markers.

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use engine::dice::Roller;
+use engine::dice::{FixedRoller, Roller};
 use engine::i18n::Lang;
 use engine::session::{Actor, ServerSettings, Session, SessionError, SystemId};
 use engine::systems::rules::SessionState;
@@ -245,7 +245,7 @@ pub async fn run<T: Send>(
         .update(ctx, |s| {
             let out = ctx
                 .data()
-                .dice
+                .command_dice(ctx)
                 .with(|r| step_on(s, Some(actor), &gate, r, step))?;
             produced = Some(out);
             Ok(())
@@ -269,9 +269,11 @@ pub async fn read(
 }
 
 /// [`run`] for a button press on the channel's game, which must still be `session_id`. The
-/// dispatcher has already checked who pressed (the action's owner, or the GM).
+/// dispatcher has already checked who pressed (the action's owner, or the GM). Without
+/// `rolling` (a press that only chooses) the step gets no dice: one it rolls is refused.
 pub async fn run_press<T: Send>(
     p: &Press<'_>,
+    rolling: Option<&crate::press::Rolling<'_>>,
     session_id: i64,
     step: &mut Step<'_, T>,
 ) -> Result<(Session, T), BotError> {
@@ -286,7 +288,10 @@ pub async fn run_press<T: Send>(
                     "このボタンのゲームは終了しています。",
                 ));
             }
-            let out = p.data.dice.with(|r| step_on(s, None, &Gate::Gm, r, step))?;
+            let out = match rolling {
+                Some(rolling) => rolling.dice().with(|r| step_on(s, None, &Gate::Gm, r, step))?,
+                None => step_on(s, None, &Gate::Gm, &mut FixedRoller::new([]), step)?,
+            };
             produced = Some(out);
             Ok(())
         })

@@ -25,7 +25,7 @@ use super::press_data::{ApplyPress, BOOST, DamagePress, WmPress};
 use super::store::{self, Commander, Game, model, model_name, raw_model, refusal, rule, say, with_raw};
 use super::{model_autocomplete, reply};
 use crate::invocation::Invocation;
-use crate::press::{Press, PressReply, button, button_variant};
+use crate::press::{Answer, Press, PressLog, PressReply, Shown, button, button_variant};
 use crate::{BotError, Context};
 
 /// Melee adds MAT, ranged RAT (a named weapon decides instead).
@@ -329,7 +329,7 @@ pub async fn wm_attack(
             let t = raw_target().map_err(|e| say(&e, lang))?;
             let outcome = ctx
                 .data()
-                .dice
+                .command_dice(ctx)
                 .with(|r| resolve_attack(&req, &a, &t, &options, &mut &mut *r))
                 .map_err(|e| inv.user_error(&e))?;
             (
@@ -576,7 +576,7 @@ pub async fn wm_damage(
         };
         let (o, landing) = ctx
             .data()
-            .dice
+            .command_dice(ctx)
             .with(|r| damage_step(&mut g, &req, &a, None, arm, apply, r))
             .map_err(|e| say(&e, lang))?;
         (inv.session_if_any(ctx).await, o, landing, None)
@@ -646,7 +646,7 @@ pub async fn wm_roll(
     let m = self::modifier(modifier);
     let rolled = ctx
         .data()
-        .dice
+        .command_dice(ctx)
         .with(|r| roll(&req, RollKind::Attack, [&nobody, &nobody], &mut &mut *r))
         .map_err(|e| inv.user_error(&e))?;
     let total = rolled.kept_total + i64::from(m);
@@ -679,7 +679,7 @@ pub async fn wm_d3(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let o = ctx
         .data()
-        .dice
+        .command_dice(ctx)
         .with(|r| d3(&mut &mut *r))
         .map_err(|e| inv.user_error(&e))?;
     let session = inv.session_if_any(ctx).await;
@@ -696,7 +696,7 @@ pub async fn wm_d3(ctx: Context<'_>) -> Result<(), BotError> {
 
 /// The press's reply: the message as it was, with `embed` added and `buttons` in place of the
 /// pressed ones.
-fn updated(p: &Press<'_>, embed: CreateEmbed, buttons: Vec<CreateButton>) -> PressReply {
+fn updated(p: &Press<'_>, embed: CreateEmbed, buttons: Vec<CreateButton>) -> Shown {
     let mut embeds: Vec<CreateEmbed> = p
         .interaction
         .message
@@ -712,7 +712,7 @@ fn updated(p: &Press<'_>, embed: CreateEmbed, buttons: Vec<CreateButton>) -> Pre
     } else {
         vec![CreateActionRow::Buttons(buttons)]
     };
-    PressReply::Update(
+    Shown::Update(
         CreateInteractionResponseMessage::new()
             .embeds(embeds)
             .components(rows),
@@ -720,8 +720,9 @@ fn updated(p: &Press<'_>, embed: CreateEmbed, buttons: Vec<CreateButton>) -> Pre
 }
 
 /// "Roll damage" / "Boosted damage" after a hit.
-pub async fn damage_press(p: &Press<'_>, d: DamagePress) -> Result<PressReply, BotError> {
+pub async fn damage_press(p: &Press<'_>, answer: Answer<'_>, d: DamagePress) -> Result<PressReply, BotError> {
     let lang = p.lang;
+    let rolling = answer.roll();
     let boosted = p.variant.as_deref() == Some(BOOST);
     let req = DamageRequest {
         pow: d.pow.clone(),
@@ -733,7 +734,7 @@ pub async fn damage_press(p: &Press<'_>, d: DamagePress) -> Result<PressReply, B
     };
     let (o, landing, session) = match d.session {
         Some(sid) => {
-            let (_, (o, landing)) = store::run_press(p, sid, &mut |_s, game, r| {
+            let (_, (o, landing)) = store::run_press(p, Some(&rolling), sid, &mut |_s, game, r| {
                 let a = match &d.attacker {
                     Some(n) => model(game, n)?.clone(),
                     None => raw_model("", 0, 0, 0),
@@ -749,9 +750,8 @@ pub async fn damage_press(p: &Press<'_>, d: DamagePress) -> Result<PressReply, B
                 state: Default::default(),
                 models: Default::default(),
             };
-            let (o, landing) = p
-                .data
-                .dice
+            let (o, landing) = rolling
+                .dice()
                 .with(|r| damage_step(&mut g, &req, &a, None, d.arm, true, r))
                 .map_err(|e| say(&e, lang))?;
             (o, landing, None)
@@ -762,11 +762,10 @@ pub async fn damage_press(p: &Press<'_>, d: DamagePress) -> Result<PressReply, B
     } else {
         "/wm damage"
     };
-    if let Some(session) = session {
-        p.log(session, command, &o).await;
-    } else {
-        p.data.tap(p.interaction.id.get(), &o);
-    }
+    let log = match session {
+        Some(session) => PressLog::new(session, command, &o),
+        None => PressLog::outside_session(command, &o),
+    };
     let mut buttons = vec![];
     if let (Landing::Later(name), Some(sid)) = (&landing, session) {
         let press = ApplyPress {
@@ -788,7 +787,7 @@ pub async fn damage_press(p: &Press<'_>, d: DamagePress) -> Result<PressReply, B
     if boosted {
         v.title.push_str(lang.pick(" (boosted)", "（ブースト）"));
     }
-    Ok(updated(p, v.to_embed(), buttons))
+    Ok(rolling.show(updated(p, v.to_embed(), buttons), log))
 }
 
 /// The applied damage as the press shows it.
@@ -803,9 +802,9 @@ pub struct Applied {
 }
 
 /// "Apply damage": mark damage rolled earlier on the target as it is now.
-pub async fn apply_press(p: &Press<'_>, a: ApplyPress) -> Result<PressReply, BotError> {
+pub async fn apply_press(p: &Press<'_>, answer: Answer<'_>, a: ApplyPress) -> Result<PressReply, BotError> {
     let lang = p.lang;
-    let (_, done) = store::run_press(p, a.session, &mut |_s, game, _r| {
+    let (_, done) = store::run_press(p, None, a.session, &mut |_s, game, _r| {
         let m = game.models.get_mut(&a.target).ok_or_else(|| {
             rule(engine::systems::warmachine::RuleError::UnknownModel {
                 name: a.target.clone(),
@@ -824,7 +823,7 @@ pub async fn apply_press(p: &Press<'_>, a: ApplyPress) -> Result<PressReply, Bot
         })
     })
     .await?;
-    p.log(a.session, "/wm apply damage", &done).await;
+    let log = PressLog::new(a.session, "/wm apply damage", &done);
     let mut text = format!(
         "{} {} → {}",
         done.target,
@@ -841,7 +840,7 @@ pub async fn apply_press(p: &Press<'_>, a: ApplyPress) -> Result<PressReply, Bot
         })
         .description(text)
         .colour(crate::embeds::colour::FAILURE);
-    Ok(updated(p, embed, vec![]))
+    Ok(answer.show_logged(updated(p, embed, vec![]), log))
 }
 
 #[cfg(test)]

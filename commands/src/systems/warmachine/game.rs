@@ -72,7 +72,7 @@ pub async fn wm_rolloff(
         }
         let o = ctx
             .data()
-            .dice
+            .command_dice(ctx)
             .with(|r| roll_off(&question, &named, &mut &mut *r))
             .map_err(|e| inv.user_error(&e))?;
         (

@@ -6,11 +6,14 @@
 //! "Roll damage" / "Boosted damage" after a hit and "Apply damage" ([`press_data`]).
 //! Rules: /work/shared/rules/warmachine.md.
 
+mod board;
 pub mod combat;
 pub mod effects;
 pub mod embeds;
 pub mod game;
 mod log_summary;
+mod moments;
+pub mod odds;
 pub mod press_data;
 pub mod store;
 
@@ -22,7 +25,7 @@ use serenity::all::{CreateActionRow, CreateButton};
 
 use crate::embeds::EmbedView;
 use crate::invocation::Invocation;
-use crate::press::{Press, PressReply};
+use crate::press::{Answer, Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
 
@@ -76,69 +79,18 @@ pub async fn notice(ctx: Context<'_>, view: &EmbedView) -> Result<(), BotError> 
     Ok(())
 }
 
-/// `/char stats:` autocomplete: the fields a model takes, appended to what was typed.
-pub fn sheet_choices(typed: &str, lang: Lang) -> Vec<(String, String)> {
-    const FIELDS: [(&str, &str, &str); 12] = [
-        (
-            "controller=",
-            "the player who controls it",
-            "コントロールするプレイヤー",
-        ),
-        ("mat=", "melee attack", "近接攻撃"),
-        ("rat=", "ranged attack", "射撃攻撃"),
-        ("def=", "defence", "防御"),
-        ("arm=", "armour", "装甲"),
-        ("cmd=", "command", "指揮"),
-        ("spd=", "speed", "速度"),
-        ("boxes=", "damage boxes", "ダメージボックス"),
-        ("weapon1=", "\"NAME POW melee|ranged\"", "\"名前 POW 近接|射撃\""),
-        (
-            "cannot=",
-            "knockdown, boost_attack, …",
-            "knockdown, boost_attack など",
-        ),
-        ("auto_hit_miss=", "on / off / default", "on / off / default"),
-        ("damage=", "boxes marked", "記入済みボックス"),
-    ];
-    let typed = typed.trim_end();
-    let mut out = Vec::new();
-    if typed.is_empty() {
-        let example = "controller=@you mat=6 rat=4 def=13 arm=17 boxes=10 weapon1=\"Blade 13 melee\"";
-        out.push((
-            format!("{} {example}", lang.pick("New model:", "新しいモデル:")),
-            example.to_string(),
-        ));
-    }
-    let (head, last) = match typed.rsplit_once(' ') {
-        Some((h, l)) => (format!("{h} "), l),
-        None => (String::new(), typed),
-    };
-    let last_is_value = last.contains('=');
-    for (key, en, ja) in FIELDS {
-        let k = key.trim_end_matches('=');
-        if typed.split_whitespace().any(|t| t.starts_with(key)) {
-            continue;
-        }
-        let value = if last_is_value || last.is_empty() {
-            format!("{typed} {key}").trim_start().to_string()
-        } else if k.starts_with(&last.to_lowercase()) {
-            format!("{head}{key}")
-        } else {
-            continue;
-        };
-        out.push((
-            crate::embeds::truncate(&format!("{value} ({})", lang.pick(en, ja)), 100),
-            crate::embeds::truncate(&value, 100),
-        ));
-    }
-    out.truncate(25);
-    out
-}
-
 /// Warmachine in the bot's registry.
 pub struct WarmachineBot;
 
 impl SystemBot for WarmachineBot {
+    fn moments(&self, outcome: &serde_json::Value) -> Vec<crate::moments::Moment> {
+        moments::of(outcome)
+    }
+
+    fn board_line(&self, sheet: &serde_json::Value, lang: Lang) -> Option<String> {
+        board::line(sheet, lang)
+    }
+
     fn id(&self) -> SystemId {
         SystemId::Warmachine
     }
@@ -147,15 +99,31 @@ impl SystemBot for WarmachineBot {
         vec![wm(), effects::wm_effect(), game::wm_turn(), game::wm_ruling()]
     }
 
+    fn odds(&self) -> Option<Command> {
+        Some(odds::wm())
+    }
+
+    fn help_topic(&self) -> Option<&'static str> {
+        Some("ウォーマシン")
+    }
+
     fn button_prefix(&self) -> Option<&'static str> {
         Some("wm.")
     }
 
-    fn press<'a>(&'a self, p: &'a Press<'a>) -> BoxFuture<'a, Result<PressReply, BotError>> {
+    fn button_kinds(&self) -> &'static [&'static str] {
+        &[press_data::DAMAGE, press_data::APPLY]
+    }
+
+    fn press<'a>(
+        &'a self,
+        p: &'a Press<'a>,
+        answer: Answer<'a>,
+    ) -> BoxFuture<'a, Result<PressReply, BotError>> {
         Box::pin(async move {
             match WmPress::decode(&p.action.kind, &p.action.payload).map_err(BotError::internal)? {
-                WmPress::Damage(d) => combat::damage_press(p, d).await,
-                WmPress::Apply(a) => combat::apply_press(p, a).await,
+                WmPress::Damage(d) => combat::damage_press(p, answer, d).await,
+                WmPress::Apply(a) => combat::apply_press(p, answer, a).await,
             }
         })
     }
@@ -173,8 +141,10 @@ impl SystemBot for WarmachineBot {
         embeds::board_fields(&game.state, &models, lang)
     }
 
-    fn sheet_choices(&self, typed: &str, lang: Lang) -> Vec<(String, String)> {
-        sheet_choices(typed, lang)
+    /// Warmachine ships no model list: `model:` offers nothing (it used to offer the sheet's
+    /// fields, which `/char add` then refused as the model); `stats:` autocompletes the fields.
+    fn sheet_choices(&self, _typed: &str, _lang: Lang) -> Vec<(String, String)> {
+        Vec::new()
     }
 }
 
@@ -182,21 +152,29 @@ impl SystemBot for WarmachineBot {
 mod tests {
     use super::*;
 
+    /// Issue 30: `/char add model:` offered `controller=@you …`, which `/char add` then put in
+    /// `model=` and refused ("Unknown field `model`"). Now `model:` offers nothing and
+    /// `stats:` offers the fields, every one of which `/char add` takes.
     #[test]
-    fn sheet_choices_offer_the_fields_not_yet_typed() {
-        let all = sheet_choices("", Lang::En);
-        assert!(all[0].1.starts_with("controller=@you"));
+    fn model_offers_nothing_and_stats_offers_fields_char_add_takes() {
+        assert!(WarmachineBot.sheet_choices("", Lang::En).is_empty());
+        let decl = SystemId::Warmachine.rules().sheet_decl();
+        let all = decl.choices("", Lang::En);
+        assert_eq!(all[0].1, "controller=Ana def=12 arm=18 boxes=30");
+        let fields = engine::systems::sheet::parse_fields(&all[0].1).unwrap();
+        engine::systems::sheet::new_sheet(SystemId::Warmachine, &fields).unwrap();
         assert!(all.iter().any(|(_, v)| v == "boxes="));
-        let next = sheet_choices("controller=@ana def=13", Lang::Ja);
+        assert!(all.iter().any(|(_, v)| v == "cover="));
+        let next = decl.choices("controller=@ana def=13", Lang::Ja);
         assert!(next.iter().all(|(_, v)| v.starts_with("controller=@ana def=13 ")));
         assert!(!next.iter().any(|(_, v)| v.ends_with(" def=")));
         assert!(
             next.iter()
                 .any(|(l, v)| v.ends_with(" arm=") && l.contains("装甲"))
         );
-        let partial = sheet_choices("controller=@ana bo", Lang::En);
+        let partial = decl.choices("controller=@ana bo", Lang::En);
         assert_eq!(partial.len(), 1);
         assert_eq!(partial[0].1, "controller=@ana boxes=");
-        assert!(sheet_choices("x ".repeat(60).as_str(), Lang::En).len() <= 25);
+        assert!(decl.choices("x ".repeat(60).as_str(), Lang::En).len() <= 25);
     }
 }

@@ -235,7 +235,7 @@ pub async fn run<T: Send>(
             let before = load(s)?;
             commander.in_game(s, &before)?;
             let mut game = before.clone();
-            let out = ctx.data().dice.with(|r| step(s, &mut game, r))?;
+            let out = ctx.data().command_dice(ctx).with(|r| step(s, &mut game, r))?;
             save(s, &before, &game)?;
             produced = Some(out);
             Ok(())
@@ -248,6 +248,7 @@ pub async fn run<T: Send>(
 /// [`run`] for a button press, on the channel's session, which must still be `session_id`.
 pub async fn run_press<T: Send>(
     p: &Press<'_>,
+    rolling: Option<&crate::press::Rolling<'_>>,
     session_id: i64,
     step: &mut Step<'_, T>,
 ) -> Result<(Session, T), BotError> {
@@ -261,7 +262,11 @@ pub async fn run_press<T: Send>(
             }
             let before = load(s)?;
             let mut game = before.clone();
-            let out = p.data.dice.with(|r| step(s, &mut game, r))?;
+            // Without `rolling` (a press that rolls nothing) the step gets no dice.
+            let out = match rolling {
+                Some(rolling) => rolling.dice().with(|r| step(s, &mut game, r))?,
+                None => step(s, &mut game, &mut engine::dice::FixedRoller::new([]))?,
+            };
             save(s, &before, &game)?;
             produced = Some(out);
             Ok(())

@@ -110,8 +110,42 @@ pub fn button(message: &Value, label: &str) -> String {
         .unwrap_or_else(|| panic!("no `{label}` button in {message}"))
 }
 
+/// Press `custom_id` as `who`, and check what every press owes (issue 28): one that rolled in
+/// a channel with a session, and was answered (not refused: a refusal changes nothing), left a
+/// row in its log.
 pub async fn press(c: &Console, who: &Invoker, message: &Value, custom_id: &str) -> Reply {
-    c.fake.press(who, message, custom_id, WAIT).await.unwrap()
+    let before = (c.dice_left(), log_rows(c, who.channel_id).await);
+    let r = c.fake.press(who, message, custom_id, WAIT).await.unwrap();
+    let after = (c.dice_left(), log_rows(c, who.channel_id).await);
+    let rolled = matches!((before.0, after.0), (Some(b), Some(a)) if a < b);
+    if rolled
+        && !r.ephemeral
+        && let (Some(b), Some(a)) = (before.1, after.1)
+    {
+        assert!(
+            a > b,
+            "a `{}` press rolled and left no log row: {}",
+            press_kind(c, custom_id).await,
+            text(&r)
+        );
+    }
+    r
+}
+
+/// How many rolls the log of `channel`'s active session has (`None`: no session).
+pub async fn log_rows(c: &Console, channel: u64) -> Option<u64> {
+    let s = c.store().active_session(channel).await.unwrap()?;
+    Some(c.store().export_page(s.id, 0, 1).await.unwrap().total_rolls)
+}
+
+/// The action kind behind a button (`sr.second_chance`).
+pub async fn press_kind(c: &Console, custom_id: &str) -> String {
+    let (id, _) = saikoro_bot::press::parse_custom_id(custom_id).expect("one of our buttons");
+    c.store()
+        .action(id)
+        .await
+        .unwrap()
+        .map_or_else(|| "?".into(), |a| a.kind)
 }
 
 /// The stored sheet of roster entry `name` in the channel's active session.

@@ -56,6 +56,8 @@ fn new_roll(session_id: i64, n: i64) -> saikoro_bot::store::NewRoll {
     saikoro_bot::store::NewRoll::from(&roll(session_id, n))
 }
 
+/// Odd rolls carry the roller's name as Discord gave it (Markdown and all, kept as is); even
+/// ones none, as rows logged before names were kept.
 fn roll(session_id: i64, n: i64) -> RollLogEntry {
     RollLogEntry {
         session_id,
@@ -63,6 +65,7 @@ fn roll(session_id: i64, n: i64) -> RollLogEntry {
         command: format!("/sr test pool:{n}"),
         outcome: json!({"dice": [n, 5, 6], "hits": 2}),
         at_ms: 1_700_000_000_000 + n,
+        user_name: (n % 2 == 1).then(|| format!("Ana *{n}* | 「忍」'; --")),
     }
 }
 

@@ -12,8 +12,8 @@
 //! so a target's counts are a multinomial over the ROF; the tests are closed forms over their
 //! number. The odds of each target are its own (the targets share the attack roll).
 
-use super::dist::Dist;
-use super::error::{OddsError, OddsInput, within};
+use crate::odds::dist::Dist;
+use crate::odds::error::{OddsError, OddsInput, within};
 use crate::systems::terminator::attack::{
     AttackRequest, AttackRun, CrawlerStats, MAX_DICE, SaveRule, TargetStats, heavy,
 };
@@ -293,6 +293,36 @@ pub fn terminator_odds(req: &AttackRequest) -> Result<TerminatorOdds, OddsError>
         hits,
         targets,
     })
+}
+
+/// A typical attack's hits (a pistol, D8 skill, short band, one soldier): the registry's
+/// [`SystemRules::typical_odds`](crate::systems::rules::SystemRules::typical_odds).
+pub fn typical() -> Result<Dist, OddsError> {
+    let mut weapon = crate::systems::terminator::weapon::find(&[], "Pistol")
+        .cloned()
+        .unwrap_or_else(|| crate::systems::terminator::weapon::Weapon::new("Pistol", None, 1));
+    weapon.power = Some(Die::D6);
+    let o = terminator_odds(&AttackRequest {
+        attacker: "Kyle".into(),
+        weapon,
+        skill: Some(Die::D8),
+        power: None,
+        band: crate::systems::terminator::weapon::Band::Short,
+        hell: false,
+        moved: false,
+        heavy: None,
+        targets: vec![TargetStats::new("Soldier", 4, Some(Die::D6))],
+        friendly_touched: false,
+        carry_over: false,
+    })?;
+    Ok(o.hits)
+}
+
+/// The system's refusals reach `/odds` as they are (the odds module names no system).
+impl From<RuleError> for OddsError {
+    fn from(e: RuleError) -> Self {
+        OddsError::rule(e)
+    }
 }
 
 #[cfg(test)]
@@ -579,7 +609,7 @@ mod tests {
         let out_of_range = |req: &AttackRequest, q: Quantity| {
             let e = terminator_odds(req).expect_err("refused");
             assert!(
-                matches!(e, OddsError::Terminator(RuleError::OutOfRange { what, .. }) if what == q),
+                matches!(e.rule_error::<RuleError>(), Some(RuleError::OutOfRange { what, .. }) if *what == q),
                 "{e:?}"
             );
         };
@@ -635,26 +665,26 @@ mod tests {
         let mut r = base.clone();
         r.skill = None;
         assert!(matches!(
-            terminator_odds(&r),
-            Err(OddsError::Terminator(RuleError::MissingDie {
+            terminator_odds(&r).unwrap_err().rule_error(),
+            Some(RuleError::MissingDie {
                 field: DieField::Skill,
                 ..
-            }))
+            })
         ));
         let mut r = base.clone();
         r.weapon.power = None;
         assert!(matches!(
-            terminator_odds(&r),
-            Err(OddsError::Terminator(RuleError::MissingDie {
+            terminator_odds(&r).unwrap_err().rule_error(),
+            Some(RuleError::MissingDie {
                 field: DieField::Power,
                 ..
-            }))
+            })
         ));
         let mut r = base.clone();
         r.band = Band::Long;
         assert!(matches!(
-            terminator_odds(&r),
-            Err(OddsError::Terminator(RuleError::OutOfBand { .. }))
+            terminator_odds(&r).unwrap_err().rule_error(),
+            Some(RuleError::OutOfBand { .. })
         ));
         // An unset resolution die is no refusal: only the tests are unknown.
         let mut r = base;

@@ -5,8 +5,8 @@
 //! the dice first rolled are at least half of every die rolled (explosions included); a critical
 //! glitch when that comes with no hit.
 
-use super::dist::Dist;
-use super::error::OddsError;
+use crate::odds::dist::Dist;
+use crate::odds::error::OddsError;
 use crate::systems::shadowrun4::dice::{MAX_EXPLODED_DICE, check_edge, check_pool};
 use crate::systems::shadowrun4::test_kinds::check_threshold;
 
@@ -247,6 +247,25 @@ fn exploding(n: u32) -> Result<(Dist, f64, f64, f64), OddsError> {
     Ok((hits, glitch, critical(n), capped))
 }
 
+/// A typical request's net hits (12 dice, threshold 3, Edge 2): the registry's
+/// [`SystemRules::typical_odds`](crate::systems::rules::SystemRules::typical_odds).
+pub fn typical() -> Result<Dist, OddsError> {
+    let o = shadowrun4_odds(&Sr4Request {
+        pool: 12,
+        threshold: Some(3),
+        edge: Some(2),
+        opposed: None,
+    })?;
+    Ok(o.plain.net.unwrap_or(o.plain.hits))
+}
+
+/// The system's refusals reach `/odds` as they are (the odds module names no system).
+impl From<crate::systems::shadowrun4::RuleError> for OddsError {
+    fn from(e: crate::systems::shadowrun4::RuleError) -> Self {
+        OddsError::rule(e)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,5 +296,118 @@ mod tests {
             opposed: Some(4),
         };
         assert_eq!(shadowrun4_odds(&r), Err(OddsError::OpposedWithThreshold));
+    }
+
+    // Moved with the odds from the odds module's tests: closed forms, seeded rolls, enumeration.
+    use crate::dice::SeededRoller;
+
+    /// Seeded rolls: the sample mean within 4 standard errors of the exact one.
+    const ROLLS: usize = 100_000;
+
+    fn choose(n: u64, k: u64) -> u128 {
+        (0..k).fold(1u128, |acc, i| acc * u128::from(n - i) / u128::from(i + 1))
+    }
+
+    #[test]
+    fn sr4_pool_12_threshold_3_by_closed_form() {
+        let o = shadowrun4_odds(&Sr4Request {
+            pool: 12,
+            threshold: Some(3),
+            edge: None,
+            opposed: None,
+        })
+        .unwrap();
+        // Success: P(Bin(12, 1/3) >= 3) = 1 − Σ_{k<3} C(12,k) 2^(12−k) / 3^12.
+        let miss: u128 = (0..3).map(|k| choose(12, k) * 2u128.pow(12 - k as u32)).sum();
+        let success = 1.0 - miss as f64 / 3f64.powi(12);
+        assert!((o.plain.success.unwrap() - success).abs() < 1e-12);
+        // Glitch: six or more 1s of 12: Σ_{o>=6} C(12,o) 5^(12−o) / 6^12.
+        let g: u128 = (6..=12).map(|k| choose(12, k) * 5u128.pow(12 - k as u32)).sum();
+        assert!((o.plain.glitch - g as f64 / 6f64.powi(12)).abs() < 1e-15);
+        // Critical: six or more 1s and the rest 2–4: Σ C(12,o) 3^(12−o) / 6^12.
+        let c: u128 = (6..=12).map(|k| choose(12, k) * 3u128.pow(12 - k as u32)).sum();
+        assert!((o.plain.critical_glitch - c as f64 / 6f64.powi(12)).abs() < 1e-15);
+        // The net-hit distribution is the hit distribution shifted by the threshold.
+        assert!((o.plain.net.as_ref().unwrap().prob(0) - o.plain.hits.prob(3)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn sr4_opposed_is_net_hits_against_a_pool() {
+        let o = shadowrun4_odds(&Sr4Request {
+            pool: 1,
+            threshold: None,
+            edge: None,
+            opposed: Some(1),
+        })
+        .unwrap();
+        // One die each: the actor wins only with a hit against a miss: 1/3 · 2/3.
+        assert!((o.plain.success.unwrap() - 2.0 / 9.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn sr4_rule_of_six_agrees_with_the_engine_roller() {
+        use crate::systems::shadowrun4::{Glitch, dice::roll_pool};
+        let o = shadowrun4_odds(&Sr4Request {
+            pool: 4,
+            threshold: Some(2),
+            edge: Some(2),
+            opposed: None,
+        })
+        .unwrap();
+        let e = o.with_edge.unwrap();
+        let mut r = SeededRoller::from_seed(16);
+        let (mut sum, mut glitches, mut success) = (0.0, 0usize, 0usize);
+        for _ in 0..ROLLS {
+            let roll = roll_pool(6, true, &mut r).unwrap();
+            sum += f64::from(roll.hits);
+            glitches += usize::from(roll.glitch != Glitch::None);
+            success += usize::from(roll.hits >= 2);
+        }
+        let n = ROLLS as f64;
+        let se = e.hits.std_dev() / n.sqrt();
+        assert!((sum / n - e.hits.mean()).abs() < 4.0 * se);
+        for (count, p) in [(glitches, e.glitch), (success, e.success.unwrap())] {
+            let f = count as f64 / n;
+            assert!((f - p).abs() < 4.0 * (p * (1.0 - p) / n).sqrt(), "{f} vs {p}");
+        }
+    }
+
+    #[test]
+    fn sr4_glitch_with_explosions_by_enumeration() {
+        use crate::systems::shadowrun4::dice::glitch_of;
+        // Two dice with the rule of six, enumerated to 12 dice deep (what is left is below 6^-10).
+        let o = shadowrun4_odds(&Sr4Request {
+            pool: 1,
+            threshold: None,
+            edge: Some(1),
+            opposed: None,
+        })
+        .unwrap();
+        let e = o.with_edge.unwrap();
+        // Enumerate: each die 1..6; a 6 adds a die. Track ones of first dice, all dice, hits.
+        fn walk(first: u32, extra: u32, w: f64, ones: u32, dice: u32, hits: u32, acc: &mut f64) {
+            if first == 0 && extra == 0 {
+                if glitch_of(ones, dice, hits) != crate::systems::shadowrun4::Glitch::None {
+                    *acc += w;
+                }
+                return;
+            }
+            if dice > 12 {
+                return;
+            }
+            for f in 1..=6u32 {
+                let six = u32::from(f == 6);
+                let hit = hits + u32::from(f >= 5);
+                if first > 0 {
+                    let o = ones + u32::from(f == 1);
+                    walk(first - 1, extra + six, w / 6.0, o, dice + 1, hit, acc);
+                } else {
+                    walk(0, extra - 1 + six, w / 6.0, ones, dice + 1, hit, acc);
+                }
+            }
+        }
+        let mut g = 0.0;
+        walk(2, 0, 1.0, 0, 0, 0, &mut g);
+        assert!((e.glitch - g).abs() < 1e-8, "{} vs {g}", e.glitch);
     }
 }

@@ -9,8 +9,8 @@
 //!
 //! The hit is computed over the 400 pairs of faces; the damage by convolving the dice.
 
-use super::dist::Dist;
-use super::error::{OddsError, OddsInput, within};
+use crate::odds::dist::Dist;
+use crate::odds::error::{OddsError, OddsInput, within};
 use crate::systems::mecha_d20::attack::{Decision, decision};
 use crate::systems::mecha_d20::damage::{self, DamageRequest};
 use crate::systems::mecha_d20::unit::{Cockpit, Facing, facing_penalty};
@@ -153,6 +153,33 @@ pub fn mecha_d20_odds(req: &MechaRequest) -> Result<MechaOdds, OddsError> {
         decisions,
         damage,
     })
+}
+
+/// A typical attack's damage (+5 against +3, power 2d6+3 against armour 2): the registry's
+/// [`SystemRules::typical_odds`](crate::systems::rules::SystemRules::typical_odds).
+pub fn typical() -> Result<Dist, OddsError> {
+    let o = mecha_d20_odds(&MechaRequest {
+        attack: 5,
+        evasion: 3,
+        damage: Some(DamageRequest {
+            power: crate::systems::mecha_d20::unit::Power {
+                count: 2,
+                sides: 6,
+                bonus: 3,
+            },
+            armour: 2,
+            multiplier: None,
+        }),
+        ..MechaRequest::default()
+    })?;
+    Ok(o.damage.map_or(Dist::point(0), |d| d.damage))
+}
+
+/// The system's refusals reach `/odds` as they are (the odds module names no system).
+impl From<crate::systems::mecha_d20::RuleError> for OddsError {
+    fn from(e: crate::systems::mecha_d20::RuleError) -> Self {
+        OddsError::rule(e)
+    }
 }
 
 #[cfg(test)]
@@ -411,8 +438,8 @@ mod tests {
         let out_of_range = |req: MechaRequest, q: Quantity| {
             assert!(
                 matches!(
-                    mecha_d20_odds(&req),
-                    Err(OddsError::MechaD20(RuleError::OutOfRange { what, .. })) if what == q
+                    mecha_d20_odds(&req).map_err(|e| e.rule_error::<RuleError>().cloned()),
+                    Err(Some(RuleError::OutOfRange { what, .. })) if what == q
                 ),
                 "{req:?}"
             );

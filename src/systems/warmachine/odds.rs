@@ -11,8 +11,8 @@
 //! additional die is simply not asked for. P+S is the POW given. Every roll is computed by
 //! enumerating the multisets of d6 faces (at most 4,368 for the 11 dice a roll can have).
 
-use super::dist::Dist;
-use super::error::{OddsError, OddsInput, within};
+use crate::odds::dist::Dist;
+use crate::odds::error::{OddsError, OddsInput, within};
 use crate::systems::warmachine::attack::MAX_MODIFIER;
 use crate::systems::warmachine::dice::{BASE_DICE, Discard, DiscardWhich, check_counts};
 use crate::systems::warmachine::effects::MAX_STAT_CHANGE;
@@ -310,6 +310,35 @@ pub fn warmachine_odds(req: &WarmachineRequest) -> Result<WarmachineOdds, OddsEr
         attack,
         damage,
     })
+}
+
+/// A typical attack's damage (RAT 5 against DEF 13, POW 12 against ARM 16, 8 boxes): the
+/// registry's [`SystemRules::typical_odds`](crate::systems::rules::SystemRules::typical_odds).
+pub fn typical() -> Result<Dist, OddsError> {
+    let o = warmachine_odds(&WarmachineRequest {
+        attack: Some(WmAttack {
+            stat: 5,
+            modifier: 0,
+            def: 13,
+            dice: WmDice::default(),
+            auto_hit_miss: true,
+        }),
+        damage: Some(WmDamage {
+            pow: 12,
+            modifier: 0,
+            arm: 16,
+            dice: WmDice::default(),
+        }),
+        boxes: Some(8),
+    })?;
+    Ok(o.damage.map_or(Dist::point(0), |d| d.damage))
+}
+
+/// The system's refusals reach `/odds` as they are (the odds module names no system).
+impl From<RuleError> for OddsError {
+    fn from(e: RuleError) -> Self {
+        OddsError::rule(e)
+    }
 }
 
 #[cfg(test)]
@@ -666,7 +695,7 @@ mod tests {
     fn out_of_range(req: WarmachineRequest, q: Quantity) {
         let e = refused(req);
         assert!(
-            matches!(e, OddsError::Warmachine(RuleError::OutOfRange { what, .. }) if what == q),
+            matches!(e.rule_error::<RuleError>(), Some(RuleError::OutOfRange { what, .. }) if *what == q),
             "{e:?}"
         );
     }
@@ -747,8 +776,8 @@ mod tests {
             ..WmDice::default()
         };
         assert!(matches!(
-            refused(with(WmAttack { dice: all, ..ok })),
-            OddsError::Warmachine(RuleError::DiscardTooMany { discard: 2, dice: 2 })
+            refused(with(WmAttack { dice: all, ..ok })).rule_error(),
+            Some(RuleError::DiscardTooMany { discard: 2, dice: 2 })
         ));
         let huge = WmDice {
             discard: Some(Discard {

@@ -1,6 +1,6 @@
 //! `/odds term`: the chances of a Terminator Genisys attack before it is made (issue 16), from
-//! the engine's exact odds (`odds::terminator_odds`): the hits, then target by target the chance
-//! to damage, to kill (and of I'll Be Back), and how the resolution tests end.
+//! the engine's exact odds (`systems::terminator::odds::terminator_odds`): the hits, then target
+//! by target the chance to damage, to kill (and of I'll Be Back), and how the resolution tests end.
 //!
 //! The inputs are `/term attack`'s, with its choices. Between session characters the request is
 //! the one `/term attack` builds: the same engine call (`TerminatorState::attack`), made on a copy
@@ -9,13 +9,14 @@
 //! (no characters) takes a skill die, ROF and, for the damage, a power die and the target's armour.
 
 use engine::i18n::Lang;
-use engine::odds::{self, Dist, TargetOdds, TerminatorOdds};
+use engine::odds::Dist;
 use engine::systems::terminator::attack::{AttackRequest, SaveRule, TargetStats};
+use engine::systems::terminator::odds::{self, TargetOdds, TerminatorOdds};
 use engine::systems::terminator::weapon::{Reach, Weapon};
 use engine::systems::terminator::{AttackOrder, Band, Die};
 
-use super::odds::{exact_note, histogram, percent, reply, send};
 use crate::autocomplete::autocomplete_entry;
+use crate::embeds::odds::{exact_note, histogram, percent, reply, send};
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
 use crate::systems::terminator::choices::{BandChoice, DieChoice};

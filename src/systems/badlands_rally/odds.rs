@@ -4,8 +4,8 @@
 //! plus 1 for every other die meeting the rating; 0 dice is an automatic failure (result 0, and an
 //! attack with 0 dice misses); damage dice = MOS + POW − AR, each 4+ one damage.
 
-use super::dist::Dist;
-use super::error::OddsError;
+use crate::odds::dist::Dist;
+use crate::odds::error::OddsError;
 use crate::systems::badlands_rally::RuleError;
 use crate::systems::badlands_rally::damage::{DAMAGE_TARGET, score_damage};
 use crate::systems::badlands_rally::error::bounded;
@@ -199,6 +199,25 @@ fn damage_die(heat: bool) -> Result<Dist, OddsError> {
     Dist::from_pairs(&pairs)
 }
 
+/// A typical attack's damage (3D6 at 4+ against 2D6 at 5+, POW 7 against AR 6): the registry's
+/// [`SystemRules::typical_odds`](crate::systems::rules::SystemRules::typical_odds).
+pub fn typical() -> Result<Dist, OddsError> {
+    let o = badlands_rally_odds(&RallyRequest {
+        rating: 4,
+        dice: 3,
+        versus: Some((5, 2)),
+        weapon: Some((7, 6)),
+    })?;
+    Ok(o.damage.unwrap_or(o.check))
+}
+
+/// The system's refusals reach `/odds` as they are (the odds module names no system).
+impl From<crate::systems::badlands_rally::RuleError> for OddsError {
+    fn from(e: crate::systems::badlands_rally::RuleError) -> Self {
+        OddsError::rule(e)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,5 +241,121 @@ mod tests {
             weapon: Some((6, 4)),
         };
         assert!(badlands_rally_odds(&r).is_err());
+    }
+
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn rally_check_by_brute_force_for_small_pools() {
+        use crate::systems::badlands_rally::roll::{Pool, Rating, score_check};
+        for rating in 2..=6u8 {
+            for n in 1..=4u32 {
+                let d = check_distribution(Rating::new(rating).unwrap(), n).unwrap();
+                let mut brute: BTreeMap<i64, f64> = BTreeMap::new();
+                let total = 6usize.pow(n);
+                for code in 0..total {
+                    let dice: Vec<u32> = (0..n).map(|i| (code / 6usize.pow(i) % 6) as u32 + 1).collect();
+                    let c = score_check(Rating::new(rating).unwrap(), Pool::of(n as i32), dice);
+                    *brute.entry(i64::from(c.result)).or_insert(0.0) += 1.0 / total as f64;
+                }
+                for (v, p) in &brute {
+                    assert!((d.prob(*v) - p).abs() < 1e-12, "{n}D6 at {rating}+: P({v})");
+                }
+                assert!((d.mass() - 1.0).abs() < 1e-12);
+            }
+        }
+    }
+
+    #[test]
+    fn rally_margin_hit_and_damage_by_brute_force() {
+        use crate::systems::badlands_rally::roll::{Pool, Rating, score_check};
+        let o = badlands_rally_odds(&RallyRequest {
+            rating: 4,
+            dice: 2,
+            versus: Some((5, 2)),
+            weapon: Some((7, 6)),
+        })
+        .unwrap();
+        let (mut hit, mut damage) = (0.0, 0.0);
+        for code in 0..1296usize {
+            let f = |i: u32| (code / 6usize.pow(i) % 6) as u32 + 1;
+            let a = score_check(Rating::new(4).unwrap(), Pool::of(2), vec![f(0), f(1)]);
+            let d = score_check(Rating::new(5).unwrap(), Pool::of(2), vec![f(2), f(3)]);
+            let margin = i64::from(a.result) - i64::from(d.result);
+            if margin >= 0 {
+                hit += 1.0 / 1296.0;
+                let dice = margin + 1;
+                damage += (1.0 - 0.5f64.powi(dice as i32)) / 1296.0;
+            }
+        }
+        assert!((o.hit.unwrap() - hit).abs() < 1e-12);
+        assert!((o.damage_chance.unwrap() - damage).abs() < 1e-12);
+        assert!((o.damage.unwrap().mass() - 1.0).abs() < 1e-12);
+    }
+
+    /// Every attack (2 dice), defence (2 dice) and damage die enumerated, scored by the resolver's own
+    /// `score_check`, `margin` and `score_damage`, with the Blast rule of `attack::finish`.
+    #[test]
+    fn rally_heat_and_blast_by_brute_force() {
+        use crate::systems::badlands_rally::damage::score_damage;
+        use crate::systems::badlands_rally::roll::{Pool, Rating, margin, score_check};
+        for (rating, pow, ar, heat, blast) in [
+            (4u8, 7u32, 6u32, true, false),
+            (4, 7, 6, false, true),
+            (5, 6, 6, true, true),
+            (3, 6, 5, true, true),
+            (3, 5, 5, false, true),
+        ] {
+            let req = RallyRequest {
+                rating,
+                dice: 2,
+                versus: Some((5, 2)),
+                weapon: Some((pow, ar)),
+            };
+            let o = badlands_rally_odds_with(&req, RallyTraits { heat, blast }).unwrap();
+            let mut brute: BTreeMap<i64, f64> = BTreeMap::new();
+            for code in 0..1296usize {
+                let f = |i: u32| (code / 6usize.pow(i) % 6) as u32 + 1;
+                let a = score_check(Rating::new(rating).unwrap(), Pool::of(2), vec![f(0), f(1)]);
+                let d = score_check(Rating::new(5).unwrap(), Pool::of(2), vec![f(2), f(3)]);
+                let m = margin(&a, &d);
+                let w = 1.0 / 1296.0;
+                if m >= 0 {
+                    // Every sequence of damage dice.
+                    let n = (i64::from(m) + i64::from(pow) - i64::from(ar)).max(0) as u32;
+                    for dcode in 0..6usize.pow(n) {
+                        let dice: Vec<u32> = (0..n).map(|i| (dcode / 6usize.pow(i) % 6) as u32 + 1).collect();
+                        let v = i64::from(score_damage(&dice, heat));
+                        *brute.entry(v).or_insert(0.0) += w / 6f64.powi(n as i32);
+                    }
+                } else if blast && a.any_met && pow > ar {
+                    *brute.entry(1).or_insert(0.0) += w / 2.0;
+                    *brute.entry(0).or_insert(0.0) += w / 2.0;
+                } else {
+                    *brute.entry(0).or_insert(0.0) += w;
+                }
+            }
+            let dmg = o.damage.unwrap();
+            for (v, p) in &brute {
+                assert!(
+                    (dmg.prob(*v) - p).abs() < 1e-12,
+                    "{rating} {pow}/{ar} heat {heat} blast {blast}: P({v})"
+                );
+            }
+            assert!((dmg.mass() - 1.0).abs() < 1e-12);
+            let chance: f64 = brute.iter().filter(|(v, _)| **v >= 1).map(|(_, p)| p).sum();
+            assert!((o.damage_chance.unwrap() - chance).abs() < 1e-12);
+        }
+        // Without traits the answer is the plain one.
+        let req = RallyRequest {
+            rating: 4,
+            dice: 3,
+            versus: Some((4, 3)),
+            weapon: Some((6, 5)),
+        };
+        assert_eq!(
+            badlands_rally_odds(&req).unwrap(),
+            badlands_rally_odds_with(&req, RallyTraits::default()).unwrap()
+        );
     }
 }

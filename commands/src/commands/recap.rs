@@ -1,0 +1,357 @@
+//! The recap of an evening: who played, how many rolls, and the moments each system names in
+//! its own words (`SystemBot::moments`), built from a session and its log. Shown as an embed at
+//! `/session end` and `/session recap`, and as a section of the export's transcript and page.
+
+use std::collections::BTreeMap;
+
+use engine::i18n::Lang;
+use engine::session::{RollLogEntry, Session};
+
+use crate::embeds::markdown::escape;
+use crate::embeds::{EmbedView, colour, limits};
+use crate::moments::MomentKind;
+
+/// Moments listed one by one in the embed (the export lists them all).
+pub const EMBED_MOMENTS: usize = 12;
+
+/// One person of the evening.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayerRecap {
+    pub user: u64,
+    /// The name they rolled under (see [`roller_name`]); `None`: only their mention is known.
+    pub name: Option<String>,
+    /// Their roster entries.
+    pub characters: Vec<String>,
+    pub gm: bool,
+    pub rolls: u64,
+    /// Their moments by kind, in the order they first happened.
+    pub moments: Vec<(MomentKind, u32)>,
+}
+
+/// A moment of the evening, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MomentAt {
+    pub at_ms: i64,
+    /// Who rolled.
+    pub user: u64,
+    pub kind: MomentKind,
+    /// Whom it befell, when the outcome names it (the model destroyed, the target killed).
+    pub who: Option<String>,
+    /// The command as typed.
+    pub command: String,
+}
+
+/// An extra table a feature adds to the recap (the luck table): a title, column heads and
+/// rows of plain text (escaped by each renderer), and an optional bar chart of `(label,
+/// value)` drawn on the page. Shown after the moments, in the embed, the transcript and the page.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RecapSection {
+    pub title: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    pub chart: Vec<(String, f64)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recap {
+    /// Rolls read (the first page of a very long log).
+    pub rolls: u64,
+    /// Rolls in the whole log.
+    pub total_rolls: u64,
+    pub players: Vec<PlayerRecap>,
+    pub moments: Vec<MomentAt>,
+    /// Every moment kind of the evening with its count, in the order first seen.
+    pub totals: Vec<(MomentKind, u32)>,
+    /// Optional extra sections (the luck table goes here): empty unless a feature adds one.
+    pub extra: Vec<RecapSection>,
+}
+
+/// The name a roll was made under, as stored with it (raw: each page escapes it its own way);
+/// `None` for rows logged before names were kept, which read as the mention.
+pub fn roller_name(entry: &RollLogEntry) -> Option<String> {
+    entry.user_name.clone().filter(|n| !n.trim().is_empty())
+}
+
+fn bump(list: &mut Vec<(MomentKind, u32)>, kind: MomentKind) {
+    match list.iter_mut().find(|(k, _)| k.key == kind.key) {
+        Some((_, n)) => *n += 1,
+        None => list.push((kind, 1)),
+    }
+}
+
+/// The recap of `session` from `log` (`total_rolls` in the whole log). `hidden(entry)`: a roll
+/// whose moments the readers may not learn (a secret roll in a channel): counted, not told.
+pub fn build(
+    session: &Session,
+    log: &[RollLogEntry],
+    total_rolls: u64,
+    hidden: impl Fn(&RollLogEntry) -> bool,
+) -> Recap {
+    let mut characters: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    for e in &session.roster {
+        characters.entry(e.owner).or_default().push(e.name.clone());
+    }
+    // The GM, the players in the order they joined, then anyone else who rolled.
+    let mut players: Vec<PlayerRecap> = Vec::new();
+    let seat = |user: u64, players: &mut Vec<PlayerRecap>| -> usize {
+        if let Some(i) = players.iter().position(|p| p.user == user) {
+            return i;
+        }
+        players.push(PlayerRecap {
+            user,
+            name: None,
+            characters: characters.get(&user).cloned().unwrap_or_default(),
+            gm: user == session.gm,
+            rolls: 0,
+            moments: Vec::new(),
+        });
+        players.len() - 1
+    };
+    seat(session.gm, &mut players);
+    for p in &session.players {
+        seat(*p, &mut players);
+    }
+    let bot = crate::systems::bot(session.system);
+    let mut moments = Vec::new();
+    let mut totals = Vec::new();
+    for entry in log {
+        let i = seat(entry.user_id, &mut players);
+        let p = &mut players[i];
+        p.rolls += 1;
+        if let Some(name) = roller_name(entry) {
+            p.name = Some(name);
+        }
+        if hidden(entry) {
+            continue;
+        }
+        for m in bot.moments(&entry.outcome) {
+            bump(&mut p.moments, m.kind);
+            bump(&mut totals, m.kind);
+            moments.push(MomentAt {
+                at_ms: entry.at_ms,
+                user: entry.user_id,
+                kind: m.kind,
+                who: m.who,
+                command: entry.command.clone(),
+            });
+        }
+    }
+    Recap {
+        rolls: log.len() as u64,
+        total_rolls: total_rolls.max(log.len() as u64),
+        players,
+        moments,
+        totals,
+        extra: Vec::new(),
+    }
+}
+
+impl PlayerRecap {
+    /// `alice` — or, before names are kept, the mention `<@id>`.
+    pub fn name(&self) -> String {
+        self.name.clone().unwrap_or_else(|| format!("<@{}>", self.user))
+    }
+
+    /// `alice (Ana, Ben)` — or, before names are kept, the mention `<@id> (Ana, Ben)`.
+    pub fn label(&self) -> String {
+        let name = self.name();
+        if self.characters.is_empty() {
+            name
+        } else {
+            format!("{name} ({})", self.characters.join(", "))
+        }
+    }
+
+    /// The label as Discord Markdown: a mention stays a mention, names are escaped.
+    fn markdown_label(&self) -> String {
+        let name = self
+            .name
+            .as_deref()
+            .map_or_else(|| format!("<@{}>", self.user), escape);
+        if self.characters.is_empty() {
+            name
+        } else {
+            let chars: Vec<String> = self.characters.iter().map(|c| escape(c)).collect();
+            // Parentheses mean nothing to Discord's Markdown: left as typed, they read as such
+            // wherever the text is shown raw.
+            format!("{name} ({})", chars.join(", "))
+        }
+    }
+}
+
+impl Recap {
+    /// The player who rolled a moment, as a label.
+    pub fn roller(&self, user: u64) -> Option<&PlayerRecap> {
+        self.players.iter().find(|p| p.user == user)
+    }
+}
+
+/// `12 rolls`, `ロール12件`.
+pub fn rolls_text(n: u64, lang: Lang) -> String {
+    match lang {
+        Lang::En if n == 1 => "1 roll".to_string(),
+        Lang::En => format!("{n} rolls"),
+        Lang::Ja => format!("ロール{n}件"),
+    }
+}
+
+/// `💥 critical glitch ×2`.
+pub fn count_text(kind: MomentKind, n: u32, lang: Lang) -> String {
+    format!("{} {} ×{n}", kind.icon, kind.name(lang))
+}
+
+pub fn title(session: &Session, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("📖 Recap: {}", session.name),
+        Lang::Ja => format!("📖 振り返り: {}", session.name),
+    }
+}
+
+/// A note when the recap read only the first page of a very long log.
+pub fn partial_note(r: &Recap, lang: Lang) -> Option<String> {
+    (r.rolls < r.total_rolls).then(|| match lang {
+        Lang::En => format!("(the first {} of {} rolls)", r.rolls, r.total_rolls),
+        Lang::Ja => format!("（全{}件中、最初の{}件）", r.total_rolls, r.rolls),
+    })
+}
+
+/// The recap as one embed, in the reader's language.
+pub fn embed(session: &Session, r: &Recap, lang: Lang) -> EmbedView {
+    let mut d = format!(
+        "{} · {}",
+        session.system.display_name(lang),
+        rolls_text(r.total_rolls, lang)
+    );
+    if let Some(note) = partial_note(r, lang) {
+        d.push_str(&format!(" {note}"));
+    }
+    d.push_str(&format!("\n\n**{}**", lang.pick("Who played", "参加者")));
+    for p in &r.players {
+        let mut line = format!("\n{}", p.markdown_label());
+        if p.gm {
+            line.push_str(" · GM");
+        }
+        line.push_str(&format!(" — {}", rolls_text(p.rolls, lang)));
+        for (kind, n) in &p.moments {
+            line.push_str(&format!(" · {}", count_text(*kind, *n, lang)));
+        }
+        d.push_str(&line);
+    }
+    d.push_str(&format!("\n\n**{}**\n", lang.pick("Moments", "名場面")));
+    if r.moments.is_empty() {
+        d.push_str(lang.pick("None this time.", "今回はありませんでした。"));
+    } else {
+        let totals: Vec<String> = r.totals.iter().map(|(k, n)| count_text(*k, *n, lang)).collect();
+        d.push_str(&totals.join(" · "));
+        for m in r.moments.iter().take(EMBED_MOMENTS) {
+            let who = r
+                .roller(m.user)
+                .map_or_else(String::new, PlayerRecap::markdown_label);
+            let subject = m
+                .who
+                .as_deref()
+                .map_or_else(String::new, |w| format!(": {}", escape(w)));
+            d.push_str(&format!(
+                "\n<t:{}:t> {who} — {} {}{subject}",
+                m.at_ms / 1000,
+                m.kind.icon,
+                m.kind.name(lang)
+            ));
+        }
+        if r.moments.len() > EMBED_MOMENTS {
+            let more = r.moments.len() - EMBED_MOMENTS;
+            d.push_str(&match lang {
+                Lang::En => format!("\n… and {more} more (/session export lists them all)"),
+                Lang::Ja => format!("\n…ほか{more}件（/session export ですべて見られます）"),
+            });
+        }
+    }
+    for section in &r.extra {
+        d.push_str(&format!("\n\n**{}**", escape(&section.title)));
+        for row in &section.rows {
+            let cells: Vec<String> = row.iter().map(|c| escape(c)).collect();
+            d.push_str(&format!("\n{}", cells.join(" · ")));
+        }
+    }
+    EmbedView {
+        title: limits::truncate(&title(session, lang), limits::TITLE),
+        description: limits::truncate(&d, limits::DESCRIPTION),
+        colour: colour::NEUTRAL,
+        ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::session::{RosterEntry, SystemId};
+    use serde_json::json;
+
+    fn entry(user: u64, outcome: serde_json::Value) -> RollLogEntry {
+        RollLogEntry {
+            session_id: 1,
+            user_id: user,
+            command: "/sr test pool:4".into(),
+            outcome,
+            at_ms: 1_764_137_000_000,
+            user_name: None,
+        }
+    }
+
+    #[test]
+    fn rolls_and_moments_are_counted_per_player_and_hidden_ones_not_told() {
+        let mut s = Session::start(10, 20, "Heist", SystemId::Shadowrun4, 7, 0).unwrap();
+        s.players = vec![8, 9];
+        s.roster.push(RosterEntry::new("Ana", 8));
+        let critical = json!({"roll": {"glitch": "critical", "ones": 3}});
+        let log = vec![
+            entry(8, critical.clone()),
+            entry(8, json!({"roll": {"glitch": "glitch", "ones": 2}})),
+            entry(
+                9,
+                json!({"hidden": "secret", "roll": {"glitch": "critical", "ones": 3}}),
+            ),
+            entry(11, critical),
+        ];
+        let r = build(&s, &log, 4, |e| e.outcome.get("hidden").is_some());
+        let seats: Vec<(u64, bool, u64, usize)> = r
+            .players
+            .iter()
+            .map(|p| (p.user, p.gm, p.rolls, p.moments.len()))
+            .collect();
+        // The GM first, the players, then someone who only rolled; the secret roll is counted.
+        assert_eq!(
+            seats,
+            vec![
+                (7, true, 0, 0),
+                (8, false, 2, 2),
+                (9, false, 1, 0),
+                (11, false, 1, 1)
+            ]
+        );
+        assert_eq!(r.players[1].label(), "<@8> (Ana)");
+        let totals: Vec<(&str, u32)> = r.totals.iter().map(|(k, n)| (k.key, *n)).collect();
+        assert_eq!(totals, vec![("sr.critical_glitch", 2), ("sr.glitch", 1)]);
+        assert_eq!(r.moments.len(), 3);
+        assert_eq!(partial_note(&r, Lang::En), None);
+        let r = build(&s, &log[..2], 4, |_| false);
+        assert_eq!(partial_note(&r, Lang::En).unwrap(), "(the first 2 of 4 rolls)");
+    }
+
+    #[test]
+    fn the_embed_lists_extra_sections_after_the_moments() {
+        let s = Session::start(10, 20, "Heist", SystemId::Shadowrun4, 7, 0).unwrap();
+        let mut r = build(&s, &[], 0, |_| false);
+        r.extra.push(RecapSection {
+            title: "Luck".into(),
+            columns: vec!["Player".into(), "Average".into()],
+            rows: vec![vec!["<@7>".into(), "51%".into()]],
+            chart: Vec::new(),
+        });
+        let d = embed(&s, &r, Lang::En).description;
+        assert!(
+            d.ends_with("**Moments**\nNone this time.\n\n**Luck**\n\\<\\@7\\> · 51%"),
+            "{d}"
+        );
+    }
+}

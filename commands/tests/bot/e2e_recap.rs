@@ -1,0 +1,323 @@
+//! End to end with fixed dice: the recap of the evening (`/session recap`, `/session end`), the
+//! export's HTML page rendered by a real headless Chromium, and the `/session status` board.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use crate::support::e2e::*;
+
+use saikoro_bot::console::{Console, user_for};
+use saikoro_bot::fake_discord::{Invoker, Reply};
+
+const ANA: &str = "/char add name:Ana owner:@alice stats:body=3 agility=3 reaction=3 strength=2 charisma=2 intuition=3 logic=2 willpower=3 edge=2 pistols=2";
+const BOB: &str = "/char add name:Bob owner:@bob stats:body=4 agility=3 reaction=4 strength=2 charisma=2 intuition=3 logic=2 willpower=3 edge=1 dodge=2";
+
+fn description(r: &Reply, i: usize) -> String {
+    r.embeds()[i]["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn title(r: &Reply, i: usize) -> String {
+    r.embeds()[i]["title"].as_str().unwrap_or_default().to_string()
+}
+
+fn id(name: &str) -> u64 {
+    user_for(name).id
+}
+
+/// A Shadowrun evening: Ana (alice) rolls a critical glitch and a plain `/roll`, Bob (bob) a
+/// glitch.
+async fn heist(c: &mut Console) -> (Invoker, Invoker) {
+    let alice = player(c, "alice");
+    let bob = player(c, "bob");
+    send(c, "/session start name:Heist system:shadowrun4").await;
+    send(c, ANA).await;
+    send(c, BOB).await;
+    as_(c, &alice, "/session join").await;
+    as_(c, &bob, "/session join").await;
+    // Agility 3 + pistols 2: four 1s and no hit of five dice, a critical glitch.
+    c.queue_dice([1, 1, 1, 2, 1]);
+    let r = as_(
+        c,
+        &alice,
+        "/sr test character:Ana attribute:agility skill:pistols",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    // Two 1s of four dice and a hit: a glitch.
+    c.queue_dice([1, 1, 5, 2]);
+    as_(c, &bob, "/sr test pool:4").await;
+    c.queue_dice([3, 4]);
+    as_(c, &alice, "/roll dice:2d6").await;
+    (alice, bob)
+}
+
+#[tokio::test]
+async fn the_recap_counts_each_players_rolls_and_tells_the_moments_in_the_systems_words() {
+    let mut c = system_console().await;
+    let (_, bob) = heist(&mut c).await;
+    let r = as_(&mut c, &bob, "/session recap").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert_eq!(title(&r, 0), "📖 Recap: Heist");
+    let d = description(&r, 0);
+    let gm = c.invoker().user.id;
+    assert!(d.starts_with("Shadowrun 4 · 3 rolls\n"), "{d}");
+    assert!(d.contains(&format!("\n<@{gm}> · GM — 0 rolls\n")), "{d}");
+    assert!(
+        d.contains("\nalice (Ana) — 2 rolls · 💥 critical glitch ×1\n"),
+        "{d}"
+    );
+    assert!(d.contains("\nbob (Bob) — 1 roll · ⚠️ glitch ×1\n"), "{d}");
+    assert!(
+        d.contains("**Moments**\n💥 critical glitch ×1 · ⚠️ glitch ×1\n"),
+        "{d}"
+    );
+    assert!(d.contains(":t> alice (Ana) — 💥 critical glitch"), "{d}");
+
+    // In the reader's language.
+    let mut ja = player(&c, "kenji");
+    ja.locale = "ja".into();
+    let r = as_(&mut c, &ja, "/session recap").await;
+    assert_eq!(title(&r, 0), "📖 振り返り: Heist");
+    let d = description(&r, 0);
+    assert!(d.contains("ロール3件"), "{d}");
+    assert!(
+        d.contains("**名場面**\n💥 クリティカル・グリッチ ×1 · ⚠️ グリッチ ×1"),
+        "{d}"
+    );
+
+    // The end of the session shows it too, under the ending note.
+    let r = send(&mut c, "/session end").await;
+    assert_eq!(r.embeds().len(), 2, "{}", text(&r));
+    assert_eq!(title(&r, 0), "Session ended: Heist");
+    assert_eq!(title(&r, 1), "📖 Recap: Heist");
+    assert!(description(&r, 1).contains("⚠️ glitch ×1"), "{}", text(&r));
+    // Without a session there is nothing to recap: a clear error, nothing else.
+    let r = send(&mut c, "/session recap").await;
+    assert!(r.ephemeral, "{}", text(&r));
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn every_system_names_its_own_moments() {
+    let mut c = system_console().await;
+    // The d20 mecha game: a natural 20, then a natural 1.
+    send(&mut c, "/session start name:Front system:mecha_d20").await;
+    c.queue_dice([20]);
+    send(&mut c, "/mecha check ability:5 skill:2 target:20").await;
+    c.queue_dice([1]);
+    send(&mut c, "/mecha check ability:5 skill:2 target:20").await;
+    let d = description(&send(&mut c, "/session recap").await, 0);
+    assert!(d.contains("✨ natural 20 ×1 · 🎲 natural 1 ×1"), "{d}");
+    send(&mut c, "/session end").await;
+
+    // Warmachine: 6 + 6 + POW 20 − ARM 14 = 18 damage fills Grunt's 8 boxes: DISABLED.
+    send(&mut c, "/session start name:Skirmish system:warmachine").await;
+    send(
+        &mut c,
+        "/char add name:Grunt stats:controller=@bob def=12 arm=14 boxes=8",
+    )
+    .await;
+    c.queue_dice([6, 6]);
+    send(&mut c, "/wm damage target:Grunt pow:20").await;
+    let d = description(&send(&mut c, "/session recap").await, 0);
+    assert!(d.contains("🛑 DISABLED ×1"), "{d}");
+    assert!(d.contains("— 🛑 DISABLED: Grunt"), "{d}");
+
+    send(&mut c, "/session end").await;
+
+    // Terminator Genisys: a hit (6 at 4+) and a damaging 9 kill a Resistance soldier outright.
+    send(&mut c, "/session start name:Judgment system:terminator").await;
+    send(
+        &mut c,
+        r#"/char add name:G model:Resistance Soldier stats:side=Resistance skill=d8 resolution=d8 w1="Gun short rof1 d10""#,
+    )
+    .await;
+    send(
+        &mut c,
+        r#"/char add name:E model:Endoskeleton stats:side=Skynet skill=d8 w2="Plasma gun long rof1 d10""#,
+    )
+    .await;
+    c.queue_dice([6, 9]);
+    send(
+        &mut c,
+        "/term attack band:close attacker:E weapon:Plasma gun target:G",
+    )
+    .await;
+    let d = description(&send(&mut c, "/session recap").await, 0);
+    assert!(d.contains("— 💀 KILLED: G"), "{d}");
+    send(&mut c, "/session end").await;
+
+    // Badlands Rally: four 6s of damage take Hopper's hull to 0: rattled (the spin-out's 6
+    // recovers, so no spin-out).
+    send(&mut c, "/session start name:Race system:badlands_rally").await;
+    send(
+        &mut c,
+        r#"/char add name:Hopper stats:model=jerboa attack=4+ defence=3+ initiative=4+ mr=16 hits=2/1 ar=5 weapon1="Rifle 6 3-6/12""#,
+    )
+    .await;
+    c.queue_dice([6, 6, 6, 6, 6]);
+    send(&mut c, "/rally damage mos:3 pow:6 target:Hopper").await;
+    let d = description(&send(&mut c, "/session recap").await, 0);
+    assert!(d.contains("**Moments**\n🫨 rattled gear ×1\n"), "{d}");
+    assert!(d.contains("— 🫨 rattled gear: Hopper"), "{d}");
+    // And the board says so in one line.
+    let d = description(&send(&mut c, "/session status").await, 0);
+    let gm = c.invoker().user.id;
+    assert!(
+        d.contains(&format!(
+            "\n**Hopper** — <@{gm}> · Hull/Structure □□/□ · rattle record 1/6 · **rattled** · **off balance**"
+        )),
+        "{d}"
+    );
+
+    // A secret roll is counted, never told.
+    c.queue_dice([1, 1]);
+    send(&mut c, "/roll dice:S2d6").await;
+    let d = description(&send(&mut c, "/session recap").await, 0);
+    assert!(d.contains("· 2 rolls"), "{d}");
+    c.shutdown().await;
+}
+
+/// Chromium from the distribution's packages, or a failure that says how to install it.
+fn chromium() -> PathBuf {
+    for name in ["chromium", "chromium-browser", "google-chrome"] {
+        for dir in std::env::var("PATH").unwrap_or_default().split(':') {
+            let p = PathBuf::from(dir).join(name);
+            if p.is_file() {
+                return p;
+            }
+        }
+    }
+    panic!(
+        "Chromium is needed to render the export's HTML page in a real browser, and it is not \
+         installed. Install Debian's package: `apt-get install -y chromium` (.ci/run does this)."
+    );
+}
+
+/// The page as Chromium builds it: headless, no network, a throwaway profile.
+fn rendered(html: &str, name: &str) -> String {
+    let browser = chromium();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let page = dir.path().join(name);
+    std::fs::write(&page, html).expect("write the page");
+    let profile = dir.path().join("profile");
+    let out = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("run chromium");
+    let dom = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success() && dom.contains("</html>"),
+        "chromium failed ({}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dom
+}
+
+#[tokio::test]
+async fn the_export_adds_a_page_a_real_browser_renders_with_names_totals_and_sections() {
+    let mut c = system_console().await;
+    let _ = heist(&mut c).await;
+    // A name that would be markup if it were not escaped.
+    send(&mut c, r#"/char add name:<b>Eve & "Co"</b> stats:body=2"#).await;
+    let r = send(&mut c, "/session export").await;
+    let files = r.body["files"].as_array().expect("attachments");
+    assert_eq!(files.len(), 3, "{files:?}");
+    let name = files[2]["filename"].as_str().unwrap().to_string();
+    assert!(name.ends_with(".html"), "{name}");
+    let html = files[2]["content"].as_str().unwrap();
+    assert!(
+        !html.contains("<script") && !html.contains("src="),
+        "self-contained: {html}"
+    );
+
+    let dom = rendered(html, &name);
+    assert!(dom.contains("<html lang=\"en\">"), "{dom}");
+    assert!(dom.contains("<h1 id=\"session-name\">Heist</h1>"), "{dom}");
+    for section in [
+        "id=\"recap\"",
+        "id=\"players\"",
+        "id=\"moments\"",
+        "id=\"roster\"",
+        "id=\"log-table\"",
+        "<svg",
+    ] {
+        assert!(dom.contains(section), "{section} missing: {dom}");
+    }
+    assert!(dom.contains("<p id=\"total-rolls\">3 rolls</p>"), "{dom}");
+    assert!(
+        dom.contains("<td>alice (Ana)</td><td class=\"n\">2</td>"),
+        "{dom}"
+    );
+    assert!(dom.contains("💥 critical glitch ×1"), "{dom}");
+    assert!(dom.contains("<code>/sr test pool:4</code>"), "{dom}");
+    // Escaped: the name reads as typed and made no element.
+    assert!(dom.contains("&lt;b&gt;Eve &amp; \"Co\"&lt;/b&gt;"), "{dom}");
+    assert!(!dom.contains("<b>Eve"), "{dom}");
+
+    // A Japanese reader gets the page in Japanese.
+    let mut ja = player(&c, "kenji");
+    ja.locale = "ja".into();
+    let r = as_(&mut c, &ja, "/session export").await;
+    let html = r.body["files"][2]["content"].as_str().unwrap().to_string();
+    let dom = rendered(&html, "ja.html");
+    assert!(dom.contains("<html lang=\"ja\">"), "{dom}");
+    assert!(dom.contains("<h2>振り返り</h2>"), "{dom}");
+    assert!(dom.contains("<p id=\"total-rolls\">ロール3件</p>"), "{dom}");
+    assert!(dom.contains("クリティカル・グリッチ ×1"), "{dom}");
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_status_board_is_one_short_line_per_character_with_what_the_system_watches() {
+    let mut c = system_console().await;
+    heist(&mut c).await;
+    let r = send(&mut c, "/session status").await;
+    let d = description(&r, 0);
+    let ana = d.lines().find(|l| l.starts_with("**Ana**")).expect("Ana's line");
+    let alice = id("alice");
+    assert_eq!(
+        ana,
+        format!("**Ana** — <@{alice}> · Physical □□□□□□□□□□ 0/10 · Stun □□□□□□□□□□ 0/10 · Edge 2/2")
+    );
+    assert!(!d.contains("pass\\(es\\)") && !d.contains("Attributes"), "{d}");
+    // The whole sheet is /char show's.
+    let r = send(&mut c, "/char show name:Ana").await;
+    assert!(text(&r).contains("pass(es)"), "{}", text(&r));
+    send(&mut c, "/session end").await;
+
+    send(&mut c, "/session start name:Skirmish system:warmachine").await;
+    send(
+        &mut c,
+        "/char add name:Grunt stats:controller=@bob def=12 arm=14 boxes=8",
+    )
+    .await;
+    c.queue_dice([1, 1]);
+    send(&mut c, "/wm damage target:Grunt pow:16").await;
+    let mut ja = player(&c, "kenji");
+    ja.locale = "ja".into();
+    let d = description(&as_(&mut c, &ja, "/session status").await, 0);
+    let grunt = d
+        .lines()
+        .find(|l| l.starts_with("**Grunt**"))
+        .expect("Grunt's line");
+    // 1 + 1 + 16 − 14 = 4 boxes of 8.
+    assert!(grunt.ends_with(" · ダメージ 4/8"), "{grunt}");
+    c.shutdown().await;
+}
