@@ -17,6 +17,7 @@ pub mod invocation;
 pub mod loadtest;
 pub mod log_line;
 pub mod logging;
+pub mod luck;
 pub mod metrics;
 pub mod moments;
 pub mod offers;

@@ -3,8 +3,9 @@
 //! that every logged outcome must give ([`LogSummary`]: the compiler lists any that does not).
 
 use engine::i18n::Lang;
+use engine::odds::LuckInput;
 use poise::serenity_prelude::ResolvedValue;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::Context;
@@ -13,16 +14,29 @@ use engine::session::RollLogEntry;
 
 /// The key of the stored summaries inside a logged outcome (`{"en": …, "ja": …}`).
 const SUMMARY: &str = "summary";
+/// The key of the roll's [`LuckInput`] inside a logged outcome, when it has one.
+pub const LUCK: &str = "luck";
 
 /// A logged outcome's result in one line: who did what to whom and the figure that matters
 /// ("Ana → Bob: hit, 6P" / 「Ana → Bob: 命中、肉体6」).
 pub trait LogSummary {
     fn summary(&self, lang: Lang) -> String;
+
+    /// What the luck of this roll is measured on (`/session luck`, issue 28): numbers copied
+    /// from the outcome, no odds work. `None` where luck means nothing: no dice, damage
+    /// applied, a press that rolled nothing, a roll whose dice another row already counts.
+    fn luck(&self) -> Option<LuckInput> {
+        None
+    }
 }
 
 impl<T: LogSummary + ?Sized> LogSummary for &T {
     fn summary(&self, lang: Lang) -> String {
         (**self).summary(lang)
+    }
+
+    fn luck(&self) -> Option<LuckInput> {
+        (**self).luck()
     }
 }
 
@@ -33,21 +47,25 @@ pub struct Logged {
     value: Value,
     en: String,
     ja: String,
+    luck: Option<LuckInput>,
 }
 
 impl Logged {
     pub fn of(outcome: &(impl Serialize + LogSummary)) -> Logged {
-        Logged::new(serde_json::to_value(outcome).unwrap_or(Value::Null), |lang| {
+        let mut logged = Logged::new(serde_json::to_value(outcome).unwrap_or(Value::Null), |lang| {
             outcome.summary(lang)
-        })
+        });
+        logged.luck = outcome.luck();
+        logged
     }
 
-    /// `value` with the summary `summary` gives in each language.
+    /// `value` with the summary `summary` gives in each language (and no luck).
     pub fn new(value: Value, summary: impl Fn(Lang) -> String) -> Logged {
         Logged {
             value,
             en: summary(Lang::En),
             ja: summary(Lang::Ja),
+            luck: None,
         }
     }
 }
@@ -65,12 +83,18 @@ impl LogSummary for Logged {
             Lang::Ja => self.ja.clone(),
         }
     }
+
+    fn luck(&self) -> Option<LuckInput> {
+        self.luck.clone()
+    }
 }
 
 /// The outcome as JSON with its summary in every language stored beside it, so the log reads
 /// the same later whatever language its reader uses: an object gets a last key `summary`
-/// (`{"en": …, "ja": …}`), anything else is kept under `outcome`. Written straight to text,
-/// never through a `Value` tree (issue 18). `None` when it cannot be written as JSON.
+/// (`{"en": …, "ja": …}`), anything else is kept under `outcome`; a roll with a luck input gets
+/// it under `luck` before the summary (its odds are computed only when luck is asked for).
+/// Written straight to text, never through a `Value` tree (issue 18). `None` when it cannot be
+/// written as JSON.
 pub fn logged_outcome(outcome: &(impl Serialize + LogSummary)) -> Option<JsonText> {
     #[derive(Serialize)]
     struct Summaries {
@@ -91,6 +115,9 @@ pub fn logged_outcome(outcome: &(impl Serialize + LogSummary)) -> Option<JsonTex
         }
     } else {
         text = format!("{{\"outcome\":{text},");
+    }
+    if let Some(luck) = outcome.luck() {
+        text.push_str(&format!("\"{LUCK}\":{},", serde_json::to_string(&luck).ok()?));
     }
     text.push_str(&format!("\"{SUMMARY}\":{summaries}}}"));
     JsonText::from_text(text).ok()
@@ -114,6 +141,12 @@ pub fn entry(
         at_ms,
         user_name: Some(user_name.to_string()),
     })
+}
+
+/// The luck input stored with a logged outcome (`None`: the roll has none, or was logged before
+/// luck existed).
+pub fn stored_luck(outcome: &Value) -> Option<LuckInput> {
+    LuckInput::deserialize(outcome.get(LUCK)?).ok()
 }
 
 /// The stored summary in `lang` (entries logged before summaries existed have none).
@@ -264,6 +297,45 @@ mod tests {
                 .to_value(),
             json!({"n": {"m": "}"}, "summary": summary})
         );
+    }
+
+    struct Lucky;
+
+    impl Serialize for Lucky {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            json!({"total": 12}).serialize(s)
+        }
+    }
+
+    impl LogSummary for Lucky {
+        fn summary(&self, _: Lang) -> String {
+            "12".into()
+        }
+
+        fn luck(&self) -> Option<LuckInput> {
+            Some(LuckInput {
+                roll: engine::odds::LuckRoll::Notation {
+                    expression: "2d6".into(),
+                },
+                observed: 12,
+            })
+        }
+    }
+
+    #[test]
+    fn the_luck_input_is_stored_beside_the_summary_and_read_back() {
+        let v = logged_outcome(&Lucky).unwrap().to_value();
+        assert_eq!(
+            v,
+            json!({"total": 12, "luck": {"roll": {"kind": "notation", "expression": "2d6"}, "observed": 12}, "summary": {"en": "12", "ja": "12"}})
+        );
+        assert_eq!(stored_luck(&v), Lucky.luck());
+        // Through a button's `Logged` too; `Logged::new` (no typed outcome) has none.
+        assert_eq!(
+            stored_luck(&logged_outcome(&Logged::of(&Lucky)).unwrap().to_value()),
+            Lucky.luck()
+        );
+        assert_eq!(stored_luck(&json!({"total": 3})), None);
     }
 
     #[test]

@@ -10,6 +10,8 @@
 //! (`systems::<key>::odds`, e.g. `systems::shadowrun4::odds::shadowrun4_odds`) beside its
 //! resolvers, built on [`Dist`], and the registry lists them
 //! ([`SystemRules::odds`](crate::systems::rules::SystemRules::odds)).
+//! [`chance_at_least_as_good`] ([`luck`]): the luck of a logged roll (issue 28), from the same
+//! distributions.
 //!
 //! Modules: [`dist`] (the distribution type and its exact operations), `faces` (a die's worth
 //! after explode / implode / reroll), `keep` (keep/drop and advantage by order statistics),
@@ -23,11 +25,13 @@ pub mod error;
 mod explode_keep;
 mod faces;
 mod keep;
+pub mod luck;
 pub mod notation;
 mod pool_keep;
 
 pub use dist::Dist;
 pub use error::{OddsError, OddsInput, Refusal, SystemRefusal};
+pub use luck::{Chance, LuckError, LuckInput, LuckRoll, SrPool, chance_at_least_as_good};
 pub use notation::{Measure, RollOdds, roll_odds};
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ pub mod page;
 pub mod recap;
 pub mod roll;
 pub mod session;
+pub mod session_luck;
 pub mod system_choice;
 pub mod transcript;
 

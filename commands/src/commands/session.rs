@@ -1,11 +1,12 @@
 //! `/session`: a game running in a channel or thread — start, join, leave, status, log, recap,
-//! end, export, gm.
+//! end, export, gm, luck (`session_luck`).
 
 use engine::i18n::Lang;
 use engine::session::{RollLogEntry, Session, SessionExport, SystemId};
 use poise::CreateReply;
 use serenity::all::{CreateAttachment, User};
 
+use super::session_luck::luck;
 use super::system_choice::SystemChoice;
 use crate::embeds::markdown::escape;
 use crate::embeds::status::{pack_messages, status_views};
@@ -21,7 +22,9 @@ use crate::{BotError, Context};
     guild_only,
     name_localized("ja", "セッション"),
     description_localized("ja", "このチャンネルのゲームセッション"),
-    subcommands("start", "join", "leave", "status", "log", "recap", "end", "export", "gm")
+    subcommands(
+        "start", "join", "leave", "status", "log", "recap", "end", "export", "gm", "luck"
+    )
 )]
 pub async fn session(_ctx: Context<'_>) -> Result<(), BotError> {
     Ok(())

@@ -245,4 +245,21 @@ impl LogSummary for RollOutcome {
             .collect();
         results.join(" ; ")
     }
+
+    /// One line with a number: its expression as `/odds` reads it and the number (net
+    /// successes where it counts them). Lists, tallies, D66 and plain arithmetic have none.
+    fn luck(&self) -> Option<engine::odds::LuckInput> {
+        let [line] = self.lines.as_slice() else {
+            return None;
+        };
+        if matches!(line.kind, Kind::Choice | Kind::Tally | Kind::D66 | Kind::Calc) || self.dice_rolled == 0 {
+            return None;
+        }
+        Some(engine::odds::LuckInput {
+            roll: engine::odds::LuckRoll::Notation {
+                expression: line.expression.clone(),
+            },
+            observed: line.successes.or(line.total)?,
+        })
+    }
 }

@@ -9,6 +9,7 @@ mod console_cli;
 mod e2e_help;
 mod e2e_limits;
 mod e2e_log;
+mod e2e_luck;
 mod e2e_mecha;
 mod e2e_odds;
 mod e2e_press_log;

@@ -110,6 +110,17 @@ pub fn shadowrun4_odds(req: &Sr4Request) -> Result<Sr4Odds, OddsError> {
     })
 }
 
+/// The hits of `dice` dice rolled at once, with or without the rule of six (the luck of a logged
+/// pool: [`super::luck`]).
+pub fn pool_hits(dice: u32, rule_of_six: bool) -> Result<Dist, OddsError> {
+    let dice = check_pool(i64::from(dice))?;
+    if rule_of_six {
+        Ok(exploding(dice)?.0)
+    } else {
+        plain_hits(dice)
+    }
+}
+
 fn ln_factorials(n: usize) -> Vec<f64> {
     let mut v = vec![0.0; n + 1];
     for k in 1..=n {

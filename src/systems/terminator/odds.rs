@@ -81,6 +81,14 @@ fn at_least(die: Die, t: u32) -> f64 {
     f64::from((s + 1).saturating_sub(t.max(1)).min(s)) / f64::from(s)
 }
 
+/// The hits of an attack roll: `rof` dice of `die`, each at or over `threshold` a hit (the luck
+/// of a logged attack: [`super::luck`]).
+pub fn attack_hits(die: Die, rof: u32, threshold: u32) -> Result<Dist, OddsError> {
+    bounded(Quantity::Rof, i64::from(rof), 1, MAX_DICE as i64)?;
+    let lnf = ln_factorials(rof as usize);
+    binomial(&lnf, rof as usize, at_least(die, threshold))
+}
+
 fn ln_factorials(n: usize) -> Vec<f64> {
     let mut v = vec![0.0; n + 1];
     for k in 1..=n {

@@ -12,6 +12,7 @@ use engine::systems::badlands_rally::tables::{ScenarioOutcome, UpgradeOutcome};
 
 use super::embeds;
 use crate::log_line::LogSummary;
+use engine::odds::{LuckInput, LuckRoll};
 
 /// ` · Bob: 2 damage, …` when a gear changed.
 fn changed(name: &str, changes: &[Change], lang: Lang) -> String {
@@ -30,6 +31,16 @@ fn margin(m: Option<i32>, lang: Lang) -> String {
 }
 
 impl LogSummary for RollOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        (!self.automatic_failure).then(|| LuckInput {
+            roll: LuckRoll::RallyRoll {
+                rating: self.rating.value(),
+                dice: self.dice.len() as u32,
+            },
+            observed: i64::from(self.successes),
+        })
+    }
+
     fn summary(&self, lang: Lang) -> String {
         match lang {
             Lang::En => format!("{} success(es) at {}+", self.successes, self.rating.value()),
@@ -39,6 +50,16 @@ impl LogSummary for RollOutcome {
 }
 
 impl LogSummary for CheckOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        (!self.automatic_failure).then(|| LuckInput {
+            roll: LuckRoll::RallyCheck {
+                rating: self.rating.value(),
+                dice: self.dice.len() as u32,
+            },
+            observed: i64::from(self.result),
+        })
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let mut s = match lang {
             Lang::En => format!("result {} at {}+", self.result, self.rating.value()),
@@ -61,6 +82,23 @@ impl LogSummary for DamageOutcome {
 }
 
 impl LogSummary for RaceAttackReport {
+    fn luck(&self) -> Option<LuckInput> {
+        // The attack check against the defence: the margin, for the attacker.
+        let (a, d) = (self.attack.attack.as_ref()?, self.attack.defence.as_ref()?);
+        if a.automatic_failure {
+            return None;
+        }
+        Some(LuckInput {
+            roll: LuckRoll::RallyAttack {
+                rating: a.rating.value(),
+                dice: a.dice.len() as u32,
+                defence_rating: d.rating.value(),
+                defence_dice: d.dice.len() as u32,
+            },
+            observed: i64::from(self.attack.margin?),
+        })
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let mut s = margin(self.attack.margin, lang);
         s.push_str(&changed(

@@ -10,6 +10,8 @@ use engine::systems::mecha_d20::state::{ApplicationOutcome, PromptAnswer};
 
 use super::embeds;
 use crate::log_line::LogSummary;
+use engine::odds::luck::mecha_strike_score;
+use engine::odds::{LuckInput, LuckRoll};
 
 fn damage(n: u32, lang: Lang) -> String {
     match lang {
@@ -19,6 +21,16 @@ fn damage(n: u32, lang: Lang) -> String {
 }
 
 impl LogSummary for StrikeOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        // The attack against the evasion, for the attacker (the damage is the hit's own roll).
+        let a = &self.attack;
+        let (attack, evasion) = (a.attack.base(), a.evasion.base());
+        Some(LuckInput {
+            roll: LuckRoll::MechaStrike { attack, evasion },
+            observed: mecha_strike_score(attack, evasion, a.attack.die, a.evasion.die),
+        })
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let a = &self.attack;
         let verdict = if a.hit {
@@ -41,6 +53,19 @@ impl LogSummary for StrikeOutcome {
 }
 
 impl LogSummary for DamageOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        Some(LuckInput {
+            roll: LuckRoll::MechaDamage {
+                request: engine::systems::mecha_d20::damage::DamageRequest {
+                    power: self.power,
+                    armour: self.armour,
+                    multiplier: self.multiplier,
+                },
+            },
+            observed: i64::from(self.damage),
+        })
+    }
+
     fn summary(&self, lang: Lang) -> String {
         embeds::damage_line(self, lang)
     }

@@ -20,6 +20,7 @@ use engine::systems::shadowrun4::{Character, DamageType, Glitch, Rolled};
 
 use super::embeds;
 use crate::log_line::LogSummary;
+use engine::odds::LuckInput;
 
 fn hits(n: u32, lang: Lang) -> String {
     format!("{} {n}", lang.pick("hits", "ヒット"))
@@ -79,6 +80,10 @@ fn drain(d: &DrainOutcome, word: (&str, &str), lang: Lang) -> String {
 }
 
 impl LogSummary for SuccessOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        super::luck::of(self.rolled.as_ref()?, None, 0)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let mut s = hits(self.hits, lang);
         if let Some(t) = self.threshold {
@@ -96,6 +101,10 @@ impl LogSummary for SuccessOutcome {
 }
 
 impl LogSummary for OpposedOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        super::luck::of(&self.actor, self.opponent.as_ref(), self.opponent_hits)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         format!(
             "{} → {}{}{}",
@@ -132,6 +141,11 @@ impl LogSummary for ExtendedOutcome {
 }
 
 impl LogSummary for TeamworkOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        // The leader's roll; each assistant's dice are theirs.
+        self.leader.luck()
+    }
+
     fn summary(&self, lang: Lang) -> String {
         match lang {
             Lang::En => format!(
@@ -145,6 +159,10 @@ impl LogSummary for TeamworkOutcome {
 }
 
 impl LogSummary for AttackOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        super::luck::of(&self.attack, self.defence.as_ref(), self.defence_hits)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let mut s = versus(self.attack_hits, self.defence_hits, self.net_hits, lang);
         match (&self.damage, self.hit) {
@@ -241,6 +259,10 @@ impl LogSummary for DispelOutcome {
 }
 
 impl LogSummary for DrainOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        super::luck::of(self.roll.as_ref()?, None, 0)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         drain(self, ("damage", "ダメージ"), lang)
             .trim_start_matches(" · ")
@@ -317,6 +339,13 @@ impl LogSummary for HackOutcome {
 }
 
 impl LogSummary for SearchOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        match self {
+            SearchOutcome::Open(s) => s.luck(),
+            SearchOutcome::Hidden(o) => o.luck(),
+        }
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let body = match self {
             SearchOutcome::Open(s) => s.summary(lang),

@@ -12,6 +12,7 @@ pub mod common;
 pub mod embeds;
 pub mod initiative;
 mod log_summary;
+mod luck;
 pub mod magic;
 pub mod matrix;
 mod moments;

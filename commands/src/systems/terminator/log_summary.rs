@@ -11,6 +11,19 @@ use engine::systems::terminator::turn::{EndTurnOutcome, FateOutcome};
 
 use super::embeds;
 use crate::log_line::LogSummary;
+use engine::odds::{LuckInput, LuckRoll};
+
+/// The attack roll's hits against every way its dice could fall.
+fn attack_luck(a: &AttackRoll) -> Option<LuckInput> {
+    Some(LuckInput {
+        roll: LuckRoll::TerminatorAttack {
+            die: a.die,
+            rof: u32::try_from(a.faces.len()).ok()?,
+            threshold: a.threshold,
+        },
+        observed: i64::from(a.hits),
+    })
+}
 
 /// `Bob: 2 hits, 1 damaging, 💀 KILLED` (or `no hit`).
 fn target_summary(t: &TargetRun, lang: Lang) -> String {
@@ -39,6 +52,15 @@ fn target_summary(t: &TargetRun, lang: Lang) -> String {
 }
 
 impl LogSummary for AttackReport {
+    fn luck(&self) -> Option<LuckInput> {
+        // Once per attack: the row that finishes it (a stepped attack or one waiting for a die
+        // is logged again as it goes on, with the same attack roll).
+        if self.waiting.is_some() {
+            return None;
+        }
+        attack_luck(self.run.attack.as_ref()?)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let run = &self.run;
         let weapon = engine::systems::terminator::weapon::display_name(&run.request.weapon.name, lang);
@@ -52,6 +74,10 @@ impl LogSummary for AttackReport {
 }
 
 impl LogSummary for AttackRoll {
+    fn luck(&self) -> Option<LuckInput> {
+        attack_luck(self)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         embeds::attack_roll_line(self, lang)
     }

@@ -11,12 +11,29 @@ use engine::systems::warmachine::state::Dispute;
 use super::combat::Applied;
 use super::embeds::{self, PlainRoll};
 use crate::log_line::LogSummary;
+use engine::odds::{LuckInput, LuckRoll};
+
+/// The kept dice's total against every way the same dice could fall (the luck of the roll; its
+/// stats only move the total).
+fn kept_dice(roll: &engine::systems::warmachine::dice::DiceRoll) -> Option<LuckInput> {
+    Some(LuckInput {
+        roll: LuckRoll::Warmachine {
+            dice: u32::try_from(roll.dice.len()).ok()?,
+            discard: roll.discard,
+        },
+        observed: roll.kept_total,
+    })
+}
 
 fn status(s: ModelStatus, lang: Lang) -> String {
     embeds::status_badge(s, lang).map_or_else(String::new, |b| format!(", {}", b.replace("**", "")))
 }
 
 impl LogSummary for AttackOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        kept_dice(&self.roll)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let verdict = match (self.hit, self.critical) {
             (true, true) => lang.pick("critical hit", "クリティカル命中"),
@@ -31,6 +48,10 @@ impl LogSummary for AttackOutcome {
 }
 
 impl LogSummary for DamageOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        kept_dice(&self.roll)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let dealt = match lang {
             Lang::En => format!("{} damage", self.damage),

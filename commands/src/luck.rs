@@ -1,0 +1,289 @@
+//! Luck, exactly (issue 28): each logged roll's exact chance of a result at least as good, read
+//! from the `luck` input stored with it ([`crate::log_line::stored_luck`]) through the odds
+//! engine, and per player over the evening (the active session) and the campaign (every session
+//! of the channel). [`LuckTable`] is plain data (for `/session luck`, a recap, an export page);
+//! [`view`] and [`chart_bins`] render it.
+//!
+//! Computed only when asked for, off every roll's reply, on a blocking thread, within
+//! [`BUDGET`]: rows left when it runs out are counted as not computed, never estimated.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use engine::i18n::Lang;
+use engine::odds::{Chance, LuckError, LuckInput, chance_at_least_as_good};
+use engine::session::RollLogEntry;
+
+use crate::embeds::odds::{Bin, percent};
+use crate::embeds::{EmbedView, colour};
+
+/// Wall time one table may spend on odds (each roll's own odds have the engine's budget too).
+pub const BUDGET: Duration = Duration::from_secs(3);
+
+/// One logged roll and its luck.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RollLuck {
+    pub session_id: i64,
+    pub user_id: u64,
+    pub command: String,
+    pub at_ms: i64,
+    pub chance: Chance,
+}
+
+/// A player's luck over some rolls.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LuckStats {
+    /// Rolls with an exact chance.
+    pub rolls: usize,
+    /// Rolls with a luck input whose chance was not computed: too costly, refused by the odds
+    /// engine, inconsistent, or past the table's time budget.
+    pub not_computed: usize,
+    /// The mean of the rolls' percentiles (0.5 is average luck); `None` without rolls.
+    pub average_percentile: Option<f64>,
+    /// The roll with the smallest chance of a result at least as good.
+    pub luckiest: Option<RollLuck>,
+    /// The roll with the smallest chance of a result as bad or worse.
+    pub unluckiest: Option<RollLuck>,
+    /// Rolls by percentile, in tenths (0–10 %, …, 90–100 %).
+    pub deciles: [usize; 10],
+}
+
+impl LuckStats {
+    fn add(&mut self, r: &RollLuck) {
+        let p = r.chance.percentile();
+        let n = self.rolls as f64;
+        self.average_percentile = Some((self.average_percentile.unwrap_or(0.0) * n + p) / (n + 1.0));
+        self.rolls += 1;
+        self.deciles[((p * 10.0) as usize).min(9)] += 1;
+        if self
+            .luckiest
+            .as_ref()
+            .is_none_or(|b| r.chance.at_least < b.chance.at_least)
+        {
+            self.luckiest = Some(r.clone());
+        }
+        if self
+            .unluckiest
+            .as_ref()
+            .is_none_or(|w| r.chance.at_most < w.chance.at_most)
+        {
+            self.unluckiest = Some(r.clone());
+        }
+    }
+}
+
+/// One player's luck tonight and over the campaign.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayerLuck {
+    pub user_id: u64,
+    /// The active session's rolls (empty without one).
+    pub evening: LuckStats,
+    /// Every session of the channel, the active one included.
+    pub campaign: LuckStats,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LuckTable {
+    /// The active session, when there is one.
+    pub evening: Option<i64>,
+    /// Sessions read.
+    pub sessions: usize,
+    /// By campaign rolls, most first.
+    pub players: Vec<PlayerLuck>,
+    /// The time budget ran out: some rolls were left uncomputed.
+    pub budget_exhausted: bool,
+}
+
+impl LuckTable {
+    pub fn player(&self, user: u64) -> Option<&PlayerLuck> {
+        self.players.iter().find(|p| p.user_id == user)
+    }
+}
+
+/// The luck of every row that carries a luck input: rows from every session of the channel,
+/// `evening` the active one's id. Identical rolls are computed once.
+pub fn compute(rows: &[RollLogEntry], evening: Option<i64>, sessions: usize, budget: Duration) -> LuckTable {
+    let start = Instant::now();
+    let mut memo: HashMap<String, Result<(engine::odds::Dist, bool), LuckError>> = HashMap::new();
+    let mut table = LuckTable {
+        evening,
+        sessions,
+        ..LuckTable::default()
+    };
+    let mut players: HashMap<u64, PlayerLuck> = HashMap::new();
+    for row in rows {
+        let Some(input) = crate::log_line::stored_luck(&row.outcome) else {
+            continue;
+        };
+        let p = players.entry(row.user_id).or_insert_with(|| PlayerLuck {
+            user_id: row.user_id,
+            evening: LuckStats::default(),
+            campaign: LuckStats::default(),
+        });
+        let tonight = Some(row.session_id) == evening;
+        let chance = if start.elapsed() > budget {
+            table.budget_exhausted = true;
+            None
+        } else {
+            chance_of(&input, &mut memo)
+        };
+        let Some(chance) = chance else {
+            p.campaign.not_computed += 1;
+            if tonight {
+                p.evening.not_computed += 1;
+            }
+            continue;
+        };
+        let r = RollLuck {
+            session_id: row.session_id,
+            user_id: row.user_id,
+            command: row.command.clone(),
+            at_ms: row.at_ms,
+            chance,
+        };
+        p.campaign.add(&r);
+        if tonight {
+            p.evening.add(&r);
+        }
+    }
+    table.players = players.into_values().collect();
+    table
+        .players
+        .sort_by(|a, b| (b.campaign.rolls, a.user_id).cmp(&(a.campaign.rolls, b.user_id)));
+    table
+}
+
+/// One roll's chance, its distribution shared by every roll made the same way.
+fn chance_of(
+    input: &LuckInput,
+    memo: &mut HashMap<String, Result<(engine::odds::Dist, bool), LuckError>>,
+) -> Option<Chance> {
+    let Ok(key) = serde_json::to_string(&input.roll) else {
+        return chance_at_least_as_good(input).ok();
+    };
+    let dist = memo.entry(key).or_insert_with(|| input.roll.distribution());
+    let (dist, higher) = dist.as_ref().ok()?;
+    engine::odds::luck::chance_in(dist, *higher, input.observed).ok()
+}
+
+/// The chart's bars: the shown rolls by percentile, in tenths (green: the luckier half).
+pub fn chart_bins(stats: &LuckStats) -> Vec<Bin> {
+    let total = stats.rolls.max(1) as f64;
+    (0..10)
+        .map(|i| Bin {
+            lo: i as i64 * 10,
+            hi: i as i64 * 10 + 9,
+            p: stats.deciles[i] as f64 / total,
+        })
+        .collect()
+}
+
+/// `62nd percentile`-style figure: `62 %`.
+fn pct(p: f64) -> String {
+    format!("{:.0} %", p * 100.0)
+}
+
+fn roll_line(r: &RollLuck, at_least: bool, lang: Lang) -> String {
+    let cmd = crate::embeds::truncate(&r.command, 80).replace('`', "'");
+    match (at_least, lang) {
+        (true, Lang::En) => format!(
+            "`{cmd}` <t:{}:d>: {} chance of a result at least as good",
+            r.at_ms / 1000,
+            percent(r.chance.at_least)
+        ),
+        (true, Lang::Ja) => format!(
+            "`{cmd}` <t:{}:d>：これ以上の結果が出る確率 {}",
+            r.at_ms / 1000,
+            percent(r.chance.at_least)
+        ),
+        (false, Lang::En) => format!(
+            "`{cmd}` <t:{}:d>: {} chance of a result this bad or worse",
+            r.at_ms / 1000,
+            percent(r.chance.at_most)
+        ),
+        (false, Lang::Ja) => format!(
+            "`{cmd}` <t:{}:d>：これ以下の結果が出る確率 {}",
+            r.at_ms / 1000,
+            percent(r.chance.at_most)
+        ),
+    }
+}
+
+/// A player's stats over one span, as a field's text.
+pub fn stats_text(s: &LuckStats, lang: Lang) -> String {
+    let mut lines = Vec::new();
+    match (s.average_percentile, lang) {
+        (Some(avg), Lang::En) => lines.push(format!(
+            "{} roll(s) · average percentile **{}**",
+            s.rolls,
+            pct(avg)
+        )),
+        (Some(avg), Lang::Ja) => lines.push(format!("{}回 · 平均パーセンタイル **{}**", s.rolls, pct(avg))),
+        (None, _) => lines.push(lang.pick("no roll with luck", "運を測れるロールなし").into()),
+    }
+    if let Some(r) = &s.luckiest {
+        lines.push(format!("🍀 {}", roll_line(r, true, lang)));
+    }
+    if let Some(r) = &s.unluckiest {
+        lines.push(format!("🌧️ {}", roll_line(r, false, lang)));
+    }
+    if s.not_computed > 0 {
+        lines.push(match lang {
+            Lang::En => format!(
+                "{} roll(s) not computed exactly (too costly in budget): left out",
+                s.not_computed
+            ),
+            Lang::Ja => format!("{}回は正確に計算できず（時間内に収まらない）除外", s.not_computed),
+        });
+    }
+    lines.join("\n")
+}
+
+/// The embed: one field per player and span (the evening, then the campaign).
+pub fn view(table: &LuckTable, shown: &[&PlayerLuck], lang: Lang) -> EmbedView {
+    let mut fields = Vec::new();
+    for p in shown {
+        if table.evening.is_some() {
+            fields.push((
+                format!("<@{}> · {}", p.user_id, lang.pick("this evening", "今夜")),
+                stats_text(&p.evening, lang),
+                false,
+            ));
+        }
+        fields.push((
+            format!("<@{}> · {}", p.user_id, lang.pick("campaign", "キャンペーン")),
+            stats_text(&p.campaign, lang),
+            false,
+        ));
+    }
+    let description = match lang {
+        Lang::En => format!(
+            "For each roll, the exact chance of a result at least as good, under the rules it was rolled with (the `/odds` engine). Percentile 50 % is average luck. Campaign: {} session(s) of this channel. Chart: the rolls by percentile (green: the luckier half).",
+            table.sessions
+        ),
+        Lang::Ja => format!(
+            "各ロールについて、振ったときのルールで同じかそれ以上の結果が出る正確な確率（`/odds` と同じ計算）。パーセンタイル50 %が平均的な運です。キャンペーン: このチャンネルのセッション{}件。グラフ: パーセンタイル別のロール数（緑は運の良い半分）。",
+            table.sessions
+        ),
+    };
+    let mut footer = lang
+        .pick(
+            "Exact chances, computed, never sampled",
+            "確率は標本ではなく厳密計算",
+        )
+        .to_string();
+    if table.budget_exhausted {
+        footer.push_str(lang.pick(
+            " · time budget reached: later rolls left out",
+            " · 計算時間の上限に達したため以降のロールは除外",
+        ));
+    }
+    EmbedView {
+        title: lang.pick("🍀 Luck", "🍀 運").into(),
+        description,
+        colour: colour::NEUTRAL,
+        fields,
+        footer: Some(footer),
+    }
+    .limited()
+}
