@@ -14,6 +14,8 @@ use engine::i18n::Lang;
 use engine::odds::{Chance, LuckError, LuckInput, chance_at_least_as_good};
 use engine::session::RollLogEntry;
 
+use crate::commands::recap::{Recap, RecapSection};
+use crate::commands::transcript::command_text;
 use crate::embeds::odds::{Bin, percent};
 use crate::embeds::{EmbedView, colour};
 
@@ -237,6 +239,110 @@ pub fn stats_text(s: &LuckStats, lang: Lang) -> String {
         });
     }
     lines.join("\n")
+}
+
+/// Wall time the recap gives luck: the recap answers `/session end`, so it waits less than
+/// `/session luck` does; what is left uncomputed is said, never estimated.
+pub const RECAP_BUDGET: Duration = Duration::from_millis(1500);
+
+/// The evening's luck as the recap's extra table (and the export page's): one row per player
+/// with a roll that carries luck, in the recap's order, and a chart of average percentiles.
+/// `None` when no roll of `rows` has luck. Computed off the async threads.
+pub async fn recap_section(
+    rows: Vec<RollLogEntry>,
+    session_id: i64,
+    recap: &Recap,
+    lang: Lang,
+) -> Option<RecapSection> {
+    let table = tokio::task::spawn_blocking(move || compute(&rows, Some(session_id), 1, RECAP_BUDGET))
+        .await
+        .ok()?;
+    luck_section(&table, recap, lang)
+}
+
+/// [`recap_section`]'s table from a computed [`LuckTable`].
+pub fn luck_section(table: &LuckTable, recap: &Recap, lang: Lang) -> Option<RecapSection> {
+    let l = |en: &'static str, ja: &'static str| lang.pick(en, ja).to_string();
+    let label = |user: u64| {
+        recap
+            .roller(user)
+            .map_or_else(|| format!("<@{user}>"), |p| p.label())
+    };
+    let mut players: Vec<&PlayerLuck> = table
+        .players
+        .iter()
+        .filter(|p| p.evening.rolls + p.evening.not_computed > 0)
+        .collect();
+    if players.is_empty() {
+        return None;
+    }
+    // The recap's order (GM, players, others), then anyone it does not list.
+    let rank = |u: u64| {
+        recap
+            .players
+            .iter()
+            .position(|p| p.user == u)
+            .unwrap_or(usize::MAX)
+    };
+    players.sort_by_key(|p| (rank(p.user_id), p.user_id));
+    let chance = |r: &Option<RollLuck>, best: bool| {
+        r.as_ref().map_or_else(String::new, |r| {
+            let p = percent(if best { r.chance.at_least } else { r.chance.at_most });
+            match (best, lang) {
+                (true, Lang::En) => format!(
+                    "{} — {p} chance of at least as good",
+                    command_text(&r.command, lang)
+                ),
+                (true, Lang::Ja) => format!("{} — これ以上の確率 {p}", command_text(&r.command, lang)),
+                (false, Lang::En) => format!(
+                    "{} — {p} chance of this bad or worse",
+                    command_text(&r.command, lang)
+                ),
+                (false, Lang::Ja) => format!("{} — これ以下の確率 {p}", command_text(&r.command, lang)),
+            }
+        })
+    };
+    let mut rows = Vec::new();
+    let mut chart = Vec::new();
+    for p in &players {
+        let s = &p.evening;
+        let avg = s.average_percentile.map_or_else(|| "—".to_string(), pct);
+        let mut rolls = s.rolls.to_string();
+        if s.not_computed > 0 {
+            rolls.push_str(&match lang {
+                Lang::En => format!(" (+{} not computed)", s.not_computed),
+                Lang::Ja => format!("（他{}件は計算せず）", s.not_computed),
+            });
+        }
+        // One roll is both the luckiest and the unluckiest: said once.
+        let unluckiest = if s.rolls > 1 {
+            chance(&s.unluckiest, false)
+        } else {
+            String::new()
+        };
+        rows.push(vec![
+            label(p.user_id),
+            rolls,
+            avg,
+            chance(&s.luckiest, true),
+            unluckiest,
+        ]);
+        if let Some(a) = s.average_percentile {
+            chart.push((label(p.user_id), (a * 100.0).round()));
+        }
+    }
+    Some(RecapSection {
+        title: l("🍀 Luck (exact odds)", "🍀 運（正確な確率）"),
+        columns: vec![
+            l("Player", "プレイヤー"),
+            l("Rolls", "ロール"),
+            l("Average percentile", "平均パーセンタイル"),
+            l("Luckiest", "最も幸運"),
+            l("Unluckiest", "最も不運"),
+        ],
+        rows,
+        chart,
+    })
 }
 
 /// The embed: one field per player and span (the evening, then the campaign).

@@ -268,9 +268,20 @@ pub fn embed(session: &Session, r: &Recap, lang: Lang) -> EmbedView {
     }
     for section in &r.extra {
         d.push_str(&format!("\n\n**{}**", escape(&section.title)));
+        // One line per row: the first cell, then each other cell after its column's head.
         for row in &section.rows {
-            let cells: Vec<String> = row.iter().map(|c| escape(c)).collect();
-            d.push_str(&format!("\n{}", cells.join(" · ")));
+            let mut cells = row
+                .iter()
+                .zip(section.columns.iter().map(Some).chain(std::iter::repeat(None)));
+            let first = cells.next().map(|(c, _)| escape(c)).unwrap_or_default();
+            let rest: Vec<String> = cells
+                .filter(|(c, _)| !c.is_empty())
+                .map(|(c, head)| match head {
+                    Some(h) => format!("{}: {}", escape(h), escape(c)),
+                    None => escape(c),
+                })
+                .collect();
+            d.push_str(&format!("\n{first} — {}", rest.join(" · ")));
         }
     }
     EmbedView {
@@ -350,7 +361,7 @@ mod tests {
         });
         let d = embed(&s, &r, Lang::En).description;
         assert!(
-            d.ends_with("**Moments**\nNone this time.\n\n**Luck**\n\\<\\@7\\> · 51%"),
+            d.ends_with("**Moments**\nNone this time.\n\n**Luck**\n\\<\\@7\\> — Average: 51%"),
             "{d}"
         );
     }

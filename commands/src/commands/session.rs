@@ -305,9 +305,12 @@ fn summary(entry: &RollLogEntry, lang: Lang) -> String {
 /// moments not told. `None` when the log cannot be read (the caller goes on without it).
 async fn channel_recap(ctx: Context<'_>, s: &Session, lang: Lang) -> Result<EmbedView, StoreError> {
     let page = ctx.data().store.export_page(s.id, 0, MAX_EXPORT_ROLLS).await?;
-    let r = super::recap::build(s, &page.export.log, page.total_rolls, |e| {
+    let mut r = super::recap::build(s, &page.export.log, page.total_rolls, |e| {
         hidden_kind(e).is_some()
     });
+    // Secret and private rolls carry no luck, so the table tells nothing hidden.
+    r.extra
+        .extend(crate::luck::recap_section(page.export.log, s.id, &r, lang).await);
     Ok(super::recap::embed(s, &r, lang))
 }
 
@@ -519,7 +522,10 @@ pub async fn export(
             .map(|kind| hidden_label(kind, inv.lang).to_string())
     };
     // The recap of the rolls in the file: hidden ones the reader may not see were emptied above.
-    let recap = super::recap::build(&export.session, &export.log, page.total_rolls, |_| false);
+    let mut recap = super::recap::build(&export.session, &export.log, page.total_rolls, |_| false);
+    recap
+        .extra
+        .extend(crate::luck::recap_section(export.log.clone(), s.id, &recap, inv.lang).await);
     let transcript = super::transcript::markdown(&export, &recap, inv.lang, hidden);
     let page_html = super::page::html(&export, &recap, inv.lang, hidden);
     let total = page.total_rolls;

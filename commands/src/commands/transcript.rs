@@ -123,10 +123,15 @@ fn recap_section(r: &Recap, lang: Lang) -> String {
 /// The command as typed, named in the reader's language (one language per line: a Japanese
 /// reader gets `/sr テスト 能力値:敏捷力`, as `/session log` shows it).
 fn command(entry: &RollLogEntry, lang: Lang) -> String {
+    command_text(&entry.command, lang)
+}
+
+/// A logged command as typed, named in the reader's language.
+pub fn command_text(command: &str, lang: Lang) -> String {
     match lang {
-        Lang::En => entry.command.clone(),
+        Lang::En => command.to_string(),
         // The names are swapped only in Japanese text: a marker the swap then drops.
-        Lang::Ja => crate::command_names::in_japanese_text(&format!("ロール {}", entry.command))
+        Lang::Ja => crate::command_names::in_japanese_text(&format!("ロール {command}"))
             .trim_start_matches("ロール ")
             .to_string(),
     }

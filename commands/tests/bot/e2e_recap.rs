@@ -75,6 +75,23 @@ async fn the_recap_counts_each_players_rolls_and_tells_the_moments_in_the_system
         "{d}"
     );
     assert!(d.contains(":t> alice (Ana) — 💥 critical glitch"), "{d}");
+    // The luck of the evening, exactly. Ana's five dice without a hit: P(≤ 0) = (2/3)^5 =
+    // 32/243 = 13.17 %, percentile 6.58 %; her 2d6 showing 7: P(≥ 7) = P(≤ 7) = 21/36, percentile
+    // 50 %: average 28 %. Bob's one hit of four: P(≤ 1) = 48/81, P(≥ 1) = 65/81 = 80.25 %,
+    // percentile (1 − 65/81 + 48/81)/2 = 39.5 % → 40 %.
+    let luck = d.split("**🍀 Luck").nth(1).expect("the luck table");
+    let ana = luck
+        .lines()
+        .find(|l| l.starts_with("alice"))
+        .expect("alice's row");
+    assert!(ana.contains("Rolls: 2 · Average percentile: 28 %"), "{ana}");
+    assert!(ana.contains("58.33 % chance of at least as good"), "{ana}");
+    assert!(ana.contains("13.17 % chance of this bad or worse"), "{ana}");
+    let bob = luck.lines().find(|l| l.starts_with("bob")).expect("bob's row");
+    assert!(bob.contains("Rolls: 1 · Average percentile: 40 %"), "{bob}");
+    // One roll: its luckiest and unluckiest, said once.
+    assert!(bob.contains("80.25 % chance of at least as good"), "{bob}");
+    assert!(!bob.contains("bad or worse"), "{bob}");
 
     // In the reader's language.
     let mut ja = player(&c, "kenji");
@@ -83,6 +100,9 @@ async fn the_recap_counts_each_players_rolls_and_tells_the_moments_in_the_system
     assert_eq!(title(&r, 0), "📖 振り返り: Heist");
     let d = description(&r, 0);
     assert!(d.contains("ロール3件"), "{d}");
+    assert!(d.contains("**🍀 運（正確な確率）**"), "{d}");
+    assert!(d.contains("最も不運: /sr テスト キャラ\\:Ana"), "{d}");
+    assert!(d.contains("平均パーセンタイル: 28 %"), "{d}");
     assert!(
         d.contains("**名場面**\n💥 クリティカル・グリッチ ×1 · ⚠️ グリッチ ×1"),
         "{d}"
@@ -267,6 +287,16 @@ async fn the_export_adds_a_page_a_real_browser_renders_with_names_totals_and_sec
     );
     assert!(dom.contains("💥 critical glitch ×1"), "{dom}");
     assert!(dom.contains("<code>/sr test pool:4</code>"), "{dom}");
+    // The luck table, with its exact figures (see the recap test) and its chart.
+    assert!(
+        dom.contains("<section id=\"extra-0\" class=\"extra\"><h3>🍀 Luck (exact odds)</h3>"),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("<td>alice (Ana)</td><td>2</td><td>28 %</td>"),
+        "{dom}"
+    );
+    assert!(dom.contains("13.17 % chance of this bad or worse"), "{dom}");
     // Escaped: the name reads as typed and made no element.
     assert!(dom.contains("&lt;b&gt;Eve &amp; \"Co\"&lt;/b&gt;"), "{dom}");
     assert!(!dom.contains("<b>Eve"), "{dom}");
