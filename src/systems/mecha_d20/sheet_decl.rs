@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::sheet::read;
+use super::unit::Unit;
 use super::weapon_sheet::typed_weapon;
 use crate::systems::sheet_decl::{Field, Kind, SheetDecl, Weapons};
 
@@ -166,8 +166,11 @@ pub static DECL: SheetDecl = SheetDecl {
     free: None,
 };
 
+/// Read from the stored unit itself, not through `sheet::read` (which parses a free-form sheet
+/// from before the rules with this declaration: the two files would import each other). Such a
+/// sheet has no typed weapons to list; the file's `state` line keeps it whole.
 fn weapons_typed(sheet: &Value) -> Vec<String> {
-    read(sheet)
+    <Unit as serde::Deserialize>::deserialize(sheet)
         .map(|u| u.suit.weapons.iter().map(typed_weapon).collect())
         .unwrap_or_default()
 }

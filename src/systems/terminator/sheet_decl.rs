@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::sheet::read;
+use super::character::Character;
 use crate::systems::sheet_decl::{Field, Kind, SheetDecl, Weapons};
 
 pub const MAX_WEAPONS: usize = 8;
@@ -99,9 +99,11 @@ pub static DECL: SheetDecl = SheetDecl {
 };
 
 /// Each weapon by its name: the armoury's row comes back by name; what differs from it is
-/// the file's state line.
+/// the file's state line. Read from the stored character itself, not through `sheet::read`
+/// (which parses a free-form sheet with this declaration: the two files would import each
+/// other); a free-form sheet has no typed weapons, and the state line keeps it whole.
 fn weapons_typed(sheet: &Value) -> Vec<String> {
-    read(sheet)
+    <Character as serde::Deserialize>::deserialize(sheet)
         .map(|c| c.stats.weapons.iter().map(|w| w.name.clone()).collect())
         .unwrap_or_default()
 }
