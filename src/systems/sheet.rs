@@ -96,7 +96,7 @@ pub fn parse_fields(input: &str) -> Result<Vec<(String, String)>, SheetError> {
             Some(op) => format!("{op}={}", value.trim()),
             None => value,
         };
-        let key = key.trim().to_lowercase().replace(['-', ' '], "_");
+        let key = super::sheet_decl::norm(&key);
         if key.is_empty() || key.chars().count() > MAX_KEY_CHARS || value.chars().count() > MAX_VALUE_CHARS {
             return Err(SheetError::new(
                 format!("Field names are 1–{MAX_KEY_CHARS} characters and values at most {MAX_VALUE_CHARS}."),

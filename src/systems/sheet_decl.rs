@@ -11,6 +11,7 @@
 
 use serde_json::Value;
 
+use super::bounds::within;
 use super::sheet_error::SheetError;
 use crate::i18n::Lang;
 
@@ -228,8 +229,8 @@ impl Field {
     }
 }
 
-/// Lower case, `-` and spaces as `_`: how typed words compare.
-fn norm(t: &str) -> String {
+/// Lower case, `-` and spaces as `_`: how typed words (field names, keys) compare.
+pub(crate) fn norm(t: &str) -> String {
     t.trim().to_lowercase().replace(['-', ' '], "_")
 }
 
@@ -242,12 +243,12 @@ pub fn int_in(typed: &str, v: &str, min: i64, max: i64) -> Result<i64, SheetErro
             format!("`{typed}` には整数を指定してください（`{v}` は使えません）。"),
         )
     })?;
-    if !(min..=max).contains(&n) {
-        return Err(SheetError::new(
+    within(n, min, max, || {
+        SheetError::new(
             format!("`{typed}` must be between {min} and {max}, not {n}."),
             format!("`{typed}` は{min}〜{max}の範囲で指定してください（{n}は使えません）。"),
-        ));
-    }
+        )
+    })?;
     Ok(n)
 }
 
@@ -281,6 +282,11 @@ pub struct Weapons {
 }
 
 impl Weapons {
+    /// The first prefix: how a slot is written (`weapon2`).
+    pub fn first(&self) -> &'static str {
+        self.prefixes[0]
+    }
+
     /// `weapon`, `weapon3`, `w3`, `武器3` → the 0-based slot.
     pub fn slot(&self, typed: &str) -> Option<usize> {
         let rest = self.prefixes.iter().find_map(|p| typed.strip_prefix(p))?;
@@ -315,14 +321,6 @@ pub struct SheetDecl {
 }
 
 impl SheetDecl {
-    /// No fields: a placeholder the conformance test refuses.
-    pub const NONE: SheetDecl = SheetDecl {
-        example: "",
-        fields: &[],
-        weapons: None,
-        free: None,
-    };
-
     /// The declared field `typed` names (any of its names).
     pub fn field(&self, typed: &str) -> Option<&'static Field> {
         self.fields.iter().find(|f| f.answers_to(typed))
@@ -455,7 +453,7 @@ impl SheetDecl {
     /// How a weapon is written and what its slots mean, for `/help`; `None` without weapons.
     pub fn weapon_help(&self, lang: Lang) -> Option<String> {
         self.weapons.as_ref().map(|w| {
-            let first = w.prefixes.first().copied().unwrap_or("weapon");
+            let first = w.first();
             match lang {
                 Lang::En => format!(
                     "`{first}1`…`{first}{}` (also {}): {}\n{}\ne.g. `{first}1=\"{}\"`",
@@ -528,7 +526,7 @@ impl SheetDecl {
             })
             .collect();
         if let Some(w) = &self.weapons {
-            let first = w.prefixes.first().copied().unwrap_or("weapon");
+            let first = w.first();
             let free_slot = (1..=w.max).find(|n| {
                 !typed
                     .split_whitespace()

@@ -86,7 +86,7 @@ pub fn import(text: &str, expect: Option<SystemId>) -> Result<Imported, SheetErr
                 SheetError::new("write `field = value`.", "`項目 = 値` の形で書いてください。"),
             ));
         };
-        let key = k.trim().to_lowercase().replace(['-', ' '], "_");
+        let key = super::sheet_decl::norm(k);
         let v = unquote(v.trim());
         match key.as_str() {
             "format" => format = Some((n, v)),
@@ -199,7 +199,7 @@ pub fn field_lines(system: SystemId, sheet: &Value) -> Vec<(String, String)> {
         .map(|(f, v)| (f.key.to_string(), v))
         .collect();
     if let Some(w) = &decl.weapons {
-        let first = w.prefixes.first().copied().unwrap_or("weapon");
+        let first = w.first();
         for (i, v) in (w.stored)(sheet).into_iter().enumerate() {
             out.push((format!("{first}{}", i + 1), v));
         }

@@ -24,11 +24,6 @@ fn canonical(key: &str) -> Option<&'static str> {
     DECL.field(key).map(|f| f.key)
 }
 
-/// Whether only the GM changes `key` (in either language) on an existing unit.
-pub fn gm_only(key: &str) -> bool {
-    DECL.gm_only(key)
-}
-
 /// A unit is read from its stored sheet here, where the sheet's format lives (the unit module
 /// does not import the sheet, so the two do not import each other).
 impl Unit {
@@ -526,10 +521,10 @@ mod tests {
             "reset",
             "修理",
         ] {
-            assert!(gm_only(k), "{k}");
+            assert!(DECL.gm_only(k), "{k}");
         }
         for k in ["ap", "armour", "weapon1", "", "精神ポイント"] {
-            assert!(!gm_only(k), "{k}");
+            assert!(!DECL.gm_only(k), "{k}");
         }
     }
 

@@ -125,13 +125,6 @@ const RESERVED: &[&str] = &[
 /// `armour`): never refused as typos.
 const SKILLS_NEAR_FIELDS: &[&str] = &["armorer", "armourer"];
 
-/// Whether `key` (as `parse_fields` gives it, in either language) is GM-only in the
-/// declaration: Edge points, burnt Edge, refresh and the condition monitors (decisions "Edge":
-/// the GM refreshes Edge points; the monitors are damage the rules mark).
-pub fn gm_only(key: &str) -> bool {
-    DECL.gm_only(key)
-}
-
 /// A declared field's key for a name typed in either language (other keys unchanged).
 pub fn field_key(key: &str) -> &str {
     DECL.field(key).map_or(key, |f| f.key)
@@ -533,8 +526,8 @@ mod unit {
         assert_eq!(c.skill("回避"), Some(3));
         assert_eq!((c.armour.ballistic, c.armour.impact), (6, 4));
         // The condition monitors stay the GM's under their Japanese names too.
-        assert!(gm_only("身体ダメージ") && gm_only("精神ダメージ") && gm_only("physical"));
-        assert!(!gm_only("装甲"));
+        assert!(DECL.gm_only("身体ダメージ") && DECL.gm_only("精神ダメージ") && DECL.gm_only("physical"));
+        assert!(!DECL.gm_only("装甲"));
     }
 
     #[test]
@@ -689,10 +682,10 @@ mod unit {
             "physical",
             "stun",
         ] {
-            assert!(gm_only(k), "{k}");
+            assert!(DECL.gm_only(k), "{k}");
         }
         for k in ["edge", "body", "pistols", "sustained", "armour"] {
-            assert!(!gm_only(k), "{k}");
+            assert!(!DECL.gm_only(k), "{k}");
         }
     }
 

@@ -100,11 +100,6 @@ fn canonical(key: &str) -> Option<&'static str> {
     DECL.field(key).map(|f| f.key)
 }
 
-/// Whether only the GM changes `key` (either language): what the rules track.
-pub fn gm_only(key: &str) -> bool {
-    DECL.gm_only(key)
-}
-
 /// A character is read from its stored sheet here, where the sheet's format lives (the character
 /// module does not import the sheet, so the two do not import each other).
 impl Character {
@@ -473,10 +468,10 @@ mod tests {
     #[test]
     fn gm_only_fields_in_either_language() {
         for k in ["done", "ダン", "reeling", "removed", "crawler", "reset", "damage"] {
-            assert!(gm_only(k), "{k}");
+            assert!(DECL.gm_only(k), "{k}");
         }
         for k in ["side", "skill", "weapon1", "", "アーマー"] {
-            assert!(!gm_only(k), "{k}");
+            assert!(!DECL.gm_only(k), "{k}");
         }
     }
 
