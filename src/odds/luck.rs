@@ -19,12 +19,12 @@ use crate::systems::badlands_rally::odds::{RallyRequest, badlands_rally_odds, ch
 use crate::systems::badlands_rally::roll::Rating;
 use crate::systems::mecha_d20::attack::decision;
 use crate::systems::mecha_d20::damage::DamageRequest;
-use crate::systems::mecha_d20::odds::{MechaRequest, mecha_d20_odds};
+use crate::systems::mecha_d20::odds::{MechaRequest, check as mecha_check, mecha_d20_odds};
 use crate::systems::shadowrun4::odds::pool_hits;
 use crate::systems::terminator::dice::Die;
 use crate::systems::terminator::odds::attack_hits;
 use crate::systems::warmachine::dice::Discard;
-use crate::systems::warmachine::odds::{WarmachineRequest, WmAttack, WmDice, warmachine_odds};
+use crate::systems::warmachine::odds::{WmDice, kept_totals};
 
 /// A logged roll as luck reads it: what was rolled and how ([`LuckRoll`]) and the number it
 /// gave, measured the way the roll's `roll` says (higher is better unless it says otherwise).
@@ -212,25 +212,14 @@ impl LuckRoll {
                     additional: extra.saturating_sub(1),
                     discard: *discard,
                 };
-                let o = warmachine_odds(&WarmachineRequest {
-                    attack: Some(WmAttack {
-                        stat: 0,
-                        modifier: 0,
-                        def: 0,
-                        dice: wm,
-                        auto_hit_miss: false,
-                    }),
-                    damage: None,
-                    boxes: None,
-                })?;
-                (o.attack.ok_or(LuckError::Impossible)?.total, true)
+                (kept_totals(&wm)?, true)
             }
             LuckRoll::TerminatorAttack { die, rof, threshold } => {
                 (attack_hits(*die, *rof, *threshold)?, true)
             }
             LuckRoll::MechaStrike { attack, evasion } => {
                 // The decision of every pair of d20 faces, as `/odds` weighs them.
-                mecha_d20_odds(&MechaRequest {
+                mecha_check(&MechaRequest {
                     attack: *attack,
                     evasion: *evasion,
                     ..MechaRequest::default()

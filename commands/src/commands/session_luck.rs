@@ -5,7 +5,7 @@
 use serenity::all::User;
 
 use crate::invocation::{Invocation, store_error};
-use crate::luck::{LuckStats, LuckTable, chart_bins, view};
+use crate::luck::{LuckStats, chart_bins, view};
 use crate::store::MAX_EXPORT_ROLLS;
 use crate::{BotError, Context};
 
@@ -72,7 +72,7 @@ pub async fn luck(
             "このチャンネルのセッションには運を測れるロールがまだありません。",
         ));
     }
-    let bins = chart_bins(&charted(&table, &shown));
+    let bins = chart_bins(&charted(&shown));
     let reply = crate::embeds::odds::reply_bins(view(&table, &shown, inv.lang), &bins, &|lo| lo >= 50);
     crate::embeds::odds::send(ctx, reply).await
 }
@@ -89,7 +89,7 @@ fn unknown(inv: &Invocation, user: u64) -> BotError {
 }
 
 /// The rolls the chart shows: the shown players' campaign rolls together.
-fn charted(_table: &LuckTable, shown: &[&crate::luck::PlayerLuck]) -> LuckStats {
+fn charted(shown: &[&crate::luck::PlayerLuck]) -> LuckStats {
     let mut all = LuckStats::default();
     for p in shown {
         all.rolls += p.campaign.rolls;

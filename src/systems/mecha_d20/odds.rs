@@ -72,7 +72,8 @@ pub struct MechaOdds {
     pub damage: Option<MechaDamageOdds>,
 }
 
-fn check(req: &MechaRequest) -> Result<(), OddsError> {
+/// The request's inputs within the engine's limits (what every odds request checks first).
+pub fn check(req: &MechaRequest) -> Result<(), OddsError> {
     within(
         OddsInput::AttackTotal,
         req.attack,

@@ -137,6 +137,14 @@ fn check_dice(d: &WmDice) -> Result<(u32, u32), RuleError> {
     Ok((n, n - discard))
 }
 
+/// The total of the dice kept after the discard (no stat, no modifier): what a roll's luck is
+/// measured on. The same checks as the roller.
+pub fn kept_totals(d: &WmDice) -> Result<Dist, OddsError> {
+    let (n, _) = check_dice(d)?;
+    let pairs: Vec<(i64, f64)> = kept_table(n, d.discard).iter().map(|k| (k.total, k.p)).collect();
+    Dist::from_pairs(&pairs)
+}
+
 fn modifier(m: i32) -> Result<(), RuleError> {
     check_range(Quantity::Modifier, i64::from(m), -MAX_MODIFIER, MAX_MODIFIER)
 }
