@@ -162,10 +162,16 @@ pub fn stored_summary(outcome: &Value, lang: Lang) -> Option<&str> {
 /// escaped so it shows as written (on one line), or a mention for rows logged before names were
 /// kept (Discord shows it; an export read elsewhere shows the id).
 pub fn roller(entry: &RollLogEntry) -> String {
-    match entry.user_name.as_deref().filter(|n| !n.trim().is_empty()) {
-        Some(name) => crate::embeds::markdown::escape(&name.replace(['\n', '\r'], " ")),
-        None => format!("<@{}>", entry.user_id),
-    }
+    roller_name(entry).map_or_else(
+        || format!("<@{}>", entry.user_id),
+        |name| crate::embeds::markdown::escape(&name.replace(['\n', '\r'], " ")),
+    )
+}
+
+/// The name a roll was made under, as stored with it (raw: each page escapes it its own way);
+/// `None` for rows logged before names were kept, which read as the mention.
+pub fn roller_name(entry: &RollLogEntry) -> Option<String> {
+    entry.user_name.clone().filter(|n| !n.trim().is_empty())
 }
 
 /// The slash command as typed: `/sr test character:Ana attribute:agility skill:pistols`.

@@ -211,10 +211,7 @@ pub fn html(
 ) -> String {
     let s = &export.session;
     let l = |en: &'static str, ja: &'static str| lang.pick(en, ja);
-    let code = match lang {
-        Lang::En => "en",
-        Lang::Ja => "ja",
-    };
+    let code = lang.code();
     let mut out = format!(
         "<!DOCTYPE html>\n<html lang=\"{code}\"><head><meta charset=\"utf-8\">\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\
@@ -272,7 +269,7 @@ pub fn html(
             l("Result", "結果")
         );
         for entry in &export.log {
-            let who = recap::roller_name(entry)
+            let who = crate::log_line::roller_name(entry)
                 .or_else(|| r.roller(entry.user_id).map(|p| p.label()))
                 .unwrap_or_else(|| format!("<@{}>", entry.user_id));
             let time = esc(&when(entry.at_ms, "%Y-%m-%d %H:%M:%S"));

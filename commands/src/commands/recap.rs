@@ -9,6 +9,7 @@ use engine::session::{RollLogEntry, Session};
 
 use crate::embeds::markdown::escape;
 use crate::embeds::{EmbedView, colour, limits};
+use crate::log_line::roller_name;
 use crate::moments::MomentKind;
 
 /// Moments listed one by one in the embed (the export lists them all).
@@ -18,7 +19,7 @@ pub const EMBED_MOMENTS: usize = 12;
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlayerRecap {
     pub user: u64,
-    /// The name they rolled under (see [`roller_name`]); `None`: only their mention is known.
+    /// The name they rolled under (see [`crate::log_line::roller_name`]); `None`: only their mention is known.
     pub name: Option<String>,
     /// Their roster entries.
     pub characters: Vec<String>,
@@ -64,12 +65,6 @@ pub struct Recap {
     pub totals: Vec<(MomentKind, u32)>,
     /// Optional extra sections (the luck table goes here): empty unless a feature adds one.
     pub extra: Vec<RecapSection>,
-}
-
-/// The name a roll was made under, as stored with it (raw: each page escapes it its own way);
-/// `None` for rows logged before names were kept, which read as the mention.
-pub fn roller_name(entry: &RollLogEntry) -> Option<String> {
-    entry.user_name.clone().filter(|n| !n.trim().is_empty())
 }
 
 fn bump(list: &mut Vec<(MomentKind, u32)>, kind: MomentKind) {
@@ -154,27 +149,27 @@ impl PlayerRecap {
 
     /// `alice (Ana, Ben)` — or, before names are kept, the mention `<@id> (Ana, Ben)`.
     pub fn label(&self) -> String {
-        let name = self.name();
-        if self.characters.is_empty() {
-            name
-        } else {
-            format!("{name} ({})", self.characters.join(", "))
-        }
+        self.label_with(str::to_string)
     }
 
     /// The label as Discord Markdown: a mention stays a mention, names are escaped.
     fn markdown_label(&self) -> String {
-        let name = self
+        self.label_with(escape)
+    }
+
+    /// The label with each name written by `name` (the mention is never rewritten).
+    /// Parentheses mean nothing to Discord's Markdown: left as typed, they read as such wherever
+    /// the text is shown raw.
+    fn label_with(&self, name: impl Fn(&str) -> String) -> String {
+        let who = self
             .name
             .as_deref()
-            .map_or_else(|| format!("<@{}>", self.user), escape);
+            .map_or_else(|| format!("<@{}>", self.user), &name);
         if self.characters.is_empty() {
-            name
+            who
         } else {
-            let chars: Vec<String> = self.characters.iter().map(|c| escape(c)).collect();
-            // Parentheses mean nothing to Discord's Markdown: left as typed, they read as such
-            // wherever the text is shown raw.
-            format!("{name} ({})", chars.join(", "))
+            let chars: Vec<String> = self.characters.iter().map(|c| name(c)).collect();
+            format!("{who} ({})", chars.join(", "))
         }
     }
 }

@@ -302,16 +302,33 @@ fn summary(entry: &RollLogEntry, lang: Lang) -> String {
 }
 
 /// The recap of `s` for everyone in the channel: secret and private rolls are counted, their
-/// moments not told. `None` when the log cannot be read (the caller goes on without it).
+/// moments not told. An error when the log cannot be read.
 async fn channel_recap(ctx: Context<'_>, s: &Session, lang: Lang) -> Result<EmbedView, StoreError> {
     let page = ctx.data().store.export_page(s.id, 0, MAX_EXPORT_ROLLS).await?;
-    let mut r = super::recap::build(s, &page.export.log, page.total_rolls, |e| {
-        hidden_kind(e).is_some()
-    });
-    // Secret and private rolls carry no luck, so the table tells nothing hidden.
-    r.extra
-        .extend(crate::luck::recap_section(page.export.log, s.id, &r, lang).await);
+    let r = recap_with_luck(
+        s,
+        page.export.log,
+        page.total_rolls,
+        |e| hidden_kind(e).is_some(),
+        lang,
+    )
+    .await;
     Ok(super::recap::embed(s, &r, lang))
+}
+
+/// The recap of `log` (rolls of `session`) with the evening's luck table after it. Secret and
+/// private rolls carry no luck, so the table tells nothing hidden.
+async fn recap_with_luck(
+    session: &Session,
+    log: Vec<RollLogEntry>,
+    total_rolls: u64,
+    hidden: impl Fn(&RollLogEntry) -> bool,
+    lang: Lang,
+) -> super::recap::Recap {
+    let mut r = super::recap::build(session, &log, total_rolls, hidden);
+    r.extra
+        .extend(crate::luck::recap_section(log, session.id, &r, lang).await);
+    r
 }
 
 /// The evening so far: who played, how many rolls, its moments
@@ -368,7 +385,7 @@ pub async fn end(ctx: Context<'_>) -> Result<(), BotError> {
     );
     let mut answer = CreateReply::default().embed(ended.to_embed());
     // The session has ended whatever happens next: a log that cannot be read costs the recap
-    // (it stays a `/session recap` away), never the answer.
+    // (`/session export session:N` still carries it), never the answer.
     match channel_recap(ctx, &s, inv.lang).await {
         Ok(view) => answer = answer.embed(view.to_embed()),
         Err(e) => tracing::warn!(session = s.id, error = %e, "recap at /session end"),
@@ -522,10 +539,14 @@ pub async fn export(
             .map(|kind| hidden_label(kind, inv.lang).to_string())
     };
     // The recap of the rolls in the file: hidden ones the reader may not see were emptied above.
-    let mut recap = super::recap::build(&export.session, &export.log, page.total_rolls, |_| false);
-    recap
-        .extra
-        .extend(crate::luck::recap_section(export.log.clone(), s.id, &recap, inv.lang).await);
+    let recap = recap_with_luck(
+        &export.session,
+        export.log.clone(),
+        page.total_rolls,
+        |_| false,
+        inv.lang,
+    )
+    .await;
     let transcript = super::transcript::markdown(&export, &recap, inv.lang, hidden);
     let page_html = super::page::html(&export, &recap, inv.lang, hidden);
     let total = page.total_rolls;

@@ -35,13 +35,6 @@ impl Topic {
                 .filter_map(|s| s.help_topic().map(|ja| (Topic::System(s.id()), s.id().key(), ja))),
         )
     }
-
-    fn system(self) -> Option<SystemId> {
-        match self {
-            Topic::Commands | Topic::Notation => None,
-            Topic::System(id) => Some(id),
-        }
-    }
 }
 
 /// The `topic:` choices, built from the registry (a derived choice list would name systems).
@@ -275,9 +268,9 @@ pub fn system_page(commands: &[Command], id: SystemId, settings: &ServerSettings
 
 /// The page for `topic` (`None`: the first page).
 pub fn page(commands: &[Command], topic: Option<Topic>, settings: &ServerSettings, lang: Lang) -> EmbedView {
-    match (topic, topic.and_then(Topic::system)) {
-        (_, Some(id)) => system_page(commands, id, settings, lang),
-        (Some(Topic::Notation), None) => notation_page(lang),
+    match topic {
+        Some(Topic::System(id)) => system_page(commands, id, settings, lang),
+        Some(Topic::Notation) => notation_page(lang),
         _ => commands_page(commands, settings, lang),
     }
 }
