@@ -3,6 +3,7 @@
 //! it refuses, so the store can apply it inside a transaction and a retry can simply run it
 //! again on a freshly loaded session.
 
+mod campaign;
 mod error;
 mod log;
 mod settings;
@@ -167,6 +168,17 @@ pub struct Session {
     pub ended_at_ms: Option<i64>,
     /// Bumped by the store on every saved change (optimistic concurrency).
     pub version: i64,
+    /// The campaign this evening belongs to: the id of its first evening, 0 on a first evening
+    /// (see [`Session::campaign`]). Sessions stored before campaigns read as first evenings.
+    #[serde(default)]
+    pub campaign_id: i64,
+    /// Which evening of its campaign this is, from 1.
+    #[serde(default = "campaign::first_evening")]
+    pub evening: u32,
+    /// Display names as Discord last gave them, by user id: how exports name people who never
+    /// rolled (the GM, an owner). Kept short and few ([`Session::saw`]).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub names: std::collections::BTreeMap<u64, String>,
 }
 
 impl Session {
@@ -195,6 +207,9 @@ impl Session {
             updated_at_ms: now_ms,
             ended_at_ms: None,
             version: 0,
+            campaign_id: 0,
+            evening: 1,
+            names: Default::default(),
         })
     }
 

@@ -148,6 +148,33 @@ pub trait SystemRules: Sync {
     /// `odds.rs` computes (each takes its own request type; the bot's `/odds` page of the system
     /// calls it directly). The conformance test checks every system has odds that compute.
     fn typical_odds(&self) -> Result<Dist, OddsError>;
+
+    /// What one evening of a campaign leaves to the next (issue 27): in words for `/help` and
+    /// README, and as the two changes `Session::next_evening` applies.
+    fn evenings(&self) -> &'static Evenings;
+}
+
+/// A server's house options, as [`Evenings`] reads them.
+pub type House = std::collections::BTreeMap<String, String>;
+
+/// What carries from one evening of a campaign to the next and what resets, per system. Every
+/// system also keeps its roster, players, GM, names and house options, and starts the evening
+/// with no turn order and without the effects that ran for a number of rounds
+/// (`Session::next_evening`).
+pub struct Evenings {
+    /// What stays, one line each (English, Japanese).
+    pub carries: &'static [(&'static str, &'static str)],
+    /// What starts fresh, one line each.
+    pub resets: &'static [(&'static str, &'static str)],
+    /// A roster entry's sheet as the next evening starts it.
+    pub sheet: fn(&mut Value, &House),
+    /// The session's `system_state` as the next evening starts it.
+    pub state: fn(&mut Value, &House),
+}
+
+impl Evenings {
+    /// A sheet or state that carries unchanged.
+    pub fn unchanged(_: &mut Value, _: &House) {}
 }
 
 /// A system's typed session state, kept under its own key of `Session::system_state` (JSON in

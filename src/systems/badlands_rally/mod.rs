@@ -10,6 +10,7 @@ pub mod attack;
 pub mod damage;
 pub mod datacards;
 pub mod error;
+pub mod evenings;
 pub mod gear;
 pub mod gear_sheet;
 pub mod gear_state;

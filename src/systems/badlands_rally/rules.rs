@@ -84,6 +84,10 @@ impl SystemRules for BadlandsRallyRules {
     fn typical_odds(&self) -> Result<crate::odds::Dist, crate::odds::OddsError> {
         super::odds::typical()
     }
+
+    fn evenings(&self) -> &'static crate::systems::rules::Evenings {
+        &super::evenings::EVENINGS
+    }
 }
 
 /// The race options a server's house settings choose.

@@ -115,7 +115,22 @@ impl SystemRules for FreeForm {
     fn typical_odds(&self) -> Result<crate::odds::Dist, crate::odds::OddsError> {
         crate::odds::roll_odds("2d6").map(|o| o.dist)
     }
+
+    /// A free-form sheet is whatever the table wrote: all of it stays.
+    fn evenings(&self) -> &'static crate::systems::rules::Evenings {
+        &EVENINGS
+    }
 }
+
+static EVENINGS: crate::systems::rules::Evenings = crate::systems::rules::Evenings {
+    carries: &[(
+        "every sheet as the table left it",
+        "すべてのシートを前回の終わりのまま",
+    )],
+    resets: &[],
+    sheet: crate::systems::rules::Evenings::unchanged,
+    state: crate::systems::rules::Evenings::unchanged,
+};
 
 #[cfg(test)]
 mod tests {

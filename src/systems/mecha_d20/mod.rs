@@ -13,6 +13,7 @@ pub mod attack;
 pub mod check;
 pub mod damage;
 pub mod error;
+pub mod evenings;
 pub mod initiative;
 pub mod movement;
 pub mod odds;

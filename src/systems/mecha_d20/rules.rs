@@ -112,6 +112,10 @@ impl SystemRules for MechaD20Rules {
     fn typical_odds(&self) -> Result<crate::odds::Dist, crate::odds::OddsError> {
         super::odds::typical()
     }
+
+    fn evenings(&self) -> &'static crate::systems::rules::Evenings {
+        &super::evenings::EVENINGS
+    }
 }
 
 /// `/roll` in a mecha channel: plain notation, with a natural 20 on a lone d20 and a critical

@@ -18,6 +18,7 @@ pub mod character;
 pub mod combat;
 pub mod dice;
 pub mod error;
+pub mod evenings;
 pub mod initiative;
 pub mod magic;
 pub mod matrix;

@@ -66,6 +66,10 @@ impl SystemRules for Shadowrun4Rules {
     fn typical_odds(&self) -> Result<crate::odds::Dist, crate::odds::OddsError> {
         super::odds::typical()
     }
+
+    fn evenings(&self) -> &'static crate::systems::rules::Evenings {
+        &super::evenings::EVENINGS
+    }
 }
 
 /// The glitch as a headline, worst first (`None` for no glitch).

@@ -13,6 +13,7 @@ pub mod attack;
 pub mod character;
 pub mod dice;
 pub mod error;
+pub mod evenings;
 pub mod odds;
 pub mod options;
 pub mod profile;

@@ -65,6 +65,10 @@ impl SystemRules for TerminatorRules {
     fn typical_odds(&self) -> Result<crate::odds::Dist, crate::odds::OddsError> {
         super::odds::typical()
     }
+
+    fn evenings(&self) -> &'static crate::systems::rules::Evenings {
+        &super::evenings::EVENINGS
+    }
 }
 
 #[cfg(test)]

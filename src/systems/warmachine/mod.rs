@@ -18,6 +18,7 @@ pub mod dice;
 pub mod distance;
 pub mod effects;
 pub mod error;
+pub mod evenings;
 pub mod flags;
 pub mod model;
 pub mod odds;
