@@ -222,12 +222,21 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
     }
 }
 
-/// Action kinds to the modules that handle them: `reveal` is `/roll`'s, every other kind
-/// starts with a system's button prefix (see [`crate::systems`]).
+/// Action kinds to the modules that handle them: `reveal` is `/roll`'s, `campaign.*` are
+/// `/session start`'s, every other kind starts with a system's button prefix (see [`crate::systems`]).
 async fn route<'a>(p: &'a Press<'a>, answer: Answer<'a>) -> Result<PressReply, BotError> {
     let kind = p.action.kind.as_str();
     if kind == crate::commands::roll::REVEAL {
         return crate::commands::roll::reveal(p, answer).await;
+    }
+    if [
+        crate::commands::campaign::CONTINUE,
+        crate::commands::campaign::NEW,
+        crate::commands::campaign::DELETE,
+    ]
+    .contains(&kind)
+    {
+        return crate::commands::campaign::press(p, answer).await;
     }
     match crate::systems::by_button_kind(kind) {
         Some(system) => system.press(p, answer).await,

@@ -235,6 +235,36 @@ impl Invocation {
         }
     }
 
+    /// The same facts for a button press (its presser, channel, settings and language as the
+    /// dispatcher read them), for handlers that share a command's code.
+    pub fn for_press(p: &crate::press::Press<'_>) -> Invocation {
+        let i = p.interaction;
+        let member = i.member.as_ref();
+        let manage = member
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.contains(Permissions::MANAGE_GUILD) || p.administrator());
+        let gm_role = p
+            .settings
+            .gm_role
+            .is_some_and(|r| member.is_some_and(|m| m.roles.iter().any(|x| x.get() == r)));
+        let user = i.user.id.get();
+        Invocation {
+            guild: i.guild_id.map(|g| g.get()),
+            channel: i.channel_id.get(),
+            user,
+            user_name: i.user.display_name().to_string(),
+            lang: p.lang,
+            actor: Actor {
+                user,
+                manage_server: manage || gm_role,
+            },
+            settings: p.settings.clone(),
+            settings_loaded: true,
+            session_unread: Arc::default(),
+            notes: Arc::default(),
+        }
+    }
+
     /// Something the reply must say besides its result (`Agility not on Ana's sheet: 0 used`).
     pub fn note(&self, text: String) {
         if let Ok(mut notes) = self.notes.lock()
@@ -327,11 +357,17 @@ impl Invocation {
     pub async fn update(
         &self,
         ctx: Context<'_>,
-        edit: impl FnMut(&mut Session) -> Result<(), SessionError> + Send,
+        mut edit: impl FnMut(&mut Session) -> Result<(), SessionError> + Send,
     ) -> Result<Session, BotError> {
+        // Whoever changes the game is named in its exports by the name Discord shows now.
+        let (user, name) = (self.user, self.user_name.as_str());
         ctx.data()
             .store
-            .update(self.channel, edit)
+            .update(self.channel, move |s| {
+                edit(s)?;
+                s.saw(user, name);
+                Ok(())
+            })
             .await
             .map_err(|e| match e {
                 StoreError::NotFound => self.no_session(),

@@ -154,9 +154,18 @@ pub async fn add(
     let empty = serde_json::Value::Object(serde_json::Map::new());
     let sheet = edit_sheet_in_session(session.system, &empty, &fields, true, &session.system_state)
         .map_err(|e| inv.user_error(&e))?;
+    let owner_name = owner.as_ref().map(|u| (u.id.get(), u.display_name().to_string()));
     let entry = RosterEntry::new(name.trim(), owner.map_or(inv.user, |u| u.id.get())).with_sheet(sheet);
     let actor = inv.actor;
-    let saved = inv.update(ctx, |s| s.add_entry(actor, entry.clone())).await?;
+    let saved = inv
+        .update(ctx, |s| {
+            s.add_entry(actor, entry.clone())?;
+            if let Some((id, name)) = &owner_name {
+                s.saw(*id, name);
+            }
+            Ok(())
+        })
+        .await?;
     show_entry(ctx, &inv, &saved, name.trim()).await
 }
 

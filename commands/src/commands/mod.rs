@@ -1,6 +1,7 @@
 //! Slash commands: one module per command tree. A command maps options to an engine request,
 //! calls the engine, persists, and renders; rules never live here.
 
+pub mod campaign;
 pub mod char;
 pub mod config;
 pub mod help;

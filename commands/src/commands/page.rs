@@ -222,11 +222,7 @@ pub fn html(
     let _ = write!(out, "<header><h1 id=\"session-name\">{}</h1><dl>", esc(&s.name));
     let mut facts = vec![
         (l("System", "システム"), s.system.display_name(lang).to_string()),
-        (
-            "GM",
-            r.roller(s.gm)
-                .map_or_else(|| format!("<@{}>", s.gm), |p| p.name()),
-        ),
+        ("GM", r.roller(s.gm).map_or_else(|| member(s, s.gm), |p| p.name())),
         (l("Started", "開始"), when(s.created_at_ms, "%Y-%m-%d %H:%M UTC")),
     ];
     if let Some(end) = s.ended_at_ms {
@@ -243,9 +239,7 @@ pub fn html(
             .roster
             .iter()
             .map(|e| {
-                let owner = r
-                    .roller(e.owner)
-                    .map_or_else(|| format!("<@{}>", e.owner), |p| p.name());
+                let owner = r.roller(e.owner).map_or_else(|| member(s, e.owner), |p| p.name());
                 vec![e.name.clone(), owner]
             })
             .collect();
@@ -293,6 +287,12 @@ pub fn html(
     }
     out.push_str("</section></body></html>\n");
     out
+}
+
+/// Someone who never rolled, by the name the game last saw them under (else a mention).
+fn member(s: &engine::session::Session, user: u64) -> String {
+    s.name_of(user)
+        .map_or_else(|| format!("<@{user}>"), str::to_string)
 }
 
 #[cfg(test)]

@@ -94,7 +94,8 @@ pub fn build(
         }
         players.push(PlayerRecap {
             user,
-            name: None,
+            // The name the game last saw them under; their rolls' own names replace it below.
+            name: session.name_of(user).map(str::to_string),
             characters: characters.get(&user).cloned().unwrap_or_default(),
             gm: user == session.gm,
             rolls: 0,

@@ -2,7 +2,7 @@
 //! end, export, gm, luck (`session_luck`).
 
 use engine::i18n::Lang;
-use engine::session::{RollLogEntry, Session, SessionExport, SystemId};
+use engine::session::{RollLogEntry, Session, SessionExport};
 use poise::CreateReply;
 use serenity::all::{CreateAttachment, User};
 
@@ -13,7 +13,7 @@ use crate::embeds::status::{pack_messages, status_views};
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::{Invocation, now_ms, store_error};
 use crate::log_line::roller;
-use crate::store::{MAX_EXPORT_ROLLS, StoreError};
+use crate::store::{LogScope, MAX_EXPORT_ROLLS, StoreError};
 use crate::{BotError, Context};
 
 /// Game sessions in this channel
@@ -23,7 +23,17 @@ use crate::{BotError, Context};
     name_localized("ja", "セッション"),
     description_localized("ja", "このチャンネルのゲームセッション"),
     subcommands(
-        "start", "join", "leave", "status", "log", "recap", "end", "export", "gm", "luck"
+        "start",
+        "join",
+        "leave",
+        "status",
+        "log",
+        "recap",
+        "end",
+        "export",
+        "gm",
+        "luck",
+        "super::campaign::delete"
     )
 )]
 pub async fn session(_ctx: Context<'_>) -> Result<(), BotError> {
@@ -51,79 +61,30 @@ fn note(title: String, description: String) -> EmbedView {
     }
 }
 
-/// Start a session here; you become its GM
+/// Start a session here, or continue the campaign played here; you become its GM
 #[poise::command(
     slash_command,
     guild_only,
     name_localized("ja", "開始"),
-    description_localized("ja", "ここでセッションを始めます（あなたがGMになります）")
+    description_localized("ja", "セッションを始める、またはここのキャンペーンを続けます")
 )]
 pub async fn start(
     ctx: Context<'_>,
-    #[description = "Session name"]
+    #[description = "Session name (a new campaign needs one)"]
     #[name_localized("ja", "名前")]
-    #[description_localized("ja", "セッション名")]
+    #[description_localized("ja", "セッション名（新しいキャンペーンには必要）")]
     #[max_length = 100]
-    name: String,
-    #[description = "Game system"]
+    name: Option<String>,
+    #[description = "Game system (a new campaign needs one)"]
     #[name_localized("ja", "システム")]
-    #[description_localized("ja", "ゲームシステム")]
-    system: SystemChoice,
+    #[description_localized("ja", "ゲームシステム（新しいキャンペーンには必要）")]
+    system: Option<SystemChoice>,
+    #[description = "Continue the campaign played here, or start a new one (default: ask)"]
+    #[name_localized("ja", "キャンペーン")]
+    #[description_localized("ja", "ここのキャンペーンを続けるか新しく始めるか（既定: 確認する）")]
+    campaign: Option<super::campaign::CampaignChoice>,
 ) -> Result<(), BotError> {
-    let inv = Invocation::load(ctx).await;
-    let guild = inv.require_guild()?;
-    let system = SystemId::from(system);
-    inv.require_system(system)?;
-    let session = Session::start(guild, inv.channel, &name, system, inv.user, now_ms())
-        .map_err(|e| inv.user_error(&e))?;
-    let session = ctx
-        .data()
-        .store
-        .create_session(&session)
-        .await
-        .map_err(|e| store_error(e, inv.lang))?;
-    let sys = system.display_name(inv.lang);
-    // Where the game's rolls are: its own commands, or `/roll` for a system that has none.
-    let own: Vec<String> = crate::systems::bot(system)
-        .commands()
-        .iter()
-        .map(|c| format!("/{}", c.name))
-        .collect();
-    let rolls = if own.is_empty() {
-        say(
-            inv.lang,
-            "This system has no commands of its own: roll with /roll (any dice notation) and keep the roster with /char.".to_string(),
-            "このシステムには専用のコマンドがありません。/roll（ダイス記法）で振り、/char で名簿を管理します。".to_string(),
-        )
-    } else {
-        say(
-            inv.lang,
-            format!("Its commands: {}.", own.join(", ")),
-            format!("専用のコマンド: {}。", own.join("、")),
-        )
-    };
-    reply(
-        ctx,
-        note(
-            say(
-                inv.lang,
-                format!("Session started: {}", session.name),
-                format!("セッション開始: {}", session.name),
-            ),
-            say(
-                inv.lang,
-                format!(
-                    "System: {sys}\nGM: <@{}>\nPlayers join with /session join.\n{rolls}",
-                    session.gm
-                ),
-                format!(
-                    "システム: {sys}\nGM: <@{}>\nプレイヤーは /session join で参加します。\n{rolls}",
-                    session.gm
-                ),
-            ),
-        ),
-    )
-    .await
+    super::campaign::start(ctx, name, system, campaign).await
 }
 
 /// Join the session in this channel
@@ -203,13 +164,18 @@ pub async fn log(
     #[min = 1]
     #[max = 25]
     count: Option<u32>,
+    #[description = "Which evening of the campaign (0: all of them; default: the latest)"]
+    #[name_localized("ja", "回")]
+    #[description_localized("ja", "キャンペーンの第何回か（0で全体、既定は最新）")]
+    #[autocomplete = "super::campaign::autocomplete_evening"]
+    #[max = 100000]
+    evening: Option<u32>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let s = inv.session(ctx).await?;
-    let rolls = ctx
-        .data()
-        .store
-        .recent_rolls(s.id, count.unwrap_or(10).clamp(1, 25))
+    let store = ctx.data().store.as_ref();
+    let base = super::campaign::channel_game(ctx, &inv).await?;
+    let (s, scope) = super::campaign::scope(store, &inv, base, evening).await?;
+    let rolls = super::campaign::recent(store, scope, count.unwrap_or(10).clamp(1, 25))
         .await
         .map_err(|e| store_error(e, inv.lang))?;
     let line = |r: &RollLogEntry| {
@@ -246,8 +212,8 @@ pub async fn log(
         note(
             say(
                 inv.lang,
-                format!("🎲 Log: {}", s.name),
-                format!("🎲 ログ: {}", s.name),
+                format!("🎲 Log: {}", super::campaign::scope_title(&s, scope, inv.lang)),
+                format!("🎲 ログ: {}", super::campaign::scope_title(&s, scope, inv.lang)),
             ),
             description,
         ),
@@ -374,12 +340,16 @@ pub async fn end(ctx: Context<'_>) -> Result<(), BotError> {
         say(
             inv.lang,
             format!(
-                "Its roster and roll log are kept: /session export session:{} gives a copy.",
-                s.id
+                "Its roster and roll log are kept: /session export session:{} gives a copy. \
+                 Next time, /session start here continues the campaign as evening {}.",
+                s.id,
+                s.evening + 1
             ),
             format!(
-                "ロスターとログは保存されています（/session export session:{} で出力できます）。",
-                s.id
+                "ロスターとログは保存されています（/session export session:{} で出力できます）。\
+                 次回ここで /session start すると、キャンペーンの第{}回として続けられます。",
+                s.id,
+                s.evening + 1
             ),
         ),
     );
@@ -462,11 +432,17 @@ pub async fn export(
     #[description_localized("ja", "含める最初のロール番号（1ファイルに収まらないログ用）")]
     #[min = 1]
     start: Option<u32>,
+    #[description = "Which evening of the campaign (0: all of them; default: the latest)"]
+    #[name_localized("ja", "回")]
+    #[description_localized("ja", "キャンペーンの第何回か（0で全体、既定は最新）")]
+    #[autocomplete = "super::campaign::autocomplete_evening"]
+    #[max = 100000]
+    evening: Option<u32>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let guild = inv.require_guild()?;
-    let s = match session {
-        None => inv.session(ctx).await?,
+    let base = match session {
+        None => super::campaign::channel_game(ctx, &inv).await?,
         Some(id) => match ctx.data().store.session(id).await {
             // Another channel's log may be one this member cannot read: only its GM or a
             // server manager exports it from elsewhere.
@@ -475,13 +451,23 @@ pub async fn export(
             Err(e) => return Err(store_error(e, inv.lang)),
         },
     };
+    let store = ctx.data().store.as_ref();
+    let (s, scope) = super::campaign::scope(store, &inv, base, evening).await?;
     let offset = start.unwrap_or(1).saturating_sub(1);
-    let page = ctx
-        .data()
-        .store
-        .export_page(s.id, offset, MAX_EXPORT_ROLLS)
+    let page = super::campaign::page(store, scope, offset, MAX_EXPORT_ROLLS)
         .await
         .map_err(|e| store_error(e, inv.lang))?;
+    // A campaign's file names each roll's evening.
+    let evenings = match scope {
+        LogScope::Campaign(c) => store
+            .campaign_sessions(c)
+            .await
+            .map_err(|e| store_error(e, inv.lang))?
+            .iter()
+            .map(|e| (e.id, e.evening))
+            .collect(),
+        LogScope::Evening(_) => std::collections::BTreeMap::new(),
+    };
     let limit = match ctx {
         poise::Context::Application(app) => app.interaction.attachment_size_limit as usize,
         poise::Context::Prefix(_) => 8 * 1024 * 1024,
@@ -547,15 +533,19 @@ pub async fn export(
         inv.lang,
     )
     .await;
-    let transcript = super::transcript::markdown(&export, &recap, inv.lang, hidden);
+    let transcript = super::transcript::markdown(&export, &recap, inv.lang, &evenings, hidden);
     let page_html = super::page::html(&export, &recap, inv.lang, hidden);
     let total = page.total_rolls;
     let first = u64::from(page.offset) + 1;
     let last = u64::from(page.offset) + fits as u64;
+    let (stem, which) = match scope {
+        LogScope::Campaign(c) => (format!("campaign-{c}"), format!("session:{} evening:0", s.id)),
+        LogScope::Evening(id) => (format!("session-{id}"), format!("session:{id}")),
+    };
     let stem = if offset == 0 && last >= total {
-        format!("session-{}", s.id)
+        stem
     } else {
-        format!("session-{}-rolls-{first}-{last}", s.id)
+        format!("{stem}-rolls-{first}-{last}")
     };
     let file = CreateAttachment::bytes(json, format!("{stem}.json"));
     let readable = CreateAttachment::bytes(transcript.into_bytes(), format!("{stem}.md"));
@@ -576,8 +566,8 @@ pub async fn export(
     if last < total {
         text.push_str(&say(
             inv.lang,
-            format!(" The rest: /session export session:{} start:{}", s.id, last + 1),
-            format!(" 続きは /session export session:{} start:{}", s.id, last + 1),
+            format!(" The rest: /session export {which} start:{}", last + 1),
+            format!(" 続きは /session export {which} start:{}", last + 1),
         ));
     }
     crate::reply::send(

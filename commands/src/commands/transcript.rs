@@ -143,6 +143,7 @@ pub fn markdown(
     export: &SessionExport,
     r: &Recap,
     lang: Lang,
+    evenings: &BTreeMap<i64, u32>,
     hidden: impl Fn(&RollLogEntry) -> Option<String>,
 ) -> String {
     let s = &export.session;
@@ -158,7 +159,14 @@ pub fn markdown(
     for e in export.log.iter().filter(|e| e.user_name.is_some()) {
         names.insert(e.user_id, roller(e));
     }
-    let member = |id: u64| names.get(&id).cloned().unwrap_or_else(|| format!("<@{id}>"));
+    // Someone who never rolled (the GM, an owner) by the name the game last saw them under.
+    let member = |id: u64| {
+        names
+            .get(&id)
+            .cloned()
+            .or_else(|| s.name_of(id).map(cell))
+            .unwrap_or_else(|| format!("<@{id}>"))
+    };
     out.push_str(&format!("- GM: {}\n", member(s.gm)));
     if !s.players.is_empty() {
         let players: Vec<String> = s.players.iter().map(|&p| member(p)).collect();
@@ -199,7 +207,14 @@ pub fn markdown(
     }
     let mut last_day = String::new();
     for entry in &export.log {
-        let today = day(entry.at_ms);
+        // A campaign's log: each day under the evening it was played in.
+        let today = match evenings.get(&entry.session_id) {
+            Some(n) => match lang {
+                Lang::En => format!("{} · evening {n}", day(entry.at_ms)),
+                Lang::Ja => format!("{} · 第{n}回", day(entry.at_ms)),
+            },
+            None => day(entry.at_ms),
+        };
         if today != last_day {
             out.push_str(&format!("\n### {today}\n\n"));
             last_day = today;
@@ -287,7 +302,7 @@ mod tests {
     fn every_roll_reads_as_time_who_command_and_result() {
         let x = export();
         let r = recap::build(&x.session, &x.log, 3, |_| false);
-        let md = markdown(&x, &r, Lang::En, |e| {
+        let md = markdown(&x, &r, Lang::En, &BTreeMap::new(), |e| {
             e.outcome.get("hidden").map(|_| "made a secret roll".to_string())
         });
         assert!(md.starts_with("# Heist \\| night\n"), "{md}");
@@ -317,7 +332,7 @@ mod tests {
     fn the_transcript_speaks_the_readers_language() {
         let x = export();
         let r = recap::build(&x.session, &x.log, 3, |_| false);
-        let md = markdown(&x, &r, Lang::Ja, |_| None);
+        let md = markdown(&x, &r, Lang::Ja, &BTreeMap::new(), |_| None);
         let system = format!("- システム: {}\n", SystemId::Shadowrun4.display_name(Lang::Ja));
         assert!(md.contains(&system), "{md}");
         assert!(md.contains("→ ヒット 2 / 3 → 失敗\n"), "{md}");

@@ -135,6 +135,18 @@ impl Store for CachedStore {
         self.inner.recent_rolls(session_id, count)
     }
 
+    fn campaign_page(&self, campaign: i64, offset: u32, limit: u32) -> StoreFuture<'_, ExportPage> {
+        self.inner.campaign_page(campaign, offset, limit)
+    }
+    fn delete_campaign(&self, campaign: i64) -> StoreFuture<'_, (u64, u64)> {
+        self.inner.delete_campaign(campaign)
+    }
+    fn last_session(&self, channel: u64) -> StoreFuture<'_, Option<Session>> {
+        self.inner.last_session(channel)
+    }
+    fn campaign_sessions(&self, campaign: i64) -> StoreFuture<'_, Vec<Session>> {
+        self.inner.campaign_sessions(campaign)
+    }
     fn export_page(&self, session_id: i64, offset: u32, limit: u32) -> StoreFuture<'_, ExportPage> {
         self.inner.export_page(session_id, offset, limit)
     }

@@ -33,6 +33,17 @@ pub(super) fn sqlite() -> Migrator {
     migrator(found::SQLITE)
 }
 
+/// A backend's migrations up to and including `version`: a database as an older release left
+/// it, for the upgrade tests.
+pub fn until(backend: super::Backend, version: i64) -> Migrator {
+    let all = match backend {
+        super::Backend::Postgres => found::POSTGRES,
+        super::Backend::Sqlite => found::SQLITE,
+    };
+    let kept: Vec<_> = all.iter().copied().filter(|m| m.0 <= version).collect();
+    migrator(&kept)
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;

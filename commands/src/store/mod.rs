@@ -32,6 +32,7 @@ use thiserror::Error;
 pub use cache::Caches;
 pub use cached_store::CachedStore;
 pub use json_text::JsonText;
+pub use migrations::until as migrations_until;
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
@@ -66,6 +67,13 @@ pub struct ExportPage {
     pub offset: u32,
     /// How many rolls the whole log has.
     pub total_rolls: u64,
+}
+
+/// Which log a page is read from: one evening's (a session id) or a whole campaign's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogScope {
+    Evening(i64),
+    Campaign(i64),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -325,6 +333,22 @@ pub trait Store: Send + Sync {
     /// `limit` rolls (capped at [`MAX_EXPORT_ROLLS`]) and the log's total length, read as one
     /// consistent snapshot. Memory stays bounded however long the log is.
     fn export_page(&self, session_id: i64, offset: u32, limit: u32) -> StoreFuture<'_, ExportPage>;
+
+    /// [`Self::export_page`] over every evening of campaign `campaign` (the id of its first
+    /// evening, [`Session::campaign`]), headed by its newest evening.
+    fn campaign_page(&self, campaign: i64, offset: u32, limit: u32) -> StoreFuture<'_, ExportPage>;
+
+    /// The channel's newest session, active or ended: the campaign `/session start` offers to
+    /// continue.
+    fn last_session(&self, channel: u64) -> StoreFuture<'_, Option<Session>>;
+
+    /// Deletes a campaign: every evening and its whole log, in one transaction (the one way
+    /// rolls leave the log). Refused with [`StoreError::AlreadyActive`] while an evening runs,
+    /// [`StoreError::NotFound`] for an unknown campaign. Returns (evenings, rolls) deleted.
+    fn delete_campaign(&self, campaign: i64) -> StoreFuture<'_, (u64, u64)>;
+
+    /// Every evening of a campaign, first to last (empty for an unknown campaign).
+    fn campaign_sessions(&self, campaign: i64) -> StoreFuture<'_, Vec<Session>>;
 
     /// A session with (the first [`MAX_EXPORT_ROLLS`] rolls of) its log.
     fn export_session(&self, session_id: i64) -> StoreFuture<'_, SessionExport> {

@@ -28,8 +28,8 @@ pub(super) const UPSERT_CHANNEL: &str = "INSERT INTO channel_settings (channel_i
      updated_at_ms = excluded.updated_at_ms";
 
 pub(super) const INSERT_SESSION: &str = "INSERT INTO sessions \
-     (guild_id, channel_id, name, system, gm_id, state, version, created_at_ms, updated_at_ms, ended_at_ms) \
-     VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, NULL) RETURNING id";
+     (guild_id, channel_id, name, system, gm_id, state, version, created_at_ms, updated_at_ms, ended_at_ms, \
+     campaign_id, evening) VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, NULL, $9, $10) RETURNING id";
 
 /// The columns `session_from_row` reads.
 pub(super) const SELECT_ACTIVE: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \
@@ -42,6 +42,25 @@ pub(super) const SELECT_BY_ID: &str = "SELECT id, state, version, updated_at_ms,
 pub(super) const SELECT_ENDED: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \
      FROM sessions WHERE guild_id = $1 AND ended_at_ms IS NOT NULL \
      ORDER BY ended_at_ms DESC, id DESC LIMIT $2";
+
+/// A channel's newest session, active or ended.
+pub(super) const SELECT_LAST_IN_CHANNEL: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \
+     FROM sessions WHERE channel_id = $1 ORDER BY id DESC LIMIT 1";
+/// A campaign's evenings, first to last.
+pub(super) const SELECT_CAMPAIGN: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \
+     FROM sessions WHERE COALESCE(campaign_id, id) = $1 ORDER BY evening, id";
+
+/// Deleting a campaign: none of its evenings may be running; its sessions are listed in
+/// `roll_log_deletions` (the one list the log's append-only triggers let rows leave by), their
+/// rolls and themselves deleted, and the list emptied, in one transaction.
+pub(super) const COUNT_CAMPAIGN_ACTIVE: &str =
+    "SELECT COUNT(*) FROM sessions WHERE COALESCE(campaign_id, id) = $1 AND ended_at_ms IS NULL";
+pub(super) const LIST_CAMPAIGN_DELETION: &str = "INSERT INTO roll_log_deletions (session_id) SELECT id FROM sessions WHERE COALESCE(campaign_id, id) = $1";
+pub(super) const DELETE_LISTED_ROLLS: &str =
+    "DELETE FROM roll_log WHERE session_id IN (SELECT session_id FROM roll_log_deletions)";
+pub(super) const DELETE_LISTED_SESSIONS: &str =
+    "DELETE FROM sessions WHERE id IN (SELECT session_id FROM roll_log_deletions)";
+pub(super) const CLEAR_DELETION_LIST: &str = "DELETE FROM roll_log_deletions";
 
 /// The optimistic check: writes only if nobody saved this session since we read it. The version
 /// rises by the number of edits saved ($9: a batch saves several at once).
@@ -57,6 +76,12 @@ pub(super) const SELECT_RECENT_ROLLS: &str = "SELECT session_id, user_id, comman
 pub(super) const SELECT_ROLL_PAGE: &str = "SELECT session_id, user_id, command, outcome, at_ms, user_name \
      FROM roll_log WHERE session_id = $1 ORDER BY id LIMIT $2 OFFSET $3";
 pub(super) const COUNT_ROLLS: &str = "SELECT COUNT(*) FROM roll_log WHERE session_id = $1";
+/// The same for every evening of a campaign: one log, in the order it was written.
+pub(super) const SELECT_CAMPAIGN_ROLL_PAGE: &str = "SELECT session_id, user_id, command, outcome, at_ms, user_name \
+     FROM roll_log WHERE session_id IN (SELECT id FROM sessions WHERE COALESCE(campaign_id, id) = $1) \
+     ORDER BY id LIMIT $2 OFFSET $3";
+pub(super) const COUNT_CAMPAIGN_ROLLS: &str = "SELECT COUNT(*) FROM roll_log \
+     WHERE session_id IN (SELECT id FROM sessions WHERE COALESCE(campaign_id, id) = $1)";
 
 /// The start of a multi-row insert of actions (`VALUES …` follow).
 pub(super) const INSERT_ACTIONS: &str =
@@ -93,9 +118,9 @@ macro_rules! sql_store {
             use $crate::store::combine::{Member, Turn, apply_all, member};
             use $crate::store::sql::*;
             use $crate::store::{
-                Action, Backend, Edit, ExportPage, MAX_EXPORT_ROLLS, MAX_RECENT_ROLLS, NewAction, NewRoll,
-                Recorded, SettingsEdit, Store, StoreError, StoreFuture, UPDATE_ATTEMPTS, from_db, now_ms,
-                to_db,
+                Action, Backend, Edit, ExportPage, LogScope, MAX_EXPORT_ROLLS, MAX_RECENT_ROLLS, NewAction,
+                NewRoll, Recorded, SettingsEdit, Store, StoreError, StoreFuture, UPDATE_ATTEMPTS, from_db,
+                now_ms, to_db,
             };
 
             impl $store {
@@ -140,6 +165,59 @@ macro_rules! sql_store {
 
                 /// Serves the channel's waiting edits, a batch per transaction, until none wait
                 /// (see `combine`). Runs in a task of its own.
+                /// One page of an evening's or a whole campaign's log with its session (the
+                /// campaign's newest evening) and the log's length, read as one snapshot.
+                async fn log_page(
+                    &self,
+                    scope: LogScope,
+                    offset: u32,
+                    limit: u32,
+                ) -> Result<ExportPage, StoreError> {
+                    let mut tx = self
+                        .pool
+                        .begin_with(Self::BEGIN_SNAPSHOT)
+                        .await
+                        .map_err(Self::classify)?;
+                    let (id, read, count, page) = match scope {
+                        LogScope::Evening(id) => (id, SELECT_BY_ID, COUNT_ROLLS, SELECT_ROLL_PAGE),
+                        LogScope::Campaign(id) => (
+                            id,
+                            SELECT_CAMPAIGN,
+                            COUNT_CAMPAIGN_ROLLS,
+                            SELECT_CAMPAIGN_ROLL_PAGE,
+                        ),
+                    };
+                    // A campaign's rows come first to last: its newest evening heads the page.
+                    let rows = sqlx::query(read)
+                        .bind(id)
+                        .fetch_all(&mut *tx)
+                        .await
+                        .map_err(Self::classify)?;
+                    let session = Self::session_from_row(rows.last().ok_or(StoreError::NotFound)?)?;
+                    let (total,): (i64,) = sqlx::query_as(count)
+                        .bind(id)
+                        .fetch_one(&mut *tx)
+                        .await
+                        .map_err(Self::classify)?;
+                    let rows = sqlx::query(page)
+                        .bind(id)
+                        .bind(i64::from(limit.min(MAX_EXPORT_ROLLS)))
+                        .bind(i64::from(offset))
+                        .fetch_all(&mut *tx)
+                        .await
+                        .map_err(Self::classify)?;
+                    let log = rows
+                        .iter()
+                        .map(Self::roll_from_row)
+                        .collect::<Result<Vec<_>, _>>()?;
+                    tx.commit().await.map_err(Self::classify)?;
+                    Ok(ExportPage {
+                        export: SessionExport::new(session, log),
+                        offset,
+                        total_rolls: u64::try_from(total).unwrap_or(0),
+                    })
+                }
+
                 async fn serve_edits(self, channel: u64) {
                     loop {
                         let members = self.combiner.take(channel);
@@ -341,6 +419,8 @@ macro_rules! sql_store {
                             .bind(Json(session))
                             .bind(session.created_at_ms)
                             .bind(session.updated_at_ms)
+                            .bind((session.campaign_id != 0).then_some(session.campaign_id))
+                            .bind(i64::from(session.evening))
                             .fetch_one(&self.pool)
                             .await
                             .map_err(|e| match &e {
@@ -458,41 +538,68 @@ macro_rules! sql_store {
                     offset: u32,
                     limit: u32,
                 ) -> StoreFuture<'_, ExportPage> {
+                    Box::pin(self.log_page(LogScope::Evening(session_id), offset, limit))
+                }
+
+                fn campaign_page(
+                    &self,
+                    campaign: i64,
+                    offset: u32,
+                    limit: u32,
+                ) -> StoreFuture<'_, ExportPage> {
+                    Box::pin(self.log_page(LogScope::Campaign(campaign), offset, limit))
+                }
+
+                fn delete_campaign(&self, campaign: i64) -> StoreFuture<'_, (u64, u64)> {
                     Box::pin(async move {
-                        let mut tx = self
-                            .pool
-                            .begin_with(Self::BEGIN_SNAPSHOT)
-                            .await
-                            .map_err(Self::classify)?;
-                        let row = sqlx::query(SELECT_BY_ID)
-                            .bind(session_id)
-                            .fetch_optional(&mut *tx)
-                            .await
-                            .map_err(Self::classify)?
-                            .ok_or(StoreError::NotFound)?;
-                        let session = Self::session_from_row(&row)?;
-                        let (total,): (i64,) = sqlx::query_as(COUNT_ROLLS)
-                            .bind(session_id)
+                        let _turn = self.write_turn().await;
+                        let mut tx = self.pool.begin().await.map_err(Self::classify)?;
+                        let (active,): (i64,) = sqlx::query_as(COUNT_CAMPAIGN_ACTIVE)
+                            .bind(campaign)
                             .fetch_one(&mut *tx)
                             .await
                             .map_err(Self::classify)?;
-                        let rows = sqlx::query(SELECT_ROLL_PAGE)
-                            .bind(session_id)
-                            .bind(i64::from(limit.min(MAX_EXPORT_ROLLS)))
-                            .bind(i64::from(offset))
-                            .fetch_all(&mut *tx)
+                        if active > 0 {
+                            return Err(StoreError::AlreadyActive);
+                        }
+                        let mut run = async |sql: &'static str| -> Result<u64, StoreError> {
+                            sqlx::query(sql)
+                                .bind(campaign)
+                                .execute(&mut *tx)
+                                .await
+                                .map(|r| r.rows_affected())
+                                .map_err(Self::classify)
+                        };
+                        if run(LIST_CAMPAIGN_DELETION).await? == 0 {
+                            return Err(StoreError::NotFound);
+                        }
+                        let rolls = run(DELETE_LISTED_ROLLS).await?;
+                        let sessions = run(DELETE_LISTED_SESSIONS).await?;
+                        run(CLEAR_DELETION_LIST).await?;
+                        tx.commit().await.map_err(Self::classify)?;
+                        Ok((sessions, rolls))
+                    })
+                }
+
+                fn last_session(&self, channel: u64) -> StoreFuture<'_, Option<Session>> {
+                    Box::pin(async move {
+                        let row = sqlx::query(SELECT_LAST_IN_CHANNEL)
+                            .bind(to_db(channel))
+                            .fetch_optional(&self.pool)
                             .await
                             .map_err(Self::classify)?;
-                        let log = rows
-                            .iter()
-                            .map(Self::roll_from_row)
-                            .collect::<Result<Vec<_>, _>>()?;
-                        tx.commit().await.map_err(Self::classify)?;
-                        Ok(ExportPage {
-                            export: SessionExport::new(session, log),
-                            offset,
-                            total_rolls: u64::try_from(total).unwrap_or(0),
-                        })
+                        row.as_ref().map(Self::session_from_row).transpose()
+                    })
+                }
+
+                fn campaign_sessions(&self, campaign: i64) -> StoreFuture<'_, Vec<Session>> {
+                    Box::pin(async move {
+                        let rows = sqlx::query(SELECT_CAMPAIGN)
+                            .bind(campaign)
+                            .fetch_all(&self.pool)
+                            .await
+                            .map_err(Self::classify)?;
+                        rows.iter().map(Self::session_from_row).collect()
                     })
                 }
 

@@ -45,6 +45,18 @@ impl Harness for Postgres {
         pool.close().await;
         result
     }
+
+    async fn migrate_until(&self, version: i64) -> Result<(), String> {
+        let pool = sqlx::PgPool::connect(&self.db.url)
+            .await
+            .map_err(|e| e.to_string())?;
+        let result = saikoro_bot::store::migrations_until(Backend::Postgres, version)
+            .run(&pool)
+            .await
+            .map_err(|e| e.to_string());
+        pool.close().await;
+        result
+    }
 }
 
 contract_tests!(Postgres::new().await);

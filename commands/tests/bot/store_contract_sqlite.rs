@@ -42,6 +42,22 @@ impl Harness for Sqlite {
         pool.close().await;
         result
     }
+
+    async fn migrate_until(&self, version: i64) -> Result<(), String> {
+        std::fs::create_dir_all(self.data_dir()).map_err(|e| e.to_string())?;
+        let options = SqliteConnectOptions::new()
+            .filename(self.data_dir().join("saikoro.db"))
+            .create_if_missing(true);
+        let pool = SqlitePool::connect_with(options)
+            .await
+            .map_err(|e| e.to_string())?;
+        let result = saikoro_bot::store::migrations_until(Backend::Sqlite, version)
+            .run(&pool)
+            .await
+            .map_err(|e| e.to_string());
+        pool.close().await;
+        result
+    }
 }
 
 contract_tests!(Sqlite::new());

@@ -9,7 +9,7 @@ use engine::session::{
     Actor, ChannelSettings, EntryEdit, MAX_ENTRY_NAME_CHARS, RollLogEntry, RosterEntry, SecretRolls,
     ServerSettings, Session, SessionError, SystemId, Visibility,
 };
-use saikoro_bot::store::{Store, StoreError};
+use saikoro_bot::store::{JsonText, NewRoll, Store, StoreError};
 use serde_json::json;
 
 /// A fresh database for one test, on one backend.
@@ -18,6 +18,8 @@ pub trait Harness {
     async fn open(&self) -> Arc<dyn Store>;
     /// Runs raw SQL against the database, bypassing the store.
     async fn raw(&self, sql: &'static str) -> Result<u64, String>;
+    /// Brings an empty database to the schema of migration `version` (an older release's).
+    async fn migrate_until(&self, version: i64) -> Result<(), String>;
 }
 
 pub const GUILD: u64 = 900_000_000_000_000_001;
@@ -943,6 +945,191 @@ pub async fn concurrent_records_keep_their_own_buttons_and_rolls(h: &impl Harnes
 
 /// One `#[tokio::test]` per contract function; `$harness` is an async expression giving a
 /// fresh harness.
+/// Deleting a campaign takes every evening and roll of it, in one transaction, and nothing
+/// else; a running campaign is refused; the log stays append-only for everything else.
+pub async fn deleting_a_campaign_takes_its_evenings_and_log_only(h: &impl Harness) {
+    let store = h.open().await;
+    let roll = |session_id: i64| NewRoll {
+        session_id,
+        user_id: ALICE,
+        command: "/roll dice:1d6".into(),
+        outcome: JsonText::from(&json!({})),
+        at_ms: 1,
+        user_name: None,
+    };
+    let kept = store
+        .create_session(&new_session(CHAN - 1, "Kept"))
+        .await
+        .unwrap();
+    store.append_roll(&roll(kept.id)).await.unwrap();
+    let first = store.create_session(&new_session(CHAN, "Gone")).await.unwrap();
+    store.append_roll(&roll(first.id)).await.unwrap();
+    let ended = store.end_session(CHAN, Actor::user(GM), 2).await.unwrap();
+    let second = store
+        .create_session(
+            &ended
+                .next_evening(Actor::user(GM), &Default::default(), 3)
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    store.append_roll(&roll(second.id)).await.unwrap();
+    store.append_roll(&roll(second.id)).await.unwrap();
+    assert!(matches!(
+        store.delete_campaign(first.id).await,
+        Err(StoreError::AlreadyActive)
+    ));
+    assert_eq!(store.campaign_page(first.id, 0, 10).await.unwrap().total_rolls, 3);
+    store.end_session(CHAN, Actor::user(GM), 4).await.unwrap();
+    assert_eq!(store.delete_campaign(first.id).await.unwrap(), (2, 3));
+    assert!(store.session(first.id).await.unwrap().is_none());
+    assert!(store.session(second.id).await.unwrap().is_none());
+    assert!(store.last_session(CHAN).await.unwrap().is_none());
+    assert!(matches!(
+        store.delete_campaign(first.id).await,
+        Err(StoreError::NotFound)
+    ));
+    // The other campaign and its log are whole, and still append-only.
+    assert_eq!(store.export_page(kept.id, 0, 10).await.unwrap().total_rolls, 1);
+    assert!(
+        h.raw("DELETE FROM roll_log").await.is_err(),
+        "the log refuses other deletes"
+    );
+    assert_eq!(store.export_page(kept.id, 0, 10).await.unwrap().total_rolls, 1);
+}
+
+/// The schema before campaigns (the last migration of that release).
+const BEFORE_CAMPAIGNS: i64 = 20250104000000;
+
+/// Issue 27: a database written by the release before campaigns — sessions, a roster, a log —
+/// reads back whole after the campaign migration, every session a one-evening campaign that
+/// can be continued.
+pub async fn sessions_stored_before_campaigns_read_back_as_one_evening_campaigns(h: &impl Harness) {
+    h.migrate_until(BEFORE_CAMPAIGNS).await.expect("the old schema");
+    // The state JSON as that release wrote it: no campaign, evening or names.
+    let mut old = new_session(CHAN, "Old night");
+    old.players = vec![ALICE];
+    old.roster = vec![RosterEntry::new("Ana", ALICE).with_sheet(json!({"body": 4}))];
+    let mut state = serde_json::to_value(&old).unwrap();
+    for key in ["campaign_id", "evening", "names"] {
+        state.as_object_mut().unwrap().remove(key);
+    }
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let channel = CHAN as i64;
+    let guild = GUILD as i64;
+    h.raw(leak(format!(
+        "INSERT INTO sessions (id, guild_id, channel_id, name, system, gm_id, state, version, \
+         created_at_ms, updated_at_ms, ended_at_ms) VALUES (5, {guild}, {channel}, 'Old night', \
+         'shadowrun4', {GM}, '{}', 3, 100, 200, 300)",
+        state.to_string().replace('\'', "''")
+    )))
+    .await
+    .expect("an old session");
+    for (n, name) in [(1, "'alice'"), (2, "NULL")] {
+        h.raw(leak(format!(
+            "INSERT INTO roll_log (session_id, user_id, command, outcome, at_ms, user_name) \
+             VALUES (5, {ALICE}, '/roll dice:1d6', '{{\"total\": {n}}}', {}, {name})",
+            150 + n
+        )))
+        .await
+        .expect("an old roll");
+    }
+    let store = h.open().await;
+    let s = store.session(5).await.unwrap().expect("the old session");
+    assert_eq!((s.campaign(), s.campaign_id, s.evening), (5, 0, 1));
+    assert_eq!(
+        (s.name.as_str(), s.players.clone(), s.version),
+        ("Old night", vec![ALICE], 3)
+    );
+    assert_eq!(s.entry("Ana").unwrap().sheet, json!({"body": 4}));
+    let log = store.export_page(5, 0, 10).await.unwrap().export.log;
+    let totals: Vec<_> = log.iter().map(|e| e.outcome["total"].clone()).collect();
+    assert_eq!(totals, [json!(1), json!(2)]);
+    assert_eq!(log[0].user_name.as_deref(), Some("alice"));
+    assert_eq!(store.last_session(CHAN).await.unwrap().map(|s| s.id), Some(5));
+    let evenings = store.campaign_sessions(5).await.unwrap();
+    assert_eq!(evenings.iter().map(|s| s.id).collect::<Vec<_>>(), [5]);
+    // It continues as evening 2 of its own campaign.
+    let next = s.next_evening(Actor::user(GM), &Default::default(), 400).unwrap();
+    let next = store.create_session(&next).await.unwrap();
+    assert_eq!(store.session(next.id).await.unwrap().unwrap().campaign(), 5);
+    let page = store.campaign_page(5, 0, 10).await.unwrap();
+    assert_eq!((page.export.session.id, page.total_rolls), (next.id, 2));
+}
+
+/// A campaign of three evenings: the evenings in order, one log across them in the order it
+/// was written, pages and counts over the whole, the channel's newest session.
+pub async fn a_campaign_reads_its_evenings_and_one_log(h: &impl Harness) {
+    let store = h.open().await;
+    let other = store
+        .create_session(&new_session(CHAN - 1, "Elsewhere"))
+        .await
+        .unwrap();
+    let mut ids = Vec::new();
+    let mut last = store.create_session(&new_session(CHAN, "Saga")).await.unwrap();
+    for evening in 1..=3u32 {
+        ids.push(last.id);
+        for n in 0..evening {
+            let roll = NewRoll {
+                session_id: last.id,
+                user_id: ALICE,
+                command: format!("/roll e{evening}r{n}"),
+                outcome: JsonText::from(&json!({})),
+                at_ms: 1000 * i64::from(evening) + i64::from(n),
+                user_name: None,
+            };
+            store.append_roll(&roll).await.unwrap();
+        }
+        let ended = store
+            .end_session(CHAN, Actor::user(GM), 2000 * i64::from(evening))
+            .await
+            .unwrap();
+        assert_eq!(ended.evening, evening);
+        if evening < 3 {
+            let next = ended
+                .next_evening(Actor::user(GM), &Default::default(), 0)
+                .unwrap();
+            last = store.create_session(&next).await.unwrap();
+        }
+    }
+    let campaign = ids[0];
+    let evenings = store.campaign_sessions(campaign).await.unwrap();
+    assert_eq!(evenings.iter().map(|s| s.id).collect::<Vec<_>>(), ids);
+    assert_eq!(evenings.iter().map(|s| s.evening).collect::<Vec<_>>(), [1, 2, 3]);
+    assert_eq!(store.last_session(CHAN).await.unwrap().unwrap().id, ids[2]);
+    assert_eq!(store.campaign_sessions(other.id).await.unwrap().len(), 1);
+    let all = store.campaign_page(campaign, 0, 100).await.unwrap();
+    assert_eq!(all.total_rolls, 6);
+    assert_eq!(
+        all.export.session.id, ids[2],
+        "the newest evening heads the campaign"
+    );
+    let commands: Vec<&str> = all.export.log.iter().map(|e| e.command.as_str()).collect();
+    assert_eq!(
+        commands,
+        [
+            "/roll e1r0",
+            "/roll e2r0",
+            "/roll e2r1",
+            "/roll e3r0",
+            "/roll e3r1",
+            "/roll e3r2"
+        ]
+    );
+    let page = store.campaign_page(campaign, 2, 3).await.unwrap();
+    let commands: Vec<&str> = page.export.log.iter().map(|e| e.command.as_str()).collect();
+    assert_eq!(
+        (commands, page.offset),
+        (vec!["/roll e2r1", "/roll e3r0", "/roll e3r1"], 2)
+    );
+    // One evening's page is that evening's only.
+    assert_eq!(store.export_page(ids[1], 0, 100).await.unwrap().total_rolls, 2);
+    assert!(matches!(
+        store.campaign_page(-4, 0, 10).await,
+        Err(StoreError::NotFound)
+    ));
+}
+
 #[macro_export]
 macro_rules! contract_tests {
     ($harness:expr) => {
@@ -955,7 +1142,9 @@ macro_rules! contract_tests {
             concurrent_settings_edits_all_land, export_pages,
             concurrent_channel_settings_edits_all_land, one_command_records_at_once,
             concurrent_records_keep_their_own_buttons_and_rolls,
-            cached_reads_follow_every_write, concurrent_edits_share_commits_and_keep_their_own_outcome);
+            cached_reads_follow_every_write, concurrent_edits_share_commits_and_keep_their_own_outcome,
+            sessions_stored_before_campaigns_read_back_as_one_evening_campaigns,
+            a_campaign_reads_its_evenings_and_one_log, deleting_a_campaign_takes_its_evenings_and_log_only);
     };
     (@each $harness:expr; $($name:ident),*) => {
         $(

@@ -1,0 +1,667 @@
+//! Campaigns (issue 27): `/session start` where a campaign already lives offers to continue it
+//! as its next evening or to start a new one, and its two buttons. A campaign is the channel's
+//! sessions chained by `Session::campaign`; the engine decides what an evening carries
+//! (`Session::next_evening`, each system's `Evenings`).
+
+use std::sync::Arc;
+
+use engine::i18n::Lang;
+use engine::session::{Actor, RollLogEntry, Session, SystemId};
+use poise::CreateReply;
+use serde_json::json;
+use serenity::all::{
+    AutocompleteChoice, ButtonStyle, CreateAutocompleteResponse, CreateInteractionResponseMessage,
+};
+
+use super::system_choice::SystemChoice;
+use crate::embeds::markdown::escape;
+use crate::embeds::{EmbedView, colour};
+use crate::invocation::{Invocation, now_ms, store_error};
+use crate::offers::{Offer, settle};
+use crate::press::{Answer, Press, PressReply, Shown};
+use crate::store::{ExportPage, JsonText, LogScope, NewAction, Store, StoreError};
+use crate::{BotError, Context};
+
+/// Continue the campaign whose newest evening is `payload.last`.
+pub const CONTINUE: &str = "campaign.continue";
+/// Start a new campaign named `payload.name` in `payload.system`.
+pub const NEW: &str = "campaign.new";
+
+/// `/session start`'s `campaign:` choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum CampaignChoice {
+    #[name = "continue"]
+    #[name_localized("ja", "続ける")]
+    Continue,
+    #[name = "new"]
+    #[name_localized("ja", "新規")]
+    New,
+}
+
+fn say(lang: Lang, en: String, ja: String) -> String {
+    match lang {
+        Lang::En => en,
+        Lang::Ja => ja,
+    }
+}
+
+/// `/session start`: continue, start new, or ask which when a campaign lives here.
+pub async fn start(
+    ctx: Context<'_>,
+    name: Option<String>,
+    system: Option<SystemChoice>,
+    choice: Option<CampaignChoice>,
+) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    let guild = inv.require_guild()?;
+    let store = ctx.data().store.as_ref();
+    let last = store
+        .last_session(inv.channel)
+        .await
+        .map_err(|e| store_error(e, inv.lang))?;
+    if last.as_ref().is_some_and(Session::is_active) {
+        return Err(inv.user_error(&StoreError::AlreadyActive));
+    }
+    let fresh = name.as_deref().zip(system.map(SystemId::from));
+    match (choice, last) {
+        (Some(CampaignChoice::Continue), None) => Err(BotError::User(say(
+            inv.lang,
+            "No campaign has been played in this channel yet: start one with `name:` and `system:`."
+                .into(),
+            "このチャンネルにはまだキャンペーンがありません。`名前:` と `システム:` を指定して始めてください。"
+                .into(),
+        ))),
+        (Some(CampaignChoice::Continue), Some(last)) => {
+            if let Some(sys) = system.map(SystemId::from).filter(|sys| *sys != last.system) {
+                return Err(BotError::User(say(
+                    inv.lang,
+                    format!(
+                        "The campaign here plays {}, not {}: continue it without `system:`, or start a new one with `campaign:new`.",
+                        last.system.display_name(inv.lang),
+                        sys.display_name(inv.lang)
+                    ),
+                    format!(
+                        "ここのキャンペーンは{}です（{}ではありません）。`システム:` なしで続けるか、`キャンペーン:新規` で新しく始めてください。",
+                        last.system.display_name(inv.lang),
+                        sys.display_name(inv.lang)
+                    ),
+                )));
+            }
+            let s = continue_campaign(store, &inv, last.id, inv.actor, name.as_deref()).await?;
+            send(ctx, started_view(&s, inv.lang)).await
+        }
+        (Some(CampaignChoice::New), _) | (None, None) => {
+            let (name, sys) = fresh.ok_or_else(|| needs_name_and_system(inv.lang))?;
+            let s = new_campaign(store, &inv, guild, name, sys).await?;
+            send(ctx, started_view(&s, inv.lang)).await
+        }
+        (None, Some(last)) => offer(ctx, &inv, &last, fresh).await,
+    }
+}
+
+fn needs_name_and_system(lang: Lang) -> BotError {
+    BotError::User(say(
+        lang,
+        "A new campaign needs `name:` and `system:`.".into(),
+        "新しいキャンペーンには `名前:` と `システム:` が必要です。".into(),
+    ))
+}
+
+async fn send(ctx: Context<'_>, view: EmbedView) -> Result<(), BotError> {
+    crate::reply::send(ctx, CreateReply::default().embed(view.to_embed())).await?;
+    Ok(())
+}
+
+/// A first evening, stored; its GM is the one who starts it.
+async fn new_campaign(
+    store: &dyn Store,
+    inv: &Invocation,
+    guild: u64,
+    name: &str,
+    system: SystemId,
+) -> Result<Session, BotError> {
+    inv.require_system(system)?;
+    let mut session = Session::start(guild, inv.channel, name, system, inv.user, now_ms())
+        .map_err(|e| inv.user_error(&e))?;
+    session.saw(inv.user, &inv.user_name);
+    store
+        .create_session(&session)
+        .await
+        .map_err(|e| store_error(e, inv.lang))
+}
+
+/// The next evening of the campaign whose newest evening is `last_id`, stored. Refused when
+/// that evening is no longer the channel's newest (someone started or continued meanwhile: the
+/// store's one-active-session index refuses a second start the same way).
+async fn continue_campaign(
+    store: &dyn Store,
+    inv: &Invocation,
+    last_id: i64,
+    actor: Actor,
+    rename: Option<&str>,
+) -> Result<Session, BotError> {
+    let last = store
+        .last_session(inv.channel)
+        .await
+        .map_err(|e| store_error(e, inv.lang))?
+        .filter(|s| s.id == last_id)
+        .ok_or_else(|| {
+            BotError::User(inv.lang.pick(
+                "This channel's game changed since the offer: type /session start again.",
+                "提案の後にこのチャンネルのゲームが変わりました。もう一度 /session start を実行してください。",
+            ).into())
+        })?;
+    if last.is_active() {
+        return Err(inv.user_error(&StoreError::AlreadyActive));
+    }
+    inv.require_system(last.system)?;
+    let mut next = last
+        .next_evening(actor, &inv.settings.house, now_ms())
+        .map_err(|e| inv.user_error(&e))?;
+    if let Some(name) = rename {
+        let renamed = Session::start(next.guild_id, next.channel_id, name, next.system, next.gm, 0)
+            .map_err(|e| inv.user_error(&e))?;
+        next.name = renamed.name;
+    }
+    next.saw(inv.user, &inv.user_name);
+    store
+        .create_session(&next)
+        .await
+        .map_err(|e| store_error(e, inv.lang))
+}
+
+/// What a started evening says: the system, the GM, where its rolls are and, from the second
+/// evening on, what the rules carried and reset.
+pub fn started_view(s: &Session, lang: Lang) -> EmbedView {
+    let sys = s.system.display_name(lang);
+    let own: Vec<String> = crate::systems::bot(s.system)
+        .commands()
+        .iter()
+        .map(|c| format!("/{}", c.name))
+        .collect();
+    let rolls = if own.is_empty() {
+        lang.pick(
+            "This system has no commands of its own: roll with /roll (any dice notation) and keep the roster with /char.",
+            "このシステムには専用のコマンドがありません。/roll（ダイス記法）で振り、/char で名簿を管理します。",
+        )
+        .to_string()
+    } else {
+        say(
+            lang,
+            format!("Its commands: {}.", own.join(", ")),
+            format!("専用のコマンド: {}。", own.join("、")),
+        )
+    };
+    let mut description = say(
+        lang,
+        format!(
+            "System: {sys}\nGM: <@{}>\nPlayers join with /session join.\n{rolls}",
+            s.gm
+        ),
+        format!(
+            "システム: {sys}\nGM: <@{}>\nプレイヤーは /session join で参加します。\n{rolls}",
+            s.gm
+        ),
+    );
+    if s.evening > 1 {
+        description.push_str(&carried_text(s, lang));
+    }
+    let title = if s.evening > 1 {
+        say(
+            lang,
+            format!("Evening {} of {}", s.evening, s.name),
+            format!("{} 第{}回", s.name, s.evening),
+        )
+    } else {
+        say(
+            lang,
+            format!("Session started: {}", s.name),
+            format!("セッション開始: {}", s.name),
+        )
+    };
+    EmbedView {
+        title,
+        description,
+        colour: colour::NEUTRAL,
+        ..Default::default()
+    }
+}
+
+/// `\n\nCarried: …\nReset: …` from the system's rules, with the roster that came along.
+fn carried_text(s: &Session, lang: Lang) -> String {
+    let ev = engine::systems::rules(s.system).evenings();
+    let words = |lines: &[(&str, &str)]| {
+        lines
+            .iter()
+            .map(|&(en, ja)| lang.pick(en, ja))
+            .collect::<Vec<_>>()
+            .join(lang.pick("; ", "、"))
+    };
+    let roster: Vec<String> = s.roster.iter().map(|e| escape(&e.name)).collect();
+    let mut out = String::from("\n");
+    if !roster.is_empty() {
+        out.push_str(&say(
+            lang,
+            format!("\nRoster: {}", roster.join(", ")),
+            format!("\nロスター: {}", roster.join("、")),
+        ));
+    }
+    let mut always = vec![(
+        "the roster, players, GM and house options",
+        "ロスター・プレイヤー・GM・ハウスルール",
+    )];
+    always.extend_from_slice(ev.carries);
+    out.push_str(&say(
+        lang,
+        format!("\nCarried: {}", words(&always)),
+        format!("\n引き継ぎ: {}", words(&always)),
+    ));
+    let mut resets = vec![(
+        "the turn order; effects that ran for rounds",
+        "手番の順番・ラウンド数で続く効果",
+    )];
+    resets.extend_from_slice(ev.resets);
+    out.push_str(&say(
+        lang,
+        format!("\nReset: {}", words(&resets)),
+        format!("\nリセット: {}", words(&resets)),
+    ));
+    out
+}
+
+/// Ask whether to continue the campaign that lives here or start a new one: a button each.
+async fn offer(
+    ctx: Context<'_>,
+    inv: &Invocation,
+    last: &Session,
+    fresh: Option<(&str, SystemId)>,
+) -> Result<(), BotError> {
+    let lang = inv.lang;
+    let ended = last.ended_at_ms.unwrap_or(last.updated_at_ms) / 1000;
+    let mut description = say(
+        lang,
+        format!(
+            "**{}** ({}), evening {}, ended <t:{ended}:f>, lives in this channel with {} character(s).",
+            escape(&last.name),
+            last.system.display_name(lang),
+            last.evening,
+            last.roster.len()
+        ),
+        format!(
+            "このチャンネルには **{}**（{}）があります。第{}回、<t:{ended}:f> に終了、キャラクター{}人。",
+            escape(&last.name),
+            last.system.display_name(lang),
+            last.evening,
+            last.roster.len()
+        ),
+    );
+    let may_continue = last.may_manage(inv.actor);
+    let mut buttons: Vec<Offer> = Vec::new();
+    let action = |kind: &str, payload: serde_json::Value| NewAction {
+        kind: kind.into(),
+        guild: inv.guild,
+        channel: inv.channel,
+        owner: inv.user,
+        payload: JsonText::from(payload),
+    };
+    if may_continue {
+        buttons.push(Offer::Pending {
+            action: action(CONTINUE, json!({ "last": last.id, "name": fresh.map(|f| f.0) })),
+            label: say(
+                lang,
+                format!("Continue: evening {}", last.evening + 1),
+                format!("続ける（第{}回）", last.evening + 1),
+            ),
+            style: ButtonStyle::Primary,
+        });
+    } else {
+        description.push_str(&say(
+            lang,
+            format!(
+                "\nOnly its GM <@{}> or a server manager may continue it.",
+                last.gm
+            ),
+            format!("\n続けられるのはGM <@{}> かサーバー管理者だけです。", last.gm),
+        ));
+    }
+    match fresh {
+        Some((name, system)) => buttons.push(Offer::Pending {
+            action: action(NEW, json!({ "name": name, "system": system.key() })),
+            label: say(
+                lang,
+                format!("New campaign: {name}"),
+                format!("新しいキャンペーン: {name}"),
+            ),
+            style: ButtonStyle::Secondary,
+        }),
+        None => description.push_str(lang.pick(
+            "\nTo start a new campaign instead: `/session start name:… system:… campaign:new`.",
+            "\n新しく始めるには: `/セッション 開始 名前:… システム:… キャンペーン:新規`。",
+        )),
+    }
+    let view = EmbedView {
+        title: lang
+            .pick("A campaign lives here", "このチャンネルのキャンペーン")
+            .into(),
+        description,
+        colour: colour::NEUTRAL,
+        ..Default::default()
+    };
+    let (rows, _) = settle(ctx.data().store.as_ref(), vec![buttons], None).await;
+    let mut reply = CreateReply::default().embed(view.to_embed());
+    let rows: Vec<_> = rows
+        .into_iter()
+        .filter(|r| !r.is_empty())
+        .map(crate::press::row)
+        .collect();
+    if !rows.is_empty() {
+        reply = reply.components(rows);
+    }
+    crate::reply::send(ctx, reply).await?;
+    Ok(())
+}
+
+/// The offer's buttons (start the evening, then show it where the offer was) and the delete
+/// confirmation's.
+pub async fn press(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotError> {
+    if p.action.kind == DELETE {
+        return press_delete(p, answer).await;
+    }
+    let inv = Invocation::for_press(p);
+    let store = p.data.store.as_ref();
+    let payload = &p.action.payload;
+    let actor = inv.actor;
+    let s = if p.action.kind == CONTINUE {
+        let last = payload["last"]
+            .as_i64()
+            .ok_or_else(|| BotError::internal("offer without last"))?;
+        continue_campaign(store, &inv, last, actor, payload["name"].as_str()).await?
+    } else {
+        let name = payload["name"].as_str().unwrap_or_default();
+        let system: SystemId = payload["system"]
+            .as_str()
+            .unwrap_or_default()
+            .parse()
+            .map_err(BotError::internal)?;
+        let guild = inv.require_guild()?;
+        new_campaign(store, &inv, guild, name, system).await?
+    };
+    Ok(answer.show(Shown::Update(
+        CreateInteractionResponseMessage::new()
+            .embed(started_view(&s, p.lang).to_embed())
+            .components(vec![]),
+    )))
+}
+
+/// The channel's game for reading: its active evening, else the newest ended one (an ended
+/// campaign stays readable).
+pub async fn channel_game(ctx: Context<'_>, inv: &Invocation) -> Result<Arc<Session>, BotError> {
+    if let Some(s) = inv.session_if_any(ctx).await {
+        return Ok(s);
+    }
+    match ctx.data().store.last_session(inv.channel).await {
+        Ok(Some(s)) => Ok(Arc::new(s)),
+        Ok(None) => Err(inv.no_session()),
+        Err(e) => Err(store_error(e, inv.lang)),
+    }
+}
+
+/// Which log `evening:` names, from `base` (an evening of the campaign): `None` that evening,
+/// `0` the whole campaign, `n` its evening `n`. With the session that heads what is read.
+pub async fn scope(
+    store: &dyn Store,
+    inv: &Invocation,
+    base: Arc<Session>,
+    evening: Option<u32>,
+) -> Result<(Arc<Session>, LogScope), BotError> {
+    match evening {
+        None => Ok((base.clone(), LogScope::Evening(base.id))),
+        Some(0) => Ok((base.clone(), LogScope::Campaign(base.campaign()))),
+        Some(n) if n == base.evening => Ok((base.clone(), LogScope::Evening(base.id))),
+        Some(n) => {
+            let evenings = store
+                .campaign_sessions(base.campaign())
+                .await
+                .map_err(|e| store_error(e, inv.lang))?;
+            let last = evenings.last().map_or(base.evening, |s| s.evening);
+            let found = evenings.into_iter().find(|s| s.evening == n);
+            found
+                .map(|s| {
+                    let id = s.id;
+                    (Arc::new(s), LogScope::Evening(id))
+                })
+                .ok_or_else(|| {
+                    BotError::User(say(
+                        inv.lang,
+                        format!("This campaign has evenings 1 to {last} (0: all of them)."),
+                        format!("このキャンペーンは第1回〜第{last}回です（0で全体）。"),
+                    ))
+                })
+        }
+    }
+}
+
+/// The last `count` rolls of a scope, oldest first.
+pub async fn recent(store: &dyn Store, scope: LogScope, count: u32) -> Result<Vec<RollLogEntry>, StoreError> {
+    match scope {
+        LogScope::Evening(id) => store.recent_rolls(id, count).await,
+        LogScope::Campaign(c) => {
+            let total = store.campaign_page(c, 0, 0).await?.total_rolls;
+            let from = u32::try_from(total.saturating_sub(u64::from(count))).unwrap_or(u32::MAX);
+            Ok(store.campaign_page(c, from, count).await?.export.log)
+        }
+    }
+}
+
+/// A page of a scope's log (see [`Store::export_page`]).
+pub async fn page(
+    store: &dyn Store,
+    scope: LogScope,
+    offset: u32,
+    limit: u32,
+) -> Result<ExportPage, StoreError> {
+    match scope {
+        LogScope::Evening(id) => store.export_page(id, offset, limit).await,
+        LogScope::Campaign(c) => store.campaign_page(c, offset, limit).await,
+    }
+}
+
+/// `evening:` autocomplete: the whole campaign, then each evening with its date.
+pub async fn autocomplete_evening(ctx: Context<'_>, _partial: &str) -> CreateAutocompleteResponse {
+    let inv = Invocation::load(ctx).await;
+    let Ok(base) = channel_game(ctx, &inv).await else {
+        return CreateAutocompleteResponse::new();
+    };
+    let evenings = ctx
+        .data()
+        .store
+        .campaign_sessions(base.campaign())
+        .await
+        .unwrap_or_default();
+    let mut choices = vec![AutocompleteChoice::new(
+        inv.lang.pick("0 — the whole campaign", "0 — キャンペーン全体"),
+        0,
+    )];
+    for s in evenings.iter().rev().take(24) {
+        let day = chrono::DateTime::from_timestamp_millis(s.created_at_ms)
+            .map(|d| d.format("%Y-%m-%d").to_string())
+            .unwrap_or_default();
+        let label = say(
+            inv.lang,
+            format!("{} — evening {} ({day})", s.evening, s.evening),
+            format!("{} — 第{}回（{day}）", s.evening, s.evening),
+        );
+        choices.push(AutocompleteChoice::new(label, s.evening));
+    }
+    CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// `Night`, `Night, evening 2`, `Night (whole campaign)`: what a log or export covers.
+pub fn scope_title(s: &Session, scope: LogScope, lang: Lang) -> String {
+    match scope {
+        LogScope::Campaign(_) => say(
+            lang,
+            format!("{} (whole campaign)", s.name),
+            format!("{}（キャンペーン全体）", s.name),
+        ),
+        LogScope::Evening(_) if s.evening > 1 || s.campaign_id != 0 => say(
+            lang,
+            format!("{}, evening {}", s.name, s.evening),
+            format!("{} 第{}回", s.name, s.evening),
+        ),
+        LogScope::Evening(_) => s.name.clone(),
+    }
+}
+
+/// Delete the campaign whose id is `payload.campaign` (the `delete` variant) or keep it.
+pub const DELETE: &str = "campaign.delete";
+
+/// Delete this channel's campaign, every evening and its log (GM or server managers; asks first)
+#[poise::command(
+    slash_command,
+    guild_only,
+    name_localized("ja", "削除"),
+    description_localized(
+        "ja",
+        "このチャンネルのキャンペーンを全回・ログごと削除します（GMのみ、確認あり）"
+    )
+)]
+pub async fn delete(ctx: Context<'_>) -> Result<(), BotError> {
+    let inv = Invocation::load(ctx).await;
+    let store = ctx.data().store.as_ref();
+    let base = channel_game(ctx, &inv).await?;
+    if base.is_active() {
+        return Err(BotError::User(
+            inv.lang
+                .pick(
+                    "An evening of this campaign is running: end it first (/session end).",
+                    "このキャンペーンの回が進行中です。先に /session end で終了してください。",
+                )
+                .into(),
+        ));
+    }
+    if !base.may_manage(inv.actor) {
+        return Err(inv.user_error(&engine::session::SessionError::NotGm));
+    }
+    let campaign = base.campaign();
+    let evenings = store
+        .campaign_sessions(campaign)
+        .await
+        .map_err(|e| store_error(e, inv.lang))?
+        .len();
+    let rolls = store
+        .campaign_page(campaign, 0, 0)
+        .await
+        .map_err(|e| store_error(e, inv.lang))?
+        .total_rolls;
+    let action = NewAction {
+        kind: DELETE.into(),
+        guild: inv.guild,
+        channel: inv.channel,
+        owner: inv.user,
+        payload: JsonText::from(json!({ "campaign": campaign })),
+    };
+    let id = store
+        .create_action(&action)
+        .await
+        .map_err(|e| store_error(e, inv.lang))?;
+    let lang = inv.lang;
+    let view = EmbedView {
+        title: say(
+            lang,
+            format!("Delete {}?", base.name),
+            format!("{} を削除しますか？", base.name),
+        ),
+        description: say(
+            lang,
+            format!(
+                "{evenings} evening(s) and {rolls} logged roll(s) will be gone for good: export it first (`/session export evening:0`) to keep a copy."
+            ),
+            format!(
+                "{evenings}回分とロール{rolls}件が完全に消えます。残すには先に `/session export 回:0` で出力してください。"
+            ),
+        ),
+        colour: colour::NEUTRAL,
+        ..Default::default()
+    };
+    let buttons = vec![
+        crate::press::button_variant(
+            id,
+            "delete",
+            lang.pick("Delete for good", "完全に削除する"),
+            ButtonStyle::Danger,
+        ),
+        crate::press::button_variant(
+            id,
+            "keep",
+            lang.pick("Keep it", "削除しない"),
+            ButtonStyle::Secondary,
+        ),
+    ];
+    crate::reply::send(
+        ctx,
+        CreateReply::default()
+            .embed(view.to_embed())
+            .components(vec![crate::press::row(buttons)]),
+    )
+    .await?;
+    Ok(())
+}
+
+/// The confirmation: delete (checked again: the GM may have changed) or keep.
+async fn press_delete(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotError> {
+    let inv = Invocation::for_press(p);
+    let done = |text: String| {
+        answer.show(Shown::Update(
+            CreateInteractionResponseMessage::new()
+                .content(text)
+                .embeds(vec![])
+                .components(vec![]),
+        ))
+    };
+    if p.variant.as_deref() != Some("delete") {
+        return Ok(done(
+            p.lang
+                .pick("Kept: nothing was deleted.", "削除しませんでした。")
+                .into(),
+        ));
+    }
+    let store = p.data.store.as_ref();
+    let campaign = p.action.payload["campaign"]
+        .as_i64()
+        .ok_or_else(|| BotError::internal("delete without campaign"))?;
+    let evenings = store
+        .campaign_sessions(campaign)
+        .await
+        .map_err(|e| store_error(e, p.lang))?;
+    let newest = evenings
+        .last()
+        .ok_or_else(|| inv.user_error(&StoreError::NotFound))?;
+    if !newest.may_manage(inv.actor) {
+        return Err(inv.user_error(&engine::session::SessionError::NotGm));
+    }
+    let name = newest.name.clone();
+    let (evenings, rolls) = store.delete_campaign(campaign).await.map_err(|e| match e {
+        StoreError::AlreadyActive => BotError::User(
+            p.lang
+                .pick(
+                    "An evening of this campaign is running: end it first (/session end).",
+                    "このキャンペーンの回が進行中です。先に /session end で終了してください。",
+                )
+                .into(),
+        ),
+        other => store_error(other, p.lang),
+    })?;
+    tracing::info!(campaign, evenings, rolls, by = inv.user, "campaign deleted");
+    Ok(done(say(
+        p.lang,
+        format!(
+            "{} deleted: {evenings} evening(s), {rolls} roll(s).",
+            escape(&name)
+        ),
+        format!(
+            "{} を削除しました（{evenings}回分、ロール{rolls}件）。",
+            escape(&name)
+        ),
+    )))
+}
