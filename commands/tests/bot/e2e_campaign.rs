@@ -224,7 +224,7 @@ async fn deleting_a_campaign_is_the_gms_act_confirmed_with_a_button() {
     let campaign = newest(&c).await.campaign();
     assert_eq!(c.store().campaign_sessions(campaign).await.unwrap().len(), 2);
 
-    let (ask_r, ask_msg) = ask(&mut c, &gm, "/session delete").await;
+    let (_, ask_msg) = ask(&mut c, &gm, "/session delete").await;
     let delete = button(&ask_msg, "Delete for good");
     let r = press(&c, &gm, &ask_msg, &delete).await;
     assert!(
