@@ -62,6 +62,11 @@ pub async fn start(
     if last.as_ref().is_some_and(Session::is_active) {
         return Err(inv.user_error(&StoreError::AlreadyActive));
     }
+    // A name that could never start a session is refused before anything is offered.
+    if let Some(n) = &name {
+        Session::start(guild, inv.channel, n, SystemId::Generic, inv.user, 0)
+            .map_err(|e| inv.user_error(&e))?;
+    }
     let fresh = name.as_deref().zip(system.map(SystemId::from));
     match (choice, last) {
         (Some(CampaignChoice::Continue), None) => Err(BotError::User(say(

@@ -1,5 +1,5 @@
 //! `/session luck [player]` (issue 28): each player's luck, exactly — tonight (the channel's
-//! active session) and over every session of the channel — with a chart of the rolls by
+//! active session) and over every evening of the channel's campaign — with a chart of the rolls by
 //! percentile. The odds are computed here, on demand, never on a roll's reply.
 
 use serenity::all::User;
@@ -9,8 +9,8 @@ use crate::luck::{LuckStats, chart_bins, view};
 use crate::store::MAX_EXPORT_ROLLS;
 use crate::{BotError, Context};
 
-/// Most ended sessions of the channel read for the campaign.
-const MAX_SESSIONS: u32 = 100;
+/// Most rolls of a campaign read for its luck (the first ones; a page at a time).
+const MAX_CAMPAIGN_ROLLS: usize = 100_000;
 
 /// Each player's luck: exact chances of their rolls, tonight and over the campaign
 #[poise::command(
@@ -27,32 +27,28 @@ pub async fn luck(
     player: Option<User>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let guild = inv.require_guild()?;
-    let store = &ctx.data().store;
-    let active = inv.session_if_any(ctx).await;
-    let ended = store
-        .ended_sessions(guild, MAX_SESSIONS)
+    let store = ctx.data().store.as_ref();
+    // Tonight is the running evening; the campaign is every evening of the channel's campaign
+    // (after it ended, its last evening's).
+    let base = super::campaign::channel_game(ctx, &inv).await?;
+    let evening = base.is_active().then_some(base.id);
+    let sessions = store
+        .campaign_sessions(base.campaign())
         .await
-        .map_err(|e| store_error(e, inv.lang))?;
-    let mut ids: Vec<i64> = ended
-        .iter()
-        .filter(|s| s.channel_id == inv.channel)
-        .map(|s| s.id)
-        .collect();
-    let evening = active.as_ref().map(|s| s.id);
-    ids.extend(evening);
-    if ids.is_empty() {
-        return Err(inv.no_session());
-    }
+        .map_err(|e| store_error(e, inv.lang))?
+        .len();
     let mut rows = Vec::new();
-    for id in &ids {
+    loop {
         let page = store
-            .export_page(*id, 0, MAX_EXPORT_ROLLS)
+            .campaign_page(base.campaign(), rows.len() as u32, MAX_EXPORT_ROLLS)
             .await
             .map_err(|e| store_error(e, inv.lang))?;
+        let done = page.export.log.is_empty() || rows.len() >= MAX_CAMPAIGN_ROLLS;
         rows.extend(page.export.log);
+        if done || rows.len() as u64 >= page.total_rolls {
+            break;
+        }
     }
-    let sessions = ids.len();
     let table = tokio::task::spawn_blocking(move || {
         crate::luck::compute(&rows, evening, sessions, crate::luck::BUDGET)
     })

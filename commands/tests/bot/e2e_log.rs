@@ -81,7 +81,11 @@ async fn every_systems_log_line_is_the_command_as_typed_and_its_result_in_the_re
 
     // Badlands Rally: an attack logged no result before. Attack 6,5 at 4+ → 7; defence 2,1
     // → 2; MOS 5; damage 5 dice [4 4 4 1 1] → 3: Brute loses its hull and is rattled.
-    started(&mut c, "/session start name:Race system:Badlands Rally").await;
+    started(
+        &mut c,
+        "/session start name:Race system:Badlands Rally campaign:new",
+    )
+    .await;
     started(&mut c, HOPPER).await;
     started(&mut c, BRUTE).await;
     send(&mut c, "/rally activate gear:Hopper speed:cruising").await;
@@ -107,7 +111,11 @@ async fn every_systems_log_line_is_the_command_as_typed_and_its_result_in_the_re
     send(&mut c, "/session end").await;
 
     // Warmachine: 5 + 6 + RAT 5 = 16 against DEF 13: a hit.
-    started(&mut c, "/session start name:Skirmish system:warmachine").await;
+    started(
+        &mut c,
+        "/session start name:Skirmish system:warmachine campaign:new",
+    )
+    .await;
     c.queue_dice([5, 6]);
     send(&mut c, "/wm attack stat:5 def:13 pow:10 arm:12").await;
     let lines = log_lines(&mut c, &gm).await;
@@ -118,7 +126,11 @@ async fn every_systems_log_line_is_the_command_as_typed_and_its_result_in_the_re
     send(&mut c, "/session end").await;
 
     // Terminator: a ladder roll of 3 D8 at 5+: 6 and 8 succeed.
-    started(&mut c, "/session start name:Judgment system:terminator").await;
+    started(
+        &mut c,
+        "/session start name:Judgment system:terminator campaign:new",
+    )
+    .await;
     c.queue_dice([6, 2, 8]);
     send(&mut c, "/term ladder die:D8 count:3 target:5").await;
     let lines = log_lines(&mut c, &gm).await;
@@ -129,7 +141,7 @@ async fn every_systems_log_line_is_the_command_as_typed_and_its_result_in_the_re
     send(&mut c, "/session end").await;
 
     // The d20 mecha RPG: 12 + 5 + 2 = 19 against 20: a failure, said against its target.
-    started(&mut c, "/session start name:Front system:mecha_d20").await;
+    started(&mut c, "/session start name:Front system:mecha_d20 campaign:new").await;
     c.queue_dice([12]);
     send(&mut c, "/mecha check ability:5 skill:2 target:20").await;
     let lines = log_lines(&mut c, &gm).await;

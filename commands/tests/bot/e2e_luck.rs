@@ -119,7 +119,7 @@ async fn luck_reads_each_roll_against_its_exact_odds() {
 
     // After the session ends the campaign keeps it; a new evening starts empty.
     send(&mut c, "/session end").await;
-    send(&mut c, "/session start name:Day two system:shadowrun4").await;
+    send(&mut c, "/session start campaign:continue name:Day two").await;
     c.queue_dice([2, 1]);
     send(&mut c, "/roll dice:2d6").await;
     let mut ja = c.invoker();
@@ -181,7 +181,11 @@ async fn each_systems_logged_roll_carries_the_luck_its_dice_give() {
 
     // Badlands Rally: attack 6,5 at 4+ → 7 against defence 2,1 → 2: margin 5. By hand over
     // the 6⁴ ways four dice fall: margins of 5 or more.
-    ok(&mut c, "/session start name:Race system:Badlands Rally").await;
+    ok(
+        &mut c,
+        "/session start name:Race system:Badlands Rally campaign:new",
+    )
+    .await;
     ok(&mut c, r#"/char add name:Hopper stats:model=jerboa attack=4+ defence=3+ initiative=4+ mr=16 hits=2/1 ar=5 weapon1="Rifle 6 3-6/12""#).await;
     ok(&mut c, r#"/char add name:Brute stats:model=grizzly attack=4+ defence=4+ initiative=4+ mr=12 hits=2/2 ar=6 weapon1="Autocannon 7 2-4/10""#).await;
     ok(&mut c, "/rally activate gear:Hopper speed:cruising").await;
@@ -217,7 +221,11 @@ async fn each_systems_logged_roll_carries_the_luck_its_dice_give() {
     ok(&mut c, "/session end").await;
 
     // Warmachine: 5 + 6 on 2d6: 11 or more is 3/36.
-    ok(&mut c, "/session start name:Skirmish system:warmachine").await;
+    ok(
+        &mut c,
+        "/session start name:Skirmish system:warmachine campaign:new",
+    )
+    .await;
     c.queue_dice([5, 6]);
     ok(&mut c, "/wm attack stat:5 def:13 pow:10 arm:12").await;
     let (input, chance) = last_luck(&c).await;
@@ -229,7 +237,11 @@ async fn each_systems_logged_roll_carries_the_luck_its_dice_give() {
     ok(&mut c, "/session end").await;
 
     // Terminator: two D6 at close range (4+), both hit: 1/4.
-    ok(&mut c, "/session start name:Judgment system:terminator").await;
+    ok(
+        &mut c,
+        "/session start name:Judgment system:terminator campaign:new",
+    )
+    .await;
     c.queue_dice([4, 6]);
     ok(&mut c, "/term attack band:close (4+) skill:D6 rof:2").await;
     let (input, chance) = last_luck(&c).await;
@@ -242,7 +254,7 @@ async fn each_systems_logged_roll_carries_the_luck_its_dice_give() {
 
     // The d20 mecha RPG: 6 + 6 + 5 − 8 = 9 damage, the most 2d6+5 can do through armour 8: 1/36
     // (a critical: its secondary d20 shows 5).
-    ok(&mut c, "/session start name:Front system:mecha_d20").await;
+    ok(&mut c, "/session start name:Front system:mecha_d20 campaign:new").await;
     c.queue_dice([6, 6, 5]);
     ok(&mut c, "/mecha damage power:2d6+5 armour:8").await;
     let (input, chance) = last_luck(&c).await;

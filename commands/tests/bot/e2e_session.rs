@@ -1183,7 +1183,10 @@ async fn starting_a_session_says_where_its_rolls_are() {
         "{text}"
     );
     c.send("/session end").await.unwrap();
-    let sr = c.send("/session start name:Run system:shadowrun4").await.unwrap();
+    let sr = c
+        .send("/session start name:Run system:shadowrun4 campaign:new")
+        .await
+        .unwrap();
     let text = sr.embeds()[0].to_string();
     assert!(text.contains("Its commands: /sr, /sr-matrix, /sr-rig."), "{text}");
     c.shutdown().await;
