@@ -59,6 +59,12 @@ impl Logged {
         logged
     }
 
+    /// The same, measured on `luck` (`/session luck`).
+    pub fn with_luck(mut self, luck: Option<LuckInput>) -> Logged {
+        self.luck = luck;
+        self
+    }
+
     /// `value` with the summary `summary` gives in each language (and no luck).
     pub fn new(value: Value, summary: impl Fn(Lang) -> String) -> Logged {
         Logged {

@@ -22,7 +22,7 @@ use crate::systems::mecha_d20::damage::DamageRequest;
 use crate::systems::mecha_d20::odds::{MechaRequest, check as mecha_check, mecha_d20_odds};
 use crate::systems::shadowrun4::odds::pool_hits;
 use crate::systems::terminator::dice::Die;
-use crate::systems::terminator::odds::attack_hits;
+use crate::systems::terminator::odds::{attack_hits, resolution_scores};
 use crate::systems::warmachine::dice::Discard;
 use crate::systems::warmachine::odds::{WmDice, kept_totals};
 
@@ -88,6 +88,10 @@ pub enum LuckRoll {
     MechaStrike { attack: i64, evasion: i64 },
     /// d20 mecha damage of a hit, as dealt (armour, multiplier, the minimum of 1).
     MechaDamage { request: DamageRequest },
+    /// Terminator Genisys resolution tests on `die` (after any heavy step down), for the character
+    /// tested: `observed` is [`resolution_score`](crate::systems::terminator::odds::resolution_score) of the roll (fewer Reeling better, Retreat
+    /// worst).
+    TerminatorResolution { die: Die, tests: u32 },
 }
 
 /// How lucky one roll was.
@@ -239,6 +243,7 @@ impl LuckRoll {
                 })?;
                 (o.damage.ok_or(LuckError::Impossible)?.per_hit, true)
             }
+            LuckRoll::TerminatorResolution { die, tests } => (resolution_scores(*die, *tests)?, true),
         })
     }
 }

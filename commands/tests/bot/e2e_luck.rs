@@ -275,3 +275,49 @@ async fn each_systems_logged_roll_carries_the_luck_its_dice_give() {
     );
     c.shutdown().await;
 }
+
+/// Issue 28's console script: alice's stepped-out attack waits for bob's I'll Be Back die. The
+/// attack's luck is alice's (on the row logged when its dice were rolled), the press row carries
+/// only bob's d6.
+#[tokio::test]
+async fn an_attack_waiting_for_ill_be_back_credits_the_attacker_and_the_press_only_its_die() {
+    let mut c = system_console().await;
+    let alice = player(&c, "alice");
+    let bob = player(&c, "bob");
+    ok(&mut c, "/session start name:I system:Terminator Genisys").await;
+    ok(&mut c, r#"/char add name:G owner:@alice model:Resistance Soldier stats:side=Resistance skill=d8 resolution=d8 w1="Gun short rof1 d10""#).await;
+    ok(
+        &mut c,
+        "/char add name:E owner:@bob model:Endoskeleton stats:side=Skynet skill=d8",
+    )
+    .await;
+    // Close (4+): the D8 shows 5, a hit: P(≥ 1 hit of one D8 at 4+) = 5/8 = 62.50 %. Mindless:
+    // no save. The D10 shows 9 against armour 8: E is killed and waits for I'll Be Back.
+    c.queue_dice([5, 9]);
+    let (id, r) = as_id(
+        &mut c,
+        &alice,
+        "/term attack band:close attacker:G weapon:Gun target:E",
+    )
+    .await;
+    assert!(text(&r).contains("Waiting for I'll Be Back: E"), "{}", text(&r));
+    let (input, chance) = last_luck(&c).await;
+    assert_eq!(input.observed, 1, "{input:?}");
+    assert!(close(chance.at_least, 5.0 / 8.0), "{chance:?}");
+    // bob's d6 shows 5: E crawls on. 5+ on a d6: P(at least as good) = 2/6 = 33.33 %.
+    let message = c.fake.original_message(id).expect("the attack message");
+    c.queue_dice([5]);
+    let r = press(&c, &bob, &message, &button(&message, "I'll Be Back")).await;
+    assert!(text(&r).contains("D6 **5** (5+)"), "{}", text(&r));
+    let (input, chance) = last_luck(&c).await;
+    assert_eq!(input.observed, 1, "{input:?}");
+    assert!(close(chance.at_least, 2.0 / 6.0), "{chance:?}");
+
+    let r = send(&mut c, "/session luck").await;
+    let a = span(&r, "alice", "this evening");
+    assert!(a.starts_with("1 roll(s)") && a.contains("62.50 %"), "{a}");
+    let b = span(&r, "bob", "this evening");
+    assert!(b.starts_with("1 roll(s)") && b.contains("33.33 %"), "{b}");
+    assert!(!b.contains("62.50 %"), "{b}");
+    c.shutdown().await;
+}

@@ -15,7 +15,7 @@
 use crate::odds::dist::Dist;
 use crate::odds::error::{OddsError, OddsInput, within};
 use crate::systems::terminator::attack::{
-    AttackRequest, AttackRun, CrawlerStats, MAX_DICE, SaveRule, TargetStats, heavy,
+    AttackRequest, AttackRun, CrawlerStats, MAX_DICE, ResolutionRoll, SaveRule, TargetStats, heavy,
 };
 use crate::systems::terminator::dice::Die;
 use crate::systems::terminator::error::{DieField, Quantity, RuleError, bounded};
@@ -87,6 +87,40 @@ pub fn attack_hits(die: Die, rof: u32, threshold: u32) -> Result<Dist, OddsError
     bounded(Quantity::Rof, i64::from(rof), 1, MAX_DICE as i64)?;
     let lnf = ln_factorials(rof as usize);
     binomial(&lnf, rof as usize, at_least(die, threshold))
+}
+
+/// How `tests` resolution tests on `die` may end, scored for the character tested (the luck of a
+/// logged resolution roll): `−k` for `k` Reeling results and no Retreat (each Reeling adds a Done
+/// marker), below them all a Retreat, `−tests − 1`, whatever came before it ([`resolution_score`]).
+pub fn resolution_scores(die: Die, tests: u32) -> Result<Dist, OddsError> {
+    bounded(Quantity::DiceCount, i64::from(tests), 1, MAX_DICE as i64)?;
+    let s = die.sides();
+    // Faces 2–5 reel, 6+ have no effect (none on a D4), a 1 retreats.
+    let p_reel = f64::from(s.min(5) - 1) / f64::from(s);
+    let p_calm = f64::from(s.saturating_sub(5)) / f64::from(s);
+    let n = tests as usize;
+    let lnf = ln_factorials(n);
+    let mut pairs: Vec<(i64, f64)> = (0..=n)
+        .map(|k| {
+            let ways = (lnf[n] - lnf[k] - lnf[n - k]).exp();
+            (
+                -(k as i64),
+                ways * p_reel.powi(k as i32) * p_calm.powi((n - k) as i32),
+            )
+        })
+        .collect();
+    pairs.push((-(n as i64) - 1, 1.0 - (1.0 - 1.0 / f64::from(s)).powi(n as i32)));
+    Dist::from_pairs(&pairs)
+}
+
+/// A logged resolution roll's score on [`resolution_scores`].
+pub fn resolution_score(roll: &ResolutionRoll) -> i64 {
+    let tests = roll.faces.len() as i64 + i64::from(roll.skipped);
+    if roll.retreat() {
+        -tests - 1
+    } else {
+        -i64::from(roll.reeling())
+    }
 }
 
 fn ln_factorials(n: usize) -> Vec<f64> {

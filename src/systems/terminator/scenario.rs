@@ -164,12 +164,16 @@ fn a_whole_game() {
             targets: vec!["T1".into()]
         })
     );
+    // The attacker's command rolled the attack (the luck is read from this report, issue 28).
+    assert_eq!(rep.rolled, [Stage::AttackRoll, Stage::Saves, Stage::Damage]);
     assert_eq!(t.ch("T1").removed, None, "nothing is applied before the run ends");
     assert_eq!(t.cmd(|st, c| st.done("Kyle", c)), Err(RuleError::AttackUnderWay));
     // The button: 5 → a Crawler.
     let rep = t.cmd(|st, c| with(&[5], |d| st.continue_attack(c, d))).unwrap();
     assert!(rep.applied);
     assert_eq!(rep.run.targets[0].ill_be_back.unwrap().face, 5);
+    // The owner's press rolled only I'll Be Back.
+    assert_eq!(rep.rolled, [Stage::IllBeBack]);
     let t1 = t.ch("T1");
     assert!(t1.crawler && t1.on_field() && t1.stats.slow);
     assert_eq!(
@@ -417,7 +421,9 @@ fn refused_attacks_change_nothing_and_a_stepped_attack_waits_for_its_die() {
         .cmd(|st, c| with(&[6], |d| st.attack(&area, c, &opts, d)))
         .unwrap();
     assert_eq!((rep.run.stage, rep.applied), (Stage::Saves, false));
+    assert_eq!(rep.rolled, [Stage::AttackRoll]);
     let rep = step(&mut t, &[]);
+    assert_eq!(rep.rolled, [Stage::Saves]);
     assert_eq!(
         rep.run.targets[1].save,
         super::attack::SaveRule::Mindless,
@@ -428,7 +434,10 @@ fn refused_attacks_change_nothing_and_a_stepped_attack_waits_for_its_die() {
     let rep = step(&mut t, &[8, 2]);
     assert_eq!(rep.run.stage, Stage::IllBeBack);
     let rep = step(&mut t, &[6]);
-    assert_eq!(rep.run.stage, Stage::Tests);
+    assert_eq!(
+        (rep.run.stage, &rep.rolled[..]),
+        (Stage::Tests, &[Stage::IllBeBack][..])
+    );
     // The Crawler's resolution is unset in §2 (no session override here), but only T2 owes a
     // test: T2's D20 rolls 20.
     let rep = step(&mut t, &[20]);

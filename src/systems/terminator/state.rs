@@ -155,6 +155,10 @@ pub struct AttackReport {
     pub waiting: Option<Waiting>,
     /// The run is complete and its results are on the characters.
     pub applied: bool,
+    /// The stages this command or press rolled, in order (a run is reported again at every
+    /// step: each die belongs to the one row that rolled it).
+    #[serde(default)]
+    pub rolled: Vec<Stage>,
 }
 
 /// A side at a glance (the status board).
@@ -314,8 +318,8 @@ impl TerminatorState {
             step_by_step: order.step_by_step,
             defer_ill_be_back: order.defer_ill_be_back,
         };
-        drive(&mut stored, roller, false)?;
-        Ok(self.settle(stored, chars))
+        let rolled = drive(&mut stored, roller, false)?;
+        Ok(self.settle(stored, chars, rolled))
     }
 
     /// The request an attack of `order` makes: the attacker on the field with the weapon and
@@ -392,8 +396,8 @@ impl TerminatorState {
         if let Some(Waiting::Die { target, field }) = stored.run.waiting() {
             return Err(RuleError::MissingDie { who: target, field });
         }
-        drive(&mut stored, roller, true)?;
-        Ok(self.settle(stored, chars))
+        let rolled = drive(&mut stored, roller, true)?;
+        Ok(self.settle(stored, chars, rolled))
     }
 
     /// Give the attack under way a resolution die it waits for.
@@ -409,7 +413,12 @@ impl TerminatorState {
     }
 
     /// Keep an unfinished run, or put a finished one on the characters.
-    fn settle(&mut self, stored: StoredAttack, chars: &mut BTreeMap<String, Character>) -> AttackReport {
+    fn settle(
+        &mut self,
+        stored: StoredAttack,
+        chars: &mut BTreeMap<String, Character>,
+        rolled: Vec<Stage>,
+    ) -> AttackReport {
         let waiting = stored.run.waiting();
         if stored.run.stage != Stage::Complete {
             let run = stored.run.clone();
@@ -418,6 +427,7 @@ impl TerminatorState {
                 run,
                 waiting,
                 applied: false,
+                rolled,
             };
         }
         self.attack = None;
@@ -445,6 +455,7 @@ impl TerminatorState {
             run,
             waiting: None,
             applied: true,
+            rolled,
         }
     }
 
@@ -539,13 +550,14 @@ impl TerminatorState {
 }
 
 /// Advance a stored run: one stage when stepping, else until it is complete or waits (the
-/// I'll Be Back button unless `ibb_pressed`, a missing die).
+/// I'll Be Back button unless `ibb_pressed`, a missing die). The stages it rolled, in order.
 fn drive(
     stored: &mut StoredAttack,
     roller: &mut impl Roller,
     mut ibb_pressed: bool,
-) -> Result<(), RuleError> {
+) -> Result<Vec<Stage>, RuleError> {
     let mut next = stored.run.clone();
+    let mut rolled = Vec::new();
     loop {
         match next.stage {
             Stage::Complete => break,
@@ -554,13 +566,14 @@ fn drive(
             _ => {}
         }
         ibb_pressed = false;
+        rolled.push(next.stage);
         next.step(roller)?;
         if stored.step_by_step {
             break;
         }
     }
     stored.run = next;
-    Ok(())
+    Ok(rolled)
 }
 
 #[cfg(test)]

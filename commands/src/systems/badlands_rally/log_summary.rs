@@ -4,7 +4,7 @@
 use engine::i18n::Lang;
 use engine::systems::badlands_rally::damage::DamageOutcome;
 use engine::systems::badlands_rally::race::{
-    ActionReport, CollisionReport, DamageReport, InitiativeOutcome, RaceAttackReport, Victory,
+    ActionOutcome, ActionReport, CollisionReport, DamageReport, InitiativeOutcome, RaceAttackReport, Victory,
 };
 use engine::systems::badlands_rally::roll::{CheckOutcome, RollOutcome};
 use engine::systems::badlands_rally::state::Change;
@@ -73,6 +73,18 @@ impl LogSummary for CheckOutcome {
 }
 
 impl LogSummary for DamageOutcome {
+    /// The damage dice, 4+ a hit, a 6 two with Heat: the generic notation's `t4` (`ds6`). No
+    /// dice (MOS + modifier 0 or less), no luck.
+    fn luck(&self) -> Option<LuckInput> {
+        let n = self.dice.len();
+        (n > 0).then(|| LuckInput {
+            roll: LuckRoll::Notation {
+                expression: format!("{n}d6t4{}", if self.heat { "ds6" } else { "" }),
+            },
+            observed: i64::from(self.damage),
+        })
+    }
+
     fn summary(&self, lang: Lang) -> String {
         match lang {
             Lang::En => format!("MOS {} → {} damage", self.mos, self.damage),
@@ -119,6 +131,10 @@ impl LogSummary for RaceAttackReport {
 }
 
 impl LogSummary for DamageReport {
+    fn luck(&self) -> Option<LuckInput> {
+        self.damage.luck()
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let mut s = self.damage.summary(lang);
         s.push_str(&changed(lang.pick("target", "対象"), &self.changes, lang));
@@ -130,6 +146,24 @@ impl LogSummary for DamageReport {
 }
 
 impl LogSummary for ActionReport {
+    /// The action's own roll: Burn rubber's, the jump's or off-road's successes, the recovery
+    /// die. A spin-out's dice (turns, skid) have no better or worse for the gear; a spin-out or
+    /// collision an action caused is another roll.
+    fn luck(&self) -> Option<LuckInput> {
+        match &self.outcome {
+            ActionOutcome::BurnRubber(o) => o.roll.luck(),
+            ActionOutcome::Jump(o) => o.roll.luck(),
+            ActionOutcome::OffRoad(r) => r.luck(),
+            ActionOutcome::Recover(o) => o.die.map(|d| LuckInput {
+                roll: LuckRoll::Notation {
+                    expression: "1d6".into(),
+                },
+                observed: i64::from(d),
+            }),
+            _ => None,
+        }
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let mut s = embeds::action_view("", self, lang).headline();
         s.push_str(&changed(lang.pick("gear", "ギア"), &self.changes, lang));
@@ -188,3 +222,7 @@ impl LogSummary for UpgradeOutcome {
         format!("{} → {}", self.die, self.upgrade.name(lang))
     }
 }
+
+#[cfg(test)]
+#[path = "log_summary_tests.rs"]
+mod tests;

@@ -469,7 +469,8 @@ pub async fn mecha_check(
                 ),
                 None => embeds::check_line(&check, lang),
             },
-        );
+        )
+        .with_luck(Some(super::log_summary::check_luck(&check)));
     record(ctx, &inv, session.as_deref(), &logged).await;
     Ok(())
 }

@@ -3,6 +3,7 @@
 
 use engine::i18n::Lang;
 use engine::systems::mecha_d20::attack::StrikeOutcome;
+use engine::systems::mecha_d20::check::Check;
 use engine::systems::mecha_d20::damage::DamageOutcome;
 use engine::systems::mecha_d20::initiative::InitiativeOutcome;
 use engine::systems::mecha_d20::secondary::SecondaryRoll;
@@ -98,7 +99,27 @@ impl LogSummary for ApplicationOutcome {
     }
 }
 
+/// A check's d20 (its parts only move the total; a natural 20, the best face, is the best).
+pub fn check_luck(check: &Check) -> LuckInput {
+    LuckInput {
+        roll: LuckRoll::Notation {
+            expression: "1d20".into(),
+        },
+        observed: i64::from(check.die),
+    }
+}
+
 impl LogSummary for PromptAnswer {
+    /// Escape, fatigue or faint: the pilot's d20.
+    fn luck(&self) -> Option<LuckInput> {
+        let check = match self {
+            PromptAnswer::Escape(o) => &o.check,
+            PromptAnswer::Fatigue(o) => &o.check,
+            PromptAnswer::Faint(o) => &o.check,
+        };
+        Some(check_luck(check))
+    }
+
     fn summary(&self, lang: Lang) -> String {
         embeds::answer_view("", self, lang, "")
             .fields
@@ -113,3 +134,7 @@ impl LogSummary for InitiativeOutcome {
         format!("{}: {}", lang.pick("order", "順番"), self.order.join(" → "))
     }
 }
+
+#[cfg(test)]
+#[path = "log_summary_tests.rs"]
+mod tests;

@@ -2,12 +2,13 @@
 //! target ended with; a raw roll's result; the turn's roll-off, Fate and end.
 
 use engine::i18n::Lang;
-use engine::systems::terminator::AttackReport;
 use engine::systems::terminator::attack::{
-    AttackRoll, DamageRoll, IllBeBackRoll, ResolutionRoll, SaveRoll, TargetRun,
+    AttackRoll, DamageRoll, IllBeBackRoll, ResolutionRoll, SaveRoll, Stage, TargetRun,
 };
 use engine::systems::terminator::dice::{FateFace, LadderRoll, RollOff};
+use engine::systems::terminator::odds::resolution_score;
 use engine::systems::terminator::turn::{EndTurnOutcome, FateOutcome};
+use engine::systems::terminator::{AttackReport, dice::Die};
 
 use super::embeds;
 use crate::log_line::LogSummary;
@@ -23,6 +24,24 @@ fn attack_luck(a: &AttackRoll) -> Option<LuckInput> {
         },
         observed: i64::from(a.hits),
     })
+}
+
+/// `count` dice of `die`, each at or over `at` a success: the generic notation's `NdStT`, measured
+/// on the successes. None when no die can reach `at` (armour over the die): nothing was left to
+/// chance.
+fn counted(die: Die, count: usize, at: u32, successes: u32) -> Option<LuckInput> {
+    (count > 0 && at <= die.sides()).then(|| LuckInput {
+        roll: LuckRoll::Notation {
+            expression: format!("{count}d{}t{at}", die.sides()),
+        },
+        observed: i64::from(successes),
+    })
+}
+
+/// I'll Be Back dice, 5+ crawls on (item 31): the Crawlers they made.
+fn ill_be_back_luck(rolls: &[IllBeBackRoll]) -> Option<LuckInput> {
+    let crawls = rolls.iter().filter(|r| r.crawls).count() as u32;
+    counted(Die::D6, rolls.len(), 5, crawls)
 }
 
 /// `Bob: 2 hits, 1 damaging, 💀 KILLED` (or `no hit`).
@@ -53,12 +72,18 @@ fn target_summary(t: &TargetRun, lang: Lang) -> String {
 
 impl LogSummary for AttackReport {
     fn luck(&self) -> Option<LuckInput> {
-        // Once per attack: the row that finishes it (a stepped attack or one waiting for a die
-        // is logged again as it goes on, with the same attack roll).
-        if self.waiting.is_some() {
-            return None;
+        // A run is logged again at every step, by whoever moved it on: only the row whose step
+        // rolled the attack dice (the attacker's) carries them; the I'll Be Back press (the
+        // killed target's owner) carries its own dice. The stepped saves, damage and tests stay
+        // unmeasured: whoever presses Continue is not the one they favour.
+        if self.rolled.contains(&Stage::AttackRoll) {
+            attack_luck(self.run.attack.as_ref()?)
+        } else if self.rolled.contains(&Stage::IllBeBack) {
+            let rolls: Vec<IllBeBackRoll> = self.run.targets.iter().filter_map(|t| t.ill_be_back).collect();
+            ill_be_back_luck(&rolls)
+        } else {
+            None
         }
-        attack_luck(self.run.attack.as_ref()?)
     }
 
     fn summary(&self, lang: Lang) -> String {
@@ -84,30 +109,66 @@ impl LogSummary for AttackRoll {
 }
 
 impl LogSummary for SaveRoll {
+    /// For the target: one D6 per hit, 4+ saves (item 15).
+    fn luck(&self) -> Option<LuckInput> {
+        counted(Die::D6, self.faces.len(), 4, self.saved)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         embeds::save_line(self, lang)
     }
 }
 
 impl LogSummary for DamageRoll {
+    /// The power dice at or over the armour (item 17).
+    fn luck(&self) -> Option<LuckInput> {
+        counted(self.die, self.faces.len(), self.armour, self.damaging)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         embeds::damage_line(self, true, lang)
     }
 }
 
 impl LogSummary for ResolutionRoll {
+    /// For the character tested: fewer Reeling results are better, a Retreat worst.
+    fn luck(&self) -> Option<LuckInput> {
+        let tests = self.faces.len() as u32 + self.skipped;
+        (tests > 0).then(|| LuckInput {
+            roll: LuckRoll::TerminatorResolution { die: self.die, tests },
+            observed: resolution_score(self),
+        })
+    }
+
     fn summary(&self, lang: Lang) -> String {
         embeds::resolution_line(self, lang)
     }
 }
 
 impl LogSummary for IllBeBackRoll {
+    fn luck(&self) -> Option<LuckInput> {
+        ill_be_back_luck(std::slice::from_ref(self))
+    }
+
     fn summary(&self, lang: Lang) -> String {
         embeds::ill_be_back_line(self, lang)
     }
 }
 
 impl LogSummary for LadderRoll {
+    /// The successes against the number given, else the dice's total.
+    fn luck(&self) -> Option<LuckInput> {
+        match self.target {
+            Some(t) => counted(self.die, self.faces.len(), t, self.successes),
+            None => (!self.faces.is_empty()).then(|| LuckInput {
+                roll: LuckRoll::Notation {
+                    expression: format!("{}d{}", self.faces.len(), self.die.sides()),
+                },
+                observed: self.faces.iter().map(|&f| i64::from(f)).sum(),
+            }),
+        }
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let view = embeds::ladder_view(self, lang, "");
         format!("{}: {}", view.title, view.description)
@@ -173,3 +234,7 @@ impl LogSummary for EndTurnOutcome {
         s
     }
 }
+
+#[cfg(test)]
+#[path = "log_summary_tests.rs"]
+mod tests;

@@ -70,6 +70,10 @@ impl LogSummary for DamageOutcome {
 }
 
 impl LogSummary for PlainRoll {
+    fn luck(&self) -> Option<LuckInput> {
+        kept_dice(&self.roll)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let mut s = format!("{} **{}**", lang.pick("total", "合計"), self.total);
         if let (Some(t), Some(ok)) = (self.target, self.success) {
@@ -85,6 +89,16 @@ impl LogSummary for PlainRoll {
 }
 
 impl LogSummary for D3 {
+    /// A d6 halved, rounded up: each of 1–3 on two faces, a plain d3.
+    fn luck(&self) -> Option<LuckInput> {
+        Some(LuckInput {
+            roll: LuckRoll::Notation {
+                expression: "1d3".into(),
+            },
+            observed: i64::from(self.value),
+        })
+    }
+
     fn summary(&self, _lang: Lang) -> String {
         format!("d3 = {} (d6 {})", self.value, self.d6)
     }
@@ -120,3 +134,7 @@ impl LogSummary for Dispute {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "log_summary_tests.rs"]
+mod tests;
