@@ -125,7 +125,8 @@ impl LogSummary for ExtendedOutcome {
     /// intervals it took are taken as given (a test that needed more of them is measured on
     /// more dice), so the chance is exact for that many rolls. Each interval alone would leave
     /// out the rest of the test; the number of intervals needed is a stopping time no pool
-    /// distribution describes.
+    /// distribution describes. (Stopping once the threshold is reached leans the total a
+    /// little high for its number of rolls: the dice's luck, not the whole test's.)
     fn luck(&self) -> Option<LuckInput> {
         super::luck::summed(&interval_rolls(self), &[])
     }
@@ -386,8 +387,9 @@ impl LogSummary for CybercombatOutcome {
 }
 
 impl LogSummary for HackOutcome {
-    /// The hacker's hits over the passes made, less the node's over the same passes (as an
-    /// extended test: the number of passes taken as given).
+    /// The hacker's hits over the passes made, less the node's over the passes it rolled (a
+    /// node that critically glitched stops rolling): as an extended test, the number of rolls
+    /// taken as given.
     fn luck(&self) -> Option<LuckInput> {
         let (mine, theirs) = (interval_rolls(&self.hacker), interval_rolls(&self.node));
         super::luck::summed(&mine, &theirs)
