@@ -35,7 +35,8 @@ pub struct LuckInput {
 }
 
 /// One Shadowrun 4 pool whose hits count: rolled plainly or with the rule of six, for the roller
-/// or against them (the opposing pool of an opposed test).
+/// or against them (the opposing pool of an opposed test), at most `cap` of them counted (a
+/// spell's hits above its Force, a thread's above twice Resonance count for nothing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SrPool {
     pub dice: u32,
@@ -43,6 +44,8 @@ pub struct SrPool {
     pub rule_of_six: bool,
     #[serde(default, skip_serializing_if = "is_false")]
     pub opposing: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cap: Option<u32>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -178,7 +181,12 @@ impl LuckRoll {
             LuckRoll::Shadowrun4 { pools, fixed } => {
                 let mut acc = Dist::point(*fixed);
                 for p in pools {
-                    let hits = pool_hits(p.dice, p.rule_of_six)?;
+                    let mut hits = pool_hits(p.dice, p.rule_of_six)?;
+                    if let Some(cap) = p.cap {
+                        let cap = i64::from(cap);
+                        let pairs: Vec<(i64, f64)> = hits.iter().map(|(v, q)| (v.min(cap), q)).collect();
+                        hits = Dist::from_pairs(&pairs)?;
+                    }
                     let hits = if p.opposing { hits.negated() } else { hits };
                     acc = acc.convolve(&hits)?;
                 }

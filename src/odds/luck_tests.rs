@@ -17,6 +17,7 @@ fn pool(dice: u32, rule_of_six: bool, opposing: bool) -> SrPool {
         dice,
         rule_of_six,
         opposing,
+        cap: None,
     }
 }
 
@@ -46,6 +47,29 @@ fn shadowrun_hits_by_hand() {
         luck(sr(vec![pool(2, false, false)], 1), 3).at_least,
         1.0 / 9.0
     ));
+}
+
+#[test]
+fn shadowrun_capped_hits_by_hand() {
+    // Three dice, hits capped at 1 (a Force 1 spell): 1 counted hit whenever any die hits,
+    // 1 − (2/3)³ = 19/27, and nothing better exists.
+    let capped = SrPool {
+        cap: Some(1),
+        ..pool(3, false, false)
+    };
+    let c = luck(sr(vec![capped], 0), 1);
+    assert!(close(c.at_least, 19.0 / 27.0), "{c:?}");
+    assert!(close(c.at_most, 1.0), "{c:?}");
+    // Capped at 0: every roll is the same, certain.
+    let none = SrPool {
+        cap: Some(0),
+        ..pool(2, true, false)
+    };
+    assert!(close(luck(sr(vec![none], 2), 2).at_least, 1.0));
+    // Against an opposing die, net 1 with the cap at 1: one counted hit (19/27) and the
+    // opponent's die missing (2/3) → 38/81.
+    let c = luck(sr(vec![capped, pool(1, false, true)], 0), 1);
+    assert!(close(c.at_least, 38.0 / 81.0), "{c:?}");
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! chance press that rerolled its misses (only its own dice), `/roll` — tonight and over the
 //! channel's sessions, in English and Japanese; bad input (no session, a player without rolls)
 //! is refused; and each system's logged roll (Rally, Warmachine, Terminator, d20 mecha, `/roll`)
-//! carries the luck input whose chance matches a count by hand.
+//! carries the luck input whose chance matches a count by hand; a spell cast counts its hits up to
+//! Force.
 
 use crate::support::e2e::*;
 
@@ -319,5 +320,33 @@ async fn an_attack_waiting_for_ill_be_back_credits_the_attacker_and_the_press_on
     let b = span(&r, "bob", "this evening");
     assert!(b.starts_with("1 roll(s)") && b.contains("33.33 %"), "{b}");
     assert!(!b.contains("62.50 %"), "{b}");
+    c.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_spell_cast_in_a_session_shows_its_luck_counted_up_to_force() {
+    let mut c = system_console().await;
+    ok(&mut c, "/session start name:Ritual system:shadowrun4").await;
+    ok(&mut c, "/char add name:Mage stats:body=3 willpower=4 logic=4 magic=3 edge=2 spellcasting=1 tradition=hermetic").await;
+    // Magic 3 + Spellcasting 1 = 4 dice: 5, 5, 6, 2 are 3 hits, 2 counted (Force 2). Drain 2
+    // against Willpower 4 + Logic 4 = 8 dice, all misses.
+    c.queue_dice([5, 5, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
+    ok(&mut c, "/sr spell caster:Mage force:2 drain:2").await;
+    let (input, chance) = last_luck(&c).await;
+    assert_eq!(
+        serde_json::to_value(&input).unwrap(),
+        serde_json::json!({"roll": {"kind": "shadowrun4", "pools": [{"dice": 4, "cap": 2}], "fixed": 0}, "observed": 2})
+    );
+    // min(Bin(4, 1/3), 2) = 2: 1 − (2/3)⁴ − 4(1/3)(2/3)³ = 1 − 16/81 − 32/81 = 33/81 = 40.74 %.
+    assert!(close(chance.at_least, 33.0 / 81.0), "{chance:?}");
+    let r = send(&mut c, "/session luck").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let tonight = span(&r, "gm", "this evening");
+    assert!(
+        tonight.starts_with("1 roll(s)")
+            && tonight.contains("🍀 `/sr spell caster:Mage")
+            && tonight.contains("40.74 % chance of a result at least as good"),
+        "{tonight}"
+    );
     c.shutdown().await;
 }

@@ -27,6 +27,9 @@ pub struct ThreadOutcome {
     /// Rating after threading: +1 per hit, at most Resonance × 2.
     pub rating: u32,
     pub gained: u32,
+    /// Twice Resonance: the rating's ceiling (0 in outcomes stored before it was kept).
+    #[serde(default)]
+    pub max_rating: u32,
     /// Fading = rating gained; Physical when the rating > Resonance.
     pub fading: DrainOutcome,
 }
@@ -52,6 +55,7 @@ pub fn thread(req: &ThreadRequest, roller: &mut impl Roller) -> Result<ThreadOut
         base_rating: req.base_rating,
         rating,
         gained,
+        max_rating: max,
         fading,
     })
 }
@@ -88,6 +92,7 @@ impl ThreadOutcome {
             base_rating: self.base_rating,
             rating,
             gained,
+            max_rating: max,
             fading,
         })
     }

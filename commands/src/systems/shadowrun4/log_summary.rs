@@ -16,7 +16,7 @@ use engine::systems::shadowrun4::rules::glitch_text;
 use engine::systems::shadowrun4::test_kinds::{
     ExtendedEnd, ExtendedOutcome, OpposedOutcome, SearchOutcome, SuccessOutcome, TeamworkOutcome,
 };
-use engine::systems::shadowrun4::{Character, DamageType, Glitch, Rolled};
+use engine::systems::shadowrun4::{Character, DamageType, Glitch, PoolRoll, Rolled};
 
 use super::embeds;
 use crate::log_line::LogSummary;
@@ -79,9 +79,13 @@ fn drain(d: &DrainOutcome, word: (&str, &str), lang: Lang) -> String {
     )
 }
 
+fn interval_rolls(o: &ExtendedOutcome) -> Vec<&PoolRoll> {
+    o.intervals.iter().map(|i| &i.roll).collect()
+}
+
 impl LogSummary for SuccessOutcome {
     fn luck(&self) -> Option<LuckInput> {
-        super::luck::of(self.rolled.as_ref()?, None, 0)
+        super::luck::capped(self.rolled.as_ref()?, self.hit_cap, None, 0)
     }
 
     fn summary(&self, lang: Lang) -> String {
@@ -117,6 +121,16 @@ impl LogSummary for OpposedOutcome {
 }
 
 impl LogSummary for ExtendedOutcome {
+    /// The hits of every interval rolled, against the same number of rolls of the pool: the
+    /// intervals it took are taken as given (a test that needed more of them is measured on
+    /// more dice), so the chance is exact for that many rolls. Each interval alone would leave
+    /// out the rest of the test; the number of intervals needed is a stopping time no pool
+    /// distribution describes. (Stopping once the threshold is reached leans the total a
+    /// little high for its number of rolls: the dice's luck, not the whole test's.)
+    fn luck(&self) -> Option<LuckInput> {
+        super::luck::summed(&interval_rolls(self), &[])
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let end = match self.end {
             ExtendedEnd::Reached => verdict(true, lang),
@@ -188,6 +202,17 @@ impl LogSummary for AttackOutcome {
 }
 
 impl LogSummary for SurpriseOutcome {
+    /// The GM rolls everyone's surprise test in one row: the hits of all of them.
+    fn luck(&self) -> Option<LuckInput> {
+        let rolls: Vec<&PoolRoll> = self
+            .rolls
+            .iter()
+            .filter_map(|r| r.roll.as_ref())
+            .map(|r| &r.roll)
+            .collect();
+        super::luck::summed(&rolls, &[])
+    }
+
     fn summary(&self, lang: Lang) -> String {
         if self.surprised.is_empty() {
             return lang.pick("nobody surprised", "不意打ちなし").into();
@@ -202,6 +227,18 @@ impl LogSummary for SurpriseOutcome {
 }
 
 impl LogSummary for InitiativeState {
+    /// The hits of every initiative roll this row made (score = Initiative + hits: the
+    /// Initiative part is no luck), all the GM's. A next pass rolls nothing: no luck.
+    fn luck(&self) -> Option<LuckInput> {
+        let rolls: Vec<&PoolRoll> = self
+            .entries
+            .iter()
+            .filter_map(|e| e.roll.as_ref())
+            .map(|r| &r.roll)
+            .collect();
+        super::luck::summed(&rolls, &[])
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let order: Vec<String> = self
             .order()
@@ -217,6 +254,17 @@ impl LogSummary for InitiativeState {
 }
 
 impl LogSummary for SpellOutcome {
+    /// The casting roll, hits capped at Force, against the resistance (or the threshold);
+    /// the drain roll is the caster's too but a row has one luck: the cast decides the spell.
+    fn luck(&self) -> Option<LuckInput> {
+        let against = if self.opposed {
+            self.resistance_hits
+        } else {
+            self.threshold.unwrap_or(0)
+        };
+        super::luck::capped(&self.cast, Some(self.force), self.resistance.as_ref(), against)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let result = embeds::spell_result_words(self.result, lang);
         format!(
@@ -229,6 +277,10 @@ impl LogSummary for SpellOutcome {
 }
 
 impl LogSummary for SummonOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        super::luck::of(&self.summon, Some(&self.spirit), self.spirit_hits)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let result = match (self.summoned, lang) {
             (true, Lang::En) => format!("summoned, {} service(s)", self.services),
@@ -244,6 +296,10 @@ impl LogSummary for SummonOutcome {
 }
 
 impl LogSummary for DispelOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        super::luck::of(&self.dispel, Some(&self.opposition), self.opposition_hits)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let mut s = format!(
             "{} → {} {}",
@@ -271,6 +327,13 @@ impl LogSummary for DrainOutcome {
 }
 
 impl LogSummary for ThreadOutcome {
+    /// The threading hits; those past the rating's ceiling raise nothing (no cap known in
+    /// outcomes stored before it was kept).
+    fn luck(&self) -> Option<LuckInput> {
+        let cap = (self.max_rating > 0).then(|| self.max_rating.saturating_sub(self.base_rating));
+        super::luck::capped(&self.thread, cap, None, 0)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         format!(
             "{} → {} {}→{}{}",
@@ -284,6 +347,10 @@ impl LogSummary for ThreadOutcome {
 }
 
 impl LogSummary for CompileOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        super::luck::of(&self.compile, Some(&self.sprite), self.sprite_hits)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let result = match (self.compiled, lang) {
             (true, Lang::En) => format!("compiled, {} task(s)", self.tasks),
@@ -299,6 +366,11 @@ impl LogSummary for CompileOutcome {
 }
 
 impl LogSummary for CybercombatOutcome {
+    /// The attack against the defence; the resistance roll is the target's.
+    fn luck(&self) -> Option<LuckInput> {
+        super::luck::of(&self.attack, self.defence.as_ref(), self.defence_hits)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let mut s = versus(self.attack_hits, self.defence_hits, self.net_hits, lang);
         if self.hit {
@@ -315,6 +387,14 @@ impl LogSummary for CybercombatOutcome {
 }
 
 impl LogSummary for HackOutcome {
+    /// The hacker's hits over the passes made, less the node's over the passes it rolled (a
+    /// node that critically glitched stops rolling): as an extended test, the number of rolls
+    /// taken as given.
+    fn luck(&self) -> Option<LuckInput> {
+        let (mine, theirs) = (interval_rolls(&self.hacker), interval_rolls(&self.node));
+        super::luck::summed(&mine, &theirs)
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let result = embeds::hack_result_words(self.result, lang);
         match lang {
@@ -360,6 +440,10 @@ impl LogSummary for SearchOutcome {
 }
 
 impl LogSummary for CrashOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        self.test.as_ref()?.luck()
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let result = if self.crashed {
             lang.pick("crashed", "クラッシュ")
@@ -374,6 +458,10 @@ impl LogSummary for CrashOutcome {
 }
 
 impl LogSummary for ChaseOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        self.test.luck()
+    }
+
     fn summary(&self, lang: Lang) -> String {
         format!(
             "{} → {}: {} · {}",
@@ -391,6 +479,10 @@ impl LogSummary for ChaseOutcome {
 }
 
 impl LogSummary for BreakAwayOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        self.test.luck()
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let result = if self.escaped {
             lang.pick("escaped", "離脱成功")
@@ -402,6 +494,10 @@ impl LogSummary for BreakAwayOutcome {
 }
 
 impl LogSummary for PositioningOutcome {
+    fn luck(&self) -> Option<LuckInput> {
+        self.test.luck()
+    }
+
     fn summary(&self, lang: Lang) -> String {
         match lang {
             Lang::En => format!("{} → +{} dice", self.test.summary(lang), self.bonus),
@@ -411,6 +507,11 @@ impl LogSummary for PositioningOutcome {
 }
 
 impl LogSummary for CutOffOutcome {
+    /// The opposed test; a crash test that follows is the loser's, whoever that is.
+    fn luck(&self) -> Option<LuckInput> {
+        self.test.luck()
+    }
+
     fn summary(&self, lang: Lang) -> String {
         let mut s = self.test.summary(lang);
         if self.crashed {

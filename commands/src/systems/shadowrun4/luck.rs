@@ -21,52 +21,127 @@ fn is_press(roll: &PoolRoll) -> bool {
     pressed_at(roll).is_some() || roll.negated.is_some() || roll.critical_success
 }
 
-/// One side's pools and the hits it already has on the table (negative for the opposing side).
-fn side(roll: &PoolRoll, opposing: bool, press: bool, out: &mut (Vec<SrPool>, i64)) {
-    let sign = if opposing { -1 } else { 1 };
+/// One roll's part: the pool measured (none when every die is already on the table) and the
+/// hits fixed before it (the dice a press kept, or all of them in a press's row that rolled
+/// none here).
+fn side(roll: &PoolRoll, press: bool) -> (Option<SrPool>, i64) {
     let hits = |dice: &[engine::systems::shadowrun4::dice::Die]| {
         dice.iter().filter(|d| !d.replaced && d.is_hit()).count() as i64
     };
+    let pool = |dice: usize, rule_of_six: bool| SrPool {
+        dice: dice as u32,
+        rule_of_six,
+        opposing: false,
+        cap: None,
+    };
     match pressed_at(roll) {
         // The press's dice are the roll; what stood before it is fixed.
-        Some((at, source)) => {
-            out.0.push(SrPool {
-                dice: roll.dice.iter().filter(|d| d.source == source).count() as u32,
-                rule_of_six: source == DieSource::EdgeAdded,
-                opposing,
-            });
-            out.1 += sign * hits(&roll.dice[..at]);
+        Some((at, source)) => (
+            Some(pool(
+                roll.dice.iter().filter(|d| d.source == source).count(),
+                source == DieSource::EdgeAdded,
+            )),
+            hits(&roll.dice[..at]),
+        ),
+        None if press => (None, i64::from(roll.hits)),
+        None => (
+            Some(pool(
+                roll.dice.iter().filter(|d| d.source == DieSource::Pool).count(),
+                roll.rule_of_six,
+            )),
+            0,
+        ),
+    }
+}
+
+/// Every pool and fixed hit of one side, summed (the opposing side's subtracted), at most `cap`
+/// hits counted on the actor's side.
+struct Parts {
+    pools: Vec<SrPool>,
+    fixed: i64,
+}
+
+impl Parts {
+    fn add(&mut self, (pool, fixed): (Option<SrPool>, i64), opposing: bool, cap: Option<u32>) {
+        let (fixed, cap) = match cap {
+            // The hits already kept use up the cap first; the pool may add the rest.
+            Some(c) => {
+                let kept = fixed.min(i64::from(c));
+                (kept, Some(c - kept as u32))
+            }
+            None => (fixed, None),
+        };
+        self.fixed += if opposing { -fixed } else { fixed };
+        if let Some(p) = pool {
+            self.pools.push(SrPool { opposing, cap, ..p });
         }
-        None if press => out.1 += sign * i64::from(roll.hits),
-        None => out.0.push(SrPool {
-            dice: roll.dice.iter().filter(|d| d.source == DieSource::Pool).count() as u32,
-            rule_of_six: roll.rule_of_six,
-            opposing,
-        }),
+    }
+
+    fn input(self, observed: i64) -> Option<LuckInput> {
+        // Nothing rolled in this row: no luck of its own.
+        (!self.pools.is_empty()).then_some(LuckInput {
+            roll: LuckRoll::Shadowrun4 {
+                pools: self.pools,
+                fixed: self.fixed,
+            },
+            observed,
+        })
     }
 }
 
 /// The luck of the actor's roll, against the opponent's roll or a fixed number of hits.
 pub fn of(actor: &Rolled, opponent: Option<&Rolled>, opponent_hits: u32) -> Option<LuckInput> {
+    capped(actor, None, opponent, opponent_hits)
+}
+
+/// [`of`], with at most `cap` of the actor's hits counting (a spell's Force).
+pub fn capped(
+    actor: &Rolled,
+    cap: Option<u32>,
+    opponent: Option<&Rolled>,
+    opponent_hits: u32,
+) -> Option<LuckInput> {
     let (a, o) = (&actor.roll, opponent.map(|r| &r.roll));
     let press = is_press(a) || o.is_some_and(is_press);
     if press && pressed_at(a).is_none() && o.and_then(pressed_at).is_none() {
         return None;
     }
-    let mut parts = (Vec::new(), 0i64);
-    side(a, false, press, &mut parts);
+    let mut parts = Parts {
+        pools: Vec::new(),
+        fixed: 0,
+    };
+    parts.add(side(a, press), false, cap);
     match o {
-        Some(o) => side(o, true, press, &mut parts),
-        None => parts.1 -= i64::from(opponent_hits),
+        Some(o) => parts.add(side(o, press), true, None),
+        None => parts.fixed -= i64::from(opponent_hits),
     }
-    let observed = i64::from(a.hits) - o.map_or(i64::from(opponent_hits), |o| i64::from(o.hits));
-    Some(LuckInput {
-        roll: LuckRoll::Shadowrun4 {
-            pools: parts.0,
-            fixed: parts.1,
-        },
-        observed,
-    })
+    let hits = cap.map_or(a.hits, |c| a.hits.min(c));
+    let observed = i64::from(hits) - o.map_or(i64::from(opponent_hits), |o| i64::from(o.hits));
+    parts.input(observed)
+}
+
+/// The luck of several rolls whose hits add up (an extended test's intervals, everyone's
+/// initiative), less the hits of `theirs` (the other side of a race). In a press's row the
+/// rolls before the pressed one are on the table already: only the press's dice and the rolls
+/// that followed it are measured.
+pub fn summed(mine: &[&PoolRoll], theirs: &[&PoolRoll]) -> Option<LuckInput> {
+    let pressed = mine.iter().position(|r| is_press(r));
+    let mut parts = Parts {
+        pools: Vec::new(),
+        fixed: 0,
+    };
+    for (i, r) in mine.iter().enumerate() {
+        match pressed {
+            Some(p) if i < p => parts.fixed += i64::from(r.hits),
+            Some(p) => parts.add(side(r, i == p), false, None),
+            None => parts.add(side(r, false), false, None),
+        }
+    }
+    for r in theirs {
+        parts.add(side(r, false), true, None);
+    }
+    let total = |rs: &[&PoolRoll]| rs.iter().map(|r| i64::from(r.hits)).sum::<i64>();
+    parts.input(total(mine) - total(theirs))
 }
 
 #[cfg(test)]
@@ -110,6 +185,7 @@ mod tests {
             dice,
             rule_of_six,
             opposing,
+            cap: None,
         }
     }
 
@@ -135,3 +211,7 @@ mod tests {
         assert_eq!(of(&press(&glitched, EdgeAfter::NegateGlitch, &[]), None, 0), None);
     }
 }
+
+#[cfg(test)]
+#[path = "luck_tests.rs"]
+mod outcomes;
