@@ -115,7 +115,7 @@ pub async fn test(
         hit_cap: None,
         buy_hits: buy_hits.unwrap_or(false),
     };
-    let outcome = common::roll(ctx, |r| success_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) = common::roll(ctx, |r| success_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let spent: Vec<String> = match (&who, edge) {
         (Some(c), Some(_)) => vec![c.name.clone()],
         _ => Vec::new(),
@@ -141,7 +141,7 @@ pub async fn test(
         };
         buttons = common::edge_buttons(ctx, &inv, offer).await;
     }
-    common::reply(ctx, &inv, session.as_deref(), v, buttons, &outcome).await
+    common::reply(roll, &inv, session.as_deref(), v, buttons, &outcome).await
 }
 
 /// Opposed test: actor against opponent (pools or characters)
@@ -271,7 +271,7 @@ pub async fn opposed(
         opponent: RollSpec::new(opp_pool),
         actor_hit_cap: None,
     };
-    let outcome = common::roll(ctx, |r| opposed_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) = common::roll(ctx, |r| opposed_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let spent: Vec<String> = match (&who, edge) {
         (Some(c), Some(_)) => vec![c.name.clone()],
         _ => Vec::new(),
@@ -296,7 +296,7 @@ pub async fn opposed(
         };
         buttons = common::edge_buttons(ctx, &inv, offer).await;
     }
-    common::reply(ctx, &inv, session.as_deref(), v, buttons, &outcome).await
+    common::reply(roll, &inv, session.as_deref(), v, buttons, &outcome).await
 }
 
 /// Extended test: roll each interval until the hits reach the threshold
@@ -390,7 +390,7 @@ pub async fn extended(
         max_intervals: max_intervals.map(|m| u32::try_from(m).unwrap_or(0)),
         edge,
     };
-    let outcome = common::roll(ctx, |r| extended_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) = common::roll(ctx, |r| extended_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let spent: Vec<String> = match (&who, edge) {
         (Some(c), Some(_)) => vec![c.name.clone()],
         _ => Vec::new(),
@@ -426,7 +426,7 @@ pub async fn extended(
         )
         .await;
     }
-    common::reply(ctx, &inv, session.as_deref(), v, buttons, &outcome).await
+    common::reply(roll, &inv, session.as_deref(), v, buttons, &outcome).await
 }
 
 /// Teamwork test: assistants' hits add dice to the leader's pool
@@ -558,7 +558,7 @@ pub async fn teamwork(
         assistants: specs,
         threshold: threshold.map(|t| u32::try_from(t).unwrap_or(0)),
     };
-    let outcome = common::roll(ctx, |r| teamwork_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) = common::roll(ctx, |r| teamwork_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let spent: Vec<String> = match (&who, edge) {
         (Some(c), Some(_)) => vec![c.name.clone()],
         _ => Vec::new(),
@@ -583,5 +583,5 @@ pub async fn teamwork(
         };
         buttons = common::edge_buttons(ctx, &inv, offer).await;
     }
-    common::reply(ctx, &inv, session.as_deref(), v, buttons, &outcome).await
+    common::reply(roll, &inv, session.as_deref(), v, buttons, &outcome).await
 }

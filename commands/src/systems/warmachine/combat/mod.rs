@@ -32,6 +32,7 @@ use super::embeds::{self as view, AttackShown};
 use super::press_data::{ApplyPress, BOOST, DamagePress, WmPress};
 use super::store::{self, Commander, Game, model, model_name, raw_model, refusal, rule, say, with_raw};
 use super::{model_autocomplete, reply};
+use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::press::{button, button_variant};
 use crate::{BotError, Context};
@@ -279,10 +280,10 @@ pub async fn wm_attack(
         Ok(raw_model(lang.pick("Target", "目標"), 0, d, arm.unwrap_or(0)))
     };
     let uses_models = attacker.is_some() || target.is_some();
-    let (session, done, attacker_model): (Option<std::sync::Arc<Session>>, AttackDone, Option<Model>) =
+    let (roll, session, done, attacker_model): (CommandRoll<'_>, Option<std::sync::Arc<Session>>, AttackDone, Option<Model>) =
         if uses_models {
             let commander = Commander::of(ctx, &inv);
-            let (session, (done, a)) = store::run(ctx, &inv, &mut |s, game: &mut Game, r| {
+            let (roll, session, (done, a)) = store::run(ctx, &inv, &mut |s, game: &mut Game, r| {
                 let a_model = match &attacker {
                     Some(n) => {
                         let name = model_name(s, game, n)?;
@@ -331,16 +332,14 @@ pub async fn wm_attack(
                 ))
             })
             .await?;
-            (Some(std::sync::Arc::new(session)), done, a)
+            (roll, Some(std::sync::Arc::new(session)), done, a)
         } else {
             let a = raw_attacker().map_err(|e| say(&e, lang))?;
             let t = raw_target().map_err(|e| say(&e, lang))?;
-            let outcome = ctx
-                .data()
-                .command_dice(ctx)
-                .with(|r| resolve_attack(&req, &a, &t, &options, &mut &mut *r))
+            let (roll, outcome) = CommandRoll::roll(ctx, |r| resolve_attack(&req, &a, &t, &options, &mut &mut *r))
                 .map_err(|e| inv.user_error(&e))?;
             (
+                roll,
                 inv.session_if_any(ctx).await,
                 AttackDone {
                     outcome,
@@ -392,7 +391,7 @@ pub async fn wm_attack(
         no_buttons,
     };
     reply(
-        ctx,
+        roll,
         &inv,
         session.as_deref(),
         &view::attack_view(o, &shown, lang),
