@@ -200,7 +200,12 @@ impl<'a> CommandRoll<'a> {
         self.settled.store(true, Ordering::Relaxed);
     }
 
-    async fn log(&self, inv: &Invocation, session: Option<&Session>, outcome: &(impl serde::Serialize + LogSummary)) {
+    async fn log(
+        &self,
+        inv: &Invocation,
+        session: Option<&Session>,
+        outcome: &(impl serde::Serialize + LogSummary),
+    ) {
         self.ctx.data().tap(self.ctx.id(), outcome);
         inv.log_roll(self.ctx, session, &typed(self.ctx), outcome).await;
     }
@@ -234,5 +239,25 @@ impl Roller for Counted<'_> {
     fn roll_many(&mut self, count: usize, sides: u32) -> Result<Vec<u32>, DiceError> {
         self.drawn.store(true, Ordering::Relaxed);
         self.inner.roll_many(count, sides)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::dice::FixedRoller;
+
+    #[test]
+    fn the_counted_roller_draws_the_same_faces_and_notes_that_it_drew() {
+        let drawn = AtomicBool::new(false);
+        let mut inner = FixedRoller::new([4, 2, 6]);
+        let mut counted = Counted {
+            inner: &mut inner,
+            drawn: &drawn,
+        };
+        assert!(!drawn.load(Ordering::Relaxed), "nothing drawn yet");
+        assert_eq!(counted.roll(6), Ok(4));
+        assert!(drawn.load(Ordering::Relaxed));
+        assert_eq!(counted.roll_many(2, 6), Ok(vec![2, 6]));
     }
 }

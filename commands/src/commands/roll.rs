@@ -120,7 +120,9 @@ pub async fn roll(
         roll.or_abandon(crate::reply::send(ctx, CreateReply::default().embed(view.to_embed())).await)?;
     } else {
         // The roller sees the result; the channel sees that a roll was made.
-        roll.or_abandon(crate::reply::send(ctx, CreateReply::default().embed(view.to_embed()).ephemeral(true)).await)?;
+        roll.or_abandon(
+            crate::reply::send(ctx, CreateReply::default().embed(view.to_embed()).ephemeral(true)).await,
+        )?;
         let mut notice = CreateReply::default().content(notice_text(
             lang,
             &crate::embeds::markdown::escape(&roller),
@@ -180,7 +182,8 @@ pub async fn roll(
                 outcome: &outcome,
                 hidden: kind,
             };
-            roll.record_marked(&inv, session.as_deref(), &outcome, &marked).await;
+            roll.record_marked(&inv, session.as_deref(), &outcome, &marked)
+                .await;
         }
         None => roll.record(&inv, session.as_deref(), &outcome).await,
     }

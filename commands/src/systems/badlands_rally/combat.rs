@@ -95,29 +95,30 @@ async fn run_attack(
         .filter(|s| !s.is_empty())
         .map(str::to_string)
         .collect();
-    let (roll, session, (a, d, report, offer)) = store::run(ctx, &inv, &[&attacker], &mut |s, race, roller| {
-        let a = store::gear_name(s, &attacker)?;
-        let d = store::gear_name(s, &defender)?;
-        // Each neighbour once, however it was typed ("C, c"); never the attacker or the target.
-        let mut adjacent: Vec<String> = Vec::new();
-        for typed in &adjacent_typed {
-            let n = store::gear_name(s, typed)?;
-            if n != a && n != d && !adjacent.contains(&n) {
-                adjacent.push(n);
+    let (roll, session, (a, d, report, offer)) =
+        store::run(ctx, &inv, &[&attacker], &mut |s, race, roller| {
+            let a = store::gear_name(s, &attacker)?;
+            let d = store::gear_name(s, &defender)?;
+            // Each neighbour once, however it was typed ("C, c"); never the attacker or the target.
+            let mut adjacent: Vec<String> = Vec::new();
+            for typed in &adjacent_typed {
+                let n = store::gear_name(s, typed)?;
+                if n != a && n != d && !adjacent.contains(&n) {
+                    adjacent.push(n);
+                }
             }
-        }
-        let req = RaceAttack {
-            attacker: a.clone(),
-            defender: d.clone(),
-            setup,
-            reaction: reaction.unwrap_or(false),
-            adjacent,
-        };
-        let (after, report) = race.attack(&req, &mut &mut *roller).map_err(rule)?;
-        let offer = reliable::Offer::new(&req, race, &after, &report.attack);
-        Ok((after, (a, d, report, offer)))
-    })
-    .await?;
+            let req = RaceAttack {
+                attacker: a.clone(),
+                defender: d.clone(),
+                setup,
+                reaction: reaction.unwrap_or(false),
+                adjacent,
+            };
+            let (after, report) = race.attack(&req, &mut &mut *roller).map_err(rule)?;
+            let offer = reliable::Offer::new(&req, race, &after, &report.attack);
+            Ok((after, (a, d, report, offer)))
+        })
+        .await?;
     let buttons = reliable::buttons(
         ctx.data(),
         ctx.guild_id().map(|g| g.get()),
@@ -127,7 +128,13 @@ async fn run_attack(
         inv.lang,
     )
     .await;
-    roll.answer(&inv, Some(&session), reply_with(ctx, &attack_view(&report, &a, &d, inv.lang), buttons), &report).await?;
+    roll.answer(
+        &inv,
+        Some(&session),
+        reply_with(ctx, &attack_view(&report, &a, &d, inv.lang), buttons),
+        &report,
+    )
+    .await?;
     Ok(())
 }
 
@@ -349,7 +356,8 @@ pub async fn rally_damage(
         }
         let (roll, out) = CommandRoll::roll(ctx, |mut r| damage::resolve_damage(&req, &mut r))
             .map_err(|e| inv.user_error(&e))?;
-        roll.answer_in_channel(&inv, reply(ctx, &damage_view(&out, None, inv.lang)), &out).await?;
+        roll.answer_in_channel(&inv, reply(ctx, &damage_view(&out, None, inv.lang)), &out)
+            .await?;
         return Ok(());
     };
     // Damage typed as numbers lands on a gear by its owner's (or the GM's) hand; the attacking
@@ -399,6 +407,7 @@ pub async fn rally_damage(
             view.fields.push((format!("→ {by}"), parts.join(" · "), false));
         }
     }
-    roll.answer(&inv, Some(&session), reply(ctx, &view), &report).await?;
+    roll.answer(&inv, Some(&session), reply(ctx, &view), &report)
+        .await?;
     Ok(())
 }

@@ -49,9 +49,10 @@ pub async fn rally_roll(
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let req = request(rating, dice, rattled, extra);
-    let (roll, out) = CommandRoll::roll(ctx, |mut r| roll::resolve_roll(&req, &mut r))
-        .map_err(|e| inv.user_error(&e))?;
-    roll.answer_in_channel(&inv, reply(ctx, &roll_view(&out, &who(ctx), inv.lang)), &out).await?;
+    let (roll, out) =
+        CommandRoll::roll(ctx, |mut r| roll::resolve_roll(&req, &mut r)).map_err(|e| inv.user_error(&e))?;
+    roll.answer_in_channel(&inv, reply(ctx, &roll_view(&out, &who(ctx), inv.lang)), &out)
+        .await?;
     Ok(())
 }
 
@@ -85,8 +86,9 @@ pub async fn rally_check(
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let req = request(rating, dice, rattled, extra);
-    let (roll, out) = CommandRoll::roll(ctx, |mut r| roll::resolve_check(&req, &mut r))
-        .map_err(|e| inv.user_error(&e))?;
-    roll.answer_in_channel(&inv, reply(ctx, &check_view(&out, &who(ctx), inv.lang)), &out).await?;
+    let (roll, out) =
+        CommandRoll::roll(ctx, |mut r| roll::resolve_check(&req, &mut r)).map_err(|e| inv.user_error(&e))?;
+    roll.answer_in_channel(&inv, reply(ctx, &check_view(&out, &who(ctx), inv.lang)), &out)
+        .await?;
     Ok(())
 }

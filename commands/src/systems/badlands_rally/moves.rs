@@ -26,12 +26,13 @@ pub enum SpeedChoice {
 /// the gear can still reroll this lap.
 async fn act(ctx: Context<'_>, gear: String, action: Action, title: (&str, &str)) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (roll, session, (id, report, before, after)) = store::run(ctx, &inv, &[&gear], &mut |s, race, roller| {
-        let id = store::gear_name(s, &gear)?;
-        let (after, report) = race.act(&id, &action, &mut &mut *roller).map_err(rule)?;
-        Ok((after.clone(), (id, report, race.clone(), after)))
-    })
-    .await?;
+    let (roll, session, (id, report, before, after)) =
+        store::run(ctx, &inv, &[&gear], &mut |s, race, roller| {
+            let id = store::gear_name(s, &gear)?;
+            let (after, report) = race.act(&id, &action, &mut &mut *roller).map_err(rule)?;
+            Ok((after.clone(), (id, report, race.clone(), after)))
+        })
+        .await?;
     let title = format!("{} — {id}", inv.lang.pick(title.0, title.1));
     let button = reliable::move_button(
         ctx.data(),

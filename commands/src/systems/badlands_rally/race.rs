@@ -95,8 +95,8 @@ pub async fn rally_initiative(
 )]
 pub async fn rally_scenario(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (roll, out) = CommandRoll::roll(ctx, |mut r| tables::roll_scenario(&mut r))
-        .map_err(|e| inv.user_error(&e))?;
+    let (roll, out) =
+        CommandRoll::roll(ctx, |mut r| tables::roll_scenario(&mut r)).map_err(|e| inv.user_error(&e))?;
     // In a race, the GM's roll sets the race's scenario and laps.
     let mut session = inv.session_if_any(ctx).await;
     if let Some(s) = session
@@ -118,7 +118,13 @@ pub async fn rally_scenario(ctx: Context<'_>) -> Result<(), BotError> {
             Err(e) => tracing::warn!(session = s.id, "scenario not stored: {e}"),
         }
     }
-    roll.answer(&inv, session.as_deref(), reply(ctx, &scenario_view(&out, inv.lang)), &out).await?;
+    roll.answer(
+        &inv,
+        session.as_deref(),
+        reply(ctx, &scenario_view(&out, inv.lang)),
+        &out,
+    )
+    .await?;
     Ok(())
 }
 
@@ -154,9 +160,10 @@ pub async fn rally_upgrade(
     let inv = Invocation::load(ctx).await;
     let weapon = weapon.and_then(|w| usize::try_from(w - 1).ok());
     let Some(gear) = gear else {
-        let (roll, out) = CommandRoll::roll(ctx, |mut r| tables::roll_upgrade(&mut r))
-            .map_err(|e| inv.user_error(&e))?;
-        roll.answer_in_channel(&inv, reply(ctx, &upgrade_view(&out, None, inv.lang)), &out).await?;
+        let (roll, out) =
+            CommandRoll::roll(ctx, |mut r| tables::roll_upgrade(&mut r)).map_err(|e| inv.user_error(&e))?;
+        roll.answer_in_channel(&inv, reply(ctx, &upgrade_view(&out, None, inv.lang)), &out)
+            .await?;
         return Ok(());
     };
     let (roll, session, (id, out, twins)) = store::run(ctx, &inv, &[&gear], &mut |s, race, roller| {
@@ -217,7 +224,13 @@ pub async fn rally_upgrade(
         (engine::i18n::Lang::En, Twinned::NotRolled) => format!("Added to {id}."),
         (engine::i18n::Lang::Ja, Twinned::NotRolled) => format!("{id} に追加しました。"),
     };
-    roll.answer(&inv, Some(&session), reply(ctx, &upgrade_view(&out, Some(&note), inv.lang)), &out).await?;
+    roll.answer(
+        &inv,
+        Some(&session),
+        reply(ctx, &upgrade_view(&out, Some(&note), inv.lang)),
+        &out,
+    )
+    .await?;
     Ok(())
 }
 

@@ -78,6 +78,7 @@ pub type Step<'a, T> =
 /// Load the race, let `step` roll and change it, and save it — one transaction, retried on a
 /// conflict. `acting` gears must belong to the invoker (or the invoker is the GM). Nothing is
 /// written when anything refuses.
+/// With the [`CommandRoll`] that answers and logs what `step` rolled.
 pub async fn run<'a, T: Send>(
     ctx: Context<'a>,
     inv: &Invocation,

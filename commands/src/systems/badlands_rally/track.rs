@@ -158,7 +158,13 @@ pub async fn rally_move(
     })
     .await?;
     let title = format!("{} — {id}", inv.lang.pick("Move", "移動"));
-    roll.answer(&inv, Some(&session), reply(ctx, &action_view(&title, &report, inv.lang)), &report).await?;
+    roll.answer(
+        &inv,
+        Some(&session),
+        reply(ctx, &action_view(&title, &report, inv.lang)),
+        &report,
+    )
+    .await?;
     Ok(())
 }
 
@@ -237,7 +243,8 @@ pub async fn rally_collide(
         st.as_deref().zip(struck.as_ref()),
         inv.lang,
     );
-    roll.answer(&inv, Some(&session), reply(ctx, &view), &report).await?;
+    roll.answer(&inv, Some(&session), reply(ctx, &view), &report)
+        .await?;
     Ok(())
 }
 
@@ -310,7 +317,11 @@ pub async fn rally_victory(
     match contest {
         Some((roll, out)) => roll.answer(&inv, Some(&session), sent, &out).await,
         // Nothing rolled: the victory is logged the way rolls are.
-        None => CommandRoll::new(ctx).answer(&inv, Some(&session), sent, &victory).await,
+        None => {
+            CommandRoll::new(ctx)
+                .answer(&inv, Some(&session), sent, &victory)
+                .await
+        }
     }
 }
 

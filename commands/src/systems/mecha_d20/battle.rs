@@ -13,8 +13,8 @@ use engine::systems::mecha_d20::{RuleError, StrikeOutcome};
 use super::choices::{CockpitChoice, EvasionChoice, FacingChoice, SkillChoice};
 use super::store::{self, Gate};
 use super::{embeds, reply, who};
-use crate::command_roll::CommandRoll;
 use crate::autocomplete::autocomplete_entry;
+use crate::command_roll::CommandRoll;
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
@@ -172,29 +172,29 @@ pub async fn mecha_attack(
             };
             let armour = armour.unwrap_or(0);
             let (roll, out) = CommandRoll::roll(ctx, |r: &mut dyn Roller| -> Result<_, RuleError> {
-                    let attack = resolve_attack(&req, r)?;
-                    let damage = match (&power, attack.hit) {
-                        (Some(p), true) => Some(roll_damage(
-                            &DamageRequest {
-                                power: *p,
-                                armour,
-                                multiplier: mult,
-                            },
-                            r,
-                        )?),
-                        _ => None,
-                    };
-                    Ok(StrikeOutcome {
-                        attacker: lang.pick("Attacker", "攻撃側").into(),
-                        target: lang.pick("Target", "目標").into(),
-                        weapon: power.map(|p| p.to_string()).unwrap_or_else(|| "—".into()),
-                        arc: Default::default(),
-                        distance: distance.unwrap_or(0),
-                        attack,
-                        damage,
-                    })
+                let attack = resolve_attack(&req, r)?;
+                let damage = match (&power, attack.hit) {
+                    (Some(p), true) => Some(roll_damage(
+                        &DamageRequest {
+                            power: *p,
+                            armour,
+                            multiplier: mult,
+                        },
+                        r,
+                    )?),
+                    _ => None,
+                };
+                Ok(StrikeOutcome {
+                    attacker: lang.pick("Attacker", "攻撃側").into(),
+                    target: lang.pick("Target", "目標").into(),
+                    weapon: power.map(|p| p.to_string()).unwrap_or_else(|| "—".into()),
+                    arc: Default::default(),
+                    distance: distance.unwrap_or(0),
+                    attack,
+                    damage,
                 })
-                .map_err(|e| rule(&inv, e))?;
+            })
+            .map_err(|e| rule(&inv, e))?;
             let mut view = embeds::strike_view(&out, None, 0, lang, &who(ctx));
             view.title = match &out.damage {
                 Some(_) => format!("⚔️ {} · {}", lang.pick("Attack", "攻撃"), out.weapon),
@@ -262,8 +262,7 @@ pub async fn mecha_damage(
             armour: armour.unwrap_or(0),
             multiplier: mult,
         };
-        let (roll, out) = CommandRoll::roll(ctx, |r| roll_damage(&req, r))
-            .map_err(|e| rule(&inv, e))?;
+        let (roll, out) = CommandRoll::roll(ctx, |r| roll_damage(&req, r)).map_err(|e| rule(&inv, e))?;
         let view = EmbedView {
             title: format!("💥 {} · {power}", lang.pick("Damage", "ダメージ")),
             description: String::new(),
@@ -345,8 +344,7 @@ pub async fn mecha_secondary(
     let view = match row.and_then(SecondaryRow::from_number) {
         Some(r) => embeds::row_view(r, None, inv.lang, &who(ctx)),
         None => {
-            let (roll, rolled) = CommandRoll::roll(ctx, secondary::roll)
-                .map_err(|e| rule(&inv, e))?;
+            let (roll, rolled) = CommandRoll::roll(ctx, secondary::roll).map_err(|e| rule(&inv, e))?;
             let session = inv.session_if_any(ctx).await;
             // Logged before the reply, as the row was always written first here.
             roll.record(&inv, session.as_deref(), &rolled).await;
@@ -402,8 +400,7 @@ pub async fn mecha_check(
         Part::new(Source::Situational, ability + skill.unwrap_or(0)),
         Part::new(Source::Situational, modifier.unwrap_or(0)),
     ];
-    let (roll, check) = CommandRoll::roll(ctx, |r| roll_check(parts, r))
-        .map_err(|e| rule(&inv, e))?;
+    let (roll, check) = CommandRoll::roll(ctx, |r| roll_check(parts, r)).map_err(|e| rule(&inv, e))?;
     let mut fields = Vec::new();
     if let Some(t) = target {
         let ok = check.meets(t);

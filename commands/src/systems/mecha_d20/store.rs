@@ -96,6 +96,7 @@ pub enum Gate {
 }
 
 /// Run `step` on the channel's battle in one transaction. Returns the session as saved.
+/// With the [`CommandRoll`] that answers and logs what `step` rolled.
 pub async fn run<'a, T: Send>(
     ctx: Context<'a>,
     inv: &Invocation,

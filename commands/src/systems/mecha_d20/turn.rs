@@ -15,8 +15,8 @@ use poise::CreateReply;
 use super::choices::{DirectionChoice, MoveChoice, SurvivalChoice};
 use super::store::{self, Gate};
 use super::{buttons, embeds, reply, who};
-use crate::command_roll::CommandRoll;
 use crate::autocomplete::autocomplete_entry;
+use crate::command_roll::CommandRoll;
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
@@ -65,7 +65,13 @@ pub async fn mecha_initiative(ctx: Context<'_>) -> Result<(), BotError> {
         Ok((out, state.turn))
     })
     .await?;
-    roll.answer(&inv, Some(&session), reply(ctx, &embeds::initiative_view(&out, turn, inv.lang)), &out).await?;
+    roll.answer(
+        &inv,
+        Some(&session),
+        reply(ctx, &embeds::initiative_view(&out, turn, inv.lang)),
+        &out,
+    )
+    .await?;
     Ok(())
 }
 
@@ -111,7 +117,8 @@ pub async fn mecha_apply(ctx: Context<'_>) -> Result<(), BotError> {
     if !offered.is_empty() {
         r = r.components(buttons::rows(offered));
     }
-    roll.answer(&inv, Some(&session), crate::reply::send(ctx, r), &out).await
+    roll.answer(&inv, Some(&session), crate::reply::send(ctx, r), &out)
+        .await
 }
 
 /// Held damage: list it, or take an entry back (GM)
@@ -453,8 +460,7 @@ pub async fn mecha_survive(
             PromptKind::Escape => Source::EscapeDevice,
         };
         let parts = vec![Part::new(source, base), Part::new(Source::Situational, modifier)];
-        let (roll, c) = CommandRoll::roll(ctx, |r| roll_check(parts, r))
-            .map_err(|e| inv.user_error(&e))?;
+        let (roll, c) = CommandRoll::roll(ctx, |r| roll_check(parts, r)).map_err(|e| inv.user_error(&e))?;
         let answer = match kind {
             PromptKind::Fatigue => PromptAnswer::Fatigue(FatigueOutcome {
                 rested: c.meets(SURVIVAL_TARGET),
@@ -524,7 +530,8 @@ pub async fn mecha_survive(
             false,
         ));
     }
-    roll.answer(&inv, Some(&session), reply(ctx, &view), &answer).await?;
+    roll.answer(&inv, Some(&session), reply(ctx, &view), &answer)
+        .await?;
     Ok(())
 }
 

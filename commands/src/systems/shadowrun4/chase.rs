@@ -48,7 +48,8 @@ async fn vehicle_pool(
     Ok((dice, name, session))
 }
 
-/// Roll `step` on the session's Shadowrun state and save the state, in one transaction.
+/// Roll `step` on the session's Shadowrun state and save the state, in one transaction; with
+/// the [`CommandRoll`] that answers and logs what it rolled.
 async fn with_state<'a, T: Send>(
     ctx: Context<'a>,
     inv: &Invocation,

@@ -199,12 +199,13 @@ pub async fn attack(
     };
     let req =
         AttackRequest::from_sheets(kind, &a.character, &t.character, w, &how).map_err(|e| rule(&inv, &e))?;
-    let (roll, outcome) = common::roll(ctx, |r| resolve_attack(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| resolve_attack(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     spent.extend(std::iter::repeat_n(
         t.name.clone(),
         outcome.defender_edge_spent() as usize,
     ));
-    common::spend_edge(ctx, &inv, Some(&session), &spent).await?;
+    roll.or_abandon(common::spend_edge(ctx, &inv, Some(&session), &spent).await)?;
     let lang = inv.lang;
     let v = view::attack_view(
         &outcome,
@@ -382,7 +383,8 @@ pub async fn surprise(
             .map_err(|e| rule(&inv, &e))?;
         parts.push(SurpriseParticipant { name: c.name, pool });
     }
-    let (roll, outcome) = common::roll(ctx, |r| surprise_test(&parts, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| surprise_test(&parts, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::surprise_view(&outcome, inv.lang);
     common::reply(roll, &inv, Some(&session), v, Vec::new(), &outcome).await
 }

@@ -277,7 +277,8 @@ pub async fn roll_cmd(
     let uses = Uses::new(push.as_deref(), seize.as_deref(), extra_pass.as_deref());
     uses.check(&inv, &names)?;
     let list = combatants(&inv, &session, &names, &uses.push)?;
-    let (roll, state) = common::roll(ctx, |r| roll_initiative(&list, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, state) =
+        common::roll(ctx, |r| roll_initiative(&list, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     // Refused after the dice: the command answers with the error, and logs nothing.
     let state = roll.or_abandon(apply_uses(state, &uses.seize, true).map_err(|e| rule(&inv, &e)))?;
     let state = roll.or_abandon(apply_uses(state, &uses.extra, false).map_err(|e| rule(&inv, &e)))?;
@@ -354,7 +355,8 @@ pub async fn next(
                 roll.with(|r| current.next_turn(&list, &mut &mut *r))
                     .map_err(|e| rule(&inv, &e)),
             )?;
-            let rolled = roll.or_abandon(apply_uses(rolled, &uses.extra, false).map_err(|e| rule(&inv, &e)))?;
+            let rolled =
+                roll.or_abandon(apply_uses(rolled, &uses.extra, false).map_err(|e| rule(&inv, &e)))?;
             (rolled, true)
         }
     };

@@ -279,7 +279,8 @@ pub async fn spell(
         drain_value: u(drain),
         drain: RollSpec::new(drain_pool),
     };
-    let (roll, outcome) = common::roll(ctx, |r| cast_spell(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| cast_spell(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::spell_view(&outcome, &c.name, target_name.as_deref(), inv.lang);
     let d = (outcome.drain.damage_type, outcome.drain.boxes);
     let edge_roll = |apply| EdgeRoll::Spell {
@@ -346,7 +347,8 @@ pub async fn summon(
         magic: c.character.attributes.magic,
         drain: RollSpec::new(drain_pool),
     };
-    let (roll, outcome) = common::roll(ctx, |r| summon_spirit(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| summon_spirit(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::summon_view(&outcome, &c.name, req.force, inv.lang);
     let d = (outcome.drain.damage_type, outcome.drain.boxes);
     let edge_roll = |apply| EdgeRoll::Summon {
@@ -416,7 +418,8 @@ pub async fn thread(
         resonance: c.character.attributes.resonance,
         fading: RollSpec::new(fading),
     };
-    let (roll, outcome) = common::roll(ctx, |r| thread_rating(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| thread_rating(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::thread_view(&outcome, &c.name, inv.lang);
     let d = (outcome.fading.damage_type, outcome.fading.boxes);
     let sustain = sustain.unwrap_or(false) && outcome.gained > 0;
@@ -486,7 +489,8 @@ pub async fn compile(
         resonance: c.character.attributes.resonance,
         fading: RollSpec::new(fading),
     };
-    let (roll, outcome) = common::roll(ctx, |r| compile_sprite(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| compile_sprite(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::compile_view(&outcome, &c.name, req.rating, inv.lang);
     let d = (outcome.fading.damage_type, outcome.fading.boxes);
     let edge_roll = |apply| EdgeRoll::Compile {
@@ -577,7 +581,8 @@ pub async fn dispel(
         drain_value: u(drain),
         drain: RollSpec::new(drain_pool),
     };
-    let (roll, outcome) = common::roll(ctx, |r| dispel_spell(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| dispel_spell(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::dispel_view(&outcome, &c.name, req.force, inv.lang);
     let d = (outcome.drain.damage_type, outcome.drain.boxes);
     let edge_roll = |apply| EdgeRoll::Dispel {

@@ -299,7 +299,8 @@ pub async fn hack(
         stealth: u(stealth),
         max_passes: max_passes.map(u),
     };
-    let (roll, outcome) = common::roll(ctx, |r| hack_on_the_fly(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| hack_on_the_fly(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let mut v = view::hack_view(&outcome, inv.lang);
     if let Some(c) = &who {
         v.title = v.title.replacen("🖥️ ", &format!("🖥️ {} · ", c.name), 1);
@@ -370,7 +371,8 @@ pub async fn perception(
         attribute: None,
     };
     let (req, who, session) = search(ctx, &inv, &from, threshold, hidden).await?;
-    let (roll, outcome) = common::roll(ctx, |r| matrix_perception(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| matrix_perception(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let mut v = view::search_view(
         &outcome,
         inv.lang.pick("Matrix perception", "マトリックス知覚"),

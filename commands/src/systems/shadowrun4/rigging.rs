@@ -104,7 +104,8 @@ pub async fn sensor(
         attribute: None,
     };
     let (req, who, session) = search(ctx, &inv, &from, threshold, hidden).await?;
-    let (roll, outcome) = common::roll(ctx, |r| sensor_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| sensor_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let mut v = view::search_view(
         &outcome,
         inv.lang.pick("Sensor test", "センサー・テスト"),
@@ -185,7 +186,8 @@ pub async fn crash(
         test: RollSpec::new(pool),
         vr: vr.unwrap_or(false),
     };
-    let (roll, outcome) = common::roll(ctx, |r| crash_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| crash_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let mut v = view::crash_view(&outcome, inv.lang);
     named(&mut v, who.as_ref());
     common::reply(roll, &inv, session.as_deref(), v, Vec::new(), &outcome).await
@@ -272,7 +274,8 @@ pub async fn chase(
             (roll, Some(std::sync::Arc::new(s)), o)
         }
         (_, session) => {
-            let (roll, o) = common::roll(ctx, |r| chase_range(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+            let (roll, o) =
+                common::roll(ctx, |r| chase_range(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
             (roll, session, o)
         }
     };

@@ -15,8 +15,8 @@ use engine::systems::terminator::{AttackOrder, Band, Die, Waiting};
 use super::choices::{BandChoice, DieChoice};
 use super::store::{self, Chars, Gate, canon};
 use super::{buttons, embeds, reply, reply_with, who};
-use crate::command_roll::CommandRoll;
 use crate::autocomplete::autocomplete_entry;
+use crate::command_roll::CommandRoll;
 use crate::embeds::colour;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
@@ -153,7 +153,8 @@ pub async fn term_attack(
             .await?;
             let view = embeds::attack_view(&rep, lang, &who(ctx));
             let offered = buttons::attack_buttons(ctx.data(), &session, &rep, inv.guild, lang).await;
-            roll.answer(&inv, Some(&session), reply_with(ctx, &view, offered), &rep).await?;
+            roll.answer(&inv, Some(&session), reply_with(ctx, &view, offered), &rep)
+                .await?;
         }
         (None, None) => {
             let Some(skill) = skill else {
@@ -163,8 +164,10 @@ pub async fn term_attack(
                 ));
             };
             let threshold = if hell { 2 } else { band.threshold() };
-            let (roll, out) = CommandRoll::roll(ctx, |r| attack_roll(skill.into(), rof.unwrap_or(1), threshold, &mut &mut *r))
-                .map_err(|e| rule(&inv, e))?;
+            let (roll, out) = CommandRoll::roll(ctx, |r| {
+                attack_roll(skill.into(), rof.unwrap_or(1), threshold, &mut &mut *r)
+            })
+            .map_err(|e| rule(&inv, e))?;
             let title = match lang {
                 Lang::En => format!("🎯 Attack roll · {}", embeds::band_text(band, lang)),
                 Lang::Ja => format!("🎯 攻撃ロール · {}", embeds::band_text(band, lang)),
@@ -198,7 +201,8 @@ async fn continue_attack(ctx: Context<'_>, inv: &Invocation) -> Result<(), BotEr
     .await?;
     let view = embeds::attack_view(&rep, inv.lang, &who(ctx));
     let offered = buttons::attack_buttons(ctx.data(), &session, &rep, inv.guild, inv.lang).await;
-    roll.answer(inv, Some(&session), reply_with(ctx, &view, offered), &rep).await?;
+    roll.answer(inv, Some(&session), reply_with(ctx, &view, offered), &rep)
+        .await?;
     Ok(())
 }
 
@@ -244,7 +248,8 @@ pub async fn term_die(
     .await?;
     let view = embeds::attack_view(&rep, inv.lang, &who(ctx));
     let offered = buttons::attack_buttons(ctx.data(), &session, &rep, inv.guild, inv.lang).await;
-    roll.answer(&inv, Some(&session), reply_with(ctx, &view, offered), &rep).await?;
+    roll.answer(&inv, Some(&session), reply_with(ctx, &view, offered), &rep)
+        .await?;
     Ok(())
 }
 
@@ -316,8 +321,8 @@ pub async fn term_cover(
             return reply(ctx, &view).await;
         }
     }
-    let (roll, out) = CommandRoll::roll(ctx, |r| cover_saves(hits, &mut &mut *r))
-        .map_err(|e| rule(&inv, e))?;
+    let (roll, out) =
+        CommandRoll::roll(ctx, |r| cover_saves(hits, &mut &mut *r)).map_err(|e| rule(&inv, e))?;
     let view = embeds::line_view(
         title,
         embeds::save_line(&out, lang),
@@ -434,8 +439,10 @@ pub async fn term_damage(
             ));
         }
     };
-    let (roll, out) = CommandRoll::roll(ctx, |r| damage_roll(die, count.unwrap_or(1), armour, heavy, &mut &mut *r))
-        .map_err(|e| rule(&inv, e))?;
+    let (roll, out) = CommandRoll::roll(ctx, |r| {
+        damage_roll(die, count.unwrap_or(1), armour, heavy, &mut &mut *r)
+    })
+    .map_err(|e| rule(&inv, e))?;
     let mut title = lang.pick("💥 Damage", "💥 ダメージ").to_string();
     if let Some(t) = &target {
         title = format!("{title} · {}", canon(&chars, t));
@@ -514,8 +521,10 @@ pub async fn term_resolution(
             ));
         }
     };
-    let (roll, out) = CommandRoll::roll(ctx, |r| resolution_tests(die, count.unwrap_or(1), heavy.unwrap_or(false), &mut &mut *r))
-        .map_err(|e| rule(&inv, e))?;
+    let (roll, out) = CommandRoll::roll(ctx, |r| {
+        resolution_tests(die, count.unwrap_or(1), heavy.unwrap_or(false), &mut &mut *r)
+    })
+    .map_err(|e| rule(&inv, e))?;
     let view = embeds::line_view(
         title,
         embeds::resolution_line(&out, lang),
@@ -562,8 +571,7 @@ pub async fn term_ibb(ctx: Context<'_>) -> Result<(), BotError> {
         return continue_attack(ctx, &inv).await;
     }
     let lang = inv.lang;
-    let (roll, out) = CommandRoll::roll(ctx, |r| ill_be_back(&mut &mut *r))
-        .map_err(|e| rule(&inv, e))?;
+    let (roll, out) = CommandRoll::roll(ctx, |r| ill_be_back(&mut &mut *r)).map_err(|e| rule(&inv, e))?;
     let view = embeds::line_view(
         lang.pick("🦾 I'll Be Back", "🦾 アイル ビー バック").into(),
         embeds::ill_be_back_line(&out, lang),
@@ -606,8 +614,15 @@ pub async fn term_ladder(
     target: Option<u32>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (roll, out) = CommandRoll::roll(ctx, |r| roll_ladder(die.into(), count.unwrap_or(1) as usize, target, &mut &mut *r))
-        .map_err(|e| rule(&inv, e))?;
-    roll.answer_in_channel(&inv, reply(ctx, &embeds::ladder_view(&out, inv.lang, &who(ctx))), &out).await?;
+    let (roll, out) = CommandRoll::roll(ctx, |r| {
+        roll_ladder(die.into(), count.unwrap_or(1) as usize, target, &mut &mut *r)
+    })
+    .map_err(|e| rule(&inv, e))?;
+    roll.answer_in_channel(
+        &inv,
+        reply(ctx, &embeds::ladder_view(&out, inv.lang, &who(ctx))),
+        &out,
+    )
+    .await?;
     Ok(())
 }

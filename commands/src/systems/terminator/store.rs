@@ -234,6 +234,7 @@ fn step_on<T>(
 }
 
 /// Run `step` on the channel's game in one transaction. Returns the session as saved.
+/// With the [`CommandRoll`] that answers and logs what `step` rolled.
 pub async fn run<'a, T: Send>(
     ctx: Context<'a>,
     inv: &Invocation,

@@ -80,16 +80,18 @@ pub async fn term_start(
 pub async fn term_rolloff(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let die = store::options(&inv.settings).tactical_die;
-    let (roll, session, (out, turn, sides, chars)) = store::run(ctx, &inv, Gate::Player, &mut |chars, state, r| {
-        let out = state.roll_off(die, &mut &mut *r)?;
-        Ok((out, state.turn, state.players.clone(), chars.clone()))
-    })
-    .await?;
+    let (roll, session, (out, turn, sides, chars)) =
+        store::run(ctx, &inv, Gate::Player, &mut |chars, state, r| {
+            let out = state.roll_off(die, &mut &mut *r)?;
+            Ok((out, state.turn, state.players.clone(), chars.clone()))
+        })
+        .await?;
     let view = embeds::roll_off_view(&out, turn, inv.lang);
     let owner = store::side_owner(&session, &chars, &out.winner);
     let offered =
         buttons::first_buttons(ctx.data(), &session, owner, turn, &sides, inv.guild, inv.lang).await;
-    roll.answer(&inv, Some(&session), reply_with(ctx, &view, offered), &out).await?;
+    roll.answer(&inv, Some(&session), reply_with(ctx, &view, offered), &out)
+        .await?;
     Ok(())
 }
 
@@ -147,7 +149,8 @@ pub async fn term_fate(ctx: Context<'_>) -> Result<(), BotError> {
         inv.lang,
     )
     .await;
-    roll.answer(&inv, Some(&session), reply_with(ctx, &view, offered), &out).await?;
+    roll.answer(&inv, Some(&session), reply_with(ctx, &view, offered), &out)
+        .await?;
     Ok(())
 }
 
@@ -300,7 +303,13 @@ pub async fn term_endturn(ctx: Context<'_>) -> Result<(), BotError> {
         Ok(state.end_turn(chars)?)
     })
     .await?;
-    roll.answer(&inv, Some(&session), reply(ctx, &embeds::end_turn_view(&out, inv.lang)), &out).await?;
+    roll.answer(
+        &inv,
+        Some(&session),
+        reply(ctx, &embeds::end_turn_view(&out, inv.lang)),
+        &out,
+    )
+    .await?;
     Ok(())
 }
 

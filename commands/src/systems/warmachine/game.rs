@@ -570,7 +570,8 @@ pub async fn turn_end_game(ctx: Context<'_>) -> Result<(), BotError> {
     {
         return Err(say(&engine::session::SessionError::NotAPlayer, lang));
     }
-    let (_, _, archived) = store::run(ctx, &inv, &mut |_s, game, _r| Ok(game.state.end_game(now_ms()))).await?;
+    let (_, _, archived) =
+        store::run(ctx, &inv, &mut |_s, game, _r| Ok(game.state.end_game(now_ms()))).await?;
     let title = lang.pick("🏁 Game over", "🏁 ゲーム終了").to_string();
     let line = match lang {
         Lang::En => format!("{} ruling(s) archived.", archived.rulings.len()),

@@ -69,7 +69,8 @@ pub async fn reply(
         r = r.components(vec![CreateActionRow::Buttons(buttons)]);
     }
     let ctx = roll.ctx();
-    roll.answer(inv, session, crate::reply::send(ctx, r), outcome).await
+    roll.answer(inv, session, crate::reply::send(ctx, r), outcome)
+        .await
 }
 
 /// Show a game change (no dice): public, like every model record (item 20).

@@ -224,6 +224,7 @@ pub type Step<'a, T> = dyn FnMut(&Session, &mut Game, &mut dyn Roller) -> Result
 
 /// Load the game, let `step` roll and change it, save it — one transaction. Only someone in
 /// the game ([`Commander::in_game`]) changes it; nothing is written when anything refuses.
+/// With the [`CommandRoll`] that answers and logs what `step` rolled.
 pub async fn run<'a, T: Send>(
     ctx: Context<'a>,
     inv: &Invocation,

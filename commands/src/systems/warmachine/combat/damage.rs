@@ -195,8 +195,9 @@ pub async fn wm_damage(
             state: Default::default(),
             models: Default::default(),
         };
-        let (roll, (o, landing)) = CommandRoll::roll(ctx, |r| damage_step(&mut g, &req, &a, None, arm, apply, r))
-            .map_err(|e| say(&e, lang))?;
+        let (roll, (o, landing)) =
+            CommandRoll::roll(ctx, |r| damage_step(&mut g, &req, &a, None, arm, apply, r))
+                .map_err(|e| say(&e, lang))?;
         (roll, inv.session_if_any(ctx).await, o, landing, None)
     };
     let mut buttons = vec![];

@@ -61,8 +61,10 @@ pub async fn wm_roll(
         .map_err(|e| say(&e, lang))?;
     let nobody = Model::new("", "", 0, 0, 1);
     let m = self::modifier(modifier);
-    let (roll, rolled) = CommandRoll::roll(ctx, |r| roll(&req, RollKind::Attack, [&nobody, &nobody], &mut &mut *r))
-        .map_err(|e| inv.user_error(&e))?;
+    let (roll, rolled) = CommandRoll::roll(ctx, |r| {
+        roll(&req, RollKind::Attack, [&nobody, &nobody], &mut &mut *r)
+    })
+    .map_err(|e| inv.user_error(&e))?;
     let total = rolled.kept_total + i64::from(m);
     let o = PlainRoll {
         modifier: m,
@@ -91,8 +93,7 @@ pub async fn wm_roll(
 )]
 pub async fn wm_d3(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (roll, o) = CommandRoll::roll(ctx, |r| d3(&mut &mut *r))
-        .map_err(|e| inv.user_error(&e))?;
+    let (roll, o) = CommandRoll::roll(ctx, |r| d3(&mut &mut *r)).map_err(|e| inv.user_error(&e))?;
     let session = inv.session_if_any(ctx).await;
     reply(
         roll,
