@@ -7,8 +7,18 @@
 //! without answering (nor [`CommandRoll::abandon`]ed) says so at runtime: an error in the
 //! bot's log, naming the command.
 //!
-//! The dice are reached only through [`CommandRoll::with`]; the source itself stays out of a
-//! command's hands:
+//! The dice are reached only through [`CommandRoll::with`]:
+//!
+//! ```no_run
+//! fn roll_d6(ctx: saikoro_bot::Context<'_>) -> u32 {
+//!     let roll = saikoro_bot::command_roll::CommandRoll::new(ctx);
+//!     let face = roll.with(|r| r.roll(6)).unwrap_or(0);
+//!     // (A command answers with it; this example drops the roll on purpose.)
+//!     roll.abandon(face)
+//! }
+//! ```
+//!
+//! and the source itself stays out of a command's hands:
 //!
 //! ```compile_fail
 //! fn bypass(ctx: saikoro_bot::Context<'_>) {
