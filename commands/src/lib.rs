@@ -5,6 +5,7 @@ pub mod autocomplete;
 pub mod bot;
 pub mod buttons;
 pub mod command_names;
+pub mod command_roll;
 pub mod commands;
 pub mod config;
 pub mod console;
@@ -48,8 +49,8 @@ pub struct TappedOutcome {
 
 /// Shared by every command.
 pub struct Data {
-    /// Reached by commands through [`Data::command_dice`] and by presses only through their
-    /// [`press::Answer`], so a press cannot roll without logging (issue 28).
+    /// Reached by commands only through their [`command_roll::CommandRoll`] and by presses
+    /// only through their [`press::Answer`], whose answers log what was rolled (issue 28).
     dice: press::Dice,
     pub store: std::sync::Arc<dyn store::Store>,
     pub outcome_tap: Option<mpsc::UnboundedSender<TappedOutcome>>,
@@ -72,11 +73,6 @@ impl Data {
         }
     }
 
-    /// The dice, for a command (it takes the command's context: a button press has none, and
-    /// rolls through its [`press::Answer`] instead).
-    pub fn command_dice(&self, command: Context<'_>) -> &dice_source::DiceSource {
-        self.dice.for_command(command)
-    }
     /// Mark a command finished (after its last message).
     pub fn tap_done(&self, interaction_id: u64) {
         if let Some(tx) = &self.outcome_tap {

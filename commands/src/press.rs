@@ -50,9 +50,10 @@ pub fn row(buttons: Vec<CreateButton>) -> CreateActionRow {
     CreateActionRow::Buttons(buttons)
 }
 
-/// The bot's dice behind two doors: a command's context ([`Dice::for_command`]) and a press's
-/// [`Answer`]. The source is private to this module — a private field of [`Data`] would be open
-/// to every module of the crate — so nothing else reaches it.
+/// The bot's dice behind two doors: a command's [`crate::command_roll::CommandRoll`] and a
+/// press's [`Answer`], each of which answers only with what it rolled logged. The source is
+/// private to this module — a private field of [`Data`] would be open to every module of the
+/// crate — so nothing else reaches it.
 pub struct Dice(DiceSource);
 
 impl Dice {
@@ -60,9 +61,10 @@ impl Dice {
         Dice(source)
     }
 
-    /// The dice for a command: it takes the command's context, which a press has not.
-    pub fn for_command(&self, _command: crate::Context<'_>) -> &DiceSource {
-        &self.0
+    /// The dice for a command, behind its [`crate::command_roll::CommandRoll`]: it takes the
+    /// command's context, which a press has not.
+    pub fn for_command<'a>(&'a self, command: crate::Context<'a>) -> crate::command_roll::CommandRoll<'a> {
+        crate::command_roll::CommandRoll::over(command, &self.0)
     }
 }
 
@@ -71,7 +73,7 @@ impl Dice {
 pub struct Press<'a> {
     pub ctx: &'a SerenityContext,
     /// The store and the console tap. Its dice need a command's context
-    /// ([`Data::command_dice`]), which a press has not.
+    /// ([`crate::command_roll::CommandRoll::new`]), which a press has not.
     pub data: &'a Data,
     pub interaction: &'a ComponentInteraction,
     pub action: Action,

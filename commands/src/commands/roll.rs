@@ -8,6 +8,7 @@ use poise::CreateReply;
 use serde_json::json;
 use serenity::all::{ButtonStyle, ChannelId, CreateInteractionResponseMessage, CreateMessage, UserId};
 
+use crate::command_roll::CommandRoll;
 use crate::embeds::roll::roll_view;
 use crate::invocation::{Invocation, optional};
 use crate::press::{self as buttons, Answer, Press, PressLog, PressReply, Shown};
@@ -104,26 +105,24 @@ pub async fn roll(
     let expression = dialect
         .as_ref()
         .map_or_else(|| dice.clone(), |(_, _, e)| e.clone());
-    let mut outcome = ctx
-        .data()
-        .command_dice(ctx)
-        .with(|r| notation::evaluate(&expression, r))
+    let (roll, mut outcome) = CommandRoll::roll(ctx, |r| notation::evaluate(&expression, r))
         .map_err(|e| notation_error(&inv, &e))?;
     outcome.input = dice.trim().to_string();
     if let Some(label) = label.filter(|l| !l.trim().is_empty()) {
         outcome.label = Some(label.trim().to_string());
     }
-    ctx.data().tap(ctx.id(), &outcome);
     let roller = ctx.author().display_name().to_string();
     let reading = dialect.map(|(_, d, _)| d.read(&outcome, lang));
     let view = roll_view(&outcome, &roller, lang, reading);
     let channel_secret = channel_settings.is_some_and(|c| c.visibility == Visibility::Secret);
     let secret = outcome.flags.secret || channel_secret;
     if !secret && !outcome.flags.private {
-        crate::reply::send(ctx, CreateReply::default().embed(view.to_embed())).await?;
+        roll.or_abandon(crate::reply::send(ctx, CreateReply::default().embed(view.to_embed())).await)?;
     } else {
         // The roller sees the result; the channel sees that a roll was made.
-        crate::reply::send(ctx, CreateReply::default().embed(view.to_embed()).ephemeral(true)).await?;
+        roll.or_abandon(
+            crate::reply::send(ctx, CreateReply::default().embed(view.to_embed()).ephemeral(true)).await,
+        )?;
         let mut notice = CreateReply::default().content(notice_text(
             lang,
             &crate::embeds::markdown::escape(&roller),
@@ -162,7 +161,7 @@ pub async fn roll(
                 Err(e) => tracing::warn!("secret roll not revealable: {e}"),
             }
         }
-        crate::reply::send(ctx, notice).await?;
+        roll.or_abandon(crate::reply::send(ctx, notice).await)?;
     }
     let session = match session_read {
         Some(s) => s,
@@ -177,16 +176,16 @@ pub async fn roll(
     } else {
         None
     };
-    let command = crate::log_line::typed(ctx);
     match hidden {
         Some(kind) => {
             let marked = Hidden {
                 outcome: &outcome,
                 hidden: kind,
             };
-            inv.log_roll(ctx, session.as_deref(), &command, &marked).await;
+            roll.record_marked(&inv, session.as_deref(), &outcome, &marked)
+                .await;
         }
-        None => inv.log_roll(ctx, session.as_deref(), &command, &outcome).await,
+        None => roll.record(&inv, session.as_deref(), &outcome).await,
     }
     Ok(())
 }

@@ -9,7 +9,8 @@ use engine::systems::badlands_rally::race::RaceAttack;
 
 use super::embeds::{attack_view, changes_text, damage_view, spin_out_text};
 use super::store::{self, rule};
-use super::{gear_autocomplete, record, reliable, reply, reply_with};
+use super::{gear_autocomplete, reliable, reply, reply_with};
+use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -94,29 +95,30 @@ async fn run_attack(
         .filter(|s| !s.is_empty())
         .map(str::to_string)
         .collect();
-    let (session, (a, d, report, offer)) = store::run(ctx, &inv, &[&attacker], &mut |s, race, roller| {
-        let a = store::gear_name(s, &attacker)?;
-        let d = store::gear_name(s, &defender)?;
-        // Each neighbour once, however it was typed ("C, c"); never the attacker or the target.
-        let mut adjacent: Vec<String> = Vec::new();
-        for typed in &adjacent_typed {
-            let n = store::gear_name(s, typed)?;
-            if n != a && n != d && !adjacent.contains(&n) {
-                adjacent.push(n);
+    let (roll, session, (a, d, report, offer)) =
+        store::run(ctx, &inv, &[&attacker], &mut |s, race, roller| {
+            let a = store::gear_name(s, &attacker)?;
+            let d = store::gear_name(s, &defender)?;
+            // Each neighbour once, however it was typed ("C, c"); never the attacker or the target.
+            let mut adjacent: Vec<String> = Vec::new();
+            for typed in &adjacent_typed {
+                let n = store::gear_name(s, typed)?;
+                if n != a && n != d && !adjacent.contains(&n) {
+                    adjacent.push(n);
+                }
             }
-        }
-        let req = RaceAttack {
-            attacker: a.clone(),
-            defender: d.clone(),
-            setup,
-            reaction: reaction.unwrap_or(false),
-            adjacent,
-        };
-        let (after, report) = race.attack(&req, &mut &mut *roller).map_err(rule)?;
-        let offer = reliable::Offer::new(&req, race, &after, &report.attack);
-        Ok((after, (a, d, report, offer)))
-    })
-    .await?;
+            let req = RaceAttack {
+                attacker: a.clone(),
+                defender: d.clone(),
+                setup,
+                reaction: reaction.unwrap_or(false),
+                adjacent,
+            };
+            let (after, report) = race.attack(&req, &mut &mut *roller).map_err(rule)?;
+            let offer = reliable::Offer::new(&req, race, &after, &report.attack);
+            Ok((after, (a, d, report, offer)))
+        })
+        .await?;
     let buttons = reliable::buttons(
         ctx.data(),
         ctx.guild_id().map(|g| g.get()),
@@ -126,8 +128,13 @@ async fn run_attack(
         inv.lang,
     )
     .await;
-    reply_with(ctx, &attack_view(&report, &a, &d, inv.lang), buttons).await?;
-    record(ctx, &inv, Some(&session), &report).await;
+    roll.answer(
+        &inv,
+        Some(&session),
+        reply_with(ctx, &attack_view(&report, &a, &d, inv.lang), buttons),
+        &report,
+    )
+    .await?;
     Ok(())
 }
 
@@ -347,14 +354,10 @@ pub async fn rally_damage(
                 "目標のARか、目標のギアを指定してください。",
             ));
         }
-        let out = ctx
-            .data()
-            .command_dice(ctx)
-            .with(|mut r| damage::resolve_damage(&req, &mut r))
+        let (roll, out) = CommandRoll::roll(ctx, |mut r| damage::resolve_damage(&req, &mut r))
             .map_err(|e| inv.user_error(&e))?;
-        reply(ctx, &damage_view(&out, None, inv.lang)).await?;
-        let session = inv.session_if_any(ctx).await;
-        record(ctx, &inv, session.as_deref(), &out).await;
+        roll.answer_in_channel(&inv, reply(ctx, &damage_view(&out, None, inv.lang)), &out)
+            .await?;
         return Ok(());
     };
     // Damage typed as numbers lands on a gear by its owner's (or the GM's) hand; the attacking
@@ -366,7 +369,7 @@ pub async fn rally_damage(
         _ => target.clone(),
     };
     let impact = impact.unwrap_or(false);
-    let (session, report) = store::run(ctx, &inv, &[&acting], &mut |s, race, roller| {
+    let (roll, session, report) = store::run(ctx, &inv, &[&acting], &mut |s, race, roller| {
         let id = store::gear_name(s, &target)?;
         let by = attacker.as_deref().map(|a| store::gear_name(s, a)).transpose()?;
         let gear = race.gear(&id).map_err(rule)?;
@@ -404,7 +407,7 @@ pub async fn rally_damage(
             view.fields.push((format!("→ {by}"), parts.join(" · "), false));
         }
     }
-    reply(ctx, &view).await?;
-    record(ctx, &inv, Some(&session), &report).await;
+    roll.answer(&inv, Some(&session), reply(ctx, &view), &report)
+        .await?;
     Ok(())
 }

@@ -3,7 +3,8 @@
 use engine::systems::badlands_rally::roll::{self, TestRequest};
 
 use super::embeds::{check_view, roll_view};
-use super::{record, reply, who};
+use super::{reply, who};
+use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -48,14 +49,10 @@ pub async fn rally_roll(
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let req = request(rating, dice, rattled, extra);
-    let out = ctx
-        .data()
-        .command_dice(ctx)
-        .with(|mut r| roll::resolve_roll(&req, &mut r))
-        .map_err(|e| inv.user_error(&e))?;
-    reply(ctx, &roll_view(&out, &who(ctx), inv.lang)).await?;
-    let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_deref(), &out).await;
+    let (roll, out) =
+        CommandRoll::roll(ctx, |mut r| roll::resolve_roll(&req, &mut r)).map_err(|e| inv.user_error(&e))?;
+    roll.answer_in_channel(&inv, reply(ctx, &roll_view(&out, &who(ctx), inv.lang)), &out)
+        .await?;
     Ok(())
 }
 
@@ -89,13 +86,9 @@ pub async fn rally_check(
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let req = request(rating, dice, rattled, extra);
-    let out = ctx
-        .data()
-        .command_dice(ctx)
-        .with(|mut r| roll::resolve_check(&req, &mut r))
-        .map_err(|e| inv.user_error(&e))?;
-    reply(ctx, &check_view(&out, &who(ctx), inv.lang)).await?;
-    let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_deref(), &out).await;
+    let (roll, out) =
+        CommandRoll::roll(ctx, |mut r| roll::resolve_check(&req, &mut r)).map_err(|e| inv.user_error(&e))?;
+    roll.answer_in_channel(&inv, reply(ctx, &check_view(&out, &who(ctx), inv.lang)), &out)
+        .await?;
     Ok(())
 }

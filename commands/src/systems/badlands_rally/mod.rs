@@ -17,7 +17,7 @@ pub mod reliable;
 pub mod store;
 pub mod track;
 
-pub use super::replies::{record, reply, who};
+pub use super::replies::{reply, who};
 use engine::i18n::Lang;
 use engine::systems::badlands_rally::datacards;
 use poise::CreateReply;

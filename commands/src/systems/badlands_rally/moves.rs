@@ -8,7 +8,7 @@ use engine::systems::badlands_rally::state::GearEvent;
 
 use super::embeds::{action_view, changes_view};
 use super::store::{self, rule};
-use super::{gear_autocomplete, record, reliable, reply, reply_with};
+use super::{gear_autocomplete, reliable, reply, reply_with};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -26,12 +26,13 @@ pub enum SpeedChoice {
 /// the gear can still reroll this lap.
 async fn act(ctx: Context<'_>, gear: String, action: Action, title: (&str, &str)) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (session, (id, report, before, after)) = store::run(ctx, &inv, &[&gear], &mut |s, race, roller| {
-        let id = store::gear_name(s, &gear)?;
-        let (after, report) = race.act(&id, &action, &mut &mut *roller).map_err(rule)?;
-        Ok((after.clone(), (id, report, race.clone(), after)))
-    })
-    .await?;
+    let (roll, session, (id, report, before, after)) =
+        store::run(ctx, &inv, &[&gear], &mut |s, race, roller| {
+            let id = store::gear_name(s, &gear)?;
+            let (after, report) = race.act(&id, &action, &mut &mut *roller).map_err(rule)?;
+            Ok((after.clone(), (id, report, race.clone(), after)))
+        })
+        .await?;
     let title = format!("{} — {id}", inv.lang.pick(title.0, title.1));
     let button = reliable::move_button(
         ctx.data(),
@@ -46,13 +47,9 @@ async fn act(ctx: Context<'_>, gear: String, action: Action, title: (&str, &str)
         inv.lang,
     )
     .await;
-    reply_with(
-        ctx,
-        &action_view(&title, &report, inv.lang),
-        button.into_iter().collect(),
-    )
-    .await?;
-    record(ctx, &inv, Some(&session), &report).await;
+    let view = action_view(&title, &report, inv.lang);
+    let sent = reply_with(ctx, &view, button.into_iter().collect());
+    roll.answer(&inv, Some(&session), sent, &report).await?;
     Ok(())
 }
 
@@ -65,7 +62,7 @@ async fn event(
     title: (&str, &str),
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (_, (id, changes, status)) = store::run(ctx, &inv, &[&gear], &mut |s, race, _| {
+    let (_, _, (id, changes, status)) = store::run(ctx, &inv, &[&gear], &mut |s, race, _| {
         let id = store::gear_name(s, &gear)?;
         let mut race = race.clone();
         let stored_laps = race.laps;

@@ -8,7 +8,8 @@ use engine::systems::badlands_rally::tables::{self, UpgradeRoll};
 
 use super::embeds::{board_fields, initiative_view, scenario_view, upgrade_view};
 use super::store::{self, rule};
-use super::{gear_autocomplete, record, reliable, reply, reply_with};
+use super::{gear_autocomplete, reliable, reply, reply_with};
+use crate::command_roll::CommandRoll;
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
@@ -46,7 +47,7 @@ pub async fn rally_initiative(
         .map(str::to_string)
         .collect();
     let pole = pole.unwrap_or(false);
-    let (session, (out, offer)) = store::run(ctx, &inv, &[], &mut |s, race, roller| {
+    let (roll, session, (out, offer)) = store::run(ctx, &inv, &[], &mut |s, race, roller| {
         if !s.may_manage(actor) {
             return Err(SessionError::NotGm);
         }
@@ -79,13 +80,9 @@ pub async fn rally_initiative(
         inv.lang,
     )
     .await;
-    reply_with(
-        ctx,
-        &initiative_view(&out, &session.turn.order, session.turn.round, inv.lang),
-        buttons,
-    )
-    .await?;
-    record(ctx, &inv, Some(&session), &out).await;
+    let view = initiative_view(&out, &session.turn.order, session.turn.round, inv.lang);
+    let sent = reply_with(ctx, &view, buttons);
+    roll.answer(&inv, Some(&session), sent, &out).await?;
     Ok(())
 }
 
@@ -98,11 +95,8 @@ pub async fn rally_initiative(
 )]
 pub async fn rally_scenario(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let out = ctx
-        .data()
-        .command_dice(ctx)
-        .with(|mut r| tables::roll_scenario(&mut r))
-        .map_err(|e| inv.user_error(&e))?;
+    let (roll, out) =
+        CommandRoll::roll(ctx, |mut r| tables::roll_scenario(&mut r)).map_err(|e| inv.user_error(&e))?;
     // In a race, the GM's roll sets the race's scenario and laps.
     let mut session = inv.session_if_any(ctx).await;
     if let Some(s) = session
@@ -124,8 +118,13 @@ pub async fn rally_scenario(ctx: Context<'_>) -> Result<(), BotError> {
             Err(e) => tracing::warn!(session = s.id, "scenario not stored: {e}"),
         }
     }
-    reply(ctx, &scenario_view(&out, inv.lang)).await?;
-    record(ctx, &inv, session.as_deref(), &out).await;
+    roll.answer(
+        &inv,
+        session.as_deref(),
+        reply(ctx, &scenario_view(&out, inv.lang)),
+        &out,
+    )
+    .await?;
     Ok(())
 }
 
@@ -161,17 +160,13 @@ pub async fn rally_upgrade(
     let inv = Invocation::load(ctx).await;
     let weapon = weapon.and_then(|w| usize::try_from(w - 1).ok());
     let Some(gear) = gear else {
-        let out = ctx
-            .data()
-            .command_dice(ctx)
-            .with(|mut r| tables::roll_upgrade(&mut r))
-            .map_err(|e| inv.user_error(&e))?;
-        reply(ctx, &upgrade_view(&out, None, inv.lang)).await?;
-        let session = inv.session_if_any(ctx).await;
-        record(ctx, &inv, session.as_deref(), &out).await;
+        let (roll, out) =
+            CommandRoll::roll(ctx, |mut r| tables::roll_upgrade(&mut r)).map_err(|e| inv.user_error(&e))?;
+        roll.answer_in_channel(&inv, reply(ctx, &upgrade_view(&out, None, inv.lang)), &out)
+            .await?;
         return Ok(());
     };
-    let (session, (id, out, twins)) = store::run(ctx, &inv, &[&gear], &mut |s, race, roller| {
+    let (roll, session, (id, out, twins)) = store::run(ctx, &inv, &[&gear], &mut |s, race, roller| {
         let id = store::gear_name(s, &gear)?;
         // Which weapon Twins would pair is settled before the die is rolled, so a 6 is never
         // thrown away: the weapon named, or the only one it can pair.
@@ -229,8 +224,13 @@ pub async fn rally_upgrade(
         (engine::i18n::Lang::En, Twinned::NotRolled) => format!("Added to {id}."),
         (engine::i18n::Lang::Ja, Twinned::NotRolled) => format!("{id} に追加しました。"),
     };
-    reply(ctx, &upgrade_view(&out, Some(&note), inv.lang)).await?;
-    record(ctx, &inv, Some(&session), &out).await;
+    roll.answer(
+        &inv,
+        Some(&session),
+        reply(ctx, &upgrade_view(&out, Some(&note), inv.lang)),
+        &out,
+    )
+    .await?;
     Ok(())
 }
 

@@ -9,6 +9,7 @@ use engine::systems::badlands_rally::gear::Gear;
 use engine::systems::badlands_rally::race::{RaceOptions, RaceState};
 use engine::systems::badlands_rally::rules::race_options;
 
+use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -77,16 +78,18 @@ pub type Step<'a, T> =
 /// Load the race, let `step` roll and change it, and save it — one transaction, retried on a
 /// conflict. `acting` gears must belong to the invoker (or the invoker is the GM). Nothing is
 /// written when anything refuses.
-pub async fn run<T: Send>(
-    ctx: Context<'_>,
+/// With the [`CommandRoll`] that answers and logs what `step` rolled.
+pub async fn run<'a, T: Send>(
+    ctx: Context<'a>,
     inv: &Invocation,
     acting: &[&str],
     step: &mut Step<'_, T>,
-) -> Result<(Session, T), BotError> {
+) -> Result<(CommandRoll<'a>, Session, T), BotError> {
     let actor = inv.actor;
     let opts = options(&inv.settings);
     let mut produced: Option<T> = None;
-    let session = inv
+    let roll = CommandRoll::new(ctx);
+    let updated = inv
         .update(ctx, |s| {
             if s.system != SystemId::BadlandsRally {
                 return Err(not_a_race());
@@ -96,14 +99,19 @@ pub async fn run<T: Send>(
                 ensure_may_act(s, actor, &name)?;
             }
             let race = race_of(s, opts);
-            let (after, out) = ctx.data().command_dice(ctx).with(|r| step(s, &race, r))?;
+            let (after, out) = roll.with(|r| step(s, &race, r))?;
             save(s, &after)?;
             produced = Some(out);
             Ok(())
         })
-        .await?;
+        .await;
+    // Refused (or not stored): the command answers with the error, and logs nothing.
+    let session = match updated {
+        Ok(s) => s,
+        Err(e) => return Err(roll.abandon(e)),
+    };
     let out = produced.ok_or_else(|| BotError::internal("race step produced nothing"))?;
-    Ok((session, out))
+    Ok((roll, session, out))
 }
 
 /// A read-only look at the race (status, autocomplete).

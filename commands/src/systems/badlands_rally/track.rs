@@ -8,7 +8,8 @@ use engine::systems::badlands_rally::race::{Action, Victory};
 
 use super::embeds::{action_view, collision_view, victory_view};
 use super::store::{self, rule};
-use super::{gear_autocomplete, record, reliable, reply, reply_with};
+use super::{gear_autocomplete, reliable, reply, reply_with};
+use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -150,15 +151,20 @@ pub async fn rally_move(
         )
     })?;
     let action = Action::Move(plan);
-    let (session, (id, report)) = store::run(ctx, &inv, &[&gear], &mut |s, race, roller| {
+    let (roll, session, (id, report)) = store::run(ctx, &inv, &[&gear], &mut |s, race, roller| {
         let id = store::gear_name(s, &gear)?;
         let (after, report) = race.act(&id, &action, &mut &mut *roller).map_err(rule)?;
         Ok((after, (id, report)))
     })
     .await?;
     let title = format!("{} — {id}", inv.lang.pick("Move", "移動"));
-    reply(ctx, &action_view(&title, &report, inv.lang)).await?;
-    record(ctx, &inv, Some(&session), &report).await;
+    roll.answer(
+        &inv,
+        Some(&session),
+        reply(ctx, &action_view(&title, &report, inv.lang)),
+        &report,
+    )
+    .await?;
     Ok(())
 }
 
@@ -204,7 +210,7 @@ pub async fn rally_collide(
     let amount = u32::try_from(amount.clamp(0, 60)).unwrap_or(0);
     let c = self::cause(cause, amount);
     let actor = inv.actor;
-    let (session, (m, st, report)) = store::run(ctx, &inv, &[], &mut |s, race, roller| {
+    let (roll, session, (m, st, report)) = store::run(ctx, &inv, &[], &mut |s, race, roller| {
         let m = store::gear_name(s, &gear)?;
         let st = into.as_deref().map(|n| store::gear_name(s, n)).transpose()?;
         let by = by.as_deref().map(|n| store::gear_name(s, n)).transpose()?;
@@ -237,8 +243,8 @@ pub async fn rally_collide(
         st.as_deref().zip(struck.as_ref()),
         inv.lang,
     );
-    reply(ctx, &view).await?;
-    record(ctx, &inv, Some(&session), &report).await;
+    roll.answer(&inv, Some(&session), reply(ctx, &view), &report)
+        .await?;
     Ok(())
 }
 
@@ -273,7 +279,7 @@ pub async fn rally_victory(
                 .collect();
             // Rolled once and kept with the race (Reliable rerolls it); asked again, the stored
             // check is shown.
-            let (saved, (out, offer)) = store::run(ctx, &inv, &[], &mut |s, race, roller| {
+            let (roll, saved, (out, offer)) = store::run(ctx, &inv, &[], &mut |s, race, roller| {
                 let ahead = typed
                     .iter()
                     .map(|n| store::gear_name(s, n))
@@ -302,16 +308,21 @@ pub async fn rally_victory(
                 inv.lang,
             )
             .await;
-            Some(out)
+            Some((roll, out))
         }
         _ => None,
     };
-    reply_with(ctx, &victory_view(&victory, contest.as_ref(), inv.lang), buttons).await?;
-    match &contest {
-        Some(out) => record(ctx, &inv, Some(&session), out).await,
-        None => record(ctx, &inv, Some(&session), &victory).await,
+    let view = victory_view(&victory, contest.as_ref().map(|(_, out)| out), inv.lang);
+    let sent = reply_with(ctx, &view, buttons);
+    match contest {
+        Some((roll, out)) => roll.answer(&inv, Some(&session), sent, &out).await,
+        // Nothing rolled: the victory is logged the way rolls are.
+        None => {
+            CommandRoll::new(ctx)
+                .answer(&inv, Some(&session), sent, &victory)
+                .await
+        }
     }
-    Ok(())
 }
 
 #[cfg(test)]

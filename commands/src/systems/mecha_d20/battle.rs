@@ -12,8 +12,9 @@ use engine::systems::mecha_d20::{RuleError, StrikeOutcome};
 
 use super::choices::{CockpitChoice, EvasionChoice, FacingChoice, SkillChoice};
 use super::store::{self, Gate};
-use super::{embeds, record, reply, who};
+use super::{embeds, reply, who};
 use crate::autocomplete::autocomplete_entry;
+use crate::command_roll::CommandRoll;
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
@@ -135,7 +136,7 @@ pub async fn mecha_attack(
                 in_arc: in_arc.unwrap_or(true),
                 multiplier: mult,
             };
-            let (session, (out, held, pending)) = store::run(
+            let (roll, session, (out, held, pending)) = store::run(
                 ctx,
                 &inv,
                 Gate::Units(vec![attacker.clone()]),
@@ -154,8 +155,7 @@ pub async fn mecha_attack(
             )
             .await?;
             let view = embeds::strike_view(&out, held, pending, lang, &who(ctx));
-            reply(ctx, &view).await?;
-            record(ctx, &inv, Some(&session), &out).await;
+            roll.answer(&inv, Some(&session), reply(ctx, &view), &out).await?;
         }
         (None, None) => {
             let power = power
@@ -171,42 +171,37 @@ pub async fn mecha_attack(
                 facing,
             };
             let armour = armour.unwrap_or(0);
-            let out = ctx
-                .data()
-                .command_dice(ctx)
-                .with(|r: &mut dyn Roller| -> Result<_, RuleError> {
-                    let attack = resolve_attack(&req, r)?;
-                    let damage = match (&power, attack.hit) {
-                        (Some(p), true) => Some(roll_damage(
-                            &DamageRequest {
-                                power: *p,
-                                armour,
-                                multiplier: mult,
-                            },
-                            r,
-                        )?),
-                        _ => None,
-                    };
-                    Ok(StrikeOutcome {
-                        attacker: lang.pick("Attacker", "攻撃側").into(),
-                        target: lang.pick("Target", "目標").into(),
-                        weapon: power.map(|p| p.to_string()).unwrap_or_else(|| "—".into()),
-                        arc: Default::default(),
-                        distance: distance.unwrap_or(0),
-                        attack,
-                        damage,
-                    })
+            let (roll, out) = CommandRoll::roll(ctx, |r: &mut dyn Roller| -> Result<_, RuleError> {
+                let attack = resolve_attack(&req, r)?;
+                let damage = match (&power, attack.hit) {
+                    (Some(p), true) => Some(roll_damage(
+                        &DamageRequest {
+                            power: *p,
+                            armour,
+                            multiplier: mult,
+                        },
+                        r,
+                    )?),
+                    _ => None,
+                };
+                Ok(StrikeOutcome {
+                    attacker: lang.pick("Attacker", "攻撃側").into(),
+                    target: lang.pick("Target", "目標").into(),
+                    weapon: power.map(|p| p.to_string()).unwrap_or_else(|| "—".into()),
+                    arc: Default::default(),
+                    distance: distance.unwrap_or(0),
+                    attack,
+                    damage,
                 })
-                .map_err(|e| rule(&inv, e))?;
+            })
+            .map_err(|e| rule(&inv, e))?;
             let mut view = embeds::strike_view(&out, None, 0, lang, &who(ctx));
             view.title = match &out.damage {
                 Some(_) => format!("⚔️ {} · {}", lang.pick("Attack", "攻撃"), out.weapon),
                 None => format!("⚔️ {}", lang.pick("Attack", "攻撃")),
             };
             view.description = String::new();
-            reply(ctx, &view).await?;
-            let session = inv.session_if_any(ctx).await;
-            record(ctx, &inv, session.as_deref(), &out).await;
+            roll.answer_in_channel(&inv, reply(ctx, &view), &out).await?;
         }
         _ => {
             return Err(inv.text(
@@ -267,11 +262,7 @@ pub async fn mecha_damage(
             armour: armour.unwrap_or(0),
             multiplier: mult,
         };
-        let out = ctx
-            .data()
-            .command_dice(ctx)
-            .with(|r| roll_damage(&req, r))
-            .map_err(|e| rule(&inv, e))?;
+        let (roll, out) = CommandRoll::roll(ctx, |r| roll_damage(&req, r)).map_err(|e| rule(&inv, e))?;
         let view = EmbedView {
             title: format!("💥 {} · {power}", lang.pick("Damage", "ダメージ")),
             description: String::new(),
@@ -283,9 +274,7 @@ pub async fn mecha_damage(
             fields: embeds::damage_fields(&out, None, lang),
             footer: Some(who(ctx)),
         };
-        reply(ctx, &view).await?;
-        let session = inv.session_if_any(ctx).await;
-        record(ctx, &inv, session.as_deref(), &out).await;
+        roll.answer_in_channel(&inv, reply(ctx, &view), &out).await?;
         return Ok(());
     };
     let gate = match &attacker {
@@ -293,7 +282,7 @@ pub async fn mecha_damage(
         None => Gate::Gm,
     };
     let by = attacker.clone().unwrap_or_else(|| who(ctx));
-    let (session, (out, id, name, pending)) = store::run(ctx, &inv, gate, &mut |units, state, r| {
+    let (roll, session, (out, id, name, pending)) = store::run(ctx, &inv, gate, &mut |units, state, r| {
         let name = units
             .keys()
             .find(|k| k.eq_ignore_ascii_case(target.trim()))
@@ -330,8 +319,7 @@ pub async fn mecha_damage(
         fields,
         footer: Some(who(ctx)),
     };
-    reply(ctx, &view).await?;
-    record(ctx, &inv, Some(&session), &out).await;
+    roll.answer(&inv, Some(&session), reply(ctx, &view), &out).await?;
     Ok(())
 }
 
@@ -356,13 +344,10 @@ pub async fn mecha_secondary(
     let view = match row.and_then(SecondaryRow::from_number) {
         Some(r) => embeds::row_view(r, None, inv.lang, &who(ctx)),
         None => {
-            let rolled = ctx
-                .data()
-                .command_dice(ctx)
-                .with(secondary::roll)
-                .map_err(|e| rule(&inv, e))?;
+            let (roll, rolled) = CommandRoll::roll(ctx, secondary::roll).map_err(|e| rule(&inv, e))?;
             let session = inv.session_if_any(ctx).await;
-            record(ctx, &inv, session.as_deref(), &rolled).await;
+            // Logged before the reply, as the row was always written first here.
+            roll.record(&inv, session.as_deref(), &rolled).await;
             embeds::row_view(rolled.row, Some(rolled.die), inv.lang, &who(ctx))
         }
     };
@@ -415,11 +400,7 @@ pub async fn mecha_check(
         Part::new(Source::Situational, ability + skill.unwrap_or(0)),
         Part::new(Source::Situational, modifier.unwrap_or(0)),
     ];
-    let check = ctx
-        .data()
-        .command_dice(ctx)
-        .with(|r| roll_check(parts, r))
-        .map_err(|e| rule(&inv, e))?;
+    let (roll, check) = CommandRoll::roll(ctx, |r| roll_check(parts, r)).map_err(|e| rule(&inv, e))?;
     let mut fields = Vec::new();
     if let Some(t) = target {
         let ok = check.meets(t);
@@ -455,8 +436,7 @@ pub async fn mecha_check(
         fields,
         footer: Some(who(ctx)),
     };
-    reply(ctx, &view).await?;
-    let session = inv.session_if_any(ctx).await;
+    let sent = reply(ctx, &view);
     // The log keeps the verdict against the target too.
     let logged =
         crate::log_line::Logged::new(
@@ -471,8 +451,7 @@ pub async fn mecha_check(
             },
         )
         .with_luck(Some(super::log_summary::check_luck(&check)));
-    record(ctx, &inv, session.as_deref(), &logged).await;
-    Ok(())
+    roll.answer_in_channel(&inv, sent, &logged).await
 }
 
 /// `**SUCCESS** (≥ 15)`: a check against its target.

@@ -16,7 +16,7 @@ pub mod odds;
 pub mod store;
 pub mod turn;
 
-pub use super::replies::{record, reply, who};
+pub use super::replies::{reply, who};
 use engine::i18n::Lang;
 use engine::session::{ServerSettings, Session, SystemId};
 use engine::systems::mecha_d20::MechaState;

@@ -11,6 +11,7 @@ use engine::systems::mecha_d20::state::{units_of, write_units};
 use engine::systems::mecha_d20::{MechaState, RuleError, Unit};
 use engine::systems::rules::SessionState;
 
+use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::press::Press;
 use crate::{BotError, Context};
@@ -95,15 +96,17 @@ pub enum Gate {
 }
 
 /// Run `step` on the channel's battle in one transaction. Returns the session as saved.
-pub async fn run<T: Send>(
-    ctx: Context<'_>,
+/// With the [`CommandRoll`] that answers and logs what `step` rolled.
+pub async fn run<'a, T: Send>(
+    ctx: Context<'a>,
     inv: &Invocation,
     gate: Gate,
     step: &mut Step<'_, T>,
-) -> Result<(Session, T), BotError> {
+) -> Result<(CommandRoll<'a>, Session, T), BotError> {
     let actor = inv.actor;
     let mut produced: Option<T> = None;
-    let session = inv
+    let roll = CommandRoll::new(ctx);
+    let updated = inv
         .update(ctx, |s| {
             if s.system != SystemId::MechaD20 {
                 return Err(not_a_battle());
@@ -117,13 +120,18 @@ pub async fn run<T: Send>(
                 }
                 Gate::Gm => ensure_gm(s, actor)?,
             }
-            let out = ctx.data().command_dice(ctx).with(|r| step_on(s, r, step))?;
+            let out = roll.with(|r| step_on(s, r, step))?;
             produced = Some(out);
             Ok(())
         })
-        .await?;
+        .await;
+    // Refused (or not stored): the command answers with the error, and logs nothing.
+    let session = match updated {
+        Ok(s) => s,
+        Err(e) => return Err(roll.abandon(e)),
+    };
     let out = produced.ok_or_else(|| BotError::internal("battle step produced nothing"))?;
-    Ok((session, out))
+    Ok((roll, session, out))
 }
 
 /// A read-only look (status, autocomplete).

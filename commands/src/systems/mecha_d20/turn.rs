@@ -14,8 +14,9 @@ use poise::CreateReply;
 
 use super::choices::{DirectionChoice, MoveChoice, SurvivalChoice};
 use super::store::{self, Gate};
-use super::{buttons, embeds, record, reply, who};
+use super::{buttons, embeds, reply, who};
 use crate::autocomplete::autocomplete_entry;
+use crate::command_roll::CommandRoll;
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
@@ -40,7 +41,7 @@ fn roster_name(units: &std::collections::BTreeMap<String, Unit>, typed: &str) ->
 )]
 pub async fn mecha_turn(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (_, state) = store::run(ctx, &inv, Gate::Gm, &mut |units, state, _| {
+    let (_, _, state) = store::run(ctx, &inv, Gate::Gm, &mut |units, state, _| {
         state.start_turn(units)?;
         Ok(state.clone())
     })
@@ -59,13 +60,18 @@ pub async fn mecha_turn(ctx: Context<'_>) -> Result<(), BotError> {
 pub async fn mecha_initiative(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let mode = store::options(&inv.settings).initiative_mode;
-    let (session, (out, turn)) = store::run(ctx, &inv, Gate::Gm, &mut |units, state, r| {
+    let (roll, session, (out, turn)) = store::run(ctx, &inv, Gate::Gm, &mut |units, state, r| {
         let out = state.roll_initiative(units, mode, r)?;
         Ok((out, state.turn))
     })
     .await?;
-    reply(ctx, &embeds::initiative_view(&out, turn, inv.lang)).await?;
-    record(ctx, &inv, Some(&session), &out).await;
+    roll.answer(
+        &inv,
+        Some(&session),
+        reply(ctx, &embeds::initiative_view(&out, turn, inv.lang)),
+        &out,
+    )
+    .await?;
     Ok(())
 }
 
@@ -79,7 +85,7 @@ pub async fn mecha_initiative(ctx: Context<'_>) -> Result<(), BotError> {
 )]
 pub async fn mecha_phase(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (_, state) = store::run(ctx, &inv, Gate::Gm, &mut |_, state, _| {
+    let (_, _, state) = store::run(ctx, &inv, Gate::Gm, &mut |_, state, _| {
         state.next_phase()?;
         Ok(state.clone())
     })
@@ -97,7 +103,7 @@ pub async fn mecha_phase(ctx: Context<'_>) -> Result<(), BotError> {
 )]
 pub async fn mecha_apply(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (session, out) =
+    let (roll, session, out) =
         store::run(ctx, &inv, Gate::Gm, &mut |units, state, r| state.apply(units, r)).await?;
     let view = embeds::application_view(&out, inv.lang);
     let checks: Vec<(PromptKind, String)> = out
@@ -111,9 +117,8 @@ pub async fn mecha_apply(ctx: Context<'_>) -> Result<(), BotError> {
     if !offered.is_empty() {
         r = r.components(buttons::rows(offered));
     }
-    crate::reply::send(ctx, r).await?;
-    record(ctx, &inv, Some(&session), &out).await;
-    Ok(())
+    roll.answer(&inv, Some(&session), crate::reply::send(ctx, r), &out)
+        .await
 }
 
 /// Held damage: list it, or take an entry back (GM)
@@ -136,7 +141,7 @@ pub async fn mecha_held(
     let lang = inv.lang;
     let (state, removed) = match remove {
         Some(id) => {
-            let (_, (state, h)) = store::run(ctx, &inv, Gate::Gm, &mut |_, state, _| {
+            let (_, _, (state, h)) = store::run(ctx, &inv, Gate::Gm, &mut |_, state, _| {
                 let h = state.remove_held(id)?;
                 Ok((state.clone(), Some(h)))
             })
@@ -193,7 +198,7 @@ pub async fn mecha_lose(
         .map(|w| w.trim().to_string())
         .filter(|w| !w.is_empty())
         .collect();
-    let (_, (name, lost)) = store::run(
+    let (_, _, (name, lost)) = store::run(
         ctx,
         &inv,
         Gate::Units(vec![unit.clone()]),
@@ -279,7 +284,7 @@ pub async fn mecha_move(
         propellant: propellant.unwrap_or(0),
         entered_zone_of_control: zone.unwrap_or(false),
     };
-    let (_, (name, out)) = store::run(ctx, &inv, Gate::Units(vec![unit.clone()]), &mut |units, _, _| {
+    let (_, _, (name, out)) = store::run(ctx, &inv, Gate::Units(vec![unit.clone()]), &mut |units, _, _| {
         let name = roster_name(units, &unit)?;
         let u = units
             .get_mut(&name)
@@ -335,7 +340,7 @@ pub async fn mecha_spend(
         ));
     }
     let faint_after = store::options(&inv.settings).faint_after_spirit;
-    let (session, (name, unit_after, faint)) = store::run(
+    let (_, session, (name, unit_after, faint)) = store::run(
         ctx,
         &inv,
         Gate::Units(vec![unit.clone()]),
@@ -455,11 +460,7 @@ pub async fn mecha_survive(
             PromptKind::Escape => Source::EscapeDevice,
         };
         let parts = vec![Part::new(source, base), Part::new(Source::Situational, modifier)];
-        let c = ctx
-            .data()
-            .command_dice(ctx)
-            .with(|r| roll_check(parts, r))
-            .map_err(|e| inv.user_error(&e))?;
+        let (roll, c) = CommandRoll::roll(ctx, |r| roll_check(parts, r)).map_err(|e| inv.user_error(&e))?;
         let answer = match kind {
             PromptKind::Fatigue => PromptAnswer::Fatigue(FatigueOutcome {
                 rested: c.meets(SURVIVAL_TARGET),
@@ -489,12 +490,10 @@ pub async fn mecha_survive(
                 lang.pick("**1 fatigue, AP −1**", "**疲労1、AP−1**").into()
             };
         }
-        reply(ctx, &view).await?;
-        let session = inv.session_if_any(ctx).await;
-        record(ctx, &inv, session.as_deref(), &answer).await;
+        roll.answer_in_channel(&inv, reply(ctx, &view), &answer).await?;
         return Ok(());
     };
-    let (session, (name, answer, waited)) = store::run(
+    let (roll, session, (name, answer, waited)) = store::run(
         ctx,
         &inv,
         Gate::Units(vec![unit.clone()]),
@@ -531,8 +530,8 @@ pub async fn mecha_survive(
             false,
         ));
     }
-    reply(ctx, &view).await?;
-    record(ctx, &inv, Some(&session), &answer).await;
+    roll.answer(&inv, Some(&session), reply(ctx, &view), &answer)
+        .await?;
     Ok(())
 }
 

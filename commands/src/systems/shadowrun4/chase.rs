@@ -18,6 +18,7 @@ use engine::systems::shadowrun4::test_kinds::RollSpec;
 use super::common::{self, autocomplete_character, rule, sr_session};
 use super::embeds as view;
 use super::pools::{BandChoice, From, named, pool_from, u};
+use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -47,25 +48,32 @@ async fn vehicle_pool(
     Ok((dice, name, session))
 }
 
-/// Roll `step` on the session's Shadowrun state and save the state, in one transaction.
-async fn with_state<T: Send>(
-    ctx: Context<'_>,
+/// Roll `step` on the session's Shadowrun state and save the state, in one transaction; with
+/// the [`CommandRoll`] that answers and logs what it rolled.
+async fn with_state<'a, T: Send>(
+    ctx: Context<'a>,
     inv: &Invocation,
     mut step: impl FnMut(&mut Shadowrun4State, &mut dyn engine::dice::Roller) -> Result<T, SessionError> + Send,
-) -> Result<(Session, T), BotError> {
+) -> Result<(CommandRoll<'a>, Session, T), BotError> {
     let mut produced = None;
-    let session = inv
+    let roll = CommandRoll::new(ctx);
+    let updated = inv
         .update(ctx, |s| {
             let mut st = Shadowrun4State::read(&s.system_state)
                 .map_err(|e| SessionError::Rule { en: e.en, ja: e.ja })?;
-            let out = ctx.data().command_dice(ctx).with(|r| step(&mut st, r))?;
+            let out = roll.with(|r| step(&mut st, r))?;
             st.write(&mut s.system_state);
             produced = Some(out);
             Ok(())
         })
-        .await?;
+        .await;
+    // Refused (or not stored): the command answers with the error, and logs nothing.
+    let session = match updated {
+        Ok(s) => s,
+        Err(e) => return Err(roll.abandon(e)),
+    };
     let out = produced.ok_or_else(|| BotError::internal("chase step produced nothing"))?;
-    Ok((session, out))
+    Ok((roll, session, out))
 }
 
 /// Break away (far range): 3 successes in a row escape
@@ -119,7 +127,7 @@ pub async fn break_away_cmd(
     let inv = Invocation::load(ctx).await;
     let (dice, name, _) = vehicle_pool(ctx, &inv, &vehicle, pool, skill.as_deref(), None).await?;
     let pursuers = u(pursuers).min(MAX_PURSUERS);
-    let (session, outcome) = with_state(ctx, &inv, |st, r| {
+    let (roll, session, outcome) = with_state(ctx, &inv, |st, r| {
         let req = BreakAwayRequest {
             test: RollSpec::new(dice.clone()),
             band: band.band(),
@@ -135,7 +143,7 @@ pub async fn break_away_cmd(
     })
     .await?;
     let v = view::break_away_view(&outcome, &name, inv.lang);
-    common::reply(ctx, &inv, Some(&session), v, Vec::new(), &outcome).await
+    common::reply(roll, &inv, Some(&session), v, Vec::new(), &outcome).await
 }
 
 /// Positioning: hits become dice on the next chase test
@@ -168,7 +176,7 @@ pub async fn position_cmd(
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let (dice, name, _) = vehicle_pool(ctx, &inv, &vehicle, pool, skill.as_deref(), None).await?;
-    let (session, outcome) = with_state(ctx, &inv, |st, r| {
+    let (roll, session, outcome) = with_state(ctx, &inv, |st, r| {
         let o =
             positioning(&RollSpec::new(dice.clone()), &mut &mut *r).map_err(|e| SessionError::rule(&e))?;
         st.chase
@@ -178,7 +186,7 @@ pub async fn position_cmd(
     })
     .await?;
     let v = view::positioning_view(&outcome, &name, inv.lang);
-    common::reply(ctx, &inv, Some(&session), v, Vec::new(), &outcome).await
+    common::reply(roll, &inv, Some(&session), v, Vec::new(), &outcome).await
 }
 
 /// Cut off (close range): the loser tests against a crash
@@ -244,20 +252,20 @@ pub async fn cut_off_cmd(
         actor_crash: actor,
         target_crash: target,
     };
-    let outcome = common::roll(ctx, |r| cut_off(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) = common::roll(ctx, |r| cut_off(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let mut v = view::cut_off_view(&outcome, inv.lang);
     named(&mut v, who.as_ref());
-    common::reply(ctx, &inv, session.as_deref(), v, Vec::new(), &outcome).await
+    common::reply(roll, &inv, session.as_deref(), v, Vec::new(), &outcome).await
 }
 
 /// A chase test whose chaser is `vehicle`: the positioning dice it won are added to its pool and
 /// used up, in the same transaction as the roll (seed 7.7).
-pub async fn chase_with_positioning(
-    ctx: Context<'_>,
+pub async fn chase_with_positioning<'a>(
+    ctx: Context<'a>,
     inv: &Invocation,
     vehicle: &str,
     req: &ChaseRequest,
-) -> Result<(Session, ChaseOutcome), BotError> {
+) -> Result<(CommandRoll<'a>, Session, ChaseOutcome), BotError> {
     with_state(ctx, inv, |st, r| {
         let bonus = st.chase.take_positioning(vehicle);
         let req = ChaseRequest {

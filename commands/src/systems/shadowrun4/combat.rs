@@ -199,12 +199,13 @@ pub async fn attack(
     };
     let req =
         AttackRequest::from_sheets(kind, &a.character, &t.character, w, &how).map_err(|e| rule(&inv, &e))?;
-    let outcome = common::roll(ctx, |r| resolve_attack(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| resolve_attack(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     spent.extend(std::iter::repeat_n(
         t.name.clone(),
         outcome.defender_edge_spent() as usize,
     ));
-    common::spend_edge(ctx, &inv, Some(&session), &spent).await?;
+    roll.or_abandon(common::spend_edge(ctx, &inv, Some(&session), &spent).await)?;
     let lang = inv.lang;
     let v = view::attack_view(
         &outcome,
@@ -243,7 +244,7 @@ pub async fn attack(
     if let Some(id) = apply_id {
         rows[0].push(common::apply_button(id, false, lang).into());
     }
-    common::reply_rows(ctx, &inv, Some(&session), v, rows, &outcome).await
+    common::reply_rows(roll, &inv, Some(&session), v, rows, &outcome).await
 }
 
 /// An attack's result as its Edge buttons need it.
@@ -382,7 +383,8 @@ pub async fn surprise(
             .map_err(|e| rule(&inv, &e))?;
         parts.push(SurpriseParticipant { name: c.name, pool });
     }
-    let outcome = common::roll(ctx, |r| surprise_test(&parts, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| surprise_test(&parts, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::surprise_view(&outcome, inv.lang);
-    common::reply(ctx, &inv, Some(&session), v, Vec::new(), &outcome).await
+    common::reply(roll, &inv, Some(&session), v, Vec::new(), &outcome).await
 }

@@ -14,6 +14,7 @@ use engine::systems::rules::SessionState;
 
 use super::common::{self, Op, find_char, rule, sr_session};
 use super::embeds as view;
+use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -276,13 +277,15 @@ pub async fn roll_cmd(
     let uses = Uses::new(push.as_deref(), seize.as_deref(), extra_pass.as_deref());
     uses.check(&inv, &names)?;
     let list = combatants(&inv, &session, &names, &uses.push)?;
-    let state = common::roll(ctx, |r| roll_initiative(&list, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
-    let state = apply_uses(state, &uses.seize, true).map_err(|e| rule(&inv, &e))?;
-    let state = apply_uses(state, &uses.extra, false).map_err(|e| rule(&inv, &e))?;
-    let ops = uses.ops(&inv, &session, &state, true)?;
-    let saved = save(ctx, &inv, &session, &state, &ops, false).await?;
+    let (roll, state) =
+        common::roll(ctx, |r| roll_initiative(&list, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    // Refused after the dice: the command answers with the error, and logs nothing.
+    let state = roll.or_abandon(apply_uses(state, &uses.seize, true).map_err(|e| rule(&inv, &e)))?;
+    let state = roll.or_abandon(apply_uses(state, &uses.extra, false).map_err(|e| rule(&inv, &e)))?;
+    let ops = roll.or_abandon(uses.ops(&inv, &session, &state, true))?;
+    let saved = roll.or_abandon(save(ctx, &inv, &session, &state, &ops, false).await)?;
     let v = view::initiative_view(&state, inv.lang);
-    common::reply(ctx, &inv, Some(&saved), v, Vec::new(), &state).await
+    common::reply(roll, &inv, Some(&saved), v, Vec::new(), &state).await
 }
 
 /// Next pass (GM); once every pass is spent, a new combat turn rolls initiative again
@@ -340,15 +343,20 @@ pub async fn next(
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| rule(&inv, &e))?;
     let same_turn = current.advance(&extra).map_err(|e| rule(&inv, &e))?;
+    // The next pass rolls nothing; a new turn rolls, and is logged as any roll.
+    let roll = CommandRoll::new(ctx);
     let (state, new_turn) = match same_turn {
         Some(s) => (s, false),
         None => {
             // Seed 3.1 step 5: everyone has acted in every pass; a new turn rolls again, with
             // the sheets as they are now (wounds, sustaining); this turn's Edge uses are reset.
             let list = combatants(&inv, &session, &names, &uses.push)?;
+            let rolled = roll.or_abandon(
+                roll.with(|r| current.next_turn(&list, &mut &mut *r))
+                    .map_err(|e| rule(&inv, &e)),
+            )?;
             let rolled =
-                common::roll(ctx, |r| current.next_turn(&list, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
-            let rolled = apply_uses(rolled, &uses.extra, false).map_err(|e| rule(&inv, &e))?;
+                roll.or_abandon(apply_uses(rolled, &uses.extra, false).map_err(|e| rule(&inv, &e)))?;
             (rolled, true)
         }
     };
@@ -358,11 +366,11 @@ pub async fn next(
             "エッジ使用は新しい戦闘ターンでイニシアティブを振るときだけです。今回は次のパスです。",
         ));
     }
-    let state = apply_uses(state, &uses.seize, true).map_err(|e| rule(&inv, &e))?;
-    let ops = uses.ops(&inv, &session, &state, new_turn)?;
-    let saved = save(ctx, &inv, &session, &state, &ops, true).await?;
+    let state = roll.or_abandon(apply_uses(state, &uses.seize, true).map_err(|e| rule(&inv, &e)))?;
+    let ops = roll.or_abandon(uses.ops(&inv, &session, &state, new_turn))?;
+    let saved = roll.or_abandon(save(ctx, &inv, &session, &state, &ops, true).await)?;
     let v = view::initiative_view(&state, inv.lang);
-    common::reply(ctx, &inv, Some(&saved), v, Vec::new(), &state).await
+    common::reply(roll, &inv, Some(&saved), v, Vec::new(), &state).await
 }
 
 #[cfg(test)]

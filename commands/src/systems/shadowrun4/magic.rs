@@ -18,6 +18,7 @@ use super::common::{
 };
 use super::embeds as view;
 use super::press_data::{EdgeRoll, SrPress};
+use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -56,7 +57,7 @@ fn sustained(session: &engine::session::Session, name: &str) -> Option<u32> {
 /// its press data, made with the Apply drain action they replace (created here first).
 #[allow(clippy::too_many_arguments)]
 async fn finish(
-    ctx: Context<'_>,
+    roll: CommandRoll<'_>,
     inv: &Invocation,
     session: &engine::session::Session,
     c: &Sr4Char,
@@ -70,6 +71,7 @@ async fn finish(
     )>,
     sustain: bool,
 ) -> Result<(), BotError> {
+    let ctx = roll.ctx();
     // Edge before the roll and a newly sustained effect: one session transaction.
     let mut ops = Vec::new();
     if edge.is_some() {
@@ -81,15 +83,17 @@ async fn finish(
     let mut v = v;
     let mut saved = None;
     if !ops.is_empty() {
-        let (s, _) = common::save_ops(
-            &*ctx.data().store,
-            inv.channel,
-            inv.lang,
-            Some(inv.actor),
-            session.id,
-            &ops,
-        )
-        .await?;
+        let (s, _) = roll.or_abandon(
+            common::save_ops(
+                &*ctx.data().store,
+                inv.channel,
+                inv.lang,
+                Some(inv.actor),
+                session.id,
+                &ops,
+            )
+            .await,
+        )?;
         saved = Some(s);
     }
     if sustain {
@@ -132,7 +136,7 @@ async fn finish(
         buttons.push(common::apply_button(id, true, inv.lang).into());
     }
     common::reply(
-        ctx,
+        roll,
         inv,
         Some(saved.as_ref().unwrap_or(session)),
         v,
@@ -275,7 +279,8 @@ pub async fn spell(
         drain_value: u(drain),
         drain: RollSpec::new(drain_pool),
     };
-    let outcome = common::roll(ctx, |r| cast_spell(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| cast_spell(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::spell_view(&outcome, &c.name, target_name.as_deref(), inv.lang);
     let d = (outcome.drain.damage_type, outcome.drain.boxes);
     let edge_roll = |apply| EdgeRoll::Spell {
@@ -285,7 +290,7 @@ pub async fn spell(
     };
     let offer = Some((&outcome.cast.roll, edge_roll));
     let sustain = sustain.unwrap_or(false) && outcome.result == SpellResult::Success;
-    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, offer, sustain).await
+    finish(roll, &inv, &session, &c, edge, d, v, &outcome, offer, sustain).await
 }
 
 /// Summon a spirit: Magic + Summoning against Force; services; drain
@@ -342,7 +347,8 @@ pub async fn summon(
         magic: c.character.attributes.magic,
         drain: RollSpec::new(drain_pool),
     };
-    let outcome = common::roll(ctx, |r| summon_spirit(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| summon_spirit(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::summon_view(&outcome, &c.name, req.force, inv.lang);
     let d = (outcome.drain.damage_type, outcome.drain.boxes);
     let edge_roll = |apply| EdgeRoll::Summon {
@@ -351,7 +357,7 @@ pub async fn summon(
         apply,
     };
     let offer = Some((&outcome.summon.roll, edge_roll));
-    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, offer, false).await
+    finish(roll, &inv, &session, &c, edge, d, v, &outcome, offer, false).await
 }
 
 /// Thread a complex form: Resonance + Software, +1 rating per hit; fading
@@ -412,7 +418,8 @@ pub async fn thread(
         resonance: c.character.attributes.resonance,
         fading: RollSpec::new(fading),
     };
-    let outcome = common::roll(ctx, |r| thread_rating(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| thread_rating(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::thread_view(&outcome, &c.name, inv.lang);
     let d = (outcome.fading.damage_type, outcome.fading.boxes);
     let sustain = sustain.unwrap_or(false) && outcome.gained > 0;
@@ -422,7 +429,7 @@ pub async fn thread(
         apply,
     };
     let offer = Some((&outcome.thread.roll, edge_roll));
-    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, offer, sustain).await
+    finish(roll, &inv, &session, &c, edge, d, v, &outcome, offer, sustain).await
 }
 
 /// Compile a sprite: Resonance + Compiling against its rating; tasks; fading
@@ -482,7 +489,8 @@ pub async fn compile(
         resonance: c.character.attributes.resonance,
         fading: RollSpec::new(fading),
     };
-    let outcome = common::roll(ctx, |r| compile_sprite(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| compile_sprite(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::compile_view(&outcome, &c.name, req.rating, inv.lang);
     let d = (outcome.fading.damage_type, outcome.fading.boxes);
     let edge_roll = |apply| EdgeRoll::Compile {
@@ -491,7 +499,7 @@ pub async fn compile(
         apply,
     };
     let offer = Some((&outcome.compile.roll, edge_roll));
-    finish(ctx, &inv, &session, &c, edge, d, v, &outcome, offer, false).await
+    finish(roll, &inv, &session, &c, edge, d, v, &outcome, offer, false).await
 }
 
 /// Dispel a sustained spell: Counterspelling + Magic against Force + caster's Magic; drain
@@ -573,7 +581,8 @@ pub async fn dispel(
         drain_value: u(drain),
         drain: RollSpec::new(drain_pool),
     };
-    let outcome = common::roll(ctx, |r| dispel_spell(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| dispel_spell(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let v = view::dispel_view(&outcome, &c.name, req.force, inv.lang);
     let d = (outcome.drain.damage_type, outcome.drain.boxes);
     let edge_roll = |apply| EdgeRoll::Dispel {
@@ -582,7 +591,7 @@ pub async fn dispel(
         apply,
     };
     let offer = Some((&outcome.dispel.roll, edge_roll));
-    finish(ctx, &inv, &session, &c, None, d, v, &outcome, offer, false).await
+    finish(roll, &inv, &session, &c, None, d, v, &outcome, offer, false).await
 }
 
 /// Stop sustaining one spell or complex form (−2 dice less on every test)
@@ -633,5 +642,6 @@ pub async fn drop_sustained(
             engine::i18n::Lang::Ja => format!("維持の残り{left}個"),
         },
     );
-    common::reply(ctx, &inv, Some(&saved), v, Vec::new(), &outcome).await
+    // Nothing rolled, but the change is logged the way rolls are.
+    common::reply(CommandRoll::new(ctx), &inv, Some(&saved), v, Vec::new(), &outcome).await
 }

@@ -193,7 +193,7 @@ pub async fn cybercombat(
         resist,
         target,
     };
-    let outcome = common::roll(ctx, |r| cyber(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) = common::roll(ctx, |r| cyber(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let mut v = view::cybercombat_view(&outcome, inv.lang);
     if let Some(c) = &who {
         v.title = v.title.replacen("🖥️ ", &format!("🖥️ {} · ", c.name), 1);
@@ -210,7 +210,7 @@ pub async fn cybercombat(
         }
     }
     let buttons = buttons.into_iter().map(Offer::from).collect();
-    common::reply(ctx, &inv, session.as_deref(), v, buttons, &outcome).await
+    common::reply(roll, &inv, session.as_deref(), v, buttons, &outcome).await
 }
 
 /// Hacking on the fly: the hacker's extended test races the node's
@@ -299,12 +299,13 @@ pub async fn hack(
         stealth: u(stealth),
         max_passes: max_passes.map(u),
     };
-    let outcome = common::roll(ctx, |r| hack_on_the_fly(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| hack_on_the_fly(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let mut v = view::hack_view(&outcome, inv.lang);
     if let Some(c) = &who {
         v.title = v.title.replacen("🖥️ ", &format!("🖥️ {} · ", c.name), 1);
     }
-    common::reply(ctx, &inv, session.as_deref(), v, Vec::new(), &outcome).await
+    common::reply(roll, &inv, session.as_deref(), v, Vec::new(), &outcome).await
 }
 
 /// Matrix perception: a success test, or opposed by a hidden icon
@@ -370,12 +371,13 @@ pub async fn perception(
         attribute: None,
     };
     let (req, who, session) = search(ctx, &inv, &from, threshold, hidden).await?;
-    let outcome = common::roll(ctx, |r| matrix_perception(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| matrix_perception(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let mut v = view::search_view(
         &outcome,
         inv.lang.pick("Matrix perception", "マトリックス知覚"),
         inv.lang,
     );
     named(&mut v, who.as_ref());
-    common::reply(ctx, &inv, session.as_deref(), v, Vec::new(), &outcome).await
+    common::reply(roll, &inv, session.as_deref(), v, Vec::new(), &outcome).await
 }

@@ -104,14 +104,15 @@ pub async fn sensor(
         attribute: None,
     };
     let (req, who, session) = search(ctx, &inv, &from, threshold, hidden).await?;
-    let outcome = common::roll(ctx, |r| sensor_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| sensor_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let mut v = view::search_view(
         &outcome,
         inv.lang.pick("Sensor test", "センサー・テスト"),
         inv.lang,
     );
     named(&mut v, who.as_ref());
-    common::reply(ctx, &inv, session.as_deref(), v, Vec::new(), &outcome).await
+    common::reply(roll, &inv, session.as_deref(), v, Vec::new(), &outcome).await
 }
 
 /// Crash test: damage at least the vehicle's Body forces a test (threshold 3)
@@ -185,10 +186,11 @@ pub async fn crash(
         test: RollSpec::new(pool),
         vr: vr.unwrap_or(false),
     };
-    let outcome = common::roll(ctx, |r| crash_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| crash_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let mut v = view::crash_view(&outcome, inv.lang);
     named(&mut v, who.as_ref());
-    common::reply(ctx, &inv, session.as_deref(), v, Vec::new(), &outcome).await
+    common::reply(roll, &inv, session.as_deref(), v, Vec::new(), &outcome).await
 }
 
 /// Chase: opposed vehicle tests set the range band
@@ -266,19 +268,20 @@ pub async fn chase(
         second_wants: quarry_wants.unwrap_or(BandChoice::Far).band(),
     };
     // A chaser from the session uses up the positioning dice it won (seed 7.7).
-    let (session, outcome) = match (&who, session) {
+    let (roll, session, outcome) = match (&who, session) {
         (Some(c), Some(_)) => {
-            let (s, o) = chase_with_positioning(ctx, &inv, &c.name, &req).await?;
-            (Some(std::sync::Arc::new(s)), o)
+            let (roll, s, o) = chase_with_positioning(ctx, &inv, &c.name, &req).await?;
+            (roll, Some(std::sync::Arc::new(s)), o)
         }
         (_, session) => {
-            let o = common::roll(ctx, |r| chase_range(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
-            (session, o)
+            let (roll, o) =
+                common::roll(ctx, |r| chase_range(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+            (roll, session, o)
         }
     };
     let mut v = view::chase_view(&outcome, inv.lang);
     named(&mut v, who.as_ref());
-    common::reply(ctx, &inv, session.as_deref(), v, Vec::new(), &outcome).await
+    common::reply(roll, &inv, session.as_deref(), v, Vec::new(), &outcome).await
 }
 
 /// Rigger feedback: resist half the drone's damage as Stun
@@ -349,7 +352,7 @@ pub async fn feedback(
             )
         }
     };
-    let outcome = common::roll(ctx, |r| rigger_feedback(u(damage), &resist, &mut &mut *r))
+    let (roll, outcome) = common::roll(ctx, |r| rigger_feedback(u(damage), &resist, &mut &mut *r))
         .map_err(|e| rule(&inv, &e))?;
     let v = view::feedback_view(
         &outcome,
@@ -364,5 +367,5 @@ pub async fn feedback(
         _ => Vec::new(),
     };
     let buttons = buttons.into_iter().map(Offer::from).collect();
-    common::reply(ctx, &inv, session.as_deref(), v, buttons, &outcome).await
+    common::reply(roll, &inv, session.as_deref(), v, buttons, &outcome).await
 }

@@ -115,12 +115,13 @@ pub async fn test(
         hit_cap: None,
         buy_hits: buy_hits.unwrap_or(false),
     };
-    let outcome = common::roll(ctx, |r| success_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| success_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let spent: Vec<String> = match (&who, edge) {
         (Some(c), Some(_)) => vec![c.name.clone()],
         _ => Vec::new(),
     };
-    common::spend_edge(ctx, &inv, session.as_deref(), &spent).await?;
+    roll.or_abandon(common::spend_edge(ctx, &inv, session.as_deref(), &spent).await)?;
     let name = who.as_ref().map(|c| c.name.as_str());
     let v = view::test_view(&outcome, name, inv.lang);
     let mut buttons = Vec::new();
@@ -141,7 +142,7 @@ pub async fn test(
         };
         buttons = common::edge_buttons(ctx, &inv, offer).await;
     }
-    common::reply(ctx, &inv, session.as_deref(), v, buttons, &outcome).await
+    common::reply(roll, &inv, session.as_deref(), v, buttons, &outcome).await
 }
 
 /// Opposed test: actor against opponent (pools or characters)
@@ -271,12 +272,13 @@ pub async fn opposed(
         opponent: RollSpec::new(opp_pool),
         actor_hit_cap: None,
     };
-    let outcome = common::roll(ctx, |r| opposed_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| opposed_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let spent: Vec<String> = match (&who, edge) {
         (Some(c), Some(_)) => vec![c.name.clone()],
         _ => Vec::new(),
     };
-    common::spend_edge(ctx, &inv, session.as_deref(), &spent).await?;
+    roll.or_abandon(common::spend_edge(ctx, &inv, session.as_deref(), &spent).await)?;
     let a = who.as_ref().map(|c| c.name.clone());
     let b = opp.as_ref().map(|c| c.name.clone());
     let v = view::opposed_view(&outcome, a.as_deref(), b.as_deref(), inv.lang);
@@ -296,7 +298,7 @@ pub async fn opposed(
         };
         buttons = common::edge_buttons(ctx, &inv, offer).await;
     }
-    common::reply(ctx, &inv, session.as_deref(), v, buttons, &outcome).await
+    common::reply(roll, &inv, session.as_deref(), v, buttons, &outcome).await
 }
 
 /// Extended test: roll each interval until the hits reach the threshold
@@ -390,12 +392,13 @@ pub async fn extended(
         max_intervals: max_intervals.map(|m| u32::try_from(m).unwrap_or(0)),
         edge,
     };
-    let outcome = common::roll(ctx, |r| extended_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| extended_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let spent: Vec<String> = match (&who, edge) {
         (Some(c), Some(_)) => vec![c.name.clone()],
         _ => Vec::new(),
     };
-    common::spend_edge(ctx, &inv, session.as_deref(), &spent).await?;
+    roll.or_abandon(common::spend_edge(ctx, &inv, session.as_deref(), &spent).await)?;
     let v = view::extended_view(&outcome, who.as_ref().map(|c| c.name.as_str()), inv.lang);
     let mut buttons = Vec::new();
     // Second chance on the interval that ended a test that did not succeed (one Edge use per
@@ -426,7 +429,7 @@ pub async fn extended(
         )
         .await;
     }
-    common::reply(ctx, &inv, session.as_deref(), v, buttons, &outcome).await
+    common::reply(roll, &inv, session.as_deref(), v, buttons, &outcome).await
 }
 
 /// Teamwork test: assistants' hits add dice to the leader's pool
@@ -558,12 +561,13 @@ pub async fn teamwork(
         assistants: specs,
         threshold: threshold.map(|t| u32::try_from(t).unwrap_or(0)),
     };
-    let outcome = common::roll(ctx, |r| teamwork_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
+    let (roll, outcome) =
+        common::roll(ctx, |r| teamwork_test(&req, &mut &mut *r)).map_err(|e| rule(&inv, &e))?;
     let spent: Vec<String> = match (&who, edge) {
         (Some(c), Some(_)) => vec![c.name.clone()],
         _ => Vec::new(),
     };
-    common::spend_edge(ctx, &inv, session.as_deref(), &spent).await?;
+    roll.or_abandon(common::spend_edge(ctx, &inv, session.as_deref(), &spent).await)?;
     let v = view::teamwork_view(&outcome, who.as_ref().map(|c| c.name.as_str()), &labels, inv.lang);
     let mut buttons = Vec::new();
     if let (Some(c), Some(r), Some(s)) = (&who, &outcome.leader.rolled, &session) {
@@ -583,5 +587,5 @@ pub async fn teamwork(
         };
         buttons = common::edge_buttons(ctx, &inv, offer).await;
     }
-    common::reply(ctx, &inv, session.as_deref(), v, buttons, &outcome).await
+    common::reply(roll, &inv, session.as_deref(), v, buttons, &outcome).await
 }

@@ -14,8 +14,9 @@ use engine::systems::terminator::{AttackOrder, Band, Die, Waiting};
 
 use super::choices::{BandChoice, DieChoice};
 use super::store::{self, Chars, Gate, canon};
-use super::{buttons, embeds, record, reply, reply_with, who};
+use super::{buttons, embeds, reply, reply_with, who};
 use crate::autocomplete::autocomplete_entry;
+use crate::command_roll::CommandRoll;
 use crate::embeds::colour;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
@@ -129,7 +130,7 @@ pub async fn term_attack(
                 ));
             };
             let opts = store::options(&inv.settings);
-            let (session, rep) = store::run(
+            let (roll, session, rep) = store::run(
                 ctx,
                 &inv,
                 Gate::Chars(vec![attacker.clone()]),
@@ -152,8 +153,8 @@ pub async fn term_attack(
             .await?;
             let view = embeds::attack_view(&rep, lang, &who(ctx));
             let offered = buttons::attack_buttons(ctx.data(), &session, &rep, inv.guild, lang).await;
-            reply_with(ctx, &view, offered).await?;
-            record(ctx, &inv, Some(&session), &rep).await;
+            roll.answer(&inv, Some(&session), reply_with(ctx, &view, offered), &rep)
+                .await?;
         }
         (None, None) => {
             let Some(skill) = skill else {
@@ -163,11 +164,10 @@ pub async fn term_attack(
                 ));
             };
             let threshold = if hell { 2 } else { band.threshold() };
-            let out = ctx
-                .data()
-                .command_dice(ctx)
-                .with(|r| attack_roll(skill.into(), rof.unwrap_or(1), threshold, &mut &mut *r))
-                .map_err(|e| rule(&inv, e))?;
+            let (roll, out) = CommandRoll::roll(ctx, |r| {
+                attack_roll(skill.into(), rof.unwrap_or(1), threshold, &mut &mut *r)
+            })
+            .map_err(|e| rule(&inv, e))?;
             let title = match lang {
                 Lang::En => format!("🎯 Attack roll · {}", embeds::band_text(band, lang)),
                 Lang::Ja => format!("🎯 攻撃ロール · {}", embeds::band_text(band, lang)),
@@ -182,9 +182,7 @@ pub async fn term_attack(
                 },
                 &who(ctx),
             );
-            reply(ctx, &view).await?;
-            let session = inv.session_if_any(ctx).await;
-            record(ctx, &inv, session.as_deref(), &out).await;
+            roll.answer_in_channel(&inv, reply(ctx, &view), &out).await?;
         }
         _ => {
             return Err(inv.text(
@@ -197,14 +195,14 @@ pub async fn term_attack(
 }
 
 async fn continue_attack(ctx: Context<'_>, inv: &Invocation) -> Result<(), BotError> {
-    let (session, rep) = store::run(ctx, inv, Gate::Attack, &mut |chars, state, r| {
+    let (roll, session, rep) = store::run(ctx, inv, Gate::Attack, &mut |chars, state, r| {
         Ok(state.continue_attack(chars, &mut &mut *r)?)
     })
     .await?;
     let view = embeds::attack_view(&rep, inv.lang, &who(ctx));
     let offered = buttons::attack_buttons(ctx.data(), &session, &rep, inv.guild, inv.lang).await;
-    reply_with(ctx, &view, offered).await?;
-    record(ctx, inv, Some(&session), &rep).await;
+    roll.answer(inv, Some(&session), reply_with(ctx, &view, offered), &rep)
+        .await?;
     Ok(())
 }
 
@@ -243,15 +241,15 @@ pub async fn term_die(
     die: DieChoice,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (session, rep) = store::run(ctx, &inv, Gate::Attack, &mut |chars, state, r| {
+    let (roll, session, rep) = store::run(ctx, &inv, Gate::Attack, &mut |chars, state, r| {
         state.supply_die(&canon(chars, &target), die.into())?;
         Ok(state.continue_attack(chars, &mut &mut *r)?)
     })
     .await?;
     let view = embeds::attack_view(&rep, inv.lang, &who(ctx));
     let offered = buttons::attack_buttons(ctx.data(), &session, &rep, inv.guild, inv.lang).await;
-    reply_with(ctx, &view, offered).await?;
-    record(ctx, &inv, Some(&session), &rep).await;
+    roll.answer(&inv, Some(&session), reply_with(ctx, &view, offered), &rep)
+        .await?;
     Ok(())
 }
 
@@ -265,7 +263,7 @@ pub async fn term_die(
 )]
 pub async fn term_cancel(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (_, run) = store::run(ctx, &inv, Gate::Gm, &mut |_, state, _| Ok(state.cancel_attack()?)).await?;
+    let (_, _, run) = store::run(ctx, &inv, Gate::Gm, &mut |_, state, _| Ok(state.cancel_attack()?)).await?;
     let lang = inv.lang;
     let view = embeds::line_view(
         lang.pick("↩️ Attack cancelled", "↩️ 攻撃を取り消しました").into(),
@@ -323,11 +321,8 @@ pub async fn term_cover(
             return reply(ctx, &view).await;
         }
     }
-    let out = ctx
-        .data()
-        .command_dice(ctx)
-        .with(|r| cover_saves(hits, &mut &mut *r))
-        .map_err(|e| rule(&inv, e))?;
+    let (roll, out) =
+        CommandRoll::roll(ctx, |r| cover_saves(hits, &mut &mut *r)).map_err(|e| rule(&inv, e))?;
     let view = embeds::line_view(
         title,
         embeds::save_line(&out, lang),
@@ -338,9 +333,7 @@ pub async fn term_cover(
         },
         &who(ctx),
     );
-    reply(ctx, &view).await?;
-    let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_deref(), &out).await;
+    roll.answer_in_channel(&inv, reply(ctx, &view), &out).await?;
     Ok(())
 }
 
@@ -446,11 +439,10 @@ pub async fn term_damage(
             ));
         }
     };
-    let out = ctx
-        .data()
-        .command_dice(ctx)
-        .with(|r| damage_roll(die, count.unwrap_or(1), armour, heavy, &mut &mut *r))
-        .map_err(|e| rule(&inv, e))?;
+    let (roll, out) = CommandRoll::roll(ctx, |r| {
+        damage_roll(die, count.unwrap_or(1), armour, heavy, &mut &mut *r)
+    })
+    .map_err(|e| rule(&inv, e))?;
     let mut title = lang.pick("💥 Damage", "💥 ダメージ").to_string();
     if let Some(t) = &target {
         title = format!("{title} · {}", canon(&chars, t));
@@ -465,9 +457,7 @@ pub async fn term_damage(
         },
         &who(ctx),
     );
-    reply(ctx, &view).await?;
-    let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_deref(), &out).await;
+    roll.answer_in_channel(&inv, reply(ctx, &view), &out).await?;
     Ok(())
 }
 
@@ -531,11 +521,10 @@ pub async fn term_resolution(
             ));
         }
     };
-    let out = ctx
-        .data()
-        .command_dice(ctx)
-        .with(|r| resolution_tests(die, count.unwrap_or(1), heavy.unwrap_or(false), &mut &mut *r))
-        .map_err(|e| rule(&inv, e))?;
+    let (roll, out) = CommandRoll::roll(ctx, |r| {
+        resolution_tests(die, count.unwrap_or(1), heavy.unwrap_or(false), &mut &mut *r)
+    })
+    .map_err(|e| rule(&inv, e))?;
     let view = embeds::line_view(
         title,
         embeds::resolution_line(&out, lang),
@@ -548,9 +537,7 @@ pub async fn term_resolution(
         },
         &who(ctx),
     );
-    reply(ctx, &view).await?;
-    let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_deref(), &out).await;
+    roll.answer_in_channel(&inv, reply(ctx, &view), &out).await?;
     Ok(())
 }
 
@@ -584,11 +571,7 @@ pub async fn term_ibb(ctx: Context<'_>) -> Result<(), BotError> {
         return continue_attack(ctx, &inv).await;
     }
     let lang = inv.lang;
-    let out = ctx
-        .data()
-        .command_dice(ctx)
-        .with(|r| ill_be_back(&mut &mut *r))
-        .map_err(|e| rule(&inv, e))?;
+    let (roll, out) = CommandRoll::roll(ctx, |r| ill_be_back(&mut &mut *r)).map_err(|e| rule(&inv, e))?;
     let view = embeds::line_view(
         lang.pick("🦾 I'll Be Back", "🦾 アイル ビー バック").into(),
         embeds::ill_be_back_line(&out, lang),
@@ -599,9 +582,7 @@ pub async fn term_ibb(ctx: Context<'_>) -> Result<(), BotError> {
         },
         &who(ctx),
     );
-    reply(ctx, &view).await?;
-    let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_deref(), &out).await;
+    roll.answer_in_channel(&inv, reply(ctx, &view), &out).await?;
     Ok(())
 }
 
@@ -633,13 +614,15 @@ pub async fn term_ladder(
     target: Option<u32>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let out = ctx
-        .data()
-        .command_dice(ctx)
-        .with(|r| roll_ladder(die.into(), count.unwrap_or(1) as usize, target, &mut &mut *r))
-        .map_err(|e| rule(&inv, e))?;
-    reply(ctx, &embeds::ladder_view(&out, inv.lang, &who(ctx))).await?;
-    let session = inv.session_if_any(ctx).await;
-    record(ctx, &inv, session.as_deref(), &out).await;
+    let (roll, out) = CommandRoll::roll(ctx, |r| {
+        roll_ladder(die.into(), count.unwrap_or(1) as usize, target, &mut &mut *r)
+    })
+    .map_err(|e| rule(&inv, e))?;
+    roll.answer_in_channel(
+        &inv,
+        reply(ctx, &embeds::ladder_view(&out, inv.lang, &who(ctx))),
+        &out,
+    )
+    .await?;
     Ok(())
 }

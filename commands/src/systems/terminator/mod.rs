@@ -18,7 +18,7 @@ pub mod odds;
 pub mod store;
 pub mod turn;
 
-pub use super::replies::{record, who};
+pub use super::replies::who;
 use engine::i18n::Lang;
 use engine::session::{ServerSettings, Session, SystemId};
 use engine::systems::rules::SessionState;

@@ -15,6 +15,7 @@ use engine::systems::terminator::{
     Character, RuleError, TerminatorOptions, TerminatorState, Waiting, characters_of, write_characters,
 };
 
+use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::press::Press;
 use crate::{BotError, Context};
@@ -233,26 +234,30 @@ fn step_on<T>(
 }
 
 /// Run `step` on the channel's game in one transaction. Returns the session as saved.
-pub async fn run<T: Send>(
-    ctx: Context<'_>,
+/// With the [`CommandRoll`] that answers and logs what `step` rolled.
+pub async fn run<'a, T: Send>(
+    ctx: Context<'a>,
     inv: &Invocation,
     gate: Gate,
     step: &mut Step<'_, T>,
-) -> Result<(Session, T), BotError> {
+) -> Result<(CommandRoll<'a>, Session, T), BotError> {
     let actor = inv.actor;
     let mut produced: Option<T> = None;
-    let session = inv
+    let roll = CommandRoll::new(ctx);
+    let updated = inv
         .update(ctx, |s| {
-            let out = ctx
-                .data()
-                .command_dice(ctx)
-                .with(|r| step_on(s, Some(actor), &gate, r, step))?;
+            let out = roll.with(|r| step_on(s, Some(actor), &gate, r, step))?;
             produced = Some(out);
             Ok(())
         })
-        .await?;
+        .await;
+    // Refused (or not stored): the command answers with the error, and logs nothing.
+    let session = match updated {
+        Ok(s) => s,
+        Err(e) => return Err(roll.abandon(e)),
+    };
     let out = produced.ok_or_else(|| BotError::internal("game step produced nothing"))?;
-    Ok((session, out))
+    Ok((roll, session, out))
 }
 
 /// A read-only look (status, raw rolls that look characters up).

@@ -8,7 +8,7 @@ use engine::systems::terminator::state::Phase;
 
 use super::choices::DefineChoice;
 use super::store::{self, Gate, Refusal, canon, names};
-use super::{buttons, embeds, record, reply, reply_with, who};
+use super::{buttons, embeds, reply, reply_with, who};
 use crate::autocomplete::autocomplete_entry;
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
@@ -36,7 +36,7 @@ pub async fn term_start(
     side2: Option<String>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (_, state) = store::run(ctx, &inv, Gate::Gm, &mut |chars, state, _| {
+    let (_, _, state) = store::run(ctx, &inv, Gate::Gm, &mut |chars, state, _| {
         let sides = match (&side1, &side2) {
             (Some(a), Some(b)) => vec![a.clone(), b.clone()],
             _ => {
@@ -80,17 +80,18 @@ pub async fn term_start(
 pub async fn term_rolloff(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let die = store::options(&inv.settings).tactical_die;
-    let (session, (out, turn, sides, chars)) = store::run(ctx, &inv, Gate::Player, &mut |chars, state, r| {
-        let out = state.roll_off(die, &mut &mut *r)?;
-        Ok((out, state.turn, state.players.clone(), chars.clone()))
-    })
-    .await?;
+    let (roll, session, (out, turn, sides, chars)) =
+        store::run(ctx, &inv, Gate::Player, &mut |chars, state, r| {
+            let out = state.roll_off(die, &mut &mut *r)?;
+            Ok((out, state.turn, state.players.clone(), chars.clone()))
+        })
+        .await?;
     let view = embeds::roll_off_view(&out, turn, inv.lang);
     let owner = store::side_owner(&session, &chars, &out.winner);
     let offered =
         buttons::first_buttons(ctx.data(), &session, owner, turn, &sides, inv.guild, inv.lang).await;
-    reply_with(ctx, &view, offered).await?;
-    record(ctx, &inv, Some(&session), &out).await;
+    roll.answer(&inv, Some(&session), reply_with(ctx, &view, offered), &out)
+        .await?;
     Ok(())
 }
 
@@ -111,7 +112,7 @@ pub async fn term_first(
     side: String,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (_, (first, next)) = store::run(ctx, &inv, Gate::EdgePlayer, &mut |chars, state, _| {
+    let (_, _, (first, next)) = store::run(ctx, &inv, Gate::EdgePlayer, &mut |chars, state, _| {
         let next = state.choose_first(&side, chars)?;
         Ok((state.first.clone().unwrap_or_default(), next))
     })
@@ -130,7 +131,7 @@ pub async fn term_first(
 pub async fn term_fate(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let fate = store::options(&inv.settings).fate;
-    let (session, (out, turn, impulse)) =
+    let (roll, session, (out, turn, impulse)) =
         store::run(ctx, &inv, Gate::ImpulsePlayer, &mut |chars, state, r| {
             let number = state.impulse.as_ref().map_or(0, |i| i.number);
             let out = state.roll_fate(&fate, chars, &mut &mut *r)?;
@@ -148,8 +149,8 @@ pub async fn term_fate(ctx: Context<'_>) -> Result<(), BotError> {
         inv.lang,
     )
     .await;
-    reply_with(ctx, &view, offered).await?;
-    record(ctx, &inv, Some(&session), &out).await;
+    roll.answer(&inv, Some(&session), reply_with(ctx, &view, offered), &out)
+        .await?;
     Ok(())
 }
 
@@ -176,7 +177,7 @@ pub async fn term_activate(
     followers: Option<String>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (_, a) = store::run(
+    let (_, _, a) = store::run(
         ctx,
         &inv,
         Gate::Chars(vec![character.clone()]),
@@ -208,7 +209,7 @@ pub async fn term_moved(
     character: String,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (_, name) = store::run(
+    let (_, _, name) = store::run(
         ctx,
         &inv,
         Gate::Chars(vec![character.clone()]),
@@ -251,7 +252,7 @@ pub async fn term_done(
     character: String,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (_, d) = store::run(
+    let (_, _, d) = store::run(
         ctx,
         &inv,
         Gate::Chars(vec![character.clone()]),
@@ -274,7 +275,7 @@ pub async fn term_done(
 )]
 pub async fn term_pass(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (_, next) = store::run(ctx, &inv, Gate::ImpulsePlayer, &mut |chars, state, _| {
+    let (_, _, next) = store::run(ctx, &inv, Gate::ImpulsePlayer, &mut |chars, state, _| {
         Ok(state.end_impulse(chars)?)
     })
     .await?;
@@ -298,12 +299,17 @@ pub async fn term_pass(ctx: Context<'_>) -> Result<(), BotError> {
 )]
 pub async fn term_endturn(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (session, out) = store::run(ctx, &inv, Gate::Player, &mut |chars, state, _| {
+    let (roll, session, out) = store::run(ctx, &inv, Gate::Player, &mut |chars, state, _| {
         Ok(state.end_turn(chars)?)
     })
     .await?;
-    reply(ctx, &embeds::end_turn_view(&out, inv.lang)).await?;
-    record(ctx, &inv, Some(&session), &out).await;
+    roll.answer(
+        &inv,
+        Some(&session),
+        reply(ctx, &embeds::end_turn_view(&out, inv.lang)),
+        &out,
+    )
+    .await?;
     Ok(())
 }
 
@@ -337,7 +343,7 @@ pub async fn term_feet(
     count: Option<u32>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (_, out) = store::run(
+    let (_, _, out) = store::run(
         ctx,
         &inv,
         Gate::Chars(vec![commander.clone()]),
@@ -404,7 +410,7 @@ pub async fn term_define(
     let inv = Invocation::load(ctx).await;
     let lang = inv.lang;
     let parsed = parse_fields(fields.as_deref().unwrap_or("")).map_err(|e| inv.user_error(&e))?;
-    let (_, text) = store::run(ctx, &inv, Gate::Gm, &mut |_, state, _| match what {
+    let (_, _, text) = store::run(ctx, &inv, Gate::Gm, &mut |_, state, _| match what {
         DefineChoice::Profile => {
             let p = state.define_profile(&name, &parsed)?;
             let specials = p.specials(lang);

@@ -196,7 +196,7 @@ pub async fn effect_add(
         }
     };
     let expiry = expiry.unwrap_or(ExpiryChoice::Manual);
-    let (_, (m, id)) = store::run(ctx, &inv, &mut |s, game, _r| {
+    let (_, _, (m, id)) = store::run(ctx, &inv, &mut |s, game, _r| {
         let target = model_name(s, game, &model)?;
         let src = match &source {
             Some(n) => Some(self::model(game, &model_name(s, game, n)?)?.clone()),
@@ -312,7 +312,7 @@ pub async fn effect_remove(
             "効果の名前かインスタンス番号のどちらか一方を指定してください。",
         ));
     }
-    let (_, (m, gone)) = store::run(ctx, &inv, &mut |s, game, _r| {
+    let (_, _, (m, gone)) = store::run(ctx, &inv, &mut |s, game, _r| {
         let target = model_name(s, game, &model)?;
         let m = game.models.get_mut(&target).ok_or_else(|| {
             rule(engine::systems::warmachine::RuleError::UnknownModel { name: target.clone() })

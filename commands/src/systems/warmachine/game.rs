@@ -11,6 +11,7 @@ use engine::systems::warmachine::triggers::Resolution;
 use super::embeds as view;
 use super::store::{self, Commander, model, model_name, rule, say};
 use super::{model_autocomplete, notice, reply};
+use crate::command_roll::CommandRoll;
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::{Invocation, now_ms};
 use crate::{BotError, Context};
@@ -50,8 +51,8 @@ pub async fn wm_rolloff(
     let in_game = session
         .as_ref()
         .is_some_and(|s| s.system == engine::session::SystemId::Warmachine);
-    let (session, d) = if in_game {
-        let (s, d) = store::run(ctx, &inv, &mut |s, game, r| {
+    let (roll, session, d) = if in_game {
+        let (roll, s, d) = store::run(ctx, &inv, &mut |s, game, r| {
             let list = if named.is_empty() {
                 store::players(s, game)
             } else {
@@ -62,7 +63,7 @@ pub async fn wm_rolloff(
                 .map_err(rule)
         })
         .await?;
-        (Some(std::sync::Arc::new(s)), d)
+        (roll, Some(std::sync::Arc::new(s)), d)
     } else {
         if ruling.is_some() {
             return Err(inv.text(
@@ -70,12 +71,10 @@ pub async fn wm_rolloff(
                 "裁定はウォーマシンのセッションに記録されます。/session start system:warmachine で始めてください。",
             ));
         }
-        let o = ctx
-            .data()
-            .command_dice(ctx)
-            .with(|r| roll_off(&question, &named, &mut &mut *r))
+        let (roll, o) = CommandRoll::roll(ctx, |r| roll_off(&question, &named, &mut &mut *r))
             .map_err(|e| inv.user_error(&e))?;
         (
+            roll,
             session,
             Dispute {
                 roll_off: o,
@@ -84,7 +83,7 @@ pub async fn wm_rolloff(
         )
     };
     reply(
-        ctx,
+        roll,
         &inv,
         session.as_deref(),
         &view::rolloff_view(&d, lang),
@@ -169,7 +168,7 @@ pub async fn ruling_add(
     ruling: String,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (_, r) = store::run(ctx, &inv, &mut |_s, game, _r| {
+    let (_, _, r) = store::run(ctx, &inv, &mut |_s, game, _r| {
         game.state.add_ruling(&question, &ruling, now_ms()).map_err(rule)
     })
     .await?;
@@ -201,7 +200,7 @@ pub async fn ruling_remove(
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let id = u32::try_from(id).unwrap_or(0);
-    let (_, r) = store::run(ctx, &inv, &mut |_s, game, _r| {
+    let (_, _, r) = store::run(ctx, &inv, &mut |_s, game, _r| {
         game.state.remove_ruling(id).map_err(rule)
     })
     .await?;
@@ -300,7 +299,7 @@ pub async fn turn_start(
     let inv = Invocation::load(ctx).await;
     let lang = inv.lang;
     let named = store::split_list(players.as_deref());
-    let (_, line) = store::run(ctx, &inv, &mut |s, game, _r| {
+    let (_, _, line) = store::run(ctx, &inv, &mut |s, game, _r| {
         let list = if named.is_empty() {
             let mut g = game.clone();
             g.state.game.players.clear();
@@ -337,7 +336,7 @@ pub async fn turn_activate(
     let inv = Invocation::load(ctx).await;
     let lang = inv.lang;
     let commander = Commander::of(ctx, &inv);
-    let (_, (name, line)) = store::run(ctx, &inv, &mut |s, game, _r| {
+    let (_, _, (name, line)) = store::run(ctx, &inv, &mut |s, game, _r| {
         let name = model_name(s, game, &model)?;
         let m = self::model(game, &name)?.clone();
         commander.may_command(s, &m)?;
@@ -372,7 +371,7 @@ pub async fn turn_move(
     let inv = Invocation::load(ctx).await;
     let lang = inv.lang;
     let ran = run.unwrap_or(false);
-    let (_, name) = store::run(ctx, &inv, &mut |_s, game, _r| {
+    let (_, _, name) = store::run(ctx, &inv, &mut |_s, game, _r| {
         game.state.game.begin_move(ran).map_err(rule)?;
         game.state.game.end_move().map_err(rule)?;
         Ok(game
@@ -420,7 +419,7 @@ pub async fn turn_anytime(
     let inv = Invocation::load(ctx).await;
     let lang = inv.lang;
     let commander = Commander::of(ctx, &inv);
-    let (_, used) = store::run(ctx, &inv, &mut |s, game, _r| {
+    let (_, _, used) = store::run(ctx, &inv, &mut |s, game, _r| {
         let name = model_name(s, game, &model)?;
         let m = self::model(game, &name)?.clone();
         commander.may_command(s, &m)?;
@@ -444,7 +443,7 @@ pub async fn turn_anytime(
 pub async fn turn_end_activation(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let lang = inv.lang;
-    let (_, (name, expired)) = store::run(ctx, &inv, &mut |_s, game, _r| {
+    let (_, _, (name, expired)) = store::run(ctx, &inv, &mut |_s, game, _r| {
         let name = game
             .state
             .game
@@ -472,7 +471,7 @@ pub async fn turn_end_activation(ctx: Context<'_>) -> Result<(), BotError> {
 )]
 pub async fn turn_end(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (_, t) = store::run(ctx, &inv, &mut |_s, game, _r| {
+    let (_, _, t) = store::run(ctx, &inv, &mut |_s, game, _r| {
         game.state.game.end_turn(&mut game.models).map_err(rule)
     })
     .await?;
@@ -497,7 +496,7 @@ pub async fn turn_trigger(
     let inv = Invocation::load(ctx).await;
     let lang = inv.lang;
     let text = lines.replace(['；', ';'], "\n");
-    let (_, order) = store::run(ctx, &inv, &mut |_s, game, _r| {
+    let (_, _, order) = store::run(ctx, &inv, &mut |_s, game, _r| {
         game.state.game.add_triggers(&text).map_err(rule)?;
         Ok(game
             .state
@@ -541,7 +540,7 @@ pub async fn turn_resolve(
     let lang = inv.lang;
     let id = u32::try_from(id).unwrap_or(0);
     let how: Resolution = how.map_or(Resolution::Resolved, Resolution::from);
-    let (_, (closed, left)) = store::run(ctx, &inv, &mut |_s, game, _r| {
+    let (_, _, (closed, left)) = store::run(ctx, &inv, &mut |_s, game, _r| {
         let c = game.state.game.close_trigger(id, how).map_err(rule)?;
         Ok((c, game.state.game.triggers.pending.len()))
     })
@@ -571,7 +570,8 @@ pub async fn turn_end_game(ctx: Context<'_>) -> Result<(), BotError> {
     {
         return Err(say(&engine::session::SessionError::NotAPlayer, lang));
     }
-    let (_, archived) = store::run(ctx, &inv, &mut |_s, game, _r| Ok(game.state.end_game(now_ms()))).await?;
+    let (_, _, archived) =
+        store::run(ctx, &inv, &mut |_s, game, _r| Ok(game.state.end_game(now_ms()))).await?;
     let title = lang.pick("🏁 Game over", "🏁 ゲーム終了").to_string();
     let line = match lang {
         Lang::En => format!("{} ruling(s) archived.", archived.rulings.len()),

@@ -23,6 +23,7 @@ use futures::future::BoxFuture;
 use poise::CreateReply;
 use serenity::all::{CreateActionRow, CreateButton};
 
+use crate::command_roll::CommandRoll;
 use crate::embeds::EmbedView;
 use crate::invocation::Invocation;
 use crate::press::{Answer, Press, PressReply};
@@ -53,24 +54,23 @@ pub async fn model_autocomplete(
     crate::autocomplete::autocomplete_entry(ctx, partial).await
 }
 
-/// Show a result with its buttons, tap it for the console and log it in the session.
+/// Show the result of `roll` with its buttons, tap it for the console and log it in the
+/// session.
 pub async fn reply(
-    ctx: Context<'_>,
+    roll: CommandRoll<'_>,
     inv: &Invocation,
     session: Option<&Session>,
     view: &EmbedView,
     buttons: Vec<CreateButton>,
     outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
 ) -> Result<(), BotError> {
-    ctx.data().tap(ctx.id(), outcome);
     let mut r = CreateReply::default().embed(view.to_embed());
     if !buttons.is_empty() {
         r = r.components(vec![CreateActionRow::Buttons(buttons)]);
     }
-    crate::reply::send(ctx, r).await?;
-    inv.log_roll(ctx, session, &crate::log_line::typed(ctx), outcome)
-        .await;
-    Ok(())
+    let ctx = roll.ctx();
+    roll.answer(inv, session, crate::reply::send(ctx, r), outcome)
+        .await
 }
 
 /// Show a game change (no dice): public, like every model record (item 20).

@@ -13,6 +13,7 @@ use engine::systems::warmachine::effects::Stat;
 use engine::systems::warmachine::{Model, RuleError, WarmachineState, sheet};
 use serde_json::Value;
 
+use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::press::Press;
 use crate::{BotError, Context};
@@ -223,26 +224,33 @@ pub type Step<'a, T> = dyn FnMut(&Session, &mut Game, &mut dyn Roller) -> Result
 
 /// Load the game, let `step` roll and change it, save it — one transaction. Only someone in
 /// the game ([`Commander::in_game`]) changes it; nothing is written when anything refuses.
-pub async fn run<T: Send>(
-    ctx: Context<'_>,
+/// With the [`CommandRoll`] that answers and logs what `step` rolled.
+pub async fn run<'a, T: Send>(
+    ctx: Context<'a>,
     inv: &Invocation,
     step: &mut Step<'_, T>,
-) -> Result<(Session, T), BotError> {
+) -> Result<(CommandRoll<'a>, Session, T), BotError> {
     let commander = Commander::of(ctx, inv);
     let mut produced: Option<T> = None;
-    let session = inv
+    let roll = CommandRoll::new(ctx);
+    let updated = inv
         .update(ctx, |s| {
             let before = load(s)?;
             commander.in_game(s, &before)?;
             let mut game = before.clone();
-            let out = ctx.data().command_dice(ctx).with(|r| step(s, &mut game, r))?;
+            let out = roll.with(|r| step(s, &mut game, r))?;
             save(s, &before, &game)?;
             produced = Some(out);
             Ok(())
         })
-        .await?;
+        .await;
+    // Refused (or not stored): the command answers with the error, and logs nothing.
+    let session = match updated {
+        Ok(s) => s,
+        Err(e) => return Err(roll.abandon(e)),
+    };
     let out = produced.ok_or_else(|| BotError::internal("warmachine step produced nothing"))?;
-    Ok((session, out))
+    Ok((roll, session, out))
 }
 
 /// [`run`] for a button press, on the channel's session, which must still be `session_id`.

@@ -7,6 +7,7 @@ use engine::systems::shadowrun4::character::{Character, DamageReport, DamageType
 use engine::systems::shadowrun4::sheet::{self};
 use engine::systems::shadowrun4::{EdgeBefore, RuleError};
 
+use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 
 use super::{EdgeChoice, Sr4Char, rule};
@@ -197,12 +198,12 @@ pub async fn spend_edge(
     Ok(())
 }
 
-/// Roll with the bot's dice.
-pub fn roll<T>(
-    ctx: Context<'_>,
+/// Roll with the bot's dice: the outcome, with the [`CommandRoll`] that answers and logs it.
+pub fn roll<'a, T>(
+    ctx: Context<'a>,
     f: impl FnOnce(&mut dyn engine::dice::Roller) -> Result<T, RuleError>,
-) -> Result<T, RuleError> {
-    ctx.data().command_dice(ctx).with(f)
+) -> Result<(CommandRoll<'a>, T), RuleError> {
+    CommandRoll::roll(ctx, f)
 }
 
 /// Who presses an Apply damage (or drain) button for `target`: its owner (the GM for an NPC) —

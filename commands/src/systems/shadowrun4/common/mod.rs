@@ -27,6 +27,7 @@ use serenity::all::{
     AutocompleteChoice, ButtonStyle, CreateActionRow, CreateAutocompleteResponse, CreateButton,
 };
 
+use crate::command_roll::CommandRoll;
 use crate::embeds::EmbedView;
 use crate::invocation::Invocation;
 
@@ -425,16 +426,16 @@ pub fn apply_button(id: i64, drain: bool, lang: Lang) -> CreateButton {
     buttons::button(id, label, ButtonStyle::Danger)
 }
 
-/// Show the result, tap and log it.
+/// Show the result of `roll`, tap and log it.
 pub async fn reply(
-    ctx: Context<'_>,
+    roll: CommandRoll<'_>,
     inv: &Invocation,
     session: Option<&Session>,
     view: EmbedView,
     buttons: Vec<Offer>,
     outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
 ) -> Result<(), BotError> {
-    reply_rows(ctx, inv, session, view, vec![buttons], outcome).await
+    reply_rows(roll, inv, session, view, vec![buttons], outcome).await
 }
 
 /// The action rows of a reply: empty rows left out, at most Discord's five.
@@ -450,15 +451,15 @@ pub fn rows(rows: Vec<Vec<CreateButton>>) -> Vec<CreateActionRow> {
 /// The roll is logged and the pending buttons' actions stored in one write before the reply
 /// goes out (the buttons need their ids); a roll the log missed is still shown, and said so.
 pub async fn reply_rows(
-    ctx: Context<'_>,
+    roll: CommandRoll<'_>,
     inv: &Invocation,
     session: Option<&Session>,
     view: EmbedView,
     offers: Vec<Vec<Offer>>,
     outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
 ) -> Result<(), BotError> {
-    ctx.data().tap(ctx.id(), outcome);
-    let entry = inv.roll_entry(session, &crate::log_line::typed(ctx), outcome);
+    let ctx = roll.ctx();
+    let entry = roll.entry(inv, session, outcome);
     let (buttons, logged) = offers::settle(ctx.data().store.as_ref(), offers, entry.as_ref()).await;
     let view = with_notes(view, inv.take_notes());
     let mut r = CreateReply::default().embed(view.to_embed());

@@ -5,6 +5,7 @@ use engine::systems::warmachine::effects::Stat;
 use engine::systems::warmachine::{DamageOutcome, DamageRequest, Model, PowSource, resolve_damage};
 
 use super::{apply_button, dice_request, modifier, need, num};
+use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::systems::warmachine::embeds::{self as view, Marked};
 use crate::systems::warmachine::press_data::ApplyPress;
@@ -161,9 +162,9 @@ pub async fn wm_damage(
     let roller_may =
         engine::systems::warmachine::rules::ROLLER_APPLIES_DAMAGE.value_in(&inv.settings.house) == "on";
     let uses_models = attacker.is_some() || target.is_some();
-    let (session, o, landing, active) = if uses_models {
+    let (roll, session, o, landing, active) = if uses_models {
         let commander = Commander::of(ctx, &inv);
-        let (session, (o, landing, active)) = store::run(ctx, &inv, &mut |s, game, r| {
+        let (roll, session, (o, landing, active)) = store::run(ctx, &inv, &mut |s, game, r| {
             let a = match &attacker {
                 Some(n) => {
                     let name = model_name(s, game, n)?;
@@ -187,19 +188,17 @@ pub async fn wm_damage(
             Ok((o, landing, active))
         })
         .await?;
-        (Some(std::sync::Arc::new(session)), o, landing, active)
+        (roll, Some(std::sync::Arc::new(session)), o, landing, active)
     } else {
         let a = raw_model("", 0, 0, 0);
         let mut g = Game {
             state: Default::default(),
             models: Default::default(),
         };
-        let (o, landing) = ctx
-            .data()
-            .command_dice(ctx)
-            .with(|r| damage_step(&mut g, &req, &a, None, arm, apply, r))
-            .map_err(|e| say(&e, lang))?;
-        (inv.session_if_any(ctx).await, o, landing, None)
+        let (roll, (o, landing)) =
+            CommandRoll::roll(ctx, |r| damage_step(&mut g, &req, &a, None, arm, apply, r))
+                .map_err(|e| say(&e, lang))?;
+        (roll, inv.session_if_any(ctx).await, o, landing, None)
     };
     let mut buttons = vec![];
     if let (Landing::Later(name), Some(s)) = (&landing, &session) {
@@ -211,5 +210,5 @@ pub async fn wm_damage(
         buttons = apply_button(ctx.data(), inv.guild, inv.channel, inv.user, press, lang).await;
     }
     let v = view::damage_view(&o, marked(&landing), active.as_deref(), lang);
-    reply(ctx, &inv, session.as_deref(), &v, buttons, &o).await
+    reply(roll, &inv, session.as_deref(), &v, buttons, &o).await
 }

@@ -32,6 +32,7 @@ use super::embeds::{self as view, AttackShown};
 use super::press_data::{ApplyPress, BOOST, DamagePress, WmPress};
 use super::store::{self, Commander, Game, model, model_name, raw_model, refusal, rule, say, with_raw};
 use super::{model_autocomplete, reply};
+use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::press::{button, button_variant};
 use crate::{BotError, Context};
@@ -279,77 +280,80 @@ pub async fn wm_attack(
         Ok(raw_model(lang.pick("Target", "目標"), 0, d, arm.unwrap_or(0)))
     };
     let uses_models = attacker.is_some() || target.is_some();
-    let (session, done, attacker_model): (Option<std::sync::Arc<Session>>, AttackDone, Option<Model>) =
-        if uses_models {
-            let commander = Commander::of(ctx, &inv);
-            let (session, (done, a)) = store::run(ctx, &inv, &mut |s, game: &mut Game, r| {
-                let a_model = match &attacker {
-                    Some(n) => {
-                        let name = model_name(s, game, n)?;
-                        let m = model(game, &name)?.clone();
-                        commander.may_command(s, &m)?;
-                        Some(m)
-                    }
-                    None => None,
-                };
-                let t_model = match &target {
-                    Some(n) => {
-                        let name = model_name(s, game, n)?;
-                        Some(model(game, &name)?.clone())
-                    }
-                    None => None,
-                };
-                let a = match (&a_model, stat) {
-                    (Some(m), Some(v)) => with_raw(&with_raw(m, Stat::Mat, v), Stat::Rat, v),
-                    (Some(m), None) => m.clone(),
-                    (None, _) => raw_attacker()?,
-                };
-                let t = match (&t_model, def) {
-                    (Some(m), Some(v)) => with_raw(m, Stat::Def, v),
-                    (Some(m), None) => m.clone(),
-                    (None, _) => raw_target()?,
-                };
-                // Item 22 / WG-9: both models in a started game: the attack opens, takes its roles
-                // and closes; its roles stay while triggers wait.
-                let turn = a_model.is_some() && t_model.is_some() && game.state.game.started();
-                if turn {
-                    game.state.game.begin_attack(&a, &t).map_err(rule)?;
+    let (roll, session, done, attacker_model): (
+        CommandRoll<'_>,
+        Option<std::sync::Arc<Session>>,
+        AttackDone,
+        Option<Model>,
+    ) = if uses_models {
+        let commander = Commander::of(ctx, &inv);
+        let (roll, session, (done, a)) = store::run(ctx, &inv, &mut |s, game: &mut Game, r| {
+            let a_model = match &attacker {
+                Some(n) => {
+                    let name = model_name(s, game, n)?;
+                    let m = model(game, &name)?.clone();
+                    commander.may_command(s, &m)?;
+                    Some(m)
                 }
-                let outcome = resolve_attack(&req, &a, &t, &options, &mut &mut *r).map_err(rule)?;
-                if turn {
-                    game.state.game.record_attack(&outcome).map_err(rule)?;
-                    game.state.game.end_attack().map_err(rule)?;
+                None => None,
+            };
+            let t_model = match &target {
+                Some(n) => {
+                    let name = model_name(s, game, n)?;
+                    Some(model(game, &name)?.clone())
                 }
-                let pow = damage_pow(weapon.as_deref(), pow, a_model.as_ref(), outcome.kind);
-                Ok((
-                    AttackDone {
-                        outcome,
-                        target: t_model,
-                        pow,
-                    },
-                    a_model,
-                ))
-            })
-            .await?;
-            (Some(std::sync::Arc::new(session)), done, a)
-        } else {
-            let a = raw_attacker().map_err(|e| say(&e, lang))?;
-            let t = raw_target().map_err(|e| say(&e, lang))?;
-            let outcome = ctx
-                .data()
-                .command_dice(ctx)
-                .with(|r| resolve_attack(&req, &a, &t, &options, &mut &mut *r))
-                .map_err(|e| inv.user_error(&e))?;
-            (
-                inv.session_if_any(ctx).await,
+                None => None,
+            };
+            let a = match (&a_model, stat) {
+                (Some(m), Some(v)) => with_raw(&with_raw(m, Stat::Mat, v), Stat::Rat, v),
+                (Some(m), None) => m.clone(),
+                (None, _) => raw_attacker()?,
+            };
+            let t = match (&t_model, def) {
+                (Some(m), Some(v)) => with_raw(m, Stat::Def, v),
+                (Some(m), None) => m.clone(),
+                (None, _) => raw_target()?,
+            };
+            // Item 22 / WG-9: both models in a started game: the attack opens, takes its roles
+            // and closes; its roles stay while triggers wait.
+            let turn = a_model.is_some() && t_model.is_some() && game.state.game.started();
+            if turn {
+                game.state.game.begin_attack(&a, &t).map_err(rule)?;
+            }
+            let outcome = resolve_attack(&req, &a, &t, &options, &mut &mut *r).map_err(rule)?;
+            if turn {
+                game.state.game.record_attack(&outcome).map_err(rule)?;
+                game.state.game.end_attack().map_err(rule)?;
+            }
+            let pow = damage_pow(weapon.as_deref(), pow, a_model.as_ref(), outcome.kind);
+            Ok((
                 AttackDone {
                     outcome,
-                    target: None,
-                    pow: pow.map(PowSource::Value),
+                    target: t_model,
+                    pow,
                 },
-                None,
-            )
-        };
+                a_model,
+            ))
+        })
+        .await?;
+        (roll, Some(std::sync::Arc::new(session)), done, a)
+    } else {
+        let a = raw_attacker().map_err(|e| say(&e, lang))?;
+        let t = raw_target().map_err(|e| say(&e, lang))?;
+        let (roll, outcome) =
+            CommandRoll::roll(ctx, |r| resolve_attack(&req, &a, &t, &options, &mut &mut *r))
+                .map_err(|e| inv.user_error(&e))?;
+        (
+            roll,
+            inv.session_if_any(ctx).await,
+            AttackDone {
+                outcome,
+                target: None,
+                pow: pow.map(PowSource::Value),
+            },
+            None,
+        )
+    };
     let o = &done.outcome;
     let mut no_buttons = None;
     let mut buttons = vec![];
@@ -392,7 +396,7 @@ pub async fn wm_attack(
         no_buttons,
     };
     reply(
-        ctx,
+        roll,
         &inv,
         session.as_deref(),
         &view::attack_view(o, &shown, lang),

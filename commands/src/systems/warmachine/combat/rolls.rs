@@ -4,6 +4,7 @@ use engine::systems::warmachine::Model;
 use engine::systems::warmachine::dice::{RollKind, d3, roll};
 
 use super::{dice_request, modifier};
+use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::systems::warmachine::embeds::{self as view, PlainRoll};
 use crate::systems::warmachine::reply;
@@ -60,11 +61,10 @@ pub async fn wm_roll(
         .map_err(|e| say(&e, lang))?;
     let nobody = Model::new("", "", 0, 0, 1);
     let m = self::modifier(modifier);
-    let rolled = ctx
-        .data()
-        .command_dice(ctx)
-        .with(|r| roll(&req, RollKind::Attack, [&nobody, &nobody], &mut &mut *r))
-        .map_err(|e| inv.user_error(&e))?;
+    let (roll, rolled) = CommandRoll::roll(ctx, |r| {
+        roll(&req, RollKind::Attack, [&nobody, &nobody], &mut &mut *r)
+    })
+    .map_err(|e| inv.user_error(&e))?;
     let total = rolled.kept_total + i64::from(m);
     let o = PlainRoll {
         modifier: m,
@@ -75,7 +75,7 @@ pub async fn wm_roll(
     };
     let session = inv.session_if_any(ctx).await;
     reply(
-        ctx,
+        roll,
         &inv,
         session.as_deref(),
         &view::roll_view(&o, lang),
@@ -93,14 +93,10 @@ pub async fn wm_roll(
 )]
 pub async fn wm_d3(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let o = ctx
-        .data()
-        .command_dice(ctx)
-        .with(|r| d3(&mut &mut *r))
-        .map_err(|e| inv.user_error(&e))?;
+    let (roll, o) = CommandRoll::roll(ctx, |r| d3(&mut &mut *r)).map_err(|e| inv.user_error(&e))?;
     let session = inv.session_if_any(ctx).await;
     reply(
-        ctx,
+        roll,
         &inv,
         session.as_deref(),
         &view::d3_view(&o, inv.lang),
