@@ -2,6 +2,7 @@
 //! calls the engine, persists, and renders; rules never live here.
 
 pub mod char;
+pub mod char_files;
 pub mod config;
 pub mod help;
 pub mod odds;
