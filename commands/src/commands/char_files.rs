@@ -259,9 +259,19 @@ fn add_all(
 ) -> Result<(), SessionError> {
     for one in read {
         let name = one.name.as_deref().unwrap_or_default().trim().to_string();
-        let named = |e: SessionError| SessionError::Rule {
-            en: format!("{name}: {}", e.localized(Lang::En)),
-            ja: format!("{name}: {}", e.localized(Lang::Ja)),
+        let named = |e: SessionError| {
+            // A name taken: say how to overwrite it.
+            let (en, ja) = match e {
+                SessionError::DuplicateEntry { .. } => (
+                    " (replace:true overwrites it)",
+                    "（replace:true で上書きできます）",
+                ),
+                _ => ("", ""),
+            };
+            SessionError::Rule {
+                en: format!("{name}: {}{en}", e.localized(Lang::En)),
+                ja: format!("{name}: {}{ja}", e.localized(Lang::Ja)),
+            }
         };
         if replace && s.entry(&name).is_some() {
             let hand_on = chosen.filter(|o| s.entry(&name).map(|e| e.owner) != Some(*o));
