@@ -273,3 +273,74 @@ async fn players_import_their_own_characters_and_the_gm_anyone() {
     let bob = saikoro_bot::console::user_for("bob").id;
     assert_eq!(roster(&c, DEFAULT_CHANNEL).await[1].owner, bob);
 }
+
+/// README's import transcript: its file written out, its lines typed into the console binary
+/// in that folder, the output compared with README.
+#[test]
+fn the_readme_import_transcript_is_what_the_console_prints() {
+    use std::io::Write;
+    let readme = include_str!("../../../README.md");
+    let start = readme
+        .find("<!-- char file transcript: begin -->\n```text\n")
+        .expect("README has the import transcript");
+    let body = &readme[start..];
+    let body = &body[body.find("```text\n").unwrap() + 8..];
+    let body = &body[..body.find("```\n<!-- char file transcript: end -->").unwrap()];
+    let file_start = body.find("$ cat ana.saikoro.txt\n").unwrap() + "$ cat ana.saikoro.txt\n".len();
+    let run = body.find("$ saikoro console --user gm --admin --echo").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "ana.saikoro.txt", &body[file_start..run]);
+    let transcript = &body[body.find("gm> ").unwrap()..];
+    let input: String = transcript
+        .lines()
+        .filter_map(|l| l.strip_prefix("gm> "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_saikoro"))
+        .args(["console", "--user", "gm", "--admin", "--echo"])
+        .current_dir(dir.path())
+        .env_remove("DISCORD_TOKEN")
+        .env_remove("DATABASE_URL")
+        .env_remove("RUST_LOG")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run saikoro");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), transcript);
+}
+
+/// `--attach` gives the file to a line that leaves it out; a missing file is a clear error.
+#[test]
+fn the_console_attaches_a_file_by_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "bo.saikoro.txt",
+        "format = 1\nsystem = generic\nname = Bo\nhp = 3\n",
+    );
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_saikoro"))
+            .arg("console")
+            .args(args)
+            .current_dir(dir.path())
+            .env_remove("DISCORD_TOKEN")
+            .env_remove("DATABASE_URL")
+            .env_remove("RUST_LOG")
+            .output()
+            .expect("run saikoro")
+    };
+    let out = run(&["--admin", "-c", "/char import", "--attach", "bo.saikoro.txt"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // The file went with the line (the bot answered: no session here yet); without it the
+    // line lacks its required `file`.
+    assert!(stdout.contains("No session is running"), "{stdout}");
+    let out = run(&["--admin", "-c", "/char import"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("missing required option `file`"), "{stdout}");
+    let out = run(&["--admin", "-c", "/char import file:nope.txt"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("error: cannot attach `nope.txt`"), "{stdout}");
+    assert_eq!(out.status.code(), Some(1));
+}
