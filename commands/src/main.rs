@@ -80,6 +80,11 @@ enum Command {
         /// PostgreSQL for the session store instead of SQLite.
         #[arg(long)]
         database_url: Option<String>,
+        /// A file to attach to the first command that has a file option and leaves it out
+        /// (`-c "/char import" --attach ana.saikoro.txt`); a typed line may also give the path
+        /// as the option's value (`file:ana.saikoro.txt`).
+        #[arg(long)]
+        attach: Option<std::path::PathBuf>,
     },
     /// Measure: the real bot against the built-in fake Discord on loopback, N interactions over
     /// the gateway; reports throughput, latency percentiles and peak memory.
@@ -134,6 +139,7 @@ async fn main() -> ExitCode {
             locale,
             data_dir,
             database_url,
+            attach,
         } => {
             // The console's output is the replies; keep the bot's logs to warnings.
             init_logging("warn,serenity=error");
@@ -152,6 +158,7 @@ async fn main() -> ExitCode {
                 locale,
                 database_url,
                 data_dir,
+                attach,
             };
             let mut out = tokio::io::stdout();
             let result = match line {

@@ -16,6 +16,9 @@
 //!
 //! Lines starting with `#` are comments; values run to the end of the line (quotes around a
 //! value are optional). A bad line is refused naming its number, in both languages.
+//!
+//! A roster file ([`export_roster`], [`import_roster`]) is several such sheets one after
+//! another, each separated from the next by a line `---`; each names its character.
 
 use serde_json::{Map, Value};
 
@@ -26,6 +29,11 @@ use super::sheet_error::SheetError;
 pub const FORMAT: u32 = 1;
 /// Longer than any sheet could be: a bigger file is refused before it is read.
 pub const MAX_FILE_BYTES: usize = 64 * 1024;
+/// A roster file's limit: room for a full roster (50 entries) of ordinary sheets (a few hundred
+/// bytes each) many times over; a roster of huge sheets is exported and imported one by one.
+pub const MAX_ROSTER_BYTES: usize = 16 * MAX_FILE_BYTES;
+/// The line between two sheets of a roster file.
+pub const SEPARATOR: &str = "---";
 
 /// A character read from a file.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,11 +71,95 @@ pub fn export(system: SystemId, name: &str, sheet: &Value) -> String {
 /// of another system is refused). Nothing is returned half-read.
 pub fn import(text: &str, expect: Option<SystemId>) -> Result<Imported, SheetError> {
     if text.len() > MAX_FILE_BYTES {
-        return Err(SheetError::new(
-            format!("A sheet file is at most {} KB.", MAX_FILE_BYTES / 1024),
-            format!("シートのファイルは{}KBまでです。", MAX_FILE_BYTES / 1024),
-        ));
+        return Err(too_big(MAX_FILE_BYTES));
     }
+    import_from(text, expect, 0)
+}
+
+fn too_big(limit: usize) -> SheetError {
+    SheetError::new(
+        format!("A sheet file is at most {} KB.", limit / 1024),
+        format!("シートのファイルは{}KBまでです。", limit / 1024),
+    )
+}
+
+/// Several characters as one file: each sheet as [`export`] writes it, a line `---` between.
+pub fn export_roster<'a>(
+    system: SystemId,
+    entries: impl IntoIterator<Item = (&'a str, &'a Value)>,
+) -> String {
+    let sheets: Vec<String> = entries
+        .into_iter()
+        .map(|(name, sheet)| export(system, name, sheet))
+        .collect();
+    sheets.join(&format!("{SEPARATOR}\n"))
+}
+
+/// Read a roster file (or a single sheet): every character, or the first refusal, naming its
+/// line in the whole file. Each sheet must name its character, once in the file.
+pub fn import_roster(text: &str, expect: Option<SystemId>) -> Result<Vec<Imported>, SheetError> {
+    if text.len() > MAX_ROSTER_BYTES {
+        return Err(too_big(MAX_ROSTER_BYTES));
+    }
+    // Each sheet with the number of lines before it, so refusals count from the file's top.
+    let mut chunks: Vec<(usize, String)> = vec![(0, String::new())];
+    for (i, line) in text.lines().enumerate() {
+        if line.trim() == SEPARATOR {
+            chunks.push((i + 1, String::new()));
+        } else if let Some((_, chunk)) = chunks.last_mut() {
+            chunk.push_str(line);
+            chunk.push('\n');
+        }
+    }
+    let mut out: Vec<Imported> = Vec::new();
+    for (before, chunk) in chunks {
+        // An empty piece (a trailing `---`) is no sheet.
+        if chunk
+            .lines()
+            .all(|l| l.trim().is_empty() || l.trim().starts_with('#'))
+        {
+            continue;
+        }
+        if chunk.len() > MAX_FILE_BYTES {
+            return Err(at_line(before + 1, too_big(MAX_FILE_BYTES)));
+        }
+        // Every sheet of one game: the later ones are read as the first one's system.
+        let want = expect.or(out.first().map(|o: &Imported| o.system));
+        let one = import_from(&chunk, want, before)?;
+        let Some(name) = one.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) else {
+            return Err(at_line(
+                before + 1,
+                SheetError::new(
+                    "this sheet has no `name =` line.",
+                    "このシートに `name =` の行がありません。",
+                ),
+            ));
+        };
+        let folded = name.to_lowercase();
+        if out.iter().any(|o| {
+            o.name
+                .as_deref()
+                .is_some_and(|n| n.trim().to_lowercase() == folded)
+        }) {
+            return Err(at_line(
+                before + 1,
+                SheetError::new(
+                    format!("`{name}` is in the file twice."),
+                    format!("`{name}` がファイルに2回あります。"),
+                ),
+            ));
+        }
+        out.push(one);
+    }
+    if out.is_empty() {
+        // Nothing but blanks and comments: refused as a single sheet would be.
+        import_from(text, expect, 0)?;
+    }
+    Ok(out)
+}
+
+/// [`import`] of a piece of a file whose first line is line `before + 1`.
+fn import_from(text: &str, expect: Option<SystemId>, before: usize) -> Result<Imported, SheetError> {
     let mut format = None;
     let mut system = None;
     let mut name = None;
@@ -75,7 +167,7 @@ pub fn import(text: &str, expect: Option<SystemId>) -> Result<Imported, SheetErr
     let mut fields: Vec<(String, String)> = Vec::new();
     let mut line_of: Vec<usize> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
-        let n = i + 1;
+        let n = before + i + 1;
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
@@ -338,5 +430,52 @@ mod tests {
         let back = import(&text, Some(SystemId::Generic)).unwrap();
         assert_eq!(back.sheet, sheet);
         assert_eq!(back.name.as_deref(), Some("Ana"));
+    }
+
+    #[test]
+    fn a_roster_round_trips_and_names_lines_in_the_whole_file() {
+        let a = json!({"hp": 12});
+        let b = json!({"note": "scout"});
+        let text = export_roster(SystemId::Generic, [("Ana", &a), ("Bo", &b)]);
+        assert_eq!(
+            text,
+            "# Saikoro character sheet (Generic)\nformat = 1\nsystem = generic\nname = Ana\nhp = 12\n\
+             ---\n\
+             # Saikoro character sheet (Generic)\nformat = 1\nsystem = generic\nname = Bo\nnote = scout\n"
+        );
+        let back = import_roster(&text, Some(SystemId::Generic)).unwrap();
+        assert_eq!(back.len(), 2);
+        assert_eq!((back[0].name.as_deref(), &back[0].sheet), (Some("Ana"), &a));
+        assert_eq!((back[1].name.as_deref(), &back[1].sheet), (Some("Bo"), &b));
+        // One sheet alone is a roster of one; a trailing separator adds nothing.
+        assert_eq!(import_roster(&format!("{text}---\n"), None).unwrap().len(), 2);
+        // Line 9 is the second sheet's `system` line (the separator is line 6).
+        let bad = text.replacen("system = generic\nname = Bo", "system = warmachine\nname = Bo", 1);
+        let e = import_roster(&bad, None).unwrap_err();
+        assert_eq!(e.en, "Line 9: this is a Warmachine sheet; this game is Generic.");
+        let e = import_roster(&bad, Some(SystemId::Generic)).unwrap_err();
+        assert!(
+            e.en.starts_with("Line 9:") && e.en.contains("Warmachine"),
+            "{}",
+            e.en
+        );
+        let twice = export_roster(SystemId::Generic, [("Ana", &a), ("ana", &b)]);
+        let e = import_roster(&twice, None).unwrap_err();
+        assert_eq!(e.en, "Line 7: `ana` is in the file twice.");
+        let nameless = format!("{text}---\nformat = 1\nsystem = generic\nhp = 3\n");
+        let e = import_roster(&nameless, None).unwrap_err();
+        assert!(
+            e.en.starts_with("Line 13:") && e.en.contains("no `name =`"),
+            "{}",
+            e.en
+        );
+        assert!(
+            import_roster("# only a comment\n", None)
+                .unwrap_err()
+                .en
+                .contains("not a Saikoro sheet")
+        );
+        let big = "#".repeat(MAX_ROSTER_BYTES + 1);
+        assert!(import_roster(&big, None).unwrap_err().en.contains("KB"));
     }
 }

@@ -20,7 +20,15 @@ use crate::{BotError, Context};
     guild_only,
     name_localized("ja", "キャラ"),
     description_localized("ja", "このセッションのキャラクター・機体"),
-    subcommands("add", "edit", "show", "remove", "effect")
+    subcommands(
+        "add",
+        "edit",
+        "show",
+        "remove",
+        "effect",
+        "super::char_files::export",
+        "super::char_files::import"
+    )
 )]
 pub async fn char(_ctx: Context<'_>) -> Result<(), BotError> {
     Ok(())

@@ -3,6 +3,7 @@
 
 pub mod campaign;
 pub mod char;
+pub mod char_files;
 pub mod config;
 pub mod help;
 pub mod odds;

@@ -48,6 +48,8 @@ pub struct BuiltLine {
     pub resolved: Value,
     /// The path typed, e.g. `roll` or `sr test`.
     pub path: String,
+    /// Whether the `file` given to [`build_attaching`] went into an attachment option.
+    pub attached: bool,
 }
 
 /// A user named in an option: `@name` or a numeric id.
@@ -228,6 +230,18 @@ fn convert(
                 crate::fake_discord::payloads::resolved_channel(id, name);
             Ok(json!(id.to_string()))
         }
+        Some(11) => {
+            // A file on this machine: the console hosts it on the fake Discord, which fills in
+            // this attachment's size and URL (see `Console::host_files`).
+            let path = raw.trim();
+            let id = named_id(path).to_string();
+            let filename = std::path::Path::new(path)
+                .file_name()
+                .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned());
+            resolved.entry("attachments".into()).or_insert_with(|| json!({}))[&id] =
+                json!({ "id": id, "filename": filename, "path": path });
+            Ok(json!(id))
+        }
         Some(8) => {
             let name = raw.trim_start_matches("@&").trim_start_matches('@');
             let id = name.parse::<u64>().unwrap_or_else(|_| named_id(name));
@@ -249,13 +263,24 @@ pub fn named_id(name: &str) -> u64 {
 
 /// Build the interaction data for `line` from the registered `commands`.
 pub fn build(line: &str, commands: &[Value], users: UserLookup<'_>) -> Result<BuiltLine, LineError> {
-    build_with(line, commands, users, false)
+    build_with(line, commands, users, false, None)
+}
+
+/// [`build`], with `file` (a path) for the first attachment option the line leaves out (the
+/// console's `--attach`); [`BuiltLine::attached`] says whether it was used.
+pub fn build_attaching(
+    line: &str,
+    commands: &[Value],
+    users: UserLookup<'_>,
+    file: Option<&str>,
+) -> Result<BuiltLine, LineError> {
+    build_with(line, commands, users, false, file)
 }
 
 /// An autocomplete request for `line`: its last option is the one being typed (`focused`, its
 /// text sent as typed), and required options may still be missing.
 pub fn build_partial(line: &str, commands: &[Value], users: UserLookup<'_>) -> Result<BuiltLine, LineError> {
-    build_with(line, commands, users, true)
+    build_with(line, commands, users, true, None)
 }
 
 fn build_with(
@@ -263,6 +288,7 @@ fn build_with(
     commands: &[Value],
     users: UserLookup<'_>,
     partial: bool,
+    file: Option<&str>,
 ) -> Result<BuiltLine, LineError> {
     let line = line.trim();
     let rest = line.strip_prefix('/').ok_or(LineError::NoSlash)?;
@@ -328,6 +354,19 @@ fn build_with(
             return Err(LineError::Duplicate(canonical));
         }
     }
+    let mut attached = false;
+    let untyped_file = known.iter().find(|o| {
+        o["type"].as_u64() == Some(11) && !given.contains_key(o["name"].as_str().unwrap_or_default())
+    });
+    if let (Some(path), Some(opt)) = (file, untyped_file) {
+        let canonical = opt["name"].as_str().unwrap_or_default().to_string();
+        let value = convert(opt, path, users, &mut resolved_data)?;
+        given.insert(
+            canonical.clone(),
+            json!({ "name": canonical, "type": 11, "value": value }),
+        );
+        attached = true;
+    }
     for opt in known.iter().filter(|_| !partial) {
         let name = opt["name"].as_str().unwrap_or_default();
         if opt["required"].as_bool() == Some(true) && !given.contains_key(name) {
@@ -350,6 +389,7 @@ fn build_with(
         options,
         resolved,
         path: path.join(" "),
+        attached,
     })
 }
 
@@ -433,6 +473,36 @@ mod tests {
         assert_eq!(
             build("/sr test target:Bo", &schema, &users),
             Err(LineError::Missing("pool".into()))
+        );
+    }
+
+    #[test]
+    fn an_attachment_is_a_path_typed_or_given_by_attach() {
+        let mut schema = schema();
+        schema.push(json!({ "id": "3", "name": "char", "options": [
+            { "type": 1, "name": "import", "options": [
+                { "type": 11, "name": "file", "required": true },
+                { "type": 5, "name": "replace" },
+            ]},
+        ]}));
+        let l = build("/char import file:sheets/ana.saikoro.txt", &schema, &users).unwrap();
+        let id = l.options[0]["options"][0]["value"].as_str().unwrap().to_string();
+        assert_eq!(l.options[0]["options"][0]["type"], 11);
+        assert_eq!(
+            l.resolved["attachments"][&id],
+            json!({ "id": id, "filename": "ana.saikoro.txt", "path": "sheets/ana.saikoro.txt" })
+        );
+        assert!(!l.attached);
+        let l = build_attaching("/char import replace:true", &schema, &users, Some("b.txt")).unwrap();
+        assert!(l.attached);
+        assert_eq!(l.options[0]["options"][0]["name"], "file");
+        assert_eq!(l.options[0]["options"][1]["name"], "replace");
+        // A line that types its file keeps it; `--attach` waits for the next.
+        let l = build_attaching("/char import file:a.txt", &schema, &users, Some("b.txt")).unwrap();
+        assert!(!l.attached);
+        assert_eq!(
+            build("/char import replace:true", &schema, &users),
+            Err(LineError::Missing("file".into()))
         );
     }
 

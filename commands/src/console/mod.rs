@@ -50,6 +50,9 @@ pub struct ConsoleOptions {
     pub database_url: Option<String>,
     /// Where the SQLite file lives; `None`: a fresh directory removed when the console ends.
     pub data_dir: Option<PathBuf>,
+    /// A file for the first command typed that has an attachment option and leaves it out
+    /// (`--attach`).
+    pub attach: Option<PathBuf>,
 }
 
 impl Default for ConsoleOptions {
@@ -64,6 +67,7 @@ impl Default for ConsoleOptions {
             locale: "en-US".into(),
             database_url: None,
             data_dir: None,
+            attach: None,
         }
     }
 }
@@ -94,6 +98,8 @@ pub struct Console {
     channels: HashMap<u64, String>,
     /// Channel posts already shown.
     posts_seen: usize,
+    /// `--attach`'s file, until a command takes it.
+    attach_next: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -110,6 +116,8 @@ pub enum ConsoleError {
     Bot(#[from] BotError),
     #[error("the bot did not finish registering its commands within {0:?}")]
     NotRegistered(Duration),
+    #[error("cannot attach `{0}`: {1}")]
+    File(String, String),
 }
 
 impl Console {
@@ -169,7 +177,13 @@ impl Console {
             people: HashMap::new(),
             channels: HashMap::from([(fake_discord::DEFAULT_CHANNEL, "table".to_string())]),
             posts_seen: 0,
+            attach_next: None,
         };
+        console.attach_next = console
+            .opts
+            .attach
+            .as_ref()
+            .map(|p| p.to_string_lossy().into_owned());
         console.meet(&who.name);
         Ok(console)
     }
@@ -258,14 +272,18 @@ impl Console {
     fn build(&mut self, text: &str, who: &Invoker, partial: bool) -> Result<line::BuiltLine, ConsoleError> {
         let all = self.fake.visible_commands(who.guild_id);
         let users = |name: &str| fake_discord::payloads::user(&user_for(name));
-        let built = if partial {
+        let mut built = if partial {
             line::build_partial(text, &all, &users)?
         } else {
-            line::build(text, &all, &users)?
+            line::build_attaching(text, &all, &users, self.attach_next.as_deref())?
         };
         // Discord hides a command whose default permissions the member lacks.
         if !identity::may_use(&built.command, who.permissions) {
             return Err(line::LineError::NotPermitted(format!("/{}", built.path)).into());
+        }
+        self.host_files(&mut built)?;
+        if built.attached {
+            self.attach_next = None;
         }
         for (id, u) in built.resolved["users"].as_object().into_iter().flatten() {
             if let (Ok(id), Some(name)) = (id.parse(), u["username"].as_str()) {
@@ -278,6 +296,28 @@ impl Console {
             }
         }
         Ok(built)
+    }
+
+    /// Upload the files a line attaches (paths on this machine) to the fake Discord, which
+    /// serves them; each attachment in `resolved` gets its size and URL.
+    fn host_files(&self, built: &mut line::BuiltLine) -> Result<(), ConsoleError> {
+        let Some(files) = built
+            .resolved
+            .get_mut("attachments")
+            .and_then(Value::as_object_mut)
+        else {
+            return Ok(());
+        };
+        for (id, file) in files.iter_mut() {
+            let Some(path) = file["path"].as_str().map(str::to_string) else {
+                continue;
+            };
+            let bytes = std::fs::read(&path).map_err(|e| ConsoleError::File(path.clone(), e.to_string()))?;
+            let name = file["filename"].as_str().unwrap_or("file").to_string();
+            let id: u64 = id.parse().unwrap_or_default();
+            *file = self.fake.host_file(id, &name, bytes);
+        }
+        Ok(())
     }
 
     /// Type a slash line as the current user: everything it produced.
@@ -428,9 +468,10 @@ impl Console {
     pub async fn send_as(&mut self, text: &str, who: &Invoker) -> Result<(u64, Reply), ConsoleError> {
         let guild = who.guild_id;
         let commands = self.fake.visible_commands(guild);
-        let built = line::build(text, &commands, &|name| {
+        let mut built = line::build(text, &commands, &|name| {
             fake_discord::payloads::user(&user_for(name))
         })?;
+        self.host_files(&mut built)?;
         let interaction =
             self.fake
                 .command_interaction(who, 2, &built.command, built.options, built.resolved);

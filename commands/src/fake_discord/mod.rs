@@ -3,6 +3,7 @@
 //! it: it records the commands the bot registers, delivers interactions over the gateway and
 //! hands back what the bot answered.
 
+mod files;
 mod gateway;
 pub mod payloads;
 mod rest;
@@ -189,6 +190,9 @@ pub(crate) struct State {
     attachment_size_limit: AtomicU64,
     changed: Notify,
     pub(crate) base_url: Mutex<String>,
+    /// Files users attached (see `files.rs`), and how often the bot downloaded one.
+    hosted: Mutex<files::Hosted>,
+    downloads: AtomicUsize,
 }
 
 /// Poisoning only happens after a panic elsewhere; the data is still the best we have.
@@ -417,8 +421,12 @@ impl FakeDiscord {
             attachment_size_limit: AtomicU64::new(DEFAULT_ATTACHMENT_LIMIT),
             changed: Notify::new(),
             base_url: Mutex::new(format!("http://{addr}")),
+            hosted: Mutex::default(),
+            downloads: AtomicUsize::new(0),
         });
-        let app = rest::router(state.clone()).merge(gateway::router(state.clone()));
+        let app = rest::router(state.clone())
+            .merge(gateway::router(state.clone()))
+            .merge(files::router(state.clone()));
         // No Nagle delay on small frames and responses (a load test measures ~40 ms stalls
         // otherwise).
         let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {

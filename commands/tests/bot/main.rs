@@ -7,6 +7,7 @@ mod cases;
 mod command_names;
 mod console_cli;
 mod e2e_campaign;
+mod e2e_char_files;
 mod e2e_help;
 mod e2e_limits;
 mod e2e_log;
