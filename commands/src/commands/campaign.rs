@@ -197,16 +197,25 @@ pub fn started_view(s: &Session, lang: Lang) -> EmbedView {
             format!("専用のコマンド: {}。", own.join("、")),
         )
     };
+    // A continued evening's players are seated already.
+    let players = if s.players.is_empty() {
+        lang.pick(
+            "Players join with /session join.",
+            "プレイヤーは /session join で参加します。",
+        )
+        .to_string()
+    } else {
+        let seated: Vec<String> = s.players.iter().map(|p| format!("<@{p}>")).collect();
+        say(
+            lang,
+            format!("Players: {}", seated.join(" ")),
+            format!("プレイヤー: {}", seated.join(" ")),
+        )
+    };
     let mut description = say(
         lang,
-        format!(
-            "System: {sys}\nGM: <@{}>\nPlayers join with /session join.\n{rolls}",
-            s.gm
-        ),
-        format!(
-            "システム: {sys}\nGM: <@{}>\nプレイヤーは /session join で参加します。\n{rolls}",
-            s.gm
-        ),
+        format!("System: {sys}\nGM: <@{}>\n{players}\n{rolls}", s.gm),
+        format!("システム: {sys}\nGM: <@{}>\n{players}\n{rolls}", s.gm),
     );
     if s.evening > 1 {
         description.push_str(&carried_text(s, lang));

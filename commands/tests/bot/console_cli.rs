@@ -516,6 +516,46 @@ press Second chance
     }
 }
 
+/// README's campaign over two evenings (issue 27), typed by a GM and a player: run here,
+/// compared with README (Discord timestamps, which change with the clock, read as `<t:…>`).
+#[test]
+fn the_readme_campaign_transcript_is_what_the_console_prints() {
+    let script = "\
+/session start name:Night system:generic
+/char add name:Ana owner:@alice stats:hp=9
+as alice
+/session join
+/char edit name:Ana stats:hp-=3
+/roll dice:1d20+2
+as gm
+/session end
+/session start
+as alice
+press Continue
+as gm
+press Continue
+/char show name:Ana
+/session log evening:0
+";
+    let times = regex::Regex::new(r"<t:\d+:").unwrap();
+    let out = console_text(&["--user", "gm", "--admin", "--dice", "14", "--echo"], Some(script));
+    let out = times.replace_all(&out, "<t:…:").into_owned();
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let start = readme
+        .find("<!-- campaign transcript: begin -->\n```text\n")
+        .expect("README has the campaign transcript");
+    let body = &readme[start..];
+    let body = &body[body.find("```text\n").unwrap() + 8..];
+    let shown = &body[..body.find("```\n<!-- campaign transcript: end -->").unwrap()];
+    assert!(
+        shown.starts_with("$ saikoro console --user gm --admin --dice 14 --echo < campaign.txt\n"),
+        "the command line is in README"
+    );
+    let transcript = &shown[shown.find("gm> ").unwrap()..];
+    assert_eq!(transcript, out, "README's campaign transcript is what the console prints");
+    assert!(out.contains("== Evening 2 of Night ==") && out.contains("hp: 6"), "{out}");
+}
+
 /// A display name that is a mention must not ping: nothing the bot sends allows a mention.
 #[test]
 fn a_display_name_that_is_a_mention_pings_nobody() {

@@ -27,8 +27,9 @@ pub struct ThreadOutcome {
     /// Rating after threading: +1 per hit, at most Resonance × 2.
     pub rating: u32,
     pub gained: u32,
-    /// Twice Resonance: the rating's ceiling (0 in outcomes stored before it was kept).
-    #[serde(default)]
+    /// Twice Resonance: the rating's ceiling (0 in outcomes stored before it was kept, which
+    /// then write back as they were stored).
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub max_rating: u32,
     /// Fading = rating gained; Physical when the rating > Resonance.
     pub fading: DrainOutcome,
@@ -167,6 +168,10 @@ impl CompileOutcome {
             ..self.clone()
         })
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 #[cfg(test)]
