@@ -69,7 +69,17 @@ pub struct Field {
     /// A value as typed (`20`, `"Beam Rifle 2d6+5 r3"`).
     pub example: &'static str,
     pub stored: Stored,
+    /// The `/char show` row it shares with the other fields of its group (`Attributes`), or
+    /// its own row under its label ([`super::sheet_show`]).
+    pub group: Option<Group>,
+    /// Watched on the `/session status` board.
+    pub board: bool,
+    /// A 0 is not shown: a field most sheets leave at 0 (Magic, fatigue).
+    pub quiet: bool,
 }
+
+/// A `/char show` row several fields share: its title in each language.
+pub type Group = (&'static str, &'static str);
 
 impl Field {
     /// A field with no aliases, optional, open to players, read at `path`: the common case the
@@ -85,7 +95,25 @@ impl Field {
             help: ("", ""),
             example,
             stored: Stored::Action,
+            group: None,
+            board: false,
+            quiet: false,
         }
+    }
+
+    pub const fn group(mut self, group: Group) -> Field {
+        self.group = Some(group);
+        self
+    }
+
+    pub const fn board(mut self) -> Field {
+        self.board = true;
+        self
+    }
+
+    pub const fn quiet(mut self) -> Field {
+        self.quiet = true;
+        self
     }
 
     pub const fn names(mut self, names: &'static [&'static str]) -> Field {
