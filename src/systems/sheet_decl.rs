@@ -74,7 +74,8 @@ pub struct Field {
     pub group: Option<Group>,
     /// Watched on the `/session status` board.
     pub board: bool,
-    /// A 0 is not shown: a field most sheets leave at 0 (Magic, fatigue).
+    /// Its default (0, or a choice's first word) is not shown: a field most sheets leave
+    /// there (Magic, fatigue, a model's `ok`).
     pub quiet: bool,
 }
 

@@ -21,12 +21,16 @@ pub fn plain(_: &Field, _: &str) -> Option<String> {
 
 impl Field {
     /// The value `/char show` shows, as typed: `None` when unset, empty, a flag that is off,
-    /// or a quiet field's 0.
+    /// or a quiet field's default (0, or a choice's first word).
     pub fn shown_in(&self, sheet: &Value) -> Option<String> {
         let v = self.value_in(sheet)?;
+        let default = match self.kind {
+            Kind::Choice(c) => c.first().map_or("0", |w| w[0]),
+            _ => "0",
+        };
         let off = v.is_empty()
             || (matches!(self.kind, Kind::YesNo) && v == "no")
-            || (self.quiet && v == "0");
+            || (self.quiet && v == default);
         (!off).then_some(v)
     }
 

@@ -310,6 +310,19 @@ pub fn badges(c: &Character, lang: Lang) -> Vec<String> {
     out
 }
 
+/// How `/char show` and the board show a declared field: dice as dice, the armour as its
+/// save, the damage out of its limit, a removal as its badge.
+pub fn dress(c: &Character, f: &crate::systems::sheet_decl::Field, _typed: &str, lang: Lang) -> Option<String> {
+    let s = &c.stats;
+    Some(match f.key {
+        "skill" => die_text(s.skill, lang),
+        "resolution" => die_text(s.resolution, lang),
+        "armour" => format!("{}+", s.armour),
+        "damage" if s.damage_limit > 0 => format!("{}/{}", c.damage, s.damage_limit),
+        _ => return None,
+    })
+}
+
 /// The character as `name: value` lines.
 pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
     let c = match read(sheet) {
@@ -318,32 +331,16 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
     };
     let l = |en: &str, ja: &str| lang.pick(en, ja).to_string();
     let s = &c.stats;
-    let mut out = vec![
-        (l("Side", "陣営"), c.side.clone()),
+    // The declared fields' rows; the profile, its specials and the weapons with their ammo are
+    // what the profile gives, not fields as typed.
+    let mut out = DECL.rows(sheet, lang, &|f, v| dress(&c, f, v, lang));
+    out.insert(
+        out.iter().position(|(k, _)| *k == DECL.get("side").label(lang)).map_or(0, |i| i + 1),
         (l("Profile", "プロフィール"), s.display_name(lang)),
-        (
-            l(
-                "Skill · armour · resolution",
-                "スキル・アーマー・レゾリューション",
-            ),
-            format!(
-                "{} · {}+ · {}",
-                die_text(s.skill, lang),
-                s.armour,
-                die_text(s.resolution, lang)
-            ),
-        ),
-    ];
+    );
     let specials = s.specials(lang);
     if !specials.is_empty() {
         out.push((l("Specials", "スペシャル"), specials.join(" · ")));
-    }
-    let mut badges = badges(&c, lang);
-    if c.moved {
-        badges.push(l("🚶 moved", "🚶 移動済み"));
-    }
-    if !badges.is_empty() {
-        out.push((l("Status", "状態"), badges.join(" · ")));
     }
     if !s.weapons.is_empty() {
         let lines: Vec<String> = s
@@ -502,10 +499,9 @@ mod tests {
                 .map(|(_, v)| v.clone())
                 .unwrap()
         };
-        assert_eq!(find("Skill"), "D8 · 4+ · unset");
+        assert!(find("Stats").starts_with("skill D8 · armour 4+ · "), "{en:?}");
         assert!(find("Specials").contains("Command(3)"));
-        assert!(find("Status").contains("Done ×2") && find("Status").contains("REELING"));
-        assert!(find("Status").contains("damage 1/2"));
+        assert_eq!(find("Markers"), "done 2 · reeling · damage 1/2");
         assert!(find("Weapons").contains("Limited ammo(1) — fired 1"));
         let ja = describe(&c.to_value(), Lang::Ja);
         assert!(ja.iter().any(|(_, v)| v.contains("カイル・リース (1)")));
