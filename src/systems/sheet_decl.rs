@@ -360,6 +360,36 @@ impl SheetDecl {
         self.fields.iter().find(|f| f.key == key).unwrap_or(&UNDECLARED)
     }
 
+    /// The one assignment of a value typed for a field kept at a JSON pointer (`Stored::At`)
+    /// whose kind is a number, text, yes/no or choice: checked against the declaration (the
+    /// same errors everywhere) and written into `doc`, the stored sheet being edited.
+    /// `Ok(false)`: the field is the system's to apply (a grammar of its own, `Kind::Other`,
+    /// or kept elsewhere).
+    pub fn assign(&self, f: &Field, typed: &str, v: &str, doc: &mut Value) -> Result<bool, SheetError> {
+        let Stored::At(path) = f.stored else {
+            return Ok(false);
+        };
+        let value = match f.kind {
+            Kind::Int { .. } => Value::from(f.int(typed, v)?),
+            Kind::Text { .. } => Value::from(f.text(typed, v)?),
+            Kind::YesNo => Value::Bool(yes_no(typed, v)?),
+            Kind::Choice(_) => Value::from(f.choice(typed, v)?),
+            Kind::Other { .. } => return Ok(false),
+        };
+        let mut at = doc;
+        for part in path.split('/').skip(1) {
+            if !at.is_object() {
+                *at = Value::Object(serde_json::Map::new());
+            }
+            let Value::Object(m) = at else {
+                return Ok(false);
+            };
+            at = m.entry(part).or_insert(Value::Null);
+        }
+        *at = value;
+        Ok(true)
+    }
+
     /// Whether only the GM may change `typed` on an existing sheet.
     pub fn gm_only(&self, typed: &str) -> bool {
         self.field(typed).is_some_and(|f| f.gm_only)

@@ -170,6 +170,38 @@ mod tests {
         assert_eq!(DECL.board_parts(&sheet, Lang::En, &plain), vec!["body 2"]);
     }
 
+    /// The one assignment: checked against the declaration, written at the field's pointer
+    /// (its objects made on the way); a field of the system's own grammar is left to it.
+    #[test]
+    fn assign_checks_and_writes_at_the_pointer_and_leaves_other_grammars() {
+        static NESTED: SheetDecl = SheetDecl {
+            example: "",
+            fields: &[
+                Field::new("hp", "HP", Kind::Int { min: 0, max: 9 }, "3").at("/suit/hp"),
+                Field::new("mood", "気分", Kind::Choice(&[&["calm", "平静"], &["angry", "怒り"]]), "calm")
+                    .at("/mood"),
+                Field::new("down", "転倒", Kind::YesNo, "yes").at("/down"),
+                Field::new("armour", "装甲", Kind::Other { en: "b/i", ja: "b/i" }, "6/4").at("/armour"),
+            ],
+            weapons: None,
+            free: None,
+        };
+        let mut doc = json!({"name": "Ana"});
+        for (k, v) in [("hp", "7"), ("気分", "怒り"), ("down", "はい")] {
+            let f = NESTED.field(k).unwrap();
+            assert!(NESTED.assign(f, k, v, &mut doc).unwrap(), "{k}");
+        }
+        assert_eq!(
+            doc,
+            json!({"name": "Ana", "suit": {"hp": 7}, "mood": "angry", "down": true})
+        );
+        let e = NESTED.assign(NESTED.get("hp"), "HP", "10", &mut doc).unwrap_err();
+        assert!(e.en.contains("between 0 and 9") && e.ja.contains("0〜9"), "{e:?}");
+        assert!(!NESTED.assign(NESTED.get("armour"), "armour", "6/4", &mut doc).unwrap());
+        assert_eq!(doc["suit"]["hp"], 7, "a refusal writes nothing");
+        assert!(doc.get("armour").is_none());
+    }
+
     #[test]
     fn the_board_takes_its_fields_and_a_system_dresses_values() {
         let sheet = json!({"body": 3, "magic": 1, "down": true});

@@ -53,10 +53,10 @@ pub static DECL: SheetDecl = SheetDecl {
             .at("/sheet/mr").group(MR_AR)
             .required()
             .help("movement rating", "移動力"),
-        Field::new("hull", "ハル", STAT, "2").at("/sheet/hull").group(HITS).required(),
+        Field::new("hull", "ハル", STAT, "2").at("/sheet/hull").group(HITS).board().required(),
         Field::new("structure", "ストラクチャー", STAT, "1")
             .names(&["str", "構造"])
-            .at("/sheet/structure").group(HITS)
+            .at("/sheet/structure").group(HITS).board()
             .required(),
         Field::new(
             "hits",

@@ -67,8 +67,10 @@ pub fn read(sheet: &Value) -> Result<Unit, SheetError> {
 /// `current` (a stored unit, or `{}` for a new one) with `fields` applied and validated.
 pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, SheetError> {
     let new = current.is_null() || current.as_object().is_some_and(|m| m.is_empty());
-    let mut u = if new { Unit::default() } else { read(current)? };
+    let u = if new { Unit::default() } else { read(current)? };
     let old = u.clone();
+    let mut doc = u.to_value();
+    let mut cockpit = None;
     let mut reset = false;
     let mut weapons: Vec<Option<Weapon>> = u.suit.weapons.iter().cloned().map(Some).collect();
     for (key, v) in fields {
@@ -95,56 +97,30 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
                 format!("ユニットの項目「{key}」はありません。"),
             ));
         };
-        let p = &mut u.pilot;
-        let s = &mut u.suit;
-        // Numbers and texts are checked against the declared range.
-        let int = || f.int(key, v);
-        let uint = || f.uint(key, v);
-        let text = || f.text(key, v);
+        // Numbers, texts and yes/no go through the declaration's one assignment; the cockpit
+        // is an enum spelled otherwise than its choice, `reset` an action.
+        if f.key != "cockpit" && DECL.assign(f, key, v, &mut doc)? {
+            continue;
+        }
         match f.key {
-            "pilot" => p.name = text()?,
-            "judgement" => p.judgement = int()?,
-            "concentration" => p.concentration = int()?,
-            "reaction" => p.reaction = int()?,
-            "tactics" => p.tactics = int()?,
-            "shooting" => p.shooting = int()?,
-            "melee" => p.melee = int()?,
-            "charge" => p.charge = int()?,
-            "evade" => p.evade = int()?,
-            "parry" => p.parry = int()?,
-            "intercept" => p.intercept = int()?,
-            "ap" => p.ap_max = uint()?,
-            "ap_left" => p.ap = uint()?,
-            "fatigue" => p.fatigue = uint()?,
-            "spirit" => p.spirit_max = uint()?,
-            "spirit_left" => p.spirit = uint()?,
-            "fainted" => p.fainted = yes_no(key, v)?,
-            "squad" => p.squad = text()?,
-            "leader" => p.leader = yes_no(key, v)?,
-            "model" => s.model = text()?,
-            "durability" => s.durability_max = uint()?,
-            "durability_left" => s.durability = int()?,
-            "destroyed" => s.destroyed = yes_no(key, v)?,
-            "armour" => s.armour = uint()?,
-            "evasion" => s.evasion = int()?,
-            "fire_control" => s.fire_control = int()?,
-            "accuracy" => s.accuracy = int()?,
-            "reactor" => s.reactor = uint()?,
-            "propellant" => s.propellant_max = uint()?,
-            "propellant_left" => s.propellant = uint()?,
-            "movement" => s.movement = uint()?,
-            "high_speed" => s.high_speed = uint()?,
-            "escape_device" => s.escape_device = int()?,
-            "handling" => s.handling = int()?,
             "cockpit" => {
-                s.cockpit = match f.choice(key, v)? {
+                cockpit = Some(match f.choice(key, v)? {
                     "all_round" => super::unit::Cockpit::AllRound,
                     _ => super::unit::Cockpit::MultiMonitor,
-                }
+                })
             }
             "reset" => reset = yes_no(key, v)?,
             _ => {}
         }
+    }
+    let mut u: Unit = serde_json::from_value(doc).map_err(|e| {
+        err(
+            format!("The unit does not read back: {e}."),
+            format!("ユニットを読み直せません: {e}。"),
+        )
+    })?;
+    if let Some(c) = cockpit {
+        u.suit.cockpit = c;
     }
     if new {
         let missing = DECL.missing(fields);

@@ -163,6 +163,24 @@ pub fn edit_with(current: &Value, fields: &[(String, String)], lib: &Library) ->
         })?;
         c.stats = p.clone();
     }
+    // Numbers and yes/no go through the declaration's one assignment first; the side (never
+    // empty), the armour (`4+`), the dice, the flags and the removal (`no` is none) are this
+    // system's own below.
+    let mut doc = c.to_value();
+    let mut assigned = Vec::new();
+    for (key, v) in fields {
+        if let Some(f) = DECL.field(key).filter(|f| !matches!(f.key, "side" | "armour" | "removed"))
+            && DECL.assign(f, key, v, &mut doc)?
+        {
+            assigned.push(f.key);
+        }
+    }
+    let mut c: Character = serde_json::from_value(doc).map_err(|e| {
+        err(
+            format!("The character does not read back: {e}."),
+            format!("キャラクターを読み直せません: {e}。"),
+        )
+    })?;
     let mut weapons: Vec<Option<Weapon>> = c.stats.weapons.iter().cloned().map(Some).collect();
     let mut reset = false;
     for (key, v) in fields {
@@ -184,18 +202,15 @@ pub fn edit_with(current: &Value, fields: &[(String, String)], lib: &Library) ->
                 format!("キャラクターの項目「{key}」はありません。"),
             ));
         };
+        if assigned.contains(&field) {
+            continue;
+        }
         let s = &mut c.stats;
         match field {
             "side" => c.side = text(key, v)?,
             "skill" => s.skill = die(key, v)?,
             "armour" => s.armour = declared("armour", key, v)?,
             "resolution" => s.resolution = die(key, v)?,
-            "command" => s.command = declared("command", key, v)?,
-            "damage_limit" => s.damage_limit = declared("damage_limit", key, v)?,
-            "mindless" => s.mindless = yes_no(key, v)?,
-            "ill_be_back" => s.ill_be_back = yes_no(key, v)?,
-            "slow" => s.slow = yes_no(key, v)?,
-            "unique" => s.unique = yes_no(key, v)?,
             "flags" => {
                 s.flags = v
                     .split([',', ' ', '、', '　'])
@@ -210,12 +225,6 @@ pub fn edit_with(current: &Value, fields: &[(String, String)], lib: &Library) ->
                     })
                     .collect::<Result<_, _>>()?;
             }
-            "ready" => c.ready = yes_no(key, v)?,
-            "done" => c.done = declared("done", key, v)?,
-            "reeling" => c.reeling = yes_no(key, v)?,
-            "damage" => c.damage = declared("damage", key, v)?,
-            "crawler" => c.crawler = yes_no(key, v)?,
-            "moved" => c.moved = yes_no(key, v)?,
             "removed" if v.trim().is_empty() => c.removed = None,
             "removed" => {
                 c.removed = match DECL.get("removed").choice(key, v)? {

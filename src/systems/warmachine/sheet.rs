@@ -245,7 +245,7 @@ fn cannot_text(m: &Model, lang: Lang) -> String {
 /// How `/char show` and the board show a declared field: a stat as its base and what effects
 /// make it (`6→8`), the damage out of the boxes, every cannot-flag with its source, the rule's
 /// on/off in words.
-fn dress(m: &Model, f: &crate::systems::sheet_decl::Field, typed: &str, lang: Lang) -> Option<String> {
+pub fn dress(m: &Model, f: &crate::systems::sheet_decl::Field, typed: &str, lang: Lang) -> Option<String> {
     let stat = match f.key {
         "mat" => Stat::Mat,
         "rat" => Stat::Rat,
