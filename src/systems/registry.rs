@@ -351,10 +351,15 @@ mod conformance {
                             None => rows.iter().any(|(k, v)| k == label && !v.is_empty()),
                             Some(group) => rows.iter().any(|(k, v)| {
                                 k == lang.pick(group.0, group.1)
-                                    && v.split(" · ").any(|p| p == label || p.starts_with(&format!("{label} ")))
+                                    && v.split(" · ")
+                                        .any(|p| p == label || p.starts_with(&format!("{label} ")))
                             }),
                         };
-                        assert!(found, "{id}: `{}` ({lang:?}) not under `{label}`: {rows:?}", g.key);
+                        assert!(
+                            found,
+                            "{id}: `{}` ({lang:?}) not under `{label}`: {rows:?}",
+                            g.key
+                        );
                         checked += 1;
                     }
                 }

@@ -28,9 +28,8 @@ impl Field {
             Kind::Choice(c) => c.first().map_or("0", |w| w[0]),
             _ => "0",
         };
-        let off = v.is_empty()
-            || (matches!(self.kind, Kind::YesNo) && v == "no")
-            || (self.quiet && v == default);
+        let off =
+            v.is_empty() || (matches!(self.kind, Kind::YesNo) && v == "no") || (self.quiet && v == default);
         (!off).then_some(v)
     }
 
@@ -43,10 +42,10 @@ impl Field {
                 "no" => lang.pick("no", "いいえ").to_string(),
                 other => other.to_string(),
             },
-            Kind::Choice(choices) => choices
-                .iter()
-                .find(|w| w[0] == typed)
-                .map_or_else(|| typed.to_string(), |w| lang.pick(w[0], w[w.len() - 1]).to_string()),
+            Kind::Choice(choices) => choices.iter().find(|w| w[0] == typed).map_or_else(
+                || typed.to_string(),
+                |w| lang.pick(w[0], w[w.len() - 1]).to_string(),
+            ),
             _ => typed.to_string(),
         }
     }
@@ -133,9 +132,14 @@ mod tests {
                 .group(STATS)
                 .quiet(),
             Field::new("down", "転倒", Kind::YesNo, "yes").at("/down").board(),
-            Field::new("mood", "気分", Kind::Choice(&[&["calm", "平静"], &["angry", "怒り"]]), "calm")
-                .at("/mood")
-                .group(STATS),
+            Field::new(
+                "mood",
+                "気分",
+                Kind::Choice(&[&["calm", "平静"], &["angry", "怒り"]]),
+                "calm",
+            )
+            .at("/mood")
+            .group(STATS),
             Field::new("reset", "リセット", Kind::YesNo, "yes"),
         ],
         weapons: None,
@@ -178,8 +182,13 @@ mod tests {
             example: "",
             fields: &[
                 Field::new("hp", "HP", Kind::Int { min: 0, max: 9 }, "3").at("/suit/hp"),
-                Field::new("mood", "気分", Kind::Choice(&[&["calm", "平静"], &["angry", "怒り"]]), "calm")
-                    .at("/mood"),
+                Field::new(
+                    "mood",
+                    "気分",
+                    Kind::Choice(&[&["calm", "平静"], &["angry", "怒り"]]),
+                    "calm",
+                )
+                .at("/mood"),
                 Field::new("down", "転倒", Kind::YesNo, "yes").at("/down"),
                 Field::new("armour", "装甲", Kind::Other { en: "b/i", ja: "b/i" }, "6/4").at("/armour"),
             ],
@@ -197,7 +206,11 @@ mod tests {
         );
         let e = NESTED.assign(NESTED.get("hp"), "HP", "10", &mut doc).unwrap_err();
         assert!(e.en.contains("between 0 and 9") && e.ja.contains("0〜9"), "{e:?}");
-        assert!(!NESTED.assign(NESTED.get("armour"), "armour", "6/4", &mut doc).unwrap());
+        assert!(
+            !NESTED
+                .assign(NESTED.get("armour"), "armour", "6/4", &mut doc)
+                .unwrap()
+        );
         assert_eq!(doc["suit"]["hp"], 7, "a refusal writes nothing");
         assert!(doc.get("armour").is_none());
     }

@@ -234,7 +234,12 @@ mod conformance {
                 fields.retain(|(k, _)| decl.field(k).is_none_or(|o| o.key != f.key));
                 fields.extend(parse_fields(&format!("{}={}", f.key, f.example)).unwrap());
                 let sheet = r.edit_sheet(&empty, &fields, true).unwrap();
-                assert!(f.shown_in(&sheet).is_some(), "{id}: `{}={}` is not set", f.key, f.example);
+                assert!(
+                    f.shown_in(&sheet).is_some(),
+                    "{id}: `{}={}` is not set",
+                    f.key,
+                    f.example
+                );
                 for lang in [Lang::En, Lang::Ja] {
                     let line = bot(id)
                         .board_line(&sheet, lang)

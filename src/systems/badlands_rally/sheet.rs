@@ -507,7 +507,12 @@ pub fn weapon_text(w: &Weapon) -> String {
 
 /// How `/char show` shows a declared field: the model by its name, a rating with its `+`, the
 /// hits left of Hull and Structure as boxes.
-pub fn dress(st: &super::gear::GearStatus, f: &crate::systems::sheet_decl::Field, typed: &str, lang: Lang) -> Option<String> {
+pub fn dress(
+    st: &super::gear::GearStatus,
+    f: &crate::systems::sheet_decl::Field,
+    typed: &str,
+    lang: Lang,
+) -> Option<String> {
     Some(match f.key {
         "model" => datacards::model(typed)
             .ok()

@@ -38,25 +38,35 @@ pub static DECL: SheetDecl = SheetDecl {
             .help("display name (default: the model's)", "表示名（既定: 機種名）"),
         Field::new("attack", "攻撃", RATING, "4+")
             .names(&["att", "atk", "攻撃値"])
-            .at("/sheet/attack").group(RATINGS)
+            .at("/sheet/attack")
+            .group(RATINGS)
             .required(),
         Field::new("defence", "防御", RATING, "3+")
             .names(&["defense", "def", "防御値"])
-            .at("/sheet/defence").group(RATINGS)
+            .at("/sheet/defence")
+            .group(RATINGS)
             .required(),
         Field::new("initiative", "イニシアチブ", RATING, "4+")
             .names(&["init", "ini"])
-            .at("/sheet/initiative").group(RATINGS)
+            .at("/sheet/initiative")
+            .group(RATINGS)
             .required(),
         Field::new("mr", "移動力", STAT, "16")
             .names(&["ｍｒ"])
-            .at("/sheet/mr").group(MR_AR)
+            .at("/sheet/mr")
+            .group(MR_AR)
             .required()
             .help("movement rating", "移動力"),
-        Field::new("hull", "ハル", STAT, "2").at("/sheet/hull").group(HITS).board().required(),
+        Field::new("hull", "ハル", STAT, "2")
+            .at("/sheet/hull")
+            .group(HITS)
+            .board()
+            .required(),
         Field::new("structure", "ストラクチャー", STAT, "1")
             .names(&["str", "構造"])
-            .at("/sheet/structure").group(HITS).board()
+            .at("/sheet/structure")
+            .group(HITS)
+            .board()
             .required(),
         Field::new(
             "hits",
@@ -71,7 +81,8 @@ pub static DECL: SheetDecl = SheetDecl {
         .help("Hull and Structure at once", "ハルとストラクチャーを一度に"),
         Field::new("ar", "アーマー", STAT, "5")
             .names(&["armor", "armour", "アーマー値", "装甲"])
-            .at("/sheet/ar").group(MR_AR)
+            .at("/sheet/ar")
+            .group(MR_AR)
             .required(),
         Field::new(
             "traits",

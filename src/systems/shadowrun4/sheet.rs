@@ -395,6 +395,15 @@ pub fn dress(c: &Character, f: &crate::systems::sheet_decl::Field, _typed: &str)
     }
 }
 
+/// Where a state row goes: after the row of `key`'s field (its group's), or last.
+fn after(out: &[(String, String)], key: &str, lang: Lang) -> usize {
+    let f = DECL.get(key);
+    let title = f.group.map_or(f.label(lang), |g| lang.pick(g.0, g.1));
+    out.iter()
+        .position(|(k, _)| k == title)
+        .map_or(out.len(), |i| i + 1)
+}
+
 /// The sheet as `name: value` lines for an embed.
 pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
     let Ok(s) = read(sheet) else {
@@ -414,26 +423,32 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
     let missing = missing_attributes(c);
     if !missing.is_empty() {
         let names: Vec<&str> = missing.iter().map(|a| a.name(lang)).collect();
-        out.push((
-            lang.pick("Missing to roll", "ロールに足りない項目").to_string(),
-            match lang {
-                Lang::En => format!(
-                    "{} (0 until set: add them with /char edit, e.g. {}=3)",
-                    names.join(", "),
-                    missing[0].key()
-                ),
-                Lang::Ja => format!(
-                    "{}（設定するまで0。/char edit で追加、例: {}=3）",
-                    names.join("、"),
-                    missing[0].name(Lang::Ja)
-                ),
-            },
-        ));
+        out.insert(
+            after(&out, "body", lang),
+            (
+                lang.pick("Missing to roll", "ロールに足りない項目").to_string(),
+                match lang {
+                    Lang::En => format!(
+                        "{} (0 until set: add them with /char edit, e.g. {}=3)",
+                        names.join(", "),
+                        missing[0].key()
+                    ),
+                    Lang::Ja => format!(
+                        "{}（設定するまで0。/char edit で追加、例: {}=3）",
+                        names.join("、"),
+                        missing[0].name(Lang::Ja)
+                    ),
+                },
+            ),
+        );
     }
-    out.push((
-        lang.pick("Initiative score", "イニシアティブ値").to_string(),
-        c.attribute(Attribute::Initiative).to_string(),
-    ));
+    out.insert(
+        after(&out, "passes", lang),
+        (
+            lang.pick("Initiative score", "イニシアティブ値").to_string(),
+            c.attribute(Attribute::Initiative).to_string(),
+        ),
+    );
     let skills: Vec<String> = c.skills.iter().map(|(k, v)| format!("{k} {v}")).collect();
     out.push((
         lang.pick("Skills", "技能").to_string(),
@@ -689,11 +704,17 @@ mod unit {
         };
         assert_eq!(get("physical"), "■■■□□□□□□□ 3/10");
         assert_eq!(get("Edge"), "edge 3 · edge_points 3/3");
-        assert_eq!(get("Attributes"), "body 4 · agility 0 · reaction 0 · strength 0 · charisma 0 · intuition 0 · logic 0 · willpower 3");
+        assert_eq!(
+            get("Attributes"),
+            "body 4 · agility 0 · reaction 0 · strength 0 · charisma 0 · intuition 0 · logic 0 · willpower 3"
+        );
         assert!(get("Skills").contains("pistols 5"));
         assert!(get("Condition").contains("-1"));
         let ja = describe(&v, Lang::Ja);
-        assert!(ja.iter().any(|(n, v)| n == "身体ダメージ" && v == "■■■□□□□□□□ 3/10"));
+        assert!(
+            ja.iter()
+                .any(|(n, v)| n == "身体ダメージ" && v == "■■■□□□□□□□ 3/10")
+        );
         assert_eq!(monitor_bar(12, 10), "■■■■■■■■■■ 12/10 (+2)");
     }
 }

@@ -169,7 +169,9 @@ pub fn edit_with(current: &Value, fields: &[(String, String)], lib: &Library) ->
     let mut doc = c.to_value();
     let mut assigned = Vec::new();
     for (key, v) in fields {
-        if let Some(f) = DECL.field(key).filter(|f| !matches!(f.key, "side" | "armour" | "removed"))
+        if let Some(f) = DECL
+            .field(key)
+            .filter(|f| !matches!(f.key, "side" | "armour" | "removed"))
             && DECL.assign(f, key, v, &mut doc)?
         {
             assigned.push(f.key);
@@ -321,7 +323,12 @@ pub fn badges(c: &Character, lang: Lang) -> Vec<String> {
 
 /// How `/char show` and the board show a declared field: dice as dice, the armour as its
 /// save, the damage out of its limit, a removal as its badge.
-pub fn dress(c: &Character, f: &crate::systems::sheet_decl::Field, _typed: &str, lang: Lang) -> Option<String> {
+pub fn dress(
+    c: &Character,
+    f: &crate::systems::sheet_decl::Field,
+    _typed: &str,
+    lang: Lang,
+) -> Option<String> {
     let s = &c.stats;
     Some(match f.key {
         "skill" => die_text(s.skill, lang),
@@ -344,7 +351,9 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
     // what the profile gives, not fields as typed.
     let mut out = DECL.rows(sheet, lang, &|f, v| dress(&c, f, v, lang));
     out.insert(
-        out.iter().position(|(k, _)| *k == DECL.get("side").label(lang)).map_or(0, |i| i + 1),
+        out.iter()
+            .position(|(k, _)| *k == DECL.get("side").label(lang))
+            .map_or(0, |i| i + 1),
         (l("Profile", "プロフィール"), s.display_name(lang)),
     );
     let specials = s.specials(lang);

@@ -255,7 +255,12 @@ pub fn dress(m: &Model, f: &crate::systems::sheet_decl::Field, typed: &str, lang
         "spd" => Stat::Spd,
         "damage" => return Some(format!("{}/{}", m.marked, m.boxes)),
         "cannot" => return Some(cannot_text(m, lang)),
-        "auto_hit_miss" => return Some(lang.pick(typed, if typed == "on" { "あり" } else { "なし" }).to_string()),
+        "auto_hit_miss" => {
+            return Some(
+                lang.pick(typed, if typed == "on" { "あり" } else { "なし" })
+                    .to_string(),
+            );
+        }
         _ => return None,
     };
     let r = m.stat(stat);
@@ -460,7 +465,10 @@ mod tests {
         m.cannot.push(CannotFlag::StandUp);
         let lines = describe(&serde_json::to_value(&m).unwrap(), Lang::En);
         let text: String = lines.iter().map(|(k, v)| format!("{k}: {v}\n")).collect();
-        assert!(text.contains("Stats: mat 7 · rat 4 · def 12 · arm 18→16"), "{text}");
+        assert!(
+            text.contains("Stats: mat 7 · rat 4 · def 12 · arm 18→16"),
+            "{text}"
+        );
         assert!(text.contains("Damage: boxes 30 · damage 0/30\n"), "{text}");
         assert!(
             text.contains("Effects: Dark Shroud #1 ARM -2 (until the end of Ben's turn)"),

@@ -27,25 +27,31 @@ pub static DECL: SheetDecl = SheetDecl {
             .help("the player who controls it", "コントロールするプレイヤー"),
         Field::new("mat", "近接", STAT, "6")
             .names(&["近接攻撃"])
-            .at("/mat").group(STATS)
+            .at("/mat")
+            .group(STATS)
             .help("melee attack", "近接攻撃"),
         Field::new("rat", "射撃", STAT, "4")
             .names(&["射撃攻撃"])
-            .at("/rat").group(STATS)
+            .at("/rat")
+            .group(STATS)
             .help("ranged attack", "射撃攻撃"),
         Field::new("def", "防御", STAT, "12")
-            .at("/def").group(STATS)
+            .at("/def")
+            .group(STATS)
             .required()
             .help("defence", "防御"),
         Field::new("arm", "装甲", STAT, "18")
-            .at("/arm").group(STATS)
+            .at("/arm")
+            .group(STATS)
             .required()
             .help("armour", "装甲"),
         Field::new("cmd", "指揮", STAT, "8")
-            .at("/cmd").group(STATS)
+            .at("/cmd")
+            .group(STATS)
             .help("command", "指揮"),
         Field::new("spd", "速度", STAT, "5")
-            .at("/spd").group(STATS)
+            .at("/spd")
+            .group(STATS)
             .help("speed", "速度"),
         Field::new(
             "boxes",
@@ -57,7 +63,8 @@ pub static DECL: SheetDecl = SheetDecl {
             "30",
         )
         .names(&["damage_boxes", "ボックス"])
-        .at("/boxes").group(DAMAGE)
+        .at("/boxes")
+        .group(DAMAGE)
         .required()
         .help("damage boxes", "ダメージボックス"),
         Field::new(
@@ -70,7 +77,9 @@ pub static DECL: SheetDecl = SheetDecl {
             "4",
         )
         .names(&["marked"])
-        .at("/marked").group(DAMAGE).board()
+        .at("/marked")
+        .group(DAMAGE)
+        .board()
         .help(
             "boxes marked, at most its boxes",
             "記入済みボックス（ボックス数まで）",
@@ -114,16 +123,23 @@ pub static DECL: SheetDecl = SheetDecl {
             ]),
             "destroyed",
         )
-        .at("/status").group(DAMAGE).quiet().board(),
+        .at("/status")
+        .group(DAMAGE)
+        .quiet()
+        .board(),
         Field::new("knocked_down", "ノックダウン", Kind::YesNo, "yes")
-            .at("/knocked_down").group(DAMAGE).board()
+            .at("/knocked_down")
+            .group(DAMAGE)
+            .board()
             .help(
                 "refused when a cannot-flag forbids it",
                 "「できない」フラグがあれば不可",
             ),
         Field::new("cover", "カバー", Kind::YesNo, "yes")
             .names(&["in_cover"])
-            .at("/cover").group(DAMAGE).board()
+            .at("/cover")
+            .group(DAMAGE)
+            .board()
             .help(
                 "in cover (refused when a cannot-flag forbids it)",
                 "カバー中（「できない」フラグがあれば不可）",
