@@ -14,6 +14,7 @@ pub mod sheet;
 pub mod sheet_decl;
 pub mod sheet_error;
 pub mod sheet_file;
+pub mod sheet_show;
 pub mod terminator;
 pub mod warmachine;
 

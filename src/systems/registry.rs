@@ -325,6 +325,61 @@ mod conformance {
         assert!(checked > 100, "{checked}");
     }
 
+    /// Issue 30: `/char show`'s field rows come from the declaration. For every system, every
+    /// declared field set to its example and shown (not unset, a flag off or a quiet 0) has its
+    /// row under its label, or its `label value` part in its group's row, in both languages.
+    #[test]
+    fn every_declared_field_with_a_value_shows_under_its_label_in_both_languages() {
+        use crate::systems::sheet::{describe_sheet, parse_fields};
+        let empty = json!({});
+        let mut checked = 0;
+        for id in SystemId::ALL {
+            let r = rules(id);
+            let decl = r.sheet_decl();
+            let base_fields = parse_fields(decl.example).unwrap();
+            for f in decl.fields {
+                let mut fields = base_fields.clone();
+                fields.retain(|(k, _)| decl.field(k).is_none_or(|o| o.key != f.key));
+                fields.extend(parse_fields(&format!("{}={}", f.key, f.example)).unwrap());
+                let sheet = r.edit_sheet(&empty, &fields, true).unwrap();
+                // Every field the sheet then has a value for, not only the one just set.
+                for g in decl.fields.iter().filter(|g| g.shown_in(&sheet).is_some()) {
+                    for lang in [Lang::En, Lang::Ja] {
+                        let rows = describe_sheet(id, &sheet, lang);
+                        let label = g.label(lang);
+                        let found = match g.group {
+                            None => rows.iter().any(|(k, v)| k == label && !v.is_empty()),
+                            Some(group) => rows.iter().any(|(k, v)| {
+                                k == lang.pick(group.0, group.1)
+                                    && v.split(" · ")
+                                        .any(|p| p == label || p.starts_with(&format!("{label} ")))
+                            }),
+                        };
+                        assert!(
+                            found,
+                            "{id}: `{}` ({lang:?}) not under `{label}`: {rows:?}",
+                            g.key
+                        );
+                        checked += 1;
+                    }
+                }
+                // The field set from its example is one of them, unless it is an action or
+                // its example is the quiet default.
+                if f.shown_in(&sheet).is_none() {
+                    assert!(
+                        matches!(f.stored, crate::systems::sheet_decl::Stored::Action)
+                            || matches!(f.kind, crate::systems::sheet_decl::Kind::YesNo)
+                            || f.quiet,
+                        "{id}: `{}={}` has no value to show",
+                        f.key,
+                        f.example
+                    );
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
     #[test]
     fn unknown_systems_are_refused_with_the_input_cut() {
         let err = "d&d".parse::<SystemId>().unwrap_err();

@@ -69,7 +69,18 @@ pub struct Field {
     /// A value as typed (`20`, `"Beam Rifle 2d6+5 r3"`).
     pub example: &'static str,
     pub stored: Stored,
+    /// The `/char show` row it shares with the other fields of its group (`Attributes`), or
+    /// its own row under its label ([`super::sheet_show`]).
+    pub group: Option<Group>,
+    /// Watched on the `/session status` board.
+    pub board: bool,
+    /// Its default (0, or a choice's first word) is not shown: a field most sheets leave
+    /// there (Magic, fatigue, a model's `ok`).
+    pub quiet: bool,
 }
+
+/// A `/char show` row several fields share: its title in each language.
+pub type Group = (&'static str, &'static str);
 
 impl Field {
     /// A field with no aliases, optional, open to players, read at `path`: the common case the
@@ -85,7 +96,25 @@ impl Field {
             help: ("", ""),
             example,
             stored: Stored::Action,
+            group: None,
+            board: false,
+            quiet: false,
         }
+    }
+
+    pub const fn group(mut self, group: Group) -> Field {
+        self.group = Some(group);
+        self
+    }
+
+    pub const fn board(mut self) -> Field {
+        self.board = true;
+        self
+    }
+
+    pub const fn quiet(mut self) -> Field {
+        self.quiet = true;
+        self
     }
 
     pub const fn names(mut self, names: &'static [&'static str]) -> Field {
@@ -329,6 +358,36 @@ impl SheetDecl {
     /// The declared field under its key; for a system's own code, which names its fields by key.
     pub fn get(&self, key: &str) -> &'static Field {
         self.fields.iter().find(|f| f.key == key).unwrap_or(&UNDECLARED)
+    }
+
+    /// The one assignment of a value typed for a field kept at a JSON pointer (`Stored::At`)
+    /// whose kind is a number, text, yes/no or choice: checked against the declaration (the
+    /// same errors everywhere) and written into `doc`, the stored sheet being edited.
+    /// `Ok(false)`: the field is the system's to apply (a grammar of its own, `Kind::Other`,
+    /// or kept elsewhere).
+    pub fn assign(&self, f: &Field, typed: &str, v: &str, doc: &mut Value) -> Result<bool, SheetError> {
+        let Stored::At(path) = f.stored else {
+            return Ok(false);
+        };
+        let value = match f.kind {
+            Kind::Int { .. } => Value::from(f.int(typed, v)?),
+            Kind::Text { .. } => Value::from(f.text(typed, v)?),
+            Kind::YesNo => Value::Bool(yes_no(typed, v)?),
+            Kind::Choice(_) => Value::from(f.choice(typed, v)?),
+            Kind::Other { .. } => return Ok(false),
+        };
+        let mut at = doc;
+        for part in path.split('/').skip(1) {
+            if !at.is_object() {
+                *at = Value::Object(serde_json::Map::new());
+            }
+            let Value::Object(m) = at else {
+                return Ok(false);
+            };
+            at = m.entry(part).or_insert(Value::Null);
+        }
+        *at = value;
+        Ok(true)
     }
 
     /// Whether only the GM may change `typed` on an existing sheet.

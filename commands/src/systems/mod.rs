@@ -213,6 +213,51 @@ mod conformance {
         }
     }
 
+    /// Issue 30: the board's field part comes from the declaration. For every system, every
+    /// field declared `board`, set to its example on the example sheet, is on the board line
+    /// under its `/char show` label (a flag as its bold label) in both languages, and the line
+    /// stays compact.
+    #[test]
+    fn every_board_field_is_on_the_board_line_when_set() {
+        use engine::i18n::Lang;
+        use engine::systems::registry::rules;
+        use engine::systems::sheet::parse_fields;
+        use engine::systems::sheet_decl::Kind;
+        let empty = serde_json::json!({});
+        let mut checked = 0;
+        for id in SystemId::ALL {
+            let r = rules(id);
+            let decl = r.sheet_decl();
+            let base_fields = parse_fields(decl.example).unwrap();
+            for f in decl.fields.iter().filter(|f| f.board) {
+                let mut fields = base_fields.clone();
+                fields.retain(|(k, _)| decl.field(k).is_none_or(|o| o.key != f.key));
+                fields.extend(parse_fields(&format!("{}={}", f.key, f.example)).unwrap());
+                let sheet = r.edit_sheet(&empty, &fields, true).unwrap();
+                assert!(
+                    f.shown_in(&sheet).is_some(),
+                    "{id}: `{}={}` is not set",
+                    f.key,
+                    f.example
+                );
+                for lang in [Lang::En, Lang::Ja] {
+                    let line = bot(id)
+                        .board_line(&sheet, lang)
+                        .unwrap_or_else(|| panic!("{id}: no board line"));
+                    let label = f.label(lang);
+                    let found = line.split(" · ").any(|p| match f.kind {
+                        Kind::YesNo => p == format!("**{label}**"),
+                        _ => p.starts_with(&format!("{label} ")),
+                    });
+                    assert!(found, "{id}: `{}` ({lang:?}) not on the board: {line}", f.key);
+                    assert!(line.chars().count() <= 120, "{id}: a long board line: {line}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 30, "{checked}");
+    }
+
     /// The `fn` names of a trait in a source file.
     fn trait_methods(source: &str, name: &str) -> BTreeSet<String> {
         let start = source

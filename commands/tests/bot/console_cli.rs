@@ -275,7 +275,7 @@ press Second chance
     );
     assert!(alice.contains("↺[**5** 4 **6**]"), "{out}");
     assert!(alice.contains("Hits: **4**"), "{out}");
-    assert!(alice.contains("Edge: 1/2"), "Edge spent once: {out}");
+    assert!(alice.contains("edge_points 1/2"), "Edge spent once: {out}");
 }
 
 #[test]

@@ -199,7 +199,7 @@ async fn every_system_names_its_own_moments() {
     let gm = c.invoker().user.id;
     assert!(
         d.contains(&format!(
-            "\n**Hopper** — <@{gm}> · Hull/Structure □□/□ · rattle record 1/6 · **rattled** · **off balance**"
+            "\n**Hopper** — <@{gm}> · hull □□ 0/2 · structure □ 0/1 · rattle record 1/6 · **rattled** · **off balance**"
         )),
         "{d}"
     );
@@ -335,12 +335,12 @@ async fn the_status_board_is_one_short_line_per_character_with_what_the_system_w
     let alice = id("alice");
     assert_eq!(
         ana,
-        format!("**Ana** — <@{alice}> · Physical □□□□□□□□□□ 0/10 · Stun □□□□□□□□□□ 0/10 · Edge 2/2")
+        format!("**Ana** — <@{alice}> · edge_points 2/2 · physical □□□□□□□□□□ 0/10 · stun □□□□□□□□□□ 0/10")
     );
-    assert!(!d.contains("pass\\(es\\)") && !d.contains("Attributes"), "{d}");
+    assert!(!d.contains("passes") && !d.contains("Attributes"), "{d}");
     // The whole sheet is /char show's.
     let r = send(&mut c, "/char show name:Ana").await;
-    assert!(text(&r).contains("pass(es)"), "{}", text(&r));
+    assert!(text(&r).contains("passes 1"), "{}", text(&r));
     send(&mut c, "/session end").await;
 
     send(&mut c, "/session start name:Skirmish system:warmachine campaign:new").await;

@@ -124,7 +124,7 @@ async fn attack_second_chance_apply_damage_and_the_monitor() {
     // /char show reads the monitor and the wound modifier.
     let r = send(&mut c, "/char show name:Bob").await;
     let e = &r.embeds()[0];
-    assert!(field(e, "Physical").contains("■■■■■■■□□□ 7/10"), "{e}");
+    assert!(field(e, "physical").contains("■■■■■■■□□□ 7/10"), "{e}");
     assert!(field(e, "Condition").contains("wounds -2"), "{e}");
 
     // The wounds now take dice off Bob's pools by themselves: Agility 3 + defaulting −1 − 2 = 0.

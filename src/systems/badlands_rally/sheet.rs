@@ -505,7 +505,35 @@ pub fn weapon_text(w: &Weapon) -> String {
     s
 }
 
-/// The sheet as `name: value` lines for an embed.
+/// How `/char show` shows a declared field: the model by its name, a rating with its `+`, the
+/// hits left of Hull and Structure as boxes.
+pub fn dress(
+    st: &super::gear::GearStatus,
+    f: &crate::systems::sheet_decl::Field,
+    typed: &str,
+    lang: Lang,
+) -> Option<String> {
+    Some(match f.key {
+        "model" => datacards::model(typed)
+            .ok()
+            .map_or_else(|| typed.to_string(), |m| format!("{} ({})", m.name(lang), m.key)),
+        "attack" | "defence" | "initiative" => format!("{}+", typed.trim_end_matches('+')),
+        "hull" => boxes(st.hull, st.hull_max),
+        "structure" => boxes(st.structure, st.structure_max),
+        _ => return None,
+    })
+}
+
+/// `■■□ 2/3`: what is left of a maximum as boxes.
+fn boxes(left: u32, max: u32) -> String {
+    format!(
+        "{}{} {left}/{max}",
+        "■".repeat(left.min(max) as usize),
+        "□".repeat(max.saturating_sub(left) as usize)
+    )
+}
+
+/// The gear as `name: value` lines.
 pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
     let Ok(g) = <Gear as serde::Deserialize>::deserialize(sheet) else {
         return vec![(
@@ -518,52 +546,10 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
         )];
     };
     let s = &g.sheet;
-    let mut out = Vec::new();
-    let model = s
-        .model
-        .as_deref()
-        .and_then(|k| datacards::model(k).ok())
-        .map_or_else(|| "—".to_string(), |m| format!("{} ({})", m.name(lang), m.key));
-    out.push((lang.pick("Model", "機種").to_string(), model));
-    // A name of its own (the default is the model's, or "Gear").
-    let default_name = s
-        .model
-        .as_deref()
-        .and_then(|k| datacards::model(k).ok())
-        .map_or("Gear", |m| m.en);
-    if s.name != default_name {
-        out.push((lang.pick("Name", "名前").to_string(), s.name.clone()));
-    }
-    out.push((
-        lang.pick("Ratings", "能力値").to_string(),
-        match lang {
-            Lang::En => format!(
-                "Attack {}+ · Defence {}+ · Initiative {}+",
-                s.attack.value(),
-                s.defence.value(),
-                s.initiative.value()
-            ),
-            Lang::Ja => format!(
-                "攻撃 {}+ · 防御 {}+ · イニシアチブ {}+",
-                s.attack.value(),
-                s.defence.value(),
-                s.initiative.value()
-            ),
-        },
-    ));
-    out.push(("MR · AR".to_string(), format!("MR {} · AR {}", s.mr, s.ar)));
     let st = g.status();
-    out.push((
-        lang.pick("Hull/Structure", "ハル/ストラクチャー").to_string(),
-        format!(
-            "{} ({}/{} of {}/{})",
-            st.boxes(),
-            st.hull,
-            st.structure,
-            st.hull_max,
-            st.structure_max
-        ),
-    ));
+    // The declared fields' rows; weapons, traits, upgrades and the rattle record are the
+    // gear's (the model fills them), not fields as typed.
+    let mut out = DECL.rows(sheet, lang, &|f, v| dress(&st, f, v, lang));
     if !s.weapons.is_empty() {
         let lines: Vec<String> = s
             .weapons
@@ -650,7 +636,12 @@ mod tests {
         assert_eq!(g.state.hull, 2);
         let lines = describe(&v, Lang::En);
         assert!(lines.iter().any(|(_, v)| v.contains("Jump Jets")));
-        assert!(lines.iter().any(|(_, v)| v.contains("■■/■")));
+        assert!(
+            lines
+                .iter()
+                .any(|(k, v)| k == "Hull/Structure" && v == "hull ■■ 2/2 · structure ■ 1/1"),
+            "{lines:?}"
+        );
         assert!(describe(&v, Lang::Ja).iter().any(|(k, _)| k == "武器"));
     }
 

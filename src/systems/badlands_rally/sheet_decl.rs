@@ -5,11 +5,15 @@
 use serde_json::Value;
 
 use super::gear::{Gear, MAX_STAT, WeaponTrait};
-use crate::systems::sheet_decl::{Field, Kind, SheetDecl, Weapons};
+use crate::systems::sheet_decl::{Field, Group, Kind, SheetDecl, Weapons};
 
 /// Most weapons one gear carries.
 pub const MAX_WEAPONS: usize = 6;
 
+/// `/char show`'s shared rows.
+const RATINGS: Group = ("Ratings", "能力値");
+const MR_AR: Group = ("MR · AR", "MR · AR");
+const HITS: Group = ("Hull/Structure", "ハル/ストラクチャー");
 const RATING: Kind = Kind::Other {
     en: "rating 2–6 (`4` or `4+`)",
     ja: "2〜6（`4` または `4+`）",
@@ -35,24 +39,34 @@ pub static DECL: SheetDecl = SheetDecl {
         Field::new("attack", "攻撃", RATING, "4+")
             .names(&["att", "atk", "攻撃値"])
             .at("/sheet/attack")
+            .group(RATINGS)
             .required(),
         Field::new("defence", "防御", RATING, "3+")
             .names(&["defense", "def", "防御値"])
             .at("/sheet/defence")
+            .group(RATINGS)
             .required(),
         Field::new("initiative", "イニシアチブ", RATING, "4+")
             .names(&["init", "ini"])
             .at("/sheet/initiative")
+            .group(RATINGS)
             .required(),
         Field::new("mr", "移動力", STAT, "16")
             .names(&["ｍｒ"])
             .at("/sheet/mr")
+            .group(MR_AR)
             .required()
             .help("movement rating", "移動力"),
-        Field::new("hull", "ハル", STAT, "2").at("/sheet/hull").required(),
+        Field::new("hull", "ハル", STAT, "2")
+            .at("/sheet/hull")
+            .group(HITS)
+            .board()
+            .required(),
         Field::new("structure", "ストラクチャー", STAT, "1")
             .names(&["str", "構造"])
             .at("/sheet/structure")
+            .group(HITS)
+            .board()
             .required(),
         Field::new(
             "hits",
@@ -68,6 +82,7 @@ pub static DECL: SheetDecl = SheetDecl {
         Field::new("ar", "アーマー", STAT, "5")
             .names(&["armor", "armour", "アーマー値", "装甲"])
             .at("/sheet/ar")
+            .group(MR_AR)
             .required(),
         Field::new(
             "traits",

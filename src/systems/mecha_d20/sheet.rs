@@ -67,8 +67,10 @@ pub fn read(sheet: &Value) -> Result<Unit, SheetError> {
 /// `current` (a stored unit, or `{}` for a new one) with `fields` applied and validated.
 pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, SheetError> {
     let new = current.is_null() || current.as_object().is_some_and(|m| m.is_empty());
-    let mut u = if new { Unit::default() } else { read(current)? };
+    let u = if new { Unit::default() } else { read(current)? };
     let old = u.clone();
+    let mut doc = u.to_value();
+    let mut cockpit = None;
     let mut reset = false;
     let mut weapons: Vec<Option<Weapon>> = u.suit.weapons.iter().cloned().map(Some).collect();
     for (key, v) in fields {
@@ -95,56 +97,30 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
                 format!("ユニットの項目「{key}」はありません。"),
             ));
         };
-        let p = &mut u.pilot;
-        let s = &mut u.suit;
-        // Numbers and texts are checked against the declared range.
-        let int = || f.int(key, v);
-        let uint = || f.uint(key, v);
-        let text = || f.text(key, v);
+        // Numbers, texts and yes/no go through the declaration's one assignment; the cockpit
+        // is an enum spelled otherwise than its choice, `reset` an action.
+        if f.key != "cockpit" && DECL.assign(f, key, v, &mut doc)? {
+            continue;
+        }
         match f.key {
-            "pilot" => p.name = text()?,
-            "judgement" => p.judgement = int()?,
-            "concentration" => p.concentration = int()?,
-            "reaction" => p.reaction = int()?,
-            "tactics" => p.tactics = int()?,
-            "shooting" => p.shooting = int()?,
-            "melee" => p.melee = int()?,
-            "charge" => p.charge = int()?,
-            "evade" => p.evade = int()?,
-            "parry" => p.parry = int()?,
-            "intercept" => p.intercept = int()?,
-            "ap" => p.ap_max = uint()?,
-            "ap_left" => p.ap = uint()?,
-            "fatigue" => p.fatigue = uint()?,
-            "spirit" => p.spirit_max = uint()?,
-            "spirit_left" => p.spirit = uint()?,
-            "fainted" => p.fainted = yes_no(key, v)?,
-            "squad" => p.squad = text()?,
-            "leader" => p.leader = yes_no(key, v)?,
-            "model" => s.model = text()?,
-            "durability" => s.durability_max = uint()?,
-            "durability_left" => s.durability = int()?,
-            "destroyed" => s.destroyed = yes_no(key, v)?,
-            "armour" => s.armour = uint()?,
-            "evasion" => s.evasion = int()?,
-            "fire_control" => s.fire_control = int()?,
-            "accuracy" => s.accuracy = int()?,
-            "reactor" => s.reactor = uint()?,
-            "propellant" => s.propellant_max = uint()?,
-            "propellant_left" => s.propellant = uint()?,
-            "movement" => s.movement = uint()?,
-            "high_speed" => s.high_speed = uint()?,
-            "escape_device" => s.escape_device = int()?,
-            "handling" => s.handling = int()?,
             "cockpit" => {
-                s.cockpit = match f.choice(key, v)? {
+                cockpit = Some(match f.choice(key, v)? {
                     "all_round" => super::unit::Cockpit::AllRound,
                     _ => super::unit::Cockpit::MultiMonitor,
-                }
+                })
             }
             "reset" => reset = yes_no(key, v)?,
             _ => {}
         }
+    }
+    let mut u: Unit = serde_json::from_value(doc).map_err(|e| {
+        err(
+            format!("The unit does not read back: {e}."),
+            format!("ユニットを読み直せません: {e}。"),
+        )
+    })?;
+    if let Some(c) = cockpit {
+        u.suit.cockpit = c;
     }
     if new {
         let missing = DECL.missing(fields);
@@ -233,6 +209,29 @@ fn now_of(base: i64, now: i64) -> String {
     }
 }
 
+/// How `/char show` and the board show a declared field: a maximum with what is left of it,
+/// a suit's value with what its damage leaves (`8 → 6`), the handling signed.
+pub fn dress(u: &Unit, f: &crate::systems::sheet_decl::Field, lang: Lang) -> Option<String> {
+    let (p, s) = (&u.pilot, &u.suit);
+    Some(match f.key {
+        "durability" => format!("{}/{}", s.durability, s.durability_max),
+        "ap" => format!("{}/{}", p.ap, p.ap_max),
+        "spirit" => format!("{}/{}", p.spirit, p.spirit_max),
+        "propellant" => format!("{}/{}", s.propellant, s.propellant_max),
+        "armour" => now_of(i64::from(s.armour), i64::from(s.armour_now())),
+        "evasion" => now_of(s.evasion, s.evasion_now()),
+        "fire_control" => now_of(s.fire_control, s.fire_control_now()),
+        "accuracy" => now_of(s.accuracy, s.accuracy_now()),
+        "reactor" => now_of(i64::from(s.reactor), i64::from(s.reactor_now())),
+        "movement" => now_of(i64::from(s.movement), i64::from(s.movement_now())),
+        "high_speed" => now_of(i64::from(s.high_speed), i64::from(s.high_speed_now())),
+        "escape_device" => now_of(s.escape_device, s.escape_device_now()),
+        "handling" => signed(s.handling),
+        "cockpit" => s.cockpit.name(lang).to_string(),
+        _ => return None,
+    })
+}
+
 /// The unit as `name: value` lines, current values beside their bases.
 pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
     let u = match read(sheet) {
@@ -241,119 +240,20 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
     };
     let (p, s) = (&u.pilot, &u.suit);
     let l = |en: &str, ja: &str| lang.pick(en, ja).to_string();
-    let mut out = Vec::new();
-    if !p.name.is_empty() {
-        out.push((l("Pilot", "パイロット"), p.name.clone()));
-    }
-    out.push((
-        l("Abilities", "能力値"),
-        format!(
-            "{} {} · {} {} · {} {}",
-            l("Judgement", "判断力"),
-            p.judgement,
-            l("Concentration", "集中力"),
-            p.concentration,
-            l("Reaction", "反応力"),
-            p.reaction
-        ),
-    ));
-    let skills = [
-        (l("Tactics", "戦術"), p.tactics),
-        (l("Shooting", "射撃"), p.shooting),
-        (l("Melee", "格闘"), p.melee),
-        (l("Charge", "突撃"), p.charge),
-        (l("Evade", "回避"), p.evade),
-        (l("Parry", "武器受け"), p.parry),
-        (l("Intercept", "迎撃"), p.intercept),
-    ];
-    out.push((
-        l("Skills", "技能"),
-        skills
-            .iter()
-            .map(|(n, v)| format!("{n} {v}"))
-            .collect::<Vec<_>>()
-            .join(" · "),
-    ));
-    out.push((
-        l("AP", "行動ポイント"),
-        format!("{}/{} · {} {}", p.ap, p.ap_max, l("fatigue", "疲労"), p.fatigue),
-    ));
-    out.push((
-        l("Spirit points", "精神ポイント"),
-        format!("{}/{}", p.spirit, p.spirit_max),
-    ));
-    if !p.squad.is_empty() || p.leader {
-        let leader = if p.leader {
-            l(" (leader)", "（隊長機）")
-        } else {
-            String::new()
-        };
-        out.push((l("Squad", "部隊"), format!("{}{leader}", p.squad)));
-    }
+    // The declared fields' rows; the escape, parts destroyed and weapons are the unit's state.
+    let mut out = DECL.rows(sheet, lang, &|f, _| dress(&u, f, lang));
     let mut badges = Vec::new();
-    if s.destroyed {
-        badges.push(l("💥 DESTROYED", "💥 撃破"));
-    }
     match p.escaped {
         Some(true) => badges.push(l("🪂 escaped", "🪂 脱出成功")),
         Some(false) => badges.push(l("did not escape", "脱出失敗")),
         None => {}
     }
-    if p.fainted {
-        badges.push(l("😵 FAINTED", "😵 気絶"));
-    }
     if s.wear.reactor_zero {
         badges.push(l("☢️ reactor 0", "☢️ 反応炉出力0"));
     }
     if !badges.is_empty() {
-        out.push((l("Status", "状態"), badges.join(" · ")));
+        out.push((l("Pilot and reactor", "パイロット・反応炉"), badges.join(" · ")));
     }
-    let mut suit = vec![s.cockpit.name(lang).to_string()];
-    if !s.model.is_empty() {
-        suit.insert(0, s.model.clone());
-    }
-    out.push((l("Suit", "兵装"), suit.join(" · ")));
-    out.push((
-        l("Durability", "耐久度"),
-        format!("{}/{}", s.durability, s.durability_max),
-    ));
-    out.push((
-        l(
-            "Armour · evasion · fire control · accuracy",
-            "装甲・回避力・火器管制力・命中",
-        ),
-        format!(
-            "{} · {} · {} · {}",
-            now_of(i64::from(s.armour), i64::from(s.armour_now())),
-            now_of(s.evasion, s.evasion_now()),
-            now_of(s.fire_control, s.fire_control_now()),
-            now_of(s.accuracy, s.accuracy_now()),
-        ),
-    ));
-    out.push((
-        l("Movement", "移動力"),
-        format!(
-            "{} {} · {} {}",
-            l("normal", "通常"),
-            now_of(i64::from(s.movement), i64::from(s.movement_now())),
-            l("high speed", "高速"),
-            now_of(i64::from(s.high_speed), i64::from(s.high_speed_now())),
-        ),
-    ));
-    out.push((
-        l(
-            "Reactor · propellant · escape device · handling",
-            "反応炉・推進剤量・脱出装置・操縦難易度",
-        ),
-        format!(
-            "{} · {}/{} · {} · {}",
-            now_of(i64::from(s.reactor), i64::from(s.reactor_now())),
-            s.propellant,
-            s.propellant_max,
-            now_of(s.escape_device, s.escape_device_now()),
-            signed(s.handling),
-        ),
-    ));
     let w = &s.wear;
     if w.head > 0 || !w.arms.is_empty() || !w.legs.is_empty() {
         out.push((
@@ -547,9 +447,10 @@ mod tests {
                 .map(|(_, v)| v.clone())
                 .unwrap()
         };
-        assert!(find("Armour").starts_with("8 → 5"));
-        assert!(find("Status").contains("DESTROYED") && find("Status").contains("FAINTED"));
-        assert!(find("Suit").contains("RX · all-round monitor"));
+        assert!(find("Armour").starts_with("armour 8 → 5 · "), "{en:?}");
+        assert!(find("Status").contains("fainted") && find("Status").contains("destroyed"));
+        assert!(find("Suit").starts_with("model RX · durability "), "{en:?}");
+        assert!(find("Suit").ends_with("cockpit all-round monitor"), "{en:?}");
         assert!(find("Weapons").contains("malfunction in turn 4"));
         let ja = describe(&u.to_value(), Lang::Ja);
         assert!(ja.iter().any(|(_, v)| v.contains("ターン4は兵器不調")));

@@ -6,11 +6,24 @@ use serde_json::Value;
 
 use super::unit::Unit;
 use super::weapon_sheet::typed_weapon;
-use crate::systems::sheet_decl::{Field, Kind, SheetDecl, Weapons};
+use crate::systems::sheet_decl::{Field, Group, Kind, SheetDecl, Weapons};
 
 const ABILITY: Kind = Kind::Int { min: 0, max: 30 };
 const MODIFIER: Kind = Kind::Int { min: -30, max: 30 };
 const NAME: Kind = Kind::Text { max: 40 };
+
+/// `/char show`'s shared rows.
+const ABILITIES: Group = ("Abilities", "能力値");
+const SKILLS: Group = ("Skills", "技能");
+const POINTS: Group = ("Points", "ポイント");
+const STATUS: Group = ("Status", "状態");
+const SQUAD: Group = ("Squad", "部隊");
+const SUIT: Group = ("Suit", "兵装");
+const COMBAT: Group = (
+    "Armour · evasion · fire control · accuracy",
+    "装甲・回避力・火器管制力・命中",
+);
+const DRIVE: Group = ("Drive", "推進・移動");
 
 pub const MAX_WEAPONS: usize = 8;
 
@@ -25,34 +38,59 @@ pub static DECL: SheetDecl = SheetDecl {
             ),
         Field::new("judgement", "判断力", ABILITY, "4")
             .names(&["judgment"])
-            .at("/pilot/judgement"),
-        Field::new("concentration", "集中力", ABILITY, "5").at("/pilot/concentration"),
-        Field::new("reaction", "反応力", ABILITY, "4").at("/pilot/reaction"),
-        Field::new("tactics", "戦術", ABILITY, "3").at("/pilot/tactics"),
-        Field::new("shooting", "射撃", ABILITY, "4").at("/pilot/shooting"),
-        Field::new("melee", "格闘", ABILITY, "2").at("/pilot/melee"),
-        Field::new("charge", "突撃", ABILITY, "1").at("/pilot/charge"),
+            .at("/pilot/judgement")
+            .group(ABILITIES),
+        Field::new("concentration", "集中力", ABILITY, "5")
+            .at("/pilot/concentration")
+            .group(ABILITIES),
+        Field::new("reaction", "反応力", ABILITY, "4")
+            .at("/pilot/reaction")
+            .group(ABILITIES),
+        Field::new("tactics", "戦術", ABILITY, "3")
+            .at("/pilot/tactics")
+            .group(SKILLS),
+        Field::new("shooting", "射撃", ABILITY, "4")
+            .at("/pilot/shooting")
+            .group(SKILLS),
+        Field::new("melee", "格闘", ABILITY, "2")
+            .at("/pilot/melee")
+            .group(SKILLS),
+        Field::new("charge", "突撃", ABILITY, "1")
+            .at("/pilot/charge")
+            .group(SKILLS),
         Field::new("evade", "回避", ABILITY, "3")
             .names(&["dodge"])
-            .at("/pilot/evade"),
-        Field::new("parry", "武器受け", ABILITY, "2").at("/pilot/parry"),
-        Field::new("intercept", "迎撃", ABILITY, "1").at("/pilot/intercept"),
+            .at("/pilot/evade")
+            .group(SKILLS),
+        Field::new("parry", "武器受け", ABILITY, "2")
+            .at("/pilot/parry")
+            .group(SKILLS),
+        Field::new("intercept", "迎撃", ABILITY, "1")
+            .at("/pilot/intercept")
+            .group(SKILLS),
         Field::new("ap", "行動ポイント", ABILITY, "6")
             .names(&["ap_max"])
             .at("/pilot/ap_max")
+            .group(POINTS)
+            .board()
             .help(
                 "maximum AP (AP left follows when it was full)",
                 "最大行動ポイント（満タンなら残りも追従）",
             ),
         Field::new("ap_left", "残り行動ポイント", ABILITY, "4")
             .at("/pilot/ap")
+            .group(POINTS)
             .gm(),
         Field::new("fatigue", "疲労", ABILITY, "1")
             .at("/pilot/fatigue")
+            .group(POINTS)
+            .quiet()
+            .board()
             .gm(),
         Field::new("spirit", "精神ポイント", Kind::Int { min: 0, max: 999 }, "10")
             .names(&["spirit_max"])
             .at("/pilot/spirit_max")
+            .group(POINTS)
             .help("maximum spirit points", "最大精神ポイント"),
         Field::new(
             "spirit_left",
@@ -61,23 +99,31 @@ pub static DECL: SheetDecl = SheetDecl {
             "8",
         )
         .at("/pilot/spirit")
+        .group(POINTS)
         .gm(),
         Field::new("fainted", "気絶", Kind::YesNo, "yes")
             .at("/pilot/fainted")
+            .group(STATUS)
+            .board()
             .gm(),
         Field::new("squad", "部隊", NAME, "Blue")
             .at("/pilot/squad")
+            .group(SQUAD)
             .help("units of a squad act together", "同じ部隊のユニットは一緒に行動"),
         Field::new("leader", "隊長", Kind::YesNo, "yes")
             .names(&["隊長機"])
-            .at("/pilot/leader"),
+            .at("/pilot/leader")
+            .group(SQUAD),
         Field::new("model", "機体", NAME, "RX-78")
             .names(&["suit", "兵装"])
             .at("/suit/model")
+            .group(SUIT)
             .help("the suit's name", "機体名"),
         Field::new("durability", "耐久度", Kind::Int { min: 1, max: 9999 }, "30")
             .names(&["耐久力"])
             .at("/suit/durability_max")
+            .group(SUIT)
+            .board()
             .required()
             .help("maximum durability", "最大耐久度"),
         Field::new(
@@ -90,22 +136,34 @@ pub static DECL: SheetDecl = SheetDecl {
             "25",
         )
         .at("/suit/durability")
+        .group(SUIT)
         .gm(),
         Field::new("destroyed", "撃破", Kind::YesNo, "yes")
             .at("/suit/destroyed")
+            .group(STATUS)
+            .board()
             .gm(),
         Field::new("armour", "装甲", Kind::Int { min: 0, max: 999 }, "8")
             .names(&["armor", "装甲値"])
-            .at("/suit/armour"),
-        Field::new("evasion", "回避力", MODIFIER, "2").at("/suit/evasion"),
+            .at("/suit/armour")
+            .group(COMBAT),
+        Field::new("evasion", "回避力", MODIFIER, "2")
+            .at("/suit/evasion")
+            .group(COMBAT),
         Field::new("fire_control", "火器管制力", MODIFIER, "1")
             .names(&["火器管制"])
-            .at("/suit/fire_control"),
-        Field::new("accuracy", "命中", MODIFIER, "1").at("/suit/accuracy"),
-        Field::new("reactor", "反応炉", Kind::Int { min: 0, max: 999 }, "10").at("/suit/reactor"),
+            .at("/suit/fire_control")
+            .group(COMBAT),
+        Field::new("accuracy", "命中", MODIFIER, "1")
+            .at("/suit/accuracy")
+            .group(COMBAT),
+        Field::new("reactor", "反応炉", Kind::Int { min: 0, max: 999 }, "10")
+            .at("/suit/reactor")
+            .group(DRIVE),
         Field::new("propellant", "推進剤量", Kind::Int { min: 0, max: 999 }, "20")
             .names(&["推進剤"])
             .at("/suit/propellant_max")
+            .group(DRIVE)
             .help("maximum propellant", "最大推進剤量"),
         Field::new(
             "propellant_left",
@@ -114,22 +172,28 @@ pub static DECL: SheetDecl = SheetDecl {
             "12",
         )
         .at("/suit/propellant")
+        .group(DRIVE)
         .gm(),
         Field::new("movement", "移動力", ABILITY, "4")
             .names(&["move", "通常移動"])
             .at("/suit/movement")
+            .group(DRIVE)
             .warn()
             .help(
                 "hexes per normal move: a unit without it cannot move",
                 "通常移動のヘクス数（未設定では移動できません）",
             ),
-        Field::new("high_speed", "高速移動", ABILITY, "8").at("/suit/high_speed"),
+        Field::new("high_speed", "高速移動", ABILITY, "8")
+            .at("/suit/high_speed")
+            .group(DRIVE),
         Field::new("escape_device", "脱出装置", MODIFIER, "2")
             .names(&["escape"])
-            .at("/suit/escape_device"),
+            .at("/suit/escape_device")
+            .group(DRIVE),
         Field::new("handling", "操縦難易度修正", MODIFIER, "-1")
             .names(&["操縦難易度"])
-            .at("/suit/handling"),
+            .at("/suit/handling")
+            .group(DRIVE),
         Field::new(
             "cockpit",
             "コクピット",
@@ -140,7 +204,8 @@ pub static DECL: SheetDecl = SheetDecl {
             "all_round",
         )
         .names(&["コックピット"])
-        .at("/suit/cockpit"),
+        .at("/suit/cockpit")
+        .group(SUIT),
         Field::new("reset", "修理", Kind::YesNo, "yes")
             .names(&["repair"])
             .gm()

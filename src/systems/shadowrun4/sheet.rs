@@ -384,6 +384,26 @@ pub fn missing_attributes(c: &Character) -> Vec<Attribute> {
     )
 }
 
+/// How `/char show` and the board show a declared field: the condition monitors as boxes,
+/// Edge points out of the attribute.
+pub fn dress(c: &Character, f: &crate::systems::sheet_decl::Field, _typed: &str) -> Option<String> {
+    match f.key {
+        "physical" => Some(monitor_bar(c.physical, c.physical_track())),
+        "stun" => Some(monitor_bar(c.stun, c.stun_track())),
+        "edge_points" => Some(format!("{}/{}", c.edge_points, c.attributes.edge)),
+        _ => None,
+    }
+}
+
+/// Where a state row goes: after the row of `key`'s field (its group's), or last.
+fn after(out: &[(String, String)], key: &str, lang: Lang) -> usize {
+    let f = DECL.get(key);
+    let title = f.group.map_or(f.label(lang), |g| lang.pick(g.0, g.1));
+    out.iter()
+        .position(|(k, _)| k == title)
+        .map_or(out.len(), |i| i + 1)
+}
+
 /// The sheet as `name: value` lines for an embed.
 pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
     let Ok(s) = read(sheet) else {
@@ -397,47 +417,38 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
         )];
     };
     let c = &s.character;
-    let mut out = Vec::new();
-    let attrs: Vec<String> = Attribute::ALL
-        .into_iter()
-        .filter(|a| !matches!(a, Attribute::Edge | Attribute::Initiative))
-        .filter(|a| !matches!(a, Attribute::Magic | Attribute::Resonance) || c.attribute(*a) > 0)
-        .map(|a| format!("{} {}", a.name(lang), c.attribute(a)))
-        .collect();
-    out.push((lang.pick("Attributes", "能力値").to_string(), attrs.join(" · ")));
+    // The declared fields' rows; the monitors, skills, condition and drain are the runner's
+    // state, not fields.
+    let mut out = DECL.rows(sheet, lang, &|f, v| dress(c, f, v));
     let missing = missing_attributes(c);
     if !missing.is_empty() {
         let names: Vec<&str> = missing.iter().map(|a| a.name(lang)).collect();
-        out.push((
-            lang.pick("Missing to roll", "ロールに足りない項目").to_string(),
-            match lang {
-                Lang::En => format!(
-                    "{} (0 until set: add them with /char edit, e.g. {}=3)",
-                    names.join(", "),
-                    missing[0].key()
-                ),
-                Lang::Ja => format!(
-                    "{}（設定するまで0。/char edit で追加、例: {}=3）",
-                    names.join("、"),
-                    missing[0].name(Lang::Ja)
-                ),
-            },
-        ));
+        out.insert(
+            after(&out, "body", lang),
+            (
+                lang.pick("Missing to roll", "ロールに足りない項目").to_string(),
+                match lang {
+                    Lang::En => format!(
+                        "{} (0 until set: add them with /char edit, e.g. {}=3)",
+                        names.join(", "),
+                        missing[0].key()
+                    ),
+                    Lang::Ja => format!(
+                        "{}（設定するまで0。/char edit で追加、例: {}=3）",
+                        names.join("、"),
+                        missing[0].name(Lang::Ja)
+                    ),
+                },
+            ),
+        );
     }
-    let mut edge = format!("{}/{}", c.edge_points, c.attributes.edge);
-    if c.edge_burnt > 0 {
-        edge.push_str(&format!(" ({} {})", lang.pick("burnt", "燃焼"), c.edge_burnt));
-    }
-    out.push((Attribute::Edge.name(lang).to_string(), edge));
-    out.push((
-        Attribute::Initiative.name(lang).to_string(),
-        format!(
-            "{} · {} {}",
-            c.attribute(Attribute::Initiative),
-            c.passes,
-            lang.pick("pass(es)", "パス")
+    out.insert(
+        after(&out, "passes", lang),
+        (
+            lang.pick("Initiative score", "イニシアティブ値").to_string(),
+            c.attribute(Attribute::Initiative).to_string(),
         ),
-    ));
+    );
     let skills: Vec<String> = c.skills.iter().map(|(k, v)| format!("{k} {v}")).collect();
     out.push((
         lang.pick("Skills", "技能").to_string(),
@@ -447,31 +458,12 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
             skills.join(", ")
         },
     ));
-    out.push((
-        lang.pick("Armour (B/I)", "装甲値(弾/衝)").to_string(),
-        format!("{}/{}", c.armour.ballistic, c.armour.impact),
-    ));
-    out.push((
-        lang.pick("Physical", "肉体ダメージ").to_string(),
-        monitor_bar(c.physical, c.physical_track()),
-    ));
-    out.push((
-        lang.pick("Stun", "朦朧ダメージ").to_string(),
-        monitor_bar(c.stun, c.stun_track()),
-    ));
-    let mut state = format!(
+    let state = format!(
         "{} · {} {}",
         condition_text(c.condition(), lang),
         lang.pick("wounds", "負傷修正"),
         c.wound_modifier()
     );
-    if c.sustained > 0 {
-        state.push_str(&format!(
-            " · {} {}",
-            lang.pick("sustaining", "維持中"),
-            c.sustained
-        ));
-    }
     out.push((lang.pick("Condition", "状態").to_string(), state));
     if c.attributes.magic > 0 || s.tradition.is_some() {
         out.push((
@@ -710,12 +702,19 @@ mod unit {
                 .map(|(_, v)| v.clone())
                 .unwrap()
         };
-        assert_eq!(get("Physical"), "■■■□□□□□□□ 3/10");
-        assert_eq!(get("Edge"), "3/3");
+        assert_eq!(get("physical"), "■■■□□□□□□□ 3/10");
+        assert_eq!(get("Edge"), "edge 3 · edge_points 3/3");
+        assert_eq!(
+            get("Attributes"),
+            "body 4 · agility 0 · reaction 0 · strength 0 · charisma 0 · intuition 0 · logic 0 · willpower 3"
+        );
         assert!(get("Skills").contains("pistols 5"));
         assert!(get("Condition").contains("-1"));
         let ja = describe(&v, Lang::Ja);
-        assert!(ja.iter().any(|(n, _)| n == "肉体ダメージ"));
+        assert!(
+            ja.iter()
+                .any(|(n, v)| n == "身体ダメージ" && v == "■■■□□□□□□□ 3/10")
+        );
         assert_eq!(monitor_bar(12, 10), "■■■■■■■■■■ 12/10 (+2)");
     }
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::character::{MAX_ATTRIBUTE, MAX_INITIATIVE};
 use super::dice::MAX_EDGE;
-use crate::systems::sheet_decl::{Field, Free, Kind, SheetDecl};
+use crate::systems::sheet_decl::{Field, Free, Group, Kind, SheetDecl};
 
 const ATTR: Kind = Kind::Int {
     min: 0,
@@ -17,6 +17,10 @@ const EDGE: Kind = Kind::Int {
     min: 0,
     max: MAX_EDGE as i64,
 };
+/// `/char show`'s shared rows.
+const ATTRIBUTES: Group = ("Attributes", "能力値");
+const EDGE_ROW: Group = ("Edge", "エッジ");
+const INITIATIVE: Group = ("Initiative", "イニシアティブ");
 const BOXES: Kind = Kind::Int { min: 0, max: 100 };
 
 pub static DECL: SheetDecl = SheetDecl {
@@ -24,42 +28,55 @@ pub static DECL: SheetDecl = SheetDecl {
     fields: &[
         Field::new("body", "強靭力", ATTR, "3")
             .names(&["bod"])
-            .at("/attributes/body"),
+            .at("/attributes/body")
+            .group(ATTRIBUTES),
         Field::new("agility", "敏捷力", ATTR, "4")
             .names(&["agi"])
-            .at("/attributes/agility"),
+            .at("/attributes/agility")
+            .group(ATTRIBUTES),
         Field::new("reaction", "反応力", ATTR, "3")
             .names(&["rea"])
-            .at("/attributes/reaction"),
+            .at("/attributes/reaction")
+            .group(ATTRIBUTES),
         Field::new("strength", "筋力", ATTR, "3")
             .names(&["str"])
-            .at("/attributes/strength"),
+            .at("/attributes/strength")
+            .group(ATTRIBUTES),
         Field::new("charisma", "魅力", ATTR, "2")
             .names(&["cha"])
-            .at("/attributes/charisma"),
+            .at("/attributes/charisma")
+            .group(ATTRIBUTES),
         // The seed writes both 直観力 (3.3) and 直感力 (4.4).
         Field::new("intuition", "直観力", ATTR, "4")
             .names(&["int", "直感力"])
-            .at("/attributes/intuition"),
+            .at("/attributes/intuition")
+            .group(ATTRIBUTES),
         Field::new("logic", "論理力", ATTR, "3")
             .names(&["log"])
-            .at("/attributes/logic"),
+            .at("/attributes/logic")
+            .group(ATTRIBUTES),
         Field::new("willpower", "意志力", ATTR, "4")
             .names(&["wil"])
-            .at("/attributes/willpower"),
+            .at("/attributes/willpower")
+            .group(ATTRIBUTES),
         Field::new("edge", "エッジ", EDGE, "3")
             .names(&["edg"])
             .at("/attributes/edge")
+            .group(EDGE_ROW)
             .help(
                 "the Edge attribute; points follow it when they were full",
                 "エッジ能力値（満タンならポイントも追従）",
             ),
         Field::new("magic", "魔力", ATTR, "5")
             .names(&["mag"])
-            .at("/attributes/magic"),
+            .at("/attributes/magic")
+            .group(ATTRIBUTES)
+            .quiet(),
         Field::new("resonance", "共振力", ATTR, "4")
             .names(&["res"])
-            .at("/attributes/resonance"),
+            .at("/attributes/resonance")
+            .group(ATTRIBUTES)
+            .quiet(),
         Field::new(
             "initiative",
             "イニシアティブ",
@@ -71,6 +88,7 @@ pub static DECL: SheetDecl = SheetDecl {
         )
         .names(&["ini", "init"])
         .at("/attributes/initiative")
+        .group(INITIATIVE)
         .help(
             "when it differs from Reaction + Intuition; empty: the sum",
             "反応力＋直観力と違うとき。空で合計に戻す",
@@ -79,13 +97,18 @@ pub static DECL: SheetDecl = SheetDecl {
             .names(&["edge_left", "残りエッジ"])
             .at("/edge_points")
             .gm()
+            .group(EDGE_ROW)
+            .board()
             .help("Edge points left, 0–Edge", "残りエッジポイント（0〜エッジ）"),
         Field::new("edge_burnt", "燃焼エッジ", EDGE, "1")
             .at("/edge_burnt")
-            .gm(),
+            .gm()
+            .group(EDGE_ROW)
+            .quiet(),
         Field::new("passes", "パス", Kind::Int { min: 1, max: 4 }, "2")
             .names(&["ip", "イニシアチブパス"])
-            .at("/passes"),
+            .at("/passes")
+            .group(INITIATIVE),
         Field::new(
             "armour",
             "装甲",
@@ -104,15 +127,18 @@ pub static DECL: SheetDecl = SheetDecl {
             .names(&["physical_damage", "肉体ダメージ"])
             .at("/physical")
             .gm()
+            .board()
             .help("boxes filled", "埋まったボックス"),
         Field::new("stun", "精神ダメージ", BOXES, "3")
             .names(&["stun_damage", "朦朧ダメージ"])
             .at("/stun")
             .gm()
+            .board()
             .help("boxes filled", "埋まったボックス"),
         Field::new("sustained", "維持", Kind::Int { min: 0, max: 20 }, "1")
             .names(&["維持呪文"])
             .at("/sustained")
+            .quiet()
             .help(
                 "spells/threads sustained (−2 dice each)",
                 "維持中の呪文・スレッド（1つにつき−2ダイス）",

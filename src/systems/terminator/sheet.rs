@@ -163,6 +163,26 @@ pub fn edit_with(current: &Value, fields: &[(String, String)], lib: &Library) ->
         })?;
         c.stats = p.clone();
     }
+    // Numbers and yes/no go through the declaration's one assignment first; the side (never
+    // empty), the armour (`4+`), the dice, the flags and the removal (`no` is none) are this
+    // system's own below.
+    let mut doc = c.to_value();
+    let mut assigned = Vec::new();
+    for (key, v) in fields {
+        if let Some(f) = DECL
+            .field(key)
+            .filter(|f| !matches!(f.key, "side" | "armour" | "removed"))
+            && DECL.assign(f, key, v, &mut doc)?
+        {
+            assigned.push(f.key);
+        }
+    }
+    let mut c: Character = serde_json::from_value(doc).map_err(|e| {
+        err(
+            format!("The character does not read back: {e}."),
+            format!("キャラクターを読み直せません: {e}。"),
+        )
+    })?;
     let mut weapons: Vec<Option<Weapon>> = c.stats.weapons.iter().cloned().map(Some).collect();
     let mut reset = false;
     for (key, v) in fields {
@@ -184,18 +204,15 @@ pub fn edit_with(current: &Value, fields: &[(String, String)], lib: &Library) ->
                 format!("キャラクターの項目「{key}」はありません。"),
             ));
         };
+        if assigned.contains(&field) {
+            continue;
+        }
         let s = &mut c.stats;
         match field {
             "side" => c.side = text(key, v)?,
             "skill" => s.skill = die(key, v)?,
             "armour" => s.armour = declared("armour", key, v)?,
             "resolution" => s.resolution = die(key, v)?,
-            "command" => s.command = declared("command", key, v)?,
-            "damage_limit" => s.damage_limit = declared("damage_limit", key, v)?,
-            "mindless" => s.mindless = yes_no(key, v)?,
-            "ill_be_back" => s.ill_be_back = yes_no(key, v)?,
-            "slow" => s.slow = yes_no(key, v)?,
-            "unique" => s.unique = yes_no(key, v)?,
             "flags" => {
                 s.flags = v
                     .split([',', ' ', '、', '　'])
@@ -210,12 +227,6 @@ pub fn edit_with(current: &Value, fields: &[(String, String)], lib: &Library) ->
                     })
                     .collect::<Result<_, _>>()?;
             }
-            "ready" => c.ready = yes_no(key, v)?,
-            "done" => c.done = declared("done", key, v)?,
-            "reeling" => c.reeling = yes_no(key, v)?,
-            "damage" => c.damage = declared("damage", key, v)?,
-            "crawler" => c.crawler = yes_no(key, v)?,
-            "moved" => c.moved = yes_no(key, v)?,
             "removed" if v.trim().is_empty() => c.removed = None,
             "removed" => {
                 c.removed = match DECL.get("removed").choice(key, v)? {
@@ -310,6 +321,24 @@ pub fn badges(c: &Character, lang: Lang) -> Vec<String> {
     out
 }
 
+/// How `/char show` and the board show a declared field: dice as dice, the armour as its
+/// save, the damage out of its limit, a removal as its badge.
+pub fn dress(
+    c: &Character,
+    f: &crate::systems::sheet_decl::Field,
+    _typed: &str,
+    lang: Lang,
+) -> Option<String> {
+    let s = &c.stats;
+    Some(match f.key {
+        "skill" => die_text(s.skill, lang),
+        "resolution" => die_text(s.resolution, lang),
+        "armour" => format!("{}+", s.armour),
+        "damage" if s.damage_limit > 0 => format!("{}/{}", c.damage, s.damage_limit),
+        _ => return None,
+    })
+}
+
 /// The character as `name: value` lines.
 pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
     let c = match read(sheet) {
@@ -318,32 +347,18 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
     };
     let l = |en: &str, ja: &str| lang.pick(en, ja).to_string();
     let s = &c.stats;
-    let mut out = vec![
-        (l("Side", "陣営"), c.side.clone()),
+    // The declared fields' rows; the profile, its specials and the weapons with their ammo are
+    // what the profile gives, not fields as typed.
+    let mut out = DECL.rows(sheet, lang, &|f, v| dress(&c, f, v, lang));
+    out.insert(
+        out.iter()
+            .position(|(k, _)| *k == DECL.get("side").label(lang))
+            .map_or(0, |i| i + 1),
         (l("Profile", "プロフィール"), s.display_name(lang)),
-        (
-            l(
-                "Skill · armour · resolution",
-                "スキル・アーマー・レゾリューション",
-            ),
-            format!(
-                "{} · {}+ · {}",
-                die_text(s.skill, lang),
-                s.armour,
-                die_text(s.resolution, lang)
-            ),
-        ),
-    ];
+    );
     let specials = s.specials(lang);
     if !specials.is_empty() {
         out.push((l("Specials", "スペシャル"), specials.join(" · ")));
-    }
-    let mut badges = badges(&c, lang);
-    if c.moved {
-        badges.push(l("🚶 moved", "🚶 移動済み"));
-    }
-    if !badges.is_empty() {
-        out.push((l("Status", "状態"), badges.join(" · ")));
     }
     if !s.weapons.is_empty() {
         let lines: Vec<String> = s
@@ -502,10 +517,9 @@ mod tests {
                 .map(|(_, v)| v.clone())
                 .unwrap()
         };
-        assert_eq!(find("Skill"), "D8 · 4+ · unset");
+        assert!(find("Stats").starts_with("skill D8 · armour 4+ · "), "{en:?}");
         assert!(find("Specials").contains("Command(3)"));
-        assert!(find("Status").contains("Done ×2") && find("Status").contains("REELING"));
-        assert!(find("Status").contains("damage 1/2"));
+        assert_eq!(find("Markers"), "done 2 · reeling · damage 1/2");
         assert!(find("Weapons").contains("Limited ammo(1) — fired 1"));
         let ja = describe(&c.to_value(), Lang::Ja);
         assert!(ja.iter().any(|(_, v)| v.contains("カイル・リース (1)")));

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::character::Character;
-use crate::systems::sheet_decl::{Field, Kind, SheetDecl, Weapons};
+use crate::systems::sheet_decl::{Field, Group, Kind, SheetDecl, Weapons};
 
 pub const MAX_WEAPONS: usize = 8;
 
@@ -15,6 +15,11 @@ const DIE: Kind = Kind::Other {
     ja: "d4 | d6 | d8 | d10 | d12 | d20",
 };
 const SMALL: Kind = Kind::Int { min: 0, max: 10 };
+
+/// `/char show`'s shared rows.
+const STATS: Group = ("Stats", "能力値");
+const FLAGS: Group = ("Flags", "フラグ");
+const MARKERS: Group = ("Markers", "マーカー");
 
 pub static DECL: SheetDecl = SheetDecl {
     example: "side=Resistance armour=4 skill=d8 damage_limit=3",
@@ -30,25 +35,30 @@ pub static DECL: SheetDecl = SheetDecl {
                 "a §2 (or session) profile: its stats, specials and armament, applied before the other fields",
                 "§2（またはセッション）のプロフィール: 能力・スペシャル・武装を先に適用",
             ),
-        Field::new("skill", "スキル", DIE, "d8").at("/stats/skill"),
+        Field::new("skill", "スキル", DIE, "d8").at("/stats/skill").group(STATS),
         Field::new("armour", "アーマー", Kind::Int { min: 2, max: 20 }, "4")
             .names(&["armor"])
             .at("/stats/armour")
+            .group(STATS)
             .help("`4+` reads as 4; required without a profile", "`4+` は4。プロフィールなしでは必須"),
-        Field::new("resolution", "レゾリューション", DIE, "d6").at("/stats/resolution"),
+        Field::new("resolution", "レゾリューション", DIE, "d6").at("/stats/resolution").group(STATS),
         Field::new("command", "コマンド", SMALL, "2")
             .at("/stats/command")
+            .group(STATS)
+            .quiet()
             .help("0: none", "0: なし"),
         Field::new("damage_limit", "損傷限界値", SMALL, "3")
             .names(&["損傷限界"])
             .at("/stats/damage_limit")
+            .group(STATS)
+            .quiet()
             .help("0: none", "0: なし"),
-        Field::new("mindless", "マインドレス", Kind::YesNo, "yes").at("/stats/mindless"),
+        Field::new("mindless", "マインドレス", Kind::YesNo, "yes").at("/stats/mindless").group(FLAGS),
         Field::new("ill_be_back", "アイルビーバック", Kind::YesNo, "yes")
             .names(&["illbeback", "ibb", "アイル_ビー_バック"])
-            .at("/stats/ill_be_back"),
-        Field::new("slow", "低速", Kind::YesNo, "yes").at("/stats/slow"),
-        Field::new("unique", "唯一", Kind::YesNo, "yes").at("/stats/unique"),
+            .at("/stats/ill_be_back").group(FLAGS),
+        Field::new("slow", "低速", Kind::YesNo, "yes").at("/stats/slow").group(FLAGS),
+        Field::new("unique", "唯一", Kind::YesNo, "yes").at("/stats/unique").group(FLAGS),
         Field::new(
             "flags",
             "フラグ",
@@ -63,20 +73,20 @@ pub static DECL: SheetDecl = SheetDecl {
             "named-only specials: vehicle vtol size(2) transport(6); empty clears",
             "名前だけのスペシャル: ビークル、ＶＴＯＬ、サイズ(2)、輸送車(6)。空で解除",
         ),
-        Field::new("ready", "レディ", Kind::YesNo, "yes").at("/ready").gm(),
-        Field::new("done", "ダン", SMALL, "1").at("/done").gm(),
-        Field::new("reeling", "リーリング", Kind::YesNo, "yes").at("/reeling").gm(),
+        Field::new("ready", "レディ", Kind::YesNo, "yes").at("/ready").group(MARKERS).board().gm(),
+        Field::new("done", "ダン", SMALL, "1").at("/done").quiet().group(MARKERS).board().gm(),
+        Field::new("reeling", "リーリング", Kind::YesNo, "yes").at("/reeling").group(MARKERS).board().gm(),
         Field::new(
             "removed",
             "除去",
             Kind::Choice(&[&["no", "なし", "いいえ"], &["killed", "撃破", "戦闘不能"], &["retreated", "retreat", "撤退"]]),
             "killed",
         )
-        .at("/removed")
+        .at("/removed").group(MARKERS).board()
         .gm(),
-        Field::new("damage", "損傷", SMALL, "1").at("/damage").gm(),
-        Field::new("crawler", "クローラー", Kind::YesNo, "yes").at("/crawler").gm(),
-        Field::new("moved", "移動済み", Kind::YesNo, "yes").at("/moved").gm(),
+        Field::new("damage", "損傷", SMALL, "1").at("/damage").quiet().group(MARKERS).board().gm(),
+        Field::new("crawler", "クローラー", Kind::YesNo, "yes").at("/crawler").group(MARKERS).board().gm(),
+        Field::new("moved", "移動済み", Kind::YesNo, "yes").at("/moved").group(MARKERS).gm(),
         Field::new("reset", "リセット", Kind::YesNo, "yes")
             .gm()
             .help("markers, damage and ammo cleared", "マーカー・損傷・弾数をクリア"),

@@ -232,6 +232,41 @@ fn expiry_text(e: &Expiry, lang: Lang) -> String {
     }
 }
 
+/// Every cannot-flag with where it comes from.
+fn cannot_text(m: &Model, lang: Lang) -> String {
+    let list: Vec<String> = m
+        .flags()
+        .iter()
+        .map(|(f, src)| format!("{} ({})", f.phrase(lang), src.describe(lang)))
+        .collect();
+    list.join(", ")
+}
+
+/// How `/char show` and the board show a declared field: a stat as its base and what effects
+/// make it (`6→8`), the damage out of the boxes, every cannot-flag with its source, the rule's
+/// on/off in words.
+pub fn dress(m: &Model, f: &crate::systems::sheet_decl::Field, typed: &str, lang: Lang) -> Option<String> {
+    let stat = match f.key {
+        "mat" => Stat::Mat,
+        "rat" => Stat::Rat,
+        "def" => Stat::Def,
+        "arm" => Stat::Arm,
+        "cmd" => Stat::Cmd,
+        "spd" => Stat::Spd,
+        "damage" => return Some(format!("{}/{}", m.marked, m.boxes)),
+        "cannot" => return Some(cannot_text(m, lang)),
+        "auto_hit_miss" => {
+            return Some(
+                lang.pick(typed, if typed == "on" { "あり" } else { "なし" })
+                    .to_string(),
+            );
+        }
+        _ => return None,
+    };
+    let r = m.stat(stat);
+    (r.value != r.base).then(|| format!("{}→{}", r.base, r.value))
+}
+
 /// The model as `name: value` lines. Item 20: everything is shown to everyone.
 pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
     let m = match read(sheet) {
@@ -244,33 +279,9 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
         }
         Err(e) => return vec![(lang.pick("Model", "モデル").to_string(), e.localized(lang))],
     };
-    let mut out = vec![(
-        lang.pick("Controller", "コントローラー").to_string(),
-        m.controller.clone(),
-    )];
-    let stats: Vec<String> = [Stat::Mat, Stat::Rat, Stat::Def, Stat::Arm, Stat::Cmd, Stat::Spd]
-        .into_iter()
-        .map(|s| {
-            let r = m.stat(s);
-            if r.value == r.base {
-                format!("{} {}", s.abbr(), r.base)
-            } else {
-                format!("{} {}→{}", s.abbr(), r.base, r.value)
-            }
-        })
-        .collect();
-    if !m.name.is_empty() {
-        out.push((lang.pick("Name", "名前").to_string(), m.name.clone()));
-    }
-    out.push((lang.pick("Stats", "能力値").to_string(), stats.join(" · ")));
-    let mut state = format!("{}/{} · {}", m.marked, m.boxes, m.status.name(lang));
-    if m.knocked_down {
-        state.push_str(lang.pick(" · knocked down", " · ノックダウン"));
-    }
-    if m.cover {
-        state.push_str(lang.pick(" · in cover", " · カバー"));
-    }
-    out.push((lang.pick("Damage", "ダメージ").to_string(), state));
+    // The declared fields' rows; weapons, cannot-flags from elsewhere and effects are the
+    // model's state.
+    let mut out = DECL.rows(sheet, lang, &|f, v| dress(&m, f, v, lang));
     // Weapons and effects take one line each, however many there are: an embed holds 25 fields.
     if !m.weapons.is_empty() {
         let list: Vec<String> = m
@@ -282,27 +293,10 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
         out.push((lang.pick("Weapons", "武器").to_string(), list.join(" / ")));
     }
     let flags = m.flags();
-    if !flags.is_empty() {
-        let list: Vec<String> = flags
-            .iter()
-            .map(|(f, src)| format!("{} ({})", f.phrase(lang), src.describe(lang)))
-            .collect();
-        out.push((lang.pick("Cannot", "できない").to_string(), list.join(", ")));
-    }
-    if let Some(on) = m.auto_hit_miss {
-        out.push((
-            lang.pick(
-                "Automatic hits/misses (model rule)",
-                "自動命中・自動失敗（モデルのルール）",
-            )
-            .to_string(),
-            if on {
-                lang.pick("on", "あり")
-            } else {
-                lang.pick("off", "なし")
-            }
-            .to_string(),
-        ));
+    let cannot = DECL.get("cannot");
+    if !flags.is_empty() && cannot.shown_in(sheet).is_none() {
+        // Flags only from effects or the model's card: the row the field would have.
+        out.push((cannot.label(lang).to_string(), cannot_text(&m, lang)));
     }
     let mut effects = Vec::new();
     for (win, rest) in super::effects::by_name(&m.effects) {
@@ -471,7 +465,11 @@ mod tests {
         m.cannot.push(CannotFlag::StandUp);
         let lines = describe(&serde_json::to_value(&m).unwrap(), Lang::En);
         let text: String = lines.iter().map(|(k, v)| format!("{k}: {v}\n")).collect();
-        assert!(text.contains("ARM 18→16"), "{text}");
+        assert!(
+            text.contains("Stats: mat 7 · rat 4 · def 12 · arm 18→16"),
+            "{text}"
+        );
+        assert!(text.contains("Damage: boxes 30 · damage 0/30\n"), "{text}");
         assert!(
             text.contains("Effects: Dark Shroud #1 ARM -2 (until the end of Ben's turn)"),
             "{text}"

@@ -6,12 +6,16 @@
 use serde_json::Value;
 
 use super::model::{AttackKind, MAX_BOXES, MAX_STAT, MAX_WEAPONS, Model};
-use crate::systems::sheet_decl::{Field, Kind, SheetDecl, Weapons};
+use crate::systems::sheet_decl::{Field, Group, Kind, SheetDecl, Weapons};
 
 const STAT: Kind = Kind::Int {
     min: 0,
     max: MAX_STAT as i64,
 };
+
+/// `/char show`'s shared rows.
+const STATS: Group = ("Stats", "能力値");
+const DAMAGE: Group = ("Damage", "ダメージ");
 
 pub static DECL: SheetDecl = SheetDecl {
     example: "controller=Ana def=12 arm=18 boxes=30",
@@ -24,24 +28,30 @@ pub static DECL: SheetDecl = SheetDecl {
         Field::new("mat", "近接", STAT, "6")
             .names(&["近接攻撃"])
             .at("/mat")
+            .group(STATS)
             .help("melee attack", "近接攻撃"),
         Field::new("rat", "射撃", STAT, "4")
             .names(&["射撃攻撃"])
             .at("/rat")
+            .group(STATS)
             .help("ranged attack", "射撃攻撃"),
         Field::new("def", "防御", STAT, "12")
             .at("/def")
+            .group(STATS)
             .required()
             .help("defence", "防御"),
         Field::new("arm", "装甲", STAT, "18")
             .at("/arm")
+            .group(STATS)
             .required()
             .help("armour", "装甲"),
         Field::new("cmd", "指揮", STAT, "8")
             .at("/cmd")
+            .group(STATS)
             .help("command", "指揮"),
         Field::new("spd", "速度", STAT, "5")
             .at("/spd")
+            .group(STATS)
             .help("speed", "速度"),
         Field::new(
             "boxes",
@@ -54,6 +64,7 @@ pub static DECL: SheetDecl = SheetDecl {
         )
         .names(&["damage_boxes", "ボックス"])
         .at("/boxes")
+        .group(DAMAGE)
         .required()
         .help("damage boxes", "ダメージボックス"),
         Field::new(
@@ -67,6 +78,8 @@ pub static DECL: SheetDecl = SheetDecl {
         )
         .names(&["marked"])
         .at("/marked")
+        .group(DAMAGE)
+        .board()
         .help(
             "boxes marked, at most its boxes",
             "記入済みボックス（ボックス数まで）",
@@ -110,9 +123,14 @@ pub static DECL: SheetDecl = SheetDecl {
             ]),
             "destroyed",
         )
-        .at("/status"),
+        .at("/status")
+        .group(DAMAGE)
+        .quiet()
+        .board(),
         Field::new("knocked_down", "ノックダウン", Kind::YesNo, "yes")
             .at("/knocked_down")
+            .group(DAMAGE)
+            .board()
             .help(
                 "refused when a cannot-flag forbids it",
                 "「できない」フラグがあれば不可",
@@ -120,6 +138,8 @@ pub static DECL: SheetDecl = SheetDecl {
         Field::new("cover", "カバー", Kind::YesNo, "yes")
             .names(&["in_cover"])
             .at("/cover")
+            .group(DAMAGE)
+            .board()
             .help(
                 "in cover (refused when a cannot-flag forbids it)",
                 "カバー中（「できない」フラグがあれば不可）",

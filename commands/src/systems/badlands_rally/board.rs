@@ -1,21 +1,22 @@
-//! Badlands Rally on the `/session status` board: hull and structure boxes, rattled and its
-//! record, and the states that stop a gear (knocked out, off balance, a spin-out due).
+//! Badlands Rally on the `/session status` board: the fields its sheet declares watched (hull
+//! and structure left, as boxes), then the race's state: the rattle record, rattled, and what
+//! stops a gear (knocked out, off balance, a spin-out due).
 
 use engine::i18n::Lang;
 use engine::systems::badlands_rally::Gear;
+use engine::systems::badlands_rally::sheet::dress;
+use engine::systems::badlands_rally::sheet_decl::DECL;
 use serde_json::Value;
 
 pub fn line(sheet: &Value, lang: Lang) -> Option<String> {
     let g = <Gear as serde::Deserialize>::deserialize(sheet).ok()?;
     let st = g.status();
-    let mut parts = vec![
-        format!(
-            "{} {}",
-            lang.pick("Hull/Structure", "ハル/ストラクチャー"),
-            st.boxes()
-        ),
-        format!("{} {}", lang.pick("rattle record", "ラタルドの記録"), st.record()),
-    ];
+    let mut parts = DECL.board_parts(sheet, lang, &|f, v| dress(&st, f, v, lang));
+    parts.push(format!(
+        "{} {}",
+        lang.pick("rattle record", "ラタルドの記録"),
+        st.record()
+    ));
     if st.permanently_rattled {
         parts.push(format!(
             "**{}**",

@@ -1,16 +1,17 @@
-//! Terminator Genisys on the `/session status` board: the markers and states the table tracks
-//! (Ready, Done, Reeling, Crawler, KILLED, damage), as the character sheet's badges.
+//! Terminator Genisys on the `/session status` board: the markers its sheet declares watched
+//! (ready, done, reeling, removed, damage, crawler).
 
 use engine::i18n::Lang;
-use engine::systems::terminator::sheet::{badges, read};
+use engine::systems::terminator::sheet::{dress, read};
+use engine::systems::terminator::sheet_decl::DECL;
 use serde_json::Value;
 
 pub fn line(sheet: &Value, lang: Lang) -> Option<String> {
     let c = read(sheet).ok()?;
-    let badges = badges(&c, lang);
-    Some(if badges.is_empty() {
+    let parts = DECL.board_parts(sheet, lang, &|f, v| dress(&c, f, v, lang));
+    Some(if parts.is_empty() {
         lang.pick("no markers", "マーカーなし").to_string()
     } else {
-        badges.join(" · ")
+        parts.join(" · ")
     })
 }
