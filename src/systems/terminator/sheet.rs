@@ -263,13 +263,7 @@ pub fn edit_with(current: &Value, fields: &[(String, String)], lib: &Library) ->
         }
     }
     if reset {
-        c.ready = false;
-        c.done = 0;
-        c.reeling = false;
-        c.removed = None;
-        c.damage = 0;
-        c.moved = false;
-        c.ammo_used.clear();
+        c.clear_markers();
     }
     Ok(c.to_value())
 }
