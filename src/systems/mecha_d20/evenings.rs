@@ -64,6 +64,7 @@ pub static EVENINGS: Evenings = Evenings {
     ],
     sheet: next_sheet,
     state: next_state,
+    continues: |house| !new_battle(house),
 };
 
 fn new_battle(house: &House) -> bool {
@@ -231,6 +232,7 @@ mod tests {
         let (one, two) = next(&[("mecha.next_evening", "continue")]);
         assert_eq!(two.roster, one.roster);
         assert_eq!(two.system_state, one.system_state);
+        assert_eq!(two.turn, one.turn, "the round and turn order go on");
         let st = MechaState::read(&two.system_state).unwrap();
         assert_eq!((st.turn, st.phase), (1, Phase::Squad { index: 0 }));
     }

@@ -53,6 +53,7 @@ pub static EVENINGS: Evenings = Evenings {
     ],
     sheet: next_sheet,
     state: next_state,
+    continues: Evenings::never,
 };
 
 /// A character as the next evening starts it: Edge points full unless the GM refreshes them.

@@ -49,6 +49,7 @@ pub static EVENINGS: Evenings = Evenings {
     ],
     sheet: next_sheet,
     state: next_state,
+    continues: |house| !new_game(house),
 };
 
 fn new_game(house: &House) -> bool {
@@ -187,6 +188,7 @@ mod tests {
         let two = one.next_evening(Actor::user(GM), &house, 300).unwrap();
         assert_eq!(two.roster, one.roster);
         assert_eq!(two.system_state, one.system_state);
+        assert_eq!(two.turn, one.turn, "the round and turn order go on");
         let e = character(&two.roster[1].sheet);
         assert!(e.crawler);
         assert_eq!(character(&two.roster[2].sheet).removed, Some(Removal::Killed));

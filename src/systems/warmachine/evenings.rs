@@ -54,6 +54,7 @@ pub static EVENINGS: Evenings = Evenings {
     ],
     sheet: next_sheet,
     state: next_state,
+    continues: |house| !new_battle(house),
 };
 
 fn new_battle(house: &House) -> bool {
@@ -203,6 +204,7 @@ mod tests {
         let two = one.next_evening(Actor::user(GM), &house, 300).unwrap();
         assert_eq!(two.roster, one.roster);
         assert_eq!(two.system_state, one.system_state);
+        assert_eq!(two.turn, one.turn, "the round and turn order go on");
         let st = WarmachineState::read(&two.system_state).unwrap();
         assert_eq!((st.game.round, st.game.triggers.pending.len()), (2, 1));
     }
