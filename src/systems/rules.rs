@@ -175,7 +175,34 @@ pub struct Evenings {
     pub continues: fn(&House) -> bool,
 }
 
+/// What every system carries to the next evening (`Session::next_evening`), before its own.
+pub const EVENINGS_CARRY: (&str, &str) = (
+    "the roster, the GM and players, their names, the house options; the log continues",
+    "ロスター、GMとプレイヤー、名前、ハウスルール。ログは続く",
+);
+/// What every system starts afresh, before its own (unless its rules continue the game).
+pub const EVENINGS_RESET: (&str, &str) = (
+    "the turn order, and effects that ran for a number of rounds",
+    "手番順と、ラウンド数の決まった効果",
+);
+
 impl Evenings {
+    /// What carries, in `lang`: every system's first, then this system's.
+    pub fn carries_in(&self, lang: Lang) -> Vec<&'static str> {
+        std::iter::once(&EVENINGS_CARRY)
+            .chain(self.carries)
+            .map(|(en, ja)| lang.pick(en, ja))
+            .collect()
+    }
+
+    /// What starts fresh, in `lang`: every system's first, then this system's.
+    pub fn resets_in(&self, lang: Lang) -> Vec<&'static str> {
+        std::iter::once(&EVENINGS_RESET)
+            .chain(self.resets)
+            .map(|(en, ja)| lang.pick(en, ja))
+            .collect()
+    }
+
     /// A sheet or state that carries unchanged.
     pub fn unchanged(_: &mut Value, _: &House) {}
 

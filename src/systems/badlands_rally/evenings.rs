@@ -158,7 +158,15 @@ mod tests {
             .unwrap();
         let st = &jerboa.state;
         assert_eq!(
-            (st.hull, st.structure, st.rattled, st.rattle_record, st.off_balance, st.laps, st.rally_tokens),
+            (
+                st.hull,
+                st.structure,
+                st.rattled,
+                st.rattle_record,
+                st.off_balance,
+                st.laps,
+                st.rally_tokens
+            ),
             (0, 1, true, 1, true, 1, 2)
         );
         let hunter = new("attack=4+ defence=4+ initiative=4+ mr=12 hits=3/1 ar=6")
@@ -167,8 +175,10 @@ mod tests {
             .apply(&GearEvent::Activate { speed: Speed::Top })
             .unwrap();
         assert!(hunter.state.is_active());
-        s.roster.push(RosterEntry::new("Jerboa", 2).with_sheet(serde_json::to_value(&jerboa).unwrap()));
-        s.roster.push(RosterEntry::new("Hunter", 3).with_sheet(serde_json::to_value(&hunter).unwrap()));
+        s.roster
+            .push(RosterEntry::new("Jerboa", 2).with_sheet(serde_json::to_value(&jerboa).unwrap()));
+        s.roster
+            .push(RosterEntry::new("Hunter", 3).with_sheet(serde_json::to_value(&hunter).unwrap()));
         RaceFacts {
             scenario: Some(Scenario::GrudgeMatch),
             laps: 3,
@@ -184,7 +194,10 @@ mod tests {
 
     fn next(house: &[(&str, &str)]) -> (Session, Session) {
         let one = evening_one();
-        let house: House = house.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let house: House = house
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         let two = one.next_evening(Actor::user(GM), &house, 300).unwrap();
         (one, two)
     }
@@ -195,10 +208,18 @@ mod tests {
         for (before, after) in one.roster.iter().zip(&two.roster) {
             let (b, a) = (gear(&before.sheet), gear(&after.sheet));
             assert_eq!(a.sheet, b.sheet, "the gear itself carries");
-            assert_eq!(a.state, GearState::fresh(&a.sheet), "{}: a fresh race", after.name);
+            assert_eq!(
+                a.state,
+                GearState::fresh(&a.sheet),
+                "{}: a fresh race",
+                after.name
+            );
         }
         let j = gear(&two.roster[0].sheet).state;
-        assert_eq!((j.hull, j.structure, j.rattled, j.rattle_record), (3, 2, false, 0));
+        assert_eq!(
+            (j.hull, j.structure, j.rattled, j.rattle_record),
+            (3, 2, false, 0)
+        );
         assert_eq!((j.laps, j.rally_tokens, j.off_balance), (0, 0, false));
         assert_eq!(RaceFacts::read(&two.system_state).unwrap(), RaceFacts::default());
         assert_eq!(RaceFacts::read(&two.system_state).unwrap().laps, DEFAULT_LAPS);
@@ -211,19 +232,32 @@ mod tests {
         let j = gear(&two.roster[0].sheet).state;
         assert_eq!((j.hull, j.structure, j.rattled), (0, 1, true));
         assert_eq!(
-            (j.rattle_record, j.off_balance, j.laps, j.rally_tokens, j.must_recover),
+            (
+                j.rattle_record,
+                j.off_balance,
+                j.laps,
+                j.rally_tokens,
+                j.must_recover
+            ),
             (0, false, 0, 0, false),
             "the race's record, laps and tokens reset; Structure 1 left, so no forced recovery"
         );
         let h = gear(&two.roster[1].sheet).state;
-        assert_eq!((h.hull, h.structure, h.rattled, h.is_active()), (2, 1, false, false));
+        assert_eq!(
+            (h.hull, h.structure, h.rattled, h.is_active()),
+            (2, 1, false, false)
+        );
         assert_eq!(RaceFacts::read(&two.system_state).unwrap(), RaceFacts::default());
     }
 
     #[test]
     fn without_repairs_a_gear_at_zero_hits_starts_by_recovering() {
         let mut v = BadlandsRallyRules
-            .edit_sheet(&json!({}), &kv("attack=4+ defence=4+ initiative=4+ mr=12 hits=1/1 ar=6"), false)
+            .edit_sheet(
+                &json!({}),
+                &kv("attack=4+ defence=4+ initiative=4+ mr=12 hits=1/1 ar=6"),
+                false,
+            )
             .unwrap();
         let g = gear(&v)
             .apply(&GearEvent::Hit(Hit {
@@ -239,7 +273,10 @@ mod tests {
         house.insert("rally.repair_between_races".into(), "none".into());
         next_sheet(&mut v, &house);
         let s = gear(&v).state;
-        assert_eq!((s.hull, s.structure, s.rattled, s.must_recover), (0, 0, true, true));
+        assert_eq!(
+            (s.hull, s.structure, s.rattled, s.must_recover),
+            (0, 0, true, true)
+        );
         assert_eq!(s.pending_spin_out, None, "the spin-out was the last race's");
     }
 

@@ -178,7 +178,11 @@ mod tests {
         let mut s = Session::start(7, 8, "Night", SystemId::Generic, 1, 100).unwrap();
         s.id = 61;
         let sheet = GENERIC
-            .edit_sheet(&Value::Object(Map::new()), &kv(&[("hp", "12"), ("note", "warjack")]), false)
+            .edit_sheet(
+                &Value::Object(Map::new()),
+                &kv(&[("hp", "12"), ("note", "warjack")]),
+                false,
+            )
             .unwrap();
         let sheet = GENERIC.edit_sheet(&sheet, &kv(&[("hp", "7")]), false).unwrap();
         let mut ana = RosterEntry::new("Ana", 2).with_sheet(sheet.clone());
@@ -193,10 +197,11 @@ mod tests {
         s.turn.round = 3;
         s.system_state = serde_json::json!({"clock": 4});
         s.end(Actor::user(1), 200).unwrap();
-        let two = s
-            .next_evening(Actor::user(1), &Default::default(), 300)
-            .unwrap();
-        assert_eq!(two.roster[0].sheet, serde_json::json!({"hp": 7, "note": "warjack"}));
+        let two = s.next_evening(Actor::user(1), &Default::default(), 300).unwrap();
+        assert_eq!(
+            two.roster[0].sheet,
+            serde_json::json!({"hp": 7, "note": "warjack"})
+        );
         let effects: Vec<&str> = two.roster[0].effects.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(effects, ["Cursed"]);
         assert_eq!(two.turn, TurnState::default());

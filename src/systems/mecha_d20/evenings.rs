@@ -172,7 +172,8 @@ mod tests {
             turn: 1,
         });
         for (name, u) in &units {
-            s.roster.push(RosterEntry::new(name.clone(), 2).with_sheet(u.to_value()));
+            s.roster
+                .push(RosterEntry::new(name.clone(), 2).with_sheet(u.to_value()));
         }
         st.write(&mut s.system_state);
         s.end(Actor::user(GM), 200).unwrap();
@@ -181,7 +182,10 @@ mod tests {
 
     fn next(house: &[(&str, &str)]) -> (Session, Session) {
         let one = evening_one();
-        let house: House = house.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let house: House = house
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         let two = one.next_evening(Actor::user(GM), &house, 300).unwrap();
         (one, two)
     }
@@ -192,7 +196,10 @@ mod tests {
         let a = unit(&two.roster[0].sheet);
         let p = &a.pilot;
         assert_eq!((p.ap, p.fatigue, p.spirit, p.fainted), (4, 0, 5, false));
-        assert_eq!((p.squad.as_str(), p.leader, p.judgement, p.tactics), ("Blue", true, 2, 1));
+        assert_eq!(
+            (p.squad.as_str(), p.leader, p.judgement, p.tactics),
+            ("Blue", true, 2, 1)
+        );
         let s = &a.suit;
         assert_eq!((s.durability, s.propellant, s.destroyed), (20, 20, false));
         assert!(s.wear.is_empty());
@@ -202,8 +209,14 @@ mod tests {
         before.repair();
         assert_eq!(a, before);
         let r = unit(&two.roster[1].sheet);
-        assert_eq!((r.suit.durability, r.suit.destroyed, r.pilot.escaped), (10, false, None));
-        assert_eq!(MechaState::read(&two.system_state).unwrap(), MechaState::default());
+        assert_eq!(
+            (r.suit.durability, r.suit.destroyed, r.pilot.escaped),
+            (10, false, None)
+        );
+        assert_eq!(
+            MechaState::read(&two.system_state).unwrap(),
+            MechaState::default()
+        );
         assert_eq!(two.turn, TurnState::default());
     }
 
@@ -219,10 +232,19 @@ mod tests {
         assert_eq!(s.wear.arms.len(), 1);
         assert_eq!(s.weapons[0].status, WeaponStatus::Usable, "a malfunction is over");
         assert_eq!(s.weapons[1].status, WeaponStatus::Lost { from: 0 });
-        assert!(!s.weapons[1].status.usable_in(1), "lost from the new battle's first turn");
+        assert!(
+            !s.weapons[1].status.usable_in(1),
+            "lost from the new battle's first turn"
+        );
         let r = unit(&two.roster[1].sheet);
-        assert_eq!((r.suit.durability, r.suit.destroyed, r.pilot.escaped), (-3, true, Some(true)));
-        assert_eq!(MechaState::read(&two.system_state).unwrap(), MechaState::default());
+        assert_eq!(
+            (r.suit.durability, r.suit.destroyed, r.pilot.escaped),
+            (-3, true, Some(true))
+        );
+        assert_eq!(
+            MechaState::read(&two.system_state).unwrap(),
+            MechaState::default()
+        );
         let before = MechaState::read(&one.system_state).unwrap();
         assert_eq!((before.turn, before.held.len(), before.prompts.len()), (1, 1, 1));
     }

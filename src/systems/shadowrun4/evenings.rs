@@ -90,7 +90,10 @@ mod tests {
     const GM: u64 = 1;
 
     fn kv(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     /// Evening 1: Ana (Edge 3, Body 4, Willpower 3) spends two Edge points, burns one, takes
@@ -118,7 +121,8 @@ mod tests {
         let c = c.spend_edge().unwrap().spend_edge().unwrap().burn_edge().unwrap();
         let (c, _) = c.apply_damage(DamageType::Physical, 3).unwrap();
         let (c, _) = c.apply_damage(DamageType::Stun, 2).unwrap();
-        s.roster.push(RosterEntry::new("Ana", 2).with_sheet(sheet::write(&sh, &c)));
+        s.roster
+            .push(RosterEntry::new("Ana", 2).with_sheet(sheet::write(&sh, &c)));
         let ini = roll_initiative(
             &[Combatant::from_sheet(&c)],
             &mut FixedRoller::new(vec![5, 6, 1, 2, 3, 4, 1]),
@@ -184,7 +188,10 @@ mod tests {
         let mut house = House::new();
         house.insert("sr.edge_refresh".into(), "gm".into());
         let (one, two) = next(&house);
-        assert_eq!(two.roster[0].sheet, one.roster[0].sheet, "the whole sheet carries");
+        assert_eq!(
+            two.roster[0].sheet, one.roster[0].sheet,
+            "the whole sheet carries"
+        );
         let after = sheet::read(&two.roster[0].sheet).unwrap().character;
         assert_eq!((after.edge_points, after.physical, after.stun), (1, 3, 2));
         assert_eq!(Shadowrun4State::read(&two.system_state).unwrap().initiative, None);

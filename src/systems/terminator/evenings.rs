@@ -116,7 +116,8 @@ mod tests {
         let mut s = Session::start(7, 8, "Judgment Day", SystemId::Terminator, GM, 100).unwrap();
         s.id = 31;
         let mut st = TerminatorState::default();
-        st.start(&["Resistance".to_string(), "Skynet".to_string()]).unwrap();
+        st.start(&["Resistance".to_string(), "Skynet".to_string()])
+            .unwrap();
         st.define_weapon("Railgun long rof2 d12 heavy").unwrap();
         st.define_profile("Scout", &kv("armour=4 skill=d8")).unwrap();
         st.write(&mut s.system_state);
@@ -125,7 +126,11 @@ mod tests {
                 .edit_sheet_in(base, &kv(fields), gm, &s.system_state)
                 .unwrap()
         };
-        let kyle = add(r#"side=Resistance profile="Kyle Reese" skill=d8 w1="RPG d12""#, false, &json!({}));
+        let kyle = add(
+            r#"side=Resistance profile="Kyle Reese" skill=d8 w1="RPG d12""#,
+            false,
+            &json!({}),
+        );
         let kyle = add("done=2 reeling=yes damage=1", true, &kyle);
         let mut k = character(&kyle);
         k.ammo_used.insert("RPG".into(), 1);
@@ -134,12 +139,17 @@ mod tests {
         e.become_crawler(&Library::shipped().crawler());
         let swat = add("side=Resistance profile=Scout w1=Railgun", false, &json!({}));
         let swat = add("removed=killed", true, &swat);
-        s.roster.push(RosterEntry::new("Kyle", 2).with_sheet(k.to_value()));
-        s.roster.push(RosterEntry::new("T-800", 3).with_sheet(e.to_value()));
+        s.roster
+            .push(RosterEntry::new("Kyle", 2).with_sheet(k.to_value()));
+        s.roster
+            .push(RosterEntry::new("T-800", 3).with_sheet(e.to_value()));
         s.roster.push(RosterEntry::new("Scout", 2).with_sheet(swat));
         let mut st = TerminatorState::read(&s.system_state).unwrap();
         st.roll_off(Die::D8, &mut FixedRoller::new(vec![2, 7])).unwrap();
-        assert_eq!((st.turn, st.phase, st.edge.as_deref()), (1, Phase::FirstPlayer, Some("Skynet")));
+        assert_eq!(
+            (st.turn, st.phase, st.edge.as_deref()),
+            (1, Phase::FirstPlayer, Some("Skynet"))
+        );
         st.write(&mut s.system_state);
         s.end(Actor::user(GM), 200).unwrap();
         s
@@ -160,23 +170,36 @@ mod tests {
         // The Crawler is an Endoskeleton again, with the skill die its player gave it.
         let e = character(&two.roster[1].sheet);
         assert!(!e.crawler && e.fielded.is_none());
-        assert_eq!((e.stats.name.as_str(), e.stats.skill), ("Endoskeleton", Some(Die::D10)));
+        assert_eq!(
+            (e.stats.name.as_str(), e.stats.skill),
+            ("Endoskeleton", Some(Die::D10))
+        );
         assert!(e.stats.ill_be_back);
         assert_eq!(e.stats, character(&endo_sheet()).stats);
         // The killed Scout is back, with the session's profile and weapon.
         let sc = character(&two.roster[2].sheet);
         assert_eq!(sc.removed, None);
-        assert_eq!((sc.stats.name.as_str(), sc.stats.weapons[0].name.as_str()), ("Scout", "Railgun"));
+        assert_eq!(
+            (sc.stats.name.as_str(), sc.stats.weapons[0].name.as_str()),
+            ("Scout", "Railgun")
+        );
         let st = TerminatorState::read(&two.system_state).unwrap();
         assert_eq!(st.players, ["Resistance", "Skynet"]);
-        assert_eq!((st.turn, st.phase, st.edge.clone(), st.roll_off.clone()), (0, Phase::NotStarted, None, None));
+        assert_eq!(
+            (st.turn, st.phase, st.edge.clone(), st.roll_off.clone()),
+            (0, Phase::NotStarted, None, None)
+        );
         assert_eq!((st.profiles.len(), st.weapons.len()), (1, 1));
         assert_eq!(two.turn, TurnState::default());
     }
 
     fn endo_sheet() -> Value {
         TerminatorRules
-            .edit_sheet(&json!({}), &kv("side=Skynet profile=Endoskeleton skill=d10"), false)
+            .edit_sheet(
+                &json!({}),
+                &kv("side=Skynet profile=Endoskeleton skill=d10"),
+                false,
+            )
             .unwrap()
     }
 

@@ -8,7 +8,7 @@
 //!
 //! The rulings stay [decision]: the issue asks that they follow the group into the next evening
 //! (a ruling settles how the group plays a rule); a group that wants a clean slate ends the game
-//! with `/wm-turn end_game`, which archives them (WG-5), and archived games stay listed.
+//! with `/wm-turn end-game`, which archives them (WG-5), and archived games stay listed.
 //!
 //! A battle left unfinished when an evening ends: `wm.next_evening=continue` carries the board
 //! as it was.
@@ -34,8 +34,8 @@ pub static EVENINGS: Evenings = Evenings {
             "モデル：能力値、武器、コントローラー、モデル自身のルール（できない、自動命中/失敗）",
         ),
         (
-            "the rulings of disputes (archived when the game is ended with /wm-turn end_game)",
-            "裁定（ルール争いの結果。/wm-turn end_game でゲームを終えると保管される）",
+            "the rulings of disputes (archived when the game is ended with /wm-turn end-game)",
+            "裁定（ルール争いの結果。/wm-turn end-game でゲームを終えると保管される）",
         ),
     ],
     resets: &[
@@ -102,7 +102,10 @@ mod tests {
     const GM: u64 = 1;
 
     fn kv(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     fn model(v: &Value) -> Model {
@@ -133,13 +136,16 @@ mod tests {
         let mut j = model(&jug);
         j.take_hit(7);
         j.request(StateRequest::KnockDown).unwrap();
-        j.add_effect(&preset("dark shroud").unwrap(), Expiry::Manual, Some("Bane"), Some("Ben"))
-            .unwrap();
+        j.add_effect(
+            &preset("dark shroud").unwrap(),
+            Expiry::Manual,
+            Some("Bane"),
+            Some("Ben"),
+        )
+        .unwrap();
         j.add_effect(
             &preset("kiss of lyliss").unwrap(),
-            Expiry::EndOfTurn {
-                player: "Ben".into(),
-            },
+            Expiry::EndOfTurn { player: "Ben".into() },
             None,
             None,
         )
@@ -147,23 +153,36 @@ mod tests {
         let slayer = WarmachineRules
             .edit_sheet(
                 &json!({}),
-                &kv(&[("controller", "Ben"), ("def", "12"), ("arm", "18"), ("boxes", "10")]),
+                &kv(&[
+                    ("controller", "Ben"),
+                    ("def", "12"),
+                    ("arm", "18"),
+                    ("boxes", "10"),
+                ]),
                 false,
             )
             .unwrap();
         let mut sl = model(&slayer);
         sl.take_hit(10);
         assert_eq!(sl.status, ModelStatus::Disabled);
-        s.roster.push(RosterEntry::new("Juggernaut", 2).with_sheet(serde_json::to_value(&j).unwrap()));
-        s.roster.push(RosterEntry::new("Slayer", 3).with_sheet(serde_json::to_value(&sl).unwrap()));
+        s.roster
+            .push(RosterEntry::new("Juggernaut", 2).with_sheet(serde_json::to_value(&j).unwrap()));
+        s.roster
+            .push(RosterEntry::new("Slayer", 3).with_sheet(serde_json::to_value(&sl).unwrap()));
         let mut st = WarmachineState::default();
         st.game.start(&["Ana".to_string(), "Ben".to_string()]).unwrap();
         let mut models = BTreeMap::new();
         st.game.end_turn(&mut models).unwrap();
         st.game.end_turn(&mut models).unwrap();
         st.game.add_triggers("Ana: Counterblast").unwrap();
-        st.dispute("LOS through the wreck?", &[], Some("Wrecks block LOS"), 150, &mut FixedRoller::new(vec![6, 2]))
-            .unwrap();
+        st.dispute(
+            "LOS through the wreck?",
+            &[],
+            Some("Wrecks block LOS"),
+            150,
+            &mut FixedRoller::new(vec![6, 2]),
+        )
+        .unwrap();
         assert_eq!((st.game.round, st.rulings.len(), st.roll_offs.len()), (2, 1, 1));
         st.write(&mut s.system_state);
         s.end(Actor::user(GM), 200).unwrap();
@@ -175,13 +194,22 @@ mod tests {
         let one = evening_one();
         let two = one.next_evening(Actor::user(GM), &House::new(), 300).unwrap();
         let j = model(&two.roster[0].sheet);
-        assert_eq!((j.marked, j.status, j.knocked_down, j.cover), (0, ModelStatus::Ok, false, false));
-        assert!(j.effects.is_empty(), "manual and timed instances both end with the battle");
+        assert_eq!(
+            (j.marked, j.status, j.knocked_down, j.cover),
+            (0, ModelStatus::Ok, false, false)
+        );
+        assert!(
+            j.effects.is_empty(),
+            "manual and timed instances both end with the battle"
+        );
         // The model itself is the same.
         let mut before = model(&one.roster[0].sheet);
         before.new_game();
         assert_eq!(j, before);
-        assert_eq!((j.controller.as_str(), j.mat, j.def, j.arm, j.boxes), ("Ana", 6, 12, 20, 30));
+        assert_eq!(
+            (j.controller.as_str(), j.mat, j.def, j.arm, j.boxes),
+            ("Ana", 6, 12, 20, 30)
+        );
         assert_eq!(j.weapons[0].name, "Ice Axe");
         assert_eq!(j.cannot.len(), 1);
         let sl = model(&two.roster[1].sheet);
@@ -191,7 +219,10 @@ mod tests {
         assert!(st.roll_offs.is_empty());
         assert_eq!(st.rulings.len(), 1);
         assert_eq!(st.rulings[0].ruling, "Wrecks block LOS");
-        assert_eq!(st.next_ruling_id, 2, "the next ruling is numbered after the kept ones");
+        assert_eq!(
+            st.next_ruling_id, 2,
+            "the next ruling is numbered after the kept ones"
+        );
         assert_eq!(two.turn, TurnState::default());
         assert_eq!(two.roster.len(), 2);
     }
