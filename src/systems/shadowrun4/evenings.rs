@@ -128,8 +128,10 @@ mod tests {
             &mut FixedRoller::new(vec![5, 6, 1, 2, 3, 4, 1]),
         )
         .unwrap();
-        let mut st = Shadowrun4State::default();
-        st.initiative = Some(serde_json::to_value(ini).unwrap());
+        let mut st = Shadowrun4State {
+            initiative: Some(serde_json::to_value(ini).unwrap()),
+            ..Default::default()
+        };
         st.chase.vehicles.insert(
             "Bike".into(),
             crate::systems::shadowrun4::rigging::ChaseEntry {

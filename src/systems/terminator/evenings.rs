@@ -193,6 +193,19 @@ mod tests {
         assert_eq!(two.turn, TurnState::default());
     }
 
+    #[test]
+    fn a_profile_typed_on_a_crawler_is_the_one_the_next_game_fields() {
+        let mut e = character(&endo_sheet());
+        e.become_crawler(&Library::shipped().crawler());
+        let v = TerminatorRules
+            .edit_sheet(&e.to_value(), &kv("profile=T-1000"), false)
+            .unwrap();
+        let mut v2 = v.clone();
+        next_sheet(&mut v2, &House::new());
+        assert_eq!(character(&v2).stats.name, "T-1000");
+        assert!(!character(&v2).crawler);
+    }
+
     fn endo_sheet() -> Value {
         TerminatorRules
             .edit_sheet(

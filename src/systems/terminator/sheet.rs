@@ -162,6 +162,8 @@ pub fn edit_with(current: &Value, fields: &[(String, String)], lib: &Library) ->
             )
         })?;
         c.stats = p.clone();
+        // A profile typed in is the one fielded from now on, a Crawler's included.
+        c.fielded = None;
     }
     let mut weapons: Vec<Option<Weapon>> = c.stats.weapons.iter().cloned().map(Some).collect();
     let mut reset = false;
