@@ -29,7 +29,9 @@ impl Session {
     /// manager) at `now_ms`: the same name, system, GM, players, names and roster; each sheet and
     /// the system's state as its rules carry them; no turn order; effects that ran for a number
     /// of rounds are over (a round belongs to the evening it was played in), effects until
-    /// removed stay. Unsaved: the store gives it its id.
+    /// removed stay — unless the system's rules say the evening goes on with the last one's
+    /// game (a battle left unfinished), when the turn and every effect carry. Unsaved: the store
+    /// gives it its id.
     pub fn next_evening(&self, actor: Actor, house: &House, now_ms: i64) -> Result<Session, SessionError> {
         self.ensure_manager(actor)?;
         let carry = crate::systems::rules(self.system).evenings();
@@ -41,9 +43,14 @@ impl Session {
         next.created_at_ms = now_ms;
         next.updated_at_ms = now_ms;
         next.ended_at_ms = None;
-        next.turn = TurnState::default();
+        let goes_on = (carry.continues)(house);
+        if !goes_on {
+            next.turn = TurnState::default();
+        }
         for entry in &mut next.roster {
-            entry.effects.retain(|e| e.rounds.is_none());
+            if !goes_on {
+                entry.effects.retain(|e| e.rounds.is_none());
+            }
             (carry.sheet)(&mut entry.sheet, house);
         }
         (carry.state)(&mut next.system_state, house);

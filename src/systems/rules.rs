@@ -159,8 +159,8 @@ pub type House = std::collections::BTreeMap<String, String>;
 
 /// What carries from one evening of a campaign to the next and what resets, per system. Every
 /// system also keeps its roster, players, GM, names and house options, and starts the evening
-/// with no turn order and without the effects that ran for a number of rounds
-/// (`Session::next_evening`).
+/// with no turn order and without the effects that ran for a number of rounds, unless it
+/// [`continues`](Self::continues) the last evening's game (`Session::next_evening`).
 pub struct Evenings {
     /// What stays, one line each (English, Japanese).
     pub carries: &'static [(&'static str, &'static str)],
@@ -170,11 +170,46 @@ pub struct Evenings {
     pub sheet: fn(&mut Value, &House),
     /// The session's `system_state` as the next evening starts it.
     pub state: fn(&mut Value, &House),
+    /// Whether the next evening goes on with the last one's game (a battle left unfinished):
+    /// then the turn order, the round and the effects that run for rounds carry too.
+    pub continues: fn(&House) -> bool,
 }
 
+/// What every system carries to the next evening (`Session::next_evening`), before its own.
+pub const EVENINGS_CARRY: (&str, &str) = (
+    "the roster, the GM and players, their names, the house options; the log continues",
+    "ロスター、GMとプレイヤー、名前、ハウスルール。ログは続く",
+);
+/// What every system starts afresh, before its own (unless its rules continue the game).
+pub const EVENINGS_RESET: (&str, &str) = (
+    "the turn order, and effects that ran for a number of rounds",
+    "手番順と、ラウンド数の決まった効果",
+);
+
 impl Evenings {
+    /// What carries, in `lang`: every system's first, then this system's.
+    pub fn carries_in(&self, lang: Lang) -> Vec<&'static str> {
+        std::iter::once(&EVENINGS_CARRY)
+            .chain(self.carries)
+            .map(|(en, ja)| lang.pick(en, ja))
+            .collect()
+    }
+
+    /// What starts fresh, in `lang`: every system's first, then this system's.
+    pub fn resets_in(&self, lang: Lang) -> Vec<&'static str> {
+        std::iter::once(&EVENINGS_RESET)
+            .chain(self.resets)
+            .map(|(en, ja)| lang.pick(en, ja))
+            .collect()
+    }
+
     /// A sheet or state that carries unchanged.
     pub fn unchanged(_: &mut Value, _: &House) {}
+
+    /// Every evening starts a new round count.
+    pub fn never(_: &House) -> bool {
+        false
+    }
 }
 
 /// A system's typed session state, kept under its own key of `Session::system_state` (JSON in

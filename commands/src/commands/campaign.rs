@@ -21,6 +21,7 @@ use crate::offers::{Offer, settle};
 use crate::press::{Answer, Press, PressReply, Shown};
 use crate::store::{ExportPage, JsonText, LogScope, NewAction, Store, StoreError};
 use crate::{BotError, Context};
+use engine::systems::rules::House;
 
 /// Continue the campaign whose newest evening is `payload.last`.
 pub const CONTINUE: &str = "campaign.continue";
@@ -93,12 +94,12 @@ pub async fn start(
                 )));
             }
             let s = continue_campaign(store, &inv, last.id, inv.actor, name.as_deref()).await?;
-            send(ctx, started_view(&s, inv.lang)).await
+            send(ctx, started_view(&s, &inv.settings.house, inv.lang)).await
         }
         (Some(CampaignChoice::New), _) | (None, None) => {
             let (name, sys) = fresh.ok_or_else(|| needs_name_and_system(inv.lang))?;
             let s = new_campaign(store, &inv, guild, name, sys).await?;
-            send(ctx, started_view(&s, inv.lang)).await
+            send(ctx, started_view(&s, &inv.settings.house, inv.lang)).await
         }
         (None, Some(last)) => offer(ctx, &inv, &last, fresh).await,
     }
@@ -177,7 +178,7 @@ async fn continue_campaign(
 
 /// What a started evening says: the system, the GM, where its rolls are and, from the second
 /// evening on, what the rules carried and reset.
-pub fn started_view(s: &Session, lang: Lang) -> EmbedView {
+pub fn started_view(s: &Session, house: &House, lang: Lang) -> EmbedView {
     let sys = s.system.display_name(lang);
     let own: Vec<String> = crate::systems::bot(s.system)
         .commands()
@@ -218,7 +219,7 @@ pub fn started_view(s: &Session, lang: Lang) -> EmbedView {
         format!("システム: {sys}\nGM: <@{}>\n{players}\n{rolls}", s.gm),
     );
     if s.evening > 1 {
-        description.push_str(&carried_text(s, lang));
+        description.push_str(&carried_text(s, house, lang));
     }
     let title = if s.evening > 1 {
         say(
@@ -241,16 +242,11 @@ pub fn started_view(s: &Session, lang: Lang) -> EmbedView {
     }
 }
 
-/// `\n\nCarried: …\nReset: …` from the system's rules, with the roster that came along.
-fn carried_text(s: &Session, lang: Lang) -> String {
+/// `\n\nRoster: …\nCarried: …\nReset: …` from the system's rules (what goes on, when they
+/// continue the last evening's game).
+fn carried_text(s: &Session, house: &House, lang: Lang) -> String {
     let ev = engine::systems::rules(s.system).evenings();
-    let words = |lines: &[(&str, &str)]| {
-        lines
-            .iter()
-            .map(|&(en, ja)| lang.pick(en, ja))
-            .collect::<Vec<_>>()
-            .join(lang.pick("; ", "、"))
-    };
+    let sep = lang.pick("; ", "、");
     let roster: Vec<String> = s.roster.iter().map(|e| escape(&e.name)).collect();
     let mut out = String::from("\n");
     if !roster.is_empty() {
@@ -260,26 +256,25 @@ fn carried_text(s: &Session, lang: Lang) -> String {
             format!("\nロスター: {}", roster.join("、")),
         ));
     }
-    let mut always = vec![(
-        "the roster, players, GM and house options",
-        "ロスター・プレイヤー・GM・ハウスルール",
-    )];
-    always.extend_from_slice(ev.carries);
+    let carried = ev.carries_in(lang).join(sep);
     out.push_str(&say(
         lang,
-        format!("\nCarried: {}", words(&always)),
-        format!("\n引き継ぎ: {}", words(&always)),
+        format!("\nCarried: {carried}"),
+        format!("\n引き継ぎ: {carried}"),
     ));
-    let mut resets = vec![(
-        "the turn order; effects that ran for rounds",
-        "手番の順番・ラウンド数で続く効果",
-    )];
-    resets.extend_from_slice(ev.resets);
-    out.push_str(&say(
-        lang,
-        format!("\nReset: {}", words(&resets)),
-        format!("\nリセット: {}", words(&resets)),
-    ));
+    if (ev.continues)(house) {
+        out.push_str(lang.pick(
+            "\nThe last evening's game goes on where it stopped (house option).",
+            "\n前回のゲームを中断したところから続けます（ハウスルール）。",
+        ));
+    } else {
+        let reset = ev.resets_in(lang).join(sep);
+        out.push_str(&say(
+            lang,
+            format!("\nReset: {reset}"),
+            format!("\nリセット: {reset}"),
+        ));
+    }
     out
 }
 
@@ -402,7 +397,7 @@ pub async fn press(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotE
     };
     Ok(answer.show(Shown::Update(
         CreateInteractionResponseMessage::new()
-            .embed(started_view(&s, p.lang).to_embed())
+            .embed(started_view(&s, &inv.settings.house, p.lang).to_embed())
             .components(vec![]),
     )))
 }

@@ -239,6 +239,24 @@ pub fn system_page(commands: &[Command], id: SystemId, settings: &ServerSettings
             false,
         ));
     }
+    // Issue 27: what one evening of a campaign leaves to the next, from the system's rules.
+    let evenings = rules.evenings();
+    for (title, lines) in [
+        (
+            lang.pick("Between evenings: carries", "セッション間で：引き継ぐもの"),
+            evenings.carries_in(lang),
+        ),
+        (
+            lang.pick(
+                "Between evenings: starts fresh",
+                "セッション間で：リセットされるもの",
+            ),
+            evenings.resets_in(lang),
+        ),
+    ] {
+        let value: Vec<String> = lines.iter().map(|l| format!("• {l}")).collect();
+        fields.push((title.to_string(), value.join("\n"), false));
+    }
     let mut description = if lines.is_empty() {
         lang.pick(
             "No commands of its own: roll with /roll and keep sheets with /char.",
@@ -272,5 +290,65 @@ pub fn page(commands: &[Command], topic: Option<Topic>, settings: &ServerSetting
         Some(Topic::System(id)) => system_page(commands, id, settings, lang),
         Some(Topic::Notation) => notation_page(lang),
         _ => commands_page(commands, settings, lang),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every system's page shows what carries and what resets between evenings, every line of
+    /// its rules, within Discord's limits; and README's section of the system says the same.
+    #[test]
+    fn system_pages_and_readme_say_what_carries_between_evenings() {
+        let commands = crate::systems::commands();
+        let settings = ServerSettings::default();
+        let readme = include_str!("../../../README.md");
+        for id in SystemId::ALL {
+            let evenings = id.rules().evenings();
+            for lang in [Lang::En, Lang::Ja] {
+                let page = system_page(&commands, id, &settings, lang).limited();
+                let field = |name: &str| {
+                    page.fields
+                        .iter()
+                        .find(|(n, _, _)| n == name)
+                        .map(|(_, v, _)| v.clone())
+                        .unwrap_or_else(|| panic!("{id:?} {lang:?}: no field {name}"))
+                };
+                let (carry, reset) = match lang {
+                    Lang::En => ("Between evenings: carries", "Between evenings: starts fresh"),
+                    Lang::Ja => (
+                        "セッション間で：引き継ぐもの",
+                        "セッション間で：リセットされるもの",
+                    ),
+                };
+                let (carries, resets) = (field(carry), field(reset));
+                for l in evenings.carries_in(lang) {
+                    assert!(carries.contains(l), "{id:?}: {l}");
+                }
+                for l in evenings.resets_in(lang) {
+                    assert!(resets.contains(l), "{id:?}: {l}");
+                }
+            }
+            // README: the system's section (the generic one: the roster's) has each line.
+            let heading = match id {
+                SystemId::Generic => "### `/char` — the roster",
+                SystemId::Shadowrun4 => "### Shadowrun 4 —",
+                SystemId::BadlandsRally => "### Heavy Gear: Badlands Rally —",
+                SystemId::Warmachine => "### Warmachine —",
+                SystemId::Terminator => "### Terminator Genisys —",
+                SystemId::MechaD20 => "### d20 Mecha —",
+            };
+            let start = readme
+                .find(heading)
+                .unwrap_or_else(|| panic!("README has no section {heading}"));
+            let section = &readme[start..];
+            let end = section[4..].find("\n### ").map_or(section.len(), |e| e + 4);
+            let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+            let section = words(&section[..end]);
+            for (en, _) in evenings.carries.iter().chain(evenings.resets) {
+                assert!(section.contains(&words(en)), "README {heading}: {en}");
+            }
+        }
     }
 }

@@ -35,6 +35,8 @@ pub const OPTIONS: &[HouseOption] = &[
         ja: "紳士のスポーツ：第1ラウンドは攻撃禁止",
     },
     ATTACKER_APPLIES_DAMAGE,
+    super::evenings::NEXT_EVENING,
+    super::evenings::REPAIR,
 ];
 
 /// `/rally damage` with numbers the player types lands on a gear by its owner's or the GM's

@@ -130,6 +130,7 @@ static EVENINGS: crate::systems::rules::Evenings = crate::systems::rules::Evenin
     resets: &[],
     sheet: crate::systems::rules::Evenings::unchanged,
     state: crate::systems::rules::Evenings::unchanged,
+    continues: crate::systems::rules::Evenings::never,
 };
 
 #[cfg(test)]
@@ -167,5 +168,45 @@ mod tests {
             ]
         );
         assert!(GENERIC.check_state(&serde_json::json!([1])).is_err());
+    }
+
+    /// Evening 1: Ana's free-form sheet takes damage, she is Blessed for 2 rounds and Cursed
+    /// until removed, round 3; evening 2 has her whole sheet, the curse, no round.
+    #[test]
+    fn the_next_evening_carries_every_sheet_as_it_was() {
+        use crate::session::{Actor, Effect, RosterEntry, Session, SystemId, TurnState};
+        let mut s = Session::start(7, 8, "Night", SystemId::Generic, 1, 100).unwrap();
+        s.id = 61;
+        let sheet = GENERIC
+            .edit_sheet(
+                &Value::Object(Map::new()),
+                &kv(&[("hp", "12"), ("note", "warjack")]),
+                false,
+            )
+            .unwrap();
+        let sheet = GENERIC.edit_sheet(&sheet, &kv(&[("hp", "7")]), false).unwrap();
+        let mut ana = RosterEntry::new("Ana", 2).with_sheet(sheet.clone());
+        for (name, rounds) in [("Blessed", Some(2)), ("Cursed", None)] {
+            ana.effects.push(Effect {
+                name: name.into(),
+                note: String::new(),
+                rounds,
+            });
+        }
+        s.roster.push(ana);
+        s.turn.round = 3;
+        s.system_state = serde_json::json!({"clock": 4});
+        s.end(Actor::user(1), 200).unwrap();
+        let two = s.next_evening(Actor::user(1), &Default::default(), 300).unwrap();
+        assert_eq!(
+            two.roster[0].sheet,
+            serde_json::json!({"hp": 7, "note": "warjack"})
+        );
+        let effects: Vec<&str> = two.roster[0].effects.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(effects, ["Cursed"]);
+        assert_eq!(two.turn, TurnState::default());
+        assert_eq!(two.system_state, serde_json::json!({"clock": 4}));
+        assert_eq!((two.evening, two.campaign_id), (2, 61));
+        assert!(EVENINGS.resets.is_empty() && !EVENINGS.carries.is_empty());
     }
 }

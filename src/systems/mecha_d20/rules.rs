@@ -41,6 +41,8 @@ pub const OPTIONS: &[HouseOption] = &[
         en: "Ask for a faint check after spirit points are spent",
         ja: "精神ポイント消費後に気絶判定を求める",
     },
+    super::evenings::NEXT_EVENING,
+    super::evenings::REPAIR,
 ];
 
 /// The options a server's house settings choose.
@@ -195,7 +197,7 @@ mod tests {
         );
         assert_eq!(
             OPTIONS.iter().map(|o| o.default_value()).collect::<Vec<_>>(),
-            ["all_pilots", "20", "off"]
+            ["all_pilots", "20", "off", "new", "full"]
         );
         assert_eq!(OPTIONS[1].values.len(), 21, "10 to 30");
     }

@@ -468,6 +468,27 @@ impl Unit {
         Ok(self.suit.propellant)
     }
 
+    /// A new battle without repairs (rules file §5, `mecha.repair_between_battles=none`): the
+    /// pilot rested (AP full, no fatigue, spirit full, awake), propellant refilled, malfunctions
+    /// over; durability, wear and a destroyed suit stay, and so do destroyed and lost weapons,
+    /// now from the battle's first turn (turns count again from 1).
+    pub fn rest(&mut self) {
+        let s = &mut self.suit;
+        s.propellant = s.propellant_max;
+        for w in &mut s.weapons {
+            w.status = match w.status {
+                WeaponStatus::Usable | WeaponStatus::Malfunction { .. } => WeaponStatus::Usable,
+                WeaponStatus::Destroyed { .. } => WeaponStatus::Destroyed { from: 0 },
+                WeaponStatus::Lost { .. } => WeaponStatus::Lost { from: 0 },
+            };
+        }
+        let p = &mut self.pilot;
+        p.fatigue = 0;
+        p.ap = p.ap_max;
+        p.spirit = p.spirit_max;
+        p.fainted = false;
+    }
+
     /// Back to a fresh unit: full durability, AP, spirit and propellant; no wear, fatigue,
     /// faint or weapon damage.
     pub fn repair(&mut self) {

@@ -27,7 +27,7 @@ pub const ROLLER_APPLIES_DAMAGE: HouseOption = HouseOption {
     ja: "ロールした人が他人のキャラクターにダメージを適用できる",
 };
 
-pub const OPTIONS: &[HouseOption] = &[ROLLER_APPLIES_DAMAGE];
+pub const OPTIONS: &[HouseOption] = &[ROLLER_APPLIES_DAMAGE, super::evenings::EDGE_REFRESH];
 
 impl SystemRules for Shadowrun4Rules {
     fn name(&self, lang: Lang) -> &'static str {

@@ -46,6 +46,10 @@ pub struct Character {
     /// Moved in this activation (Heavy, item 26).
     #[serde(default)]
     pub moved: bool,
+    /// The profile it was fielded with, while it fights on as a Crawler: the next game fields
+    /// it again (rules file §6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fielded: Option<Box<Profile>>,
 }
 
 impl Character {
@@ -61,6 +65,7 @@ impl Character {
             crawler: false,
             ammo_used: BTreeMap::new(),
             moved: false,
+            fielded: None,
         }
     }
 
@@ -107,10 +112,34 @@ impl Character {
 
     /// I'll Be Back succeeded: the Crawler's profile, no damage, markers kept (item 31–32).
     pub fn become_crawler(&mut self, crawler: &Profile) {
+        if !self.crawler {
+            self.fielded = Some(Box::new(self.stats.clone()));
+        }
         self.stats = crawler.clone();
         self.crawler = true;
         self.damage = 0;
         self.removed = None;
+    }
+
+    /// The sheet's `reset=yes`: no markers, no damage, no ammunition used, on the battlefield.
+    pub fn clear_markers(&mut self) {
+        self.ready = false;
+        self.done = 0;
+        self.reeling = false;
+        self.removed = None;
+        self.damage = 0;
+        self.moved = false;
+        self.ammo_used.clear();
+    }
+
+    /// A new game (rules file §6): markers cleared, and a Crawler is the model it was fielded
+    /// as again.
+    pub fn new_game(&mut self) {
+        self.clear_markers();
+        if let Some(p) = self.fielded.take() {
+            self.stats = *p;
+        }
+        self.crawler = false;
     }
 
     pub fn weapon(&self, owner: &str, name: &str) -> Result<&Weapon, RuleError> {

@@ -34,6 +34,7 @@ pub const OPTIONS: &[HouseOption] = &[
         en: "I'll Be Back: the attack's further damaging dice apply to the new Crawler",
         ja: "アイル ビー バック：攻撃の残りのダメージダイスを新しいクローラーにも適用する",
     },
+    super::evenings::NEXT_EVENING,
 ];
 
 /// The options a server's house settings choose.

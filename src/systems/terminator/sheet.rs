@@ -162,6 +162,8 @@ pub fn edit_with(current: &Value, fields: &[(String, String)], lib: &Library) ->
             )
         })?;
         c.stats = p.clone();
+        // A profile typed in is the one fielded from now on, a Crawler's included.
+        c.fielded = None;
     }
     // Numbers and yes/no go through the declaration's one assignment first; the side (never
     // empty), the armour (`4+`), the dice, the flags and the removal (`no` is none) are this
@@ -274,13 +276,7 @@ pub fn edit_with(current: &Value, fields: &[(String, String)], lib: &Library) ->
         }
     }
     if reset {
-        c.ready = false;
-        c.done = 0;
-        c.reeling = false;
-        c.removed = None;
-        c.damage = 0;
-        c.moved = false;
-        c.ammo_used.clear();
+        c.clear_markers();
     }
     Ok(c.to_value())
 }

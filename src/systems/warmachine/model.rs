@@ -386,6 +386,16 @@ impl Model {
         false
     }
 
+    /// A new game (rules file §5): no damage, no effects, standing, out of cover, OK. Stats,
+    /// weapons, controller and the model's own rules stay.
+    pub fn new_game(&mut self) {
+        self.marked = 0;
+        self.status = ModelStatus::Ok;
+        self.effects.clear();
+        self.knocked_down = false;
+        self.cover = false;
+    }
+
     /// WG-8's explicit removal.
     pub fn destroy(&mut self) -> Result<(), RuleError> {
         self.alive()?;

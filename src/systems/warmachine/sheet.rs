@@ -172,11 +172,7 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
             "cover" => cover = Some(yes_no(k, v)?),
             "reset" => {
                 if yes_no(k, v)? {
-                    m.marked = 0;
-                    m.status = ModelStatus::Ok;
-                    m.effects.clear();
-                    m.knocked_down = false;
-                    m.cover = false;
+                    m.new_game();
                 }
             }
             _ => unreachable!("every field is matched"),
