@@ -221,9 +221,19 @@ impl<'a> CommandRoll<'a> {
     }
 }
 
+/// Rolls that ended unanswered, since the process started: a bug each (the suites check that
+/// none happens; see `support::e2e`).
+static UNANSWERED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many commands rolled and ended without answering through their [`CommandRoll`].
+pub fn unanswered_rolls() -> u64 {
+    UNANSWERED.load(Ordering::Relaxed)
+}
+
 impl Drop for CommandRoll<'_> {
     fn drop(&mut self) {
         if !self.settled.load(Ordering::Relaxed) && self.rolled() {
+            UNANSWERED.fetch_add(1, Ordering::Relaxed);
             tracing::error!(
                 command = %typed(self.ctx),
                 interaction = self.ctx.id(),

@@ -237,7 +237,7 @@ async fn bad_files_are_refused_with_their_reason_and_change_nothing() {
     assert!(!r.ephemeral, "{}", text(&r));
     assert_eq!(roster(&c, DEFAULT_CHANNEL).await.len(), 1);
     let r = send(&mut c, "/char show name:Ana").await;
-    assert!(text(&r).contains("Agility 4"), "{}", text(&r));
+    assert!(text(&r).contains("agility 4"), "{}", text(&r));
 }
 
 #[tokio::test]

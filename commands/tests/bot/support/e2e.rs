@@ -65,11 +65,18 @@ pub fn player(c: &Console, name: &str) -> Invoker {
 /// was answered in the channel (not refused), left a row in its log.
 pub async fn as_id(c: &mut Console, who: &Invoker, line: &str) -> (u64, Reply) {
     let before = (c.dice_left(), log_rows(c, who.channel_id).await);
+    let unanswered = saikoro_bot::command_roll::unanswered_rolls();
     let (id, r) = c
         .send_as(line, who)
         .await
         .unwrap_or_else(|e| panic!("{line}: {e}"));
     let after = (c.dice_left(), log_rows(c, who.channel_id).await);
+    // Process-wide: a roll dropped unanswered by any test is a bug wherever it shows.
+    assert_eq!(
+        saikoro_bot::command_roll::unanswered_rolls(),
+        unanswered,
+        "`{line}`: a command rolled and ended without answering through its CommandRoll"
+    );
     let rolled = matches!((before.0, after.0), (Some(b), Some(a)) if a < b);
     if rolled
         && !r.ephemeral
