@@ -9,7 +9,7 @@ use std::time::Duration;
 use engine::i18n::{Lang, Localized};
 use engine::session::{Actor, ServerSettings, Session, SessionError, SystemId};
 use serde::Serialize;
-use serenity::all::Permissions;
+use serenity::all::{ComponentInteraction, Permissions};
 
 use crate::log_line::LogSummary;
 use crate::store::{NewRoll, StoreError};
@@ -237,14 +237,12 @@ impl Invocation {
 
     /// The same facts for a button press (its presser, channel, settings and language as the
     /// dispatcher read them), for handlers that share a command's code.
-    pub fn for_press(p: &crate::press::Press<'_>) -> Invocation {
-        let i = p.interaction;
+    pub fn for_press(i: &ComponentInteraction, lang: Lang, settings: &ServerSettings) -> Invocation {
         let member = i.member.as_ref();
         let manage = member
             .and_then(|m| m.permissions)
             .is_some_and(|p| p.contains(Permissions::MANAGE_GUILD) || p.administrator());
-        let gm_role = p
-            .settings
+        let gm_role = settings
             .gm_role
             .is_some_and(|r| member.is_some_and(|m| m.roles.iter().any(|x| x.get() == r)));
         let user = i.user.id.get();
@@ -253,12 +251,12 @@ impl Invocation {
             channel: i.channel_id.get(),
             user,
             user_name: i.user.display_name().to_string(),
-            lang: p.lang,
+            lang,
             actor: Actor {
                 user,
                 manage_server: manage || gm_role,
             },
-            settings: p.settings.clone(),
+            settings: settings.clone(),
             settings_loaded: true,
             session_unread: Arc::default(),
             notes: Arc::default(),

@@ -376,7 +376,7 @@ pub async fn press(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotE
     if p.action.kind == DELETE {
         return press_delete(p, answer).await;
     }
-    let inv = Invocation::for_press(p);
+    let inv = Invocation::for_press(p.interaction, p.lang, &p.settings);
     let store = p.data.store.as_ref();
     let payload = &p.action.payload;
     let actor = inv.actor;
@@ -619,7 +619,7 @@ pub async fn delete(ctx: Context<'_>) -> Result<(), BotError> {
 
 /// The confirmation: delete (checked again: the GM may have changed) or keep.
 async fn press_delete(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotError> {
-    let inv = Invocation::for_press(p);
+    let inv = Invocation::for_press(p.interaction, p.lang, &p.settings);
     let done = |text: String| {
         answer.show(Shown::Update(
             CreateInteractionResponseMessage::new()

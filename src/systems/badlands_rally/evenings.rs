@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::gear::Gear;
 use super::gear_state::GearState;
-use super::rules::RaceFacts;
+use super::race_facts::RaceFacts;
 use crate::systems::rules::{Evenings, House, HouseOption, SessionState};
 
 /// Whether the next evening is a new race or the same one going on.

@@ -17,6 +17,7 @@ pub mod gear_state;
 pub mod moves;
 pub mod odds;
 pub mod race;
+pub mod race_facts;
 pub mod roll;
 pub mod rules;
 pub mod session_race;

@@ -3,21 +3,18 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::race::{InitiativeOutcome, RaceOptions};
+use super::race::RaceOptions;
 use super::sheet;
 use super::state::RecoveryOrder;
-use super::tables::Scenario;
 use crate::i18n::Lang;
-use crate::systems::rules::{HouseOption, RollDialect, SessionState, SystemRules, check_state, house_value};
+use crate::systems::rules::{HouseOption, RollDialect, SystemRules, check_state, house_value};
 use crate::systems::sheet_error::SheetError;
 
 pub struct BadlandsRallyRules;
 
-/// The race length until `/rally scenario` stores one.
-pub const DEFAULT_LAPS: u32 = 2;
+pub use super::race_facts::DEFAULT_LAPS;
 
 /// Table options: recovery refills Hull first by default (the seed's rattled token goes once
 /// Hull is back to 1); the seed's optional Gentlemen's Sport rule is off by default.
@@ -103,51 +100,14 @@ pub fn race_options(house: &BTreeMap<String, String>) -> RaceOptions {
     }
 }
 
-/// The contested-victory check kept with the race, rolled once for these contenders (`key`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StoredContest {
-    pub key: Value,
-    pub outcome: InitiativeOutcome,
-}
-
-/// Race-wide facts beyond the gears (which live in their roster entries).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RaceFacts {
-    #[serde(default)]
-    pub scenario: Option<Scenario>,
-    #[serde(default = "default_laps")]
-    pub laps: u32,
-    /// Who holds the pole position token.
-    #[serde(default)]
-    pub pole: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub contest: Option<StoredContest>,
-}
-
-fn default_laps() -> u32 {
-    DEFAULT_LAPS
-}
-
-impl Default for RaceFacts {
-    fn default() -> Self {
-        RaceFacts {
-            scenario: None,
-            laps: DEFAULT_LAPS,
-            pole: None,
-            contest: None,
-        }
-    }
-}
-
-impl SessionState for RaceFacts {
-    const KEY: &'static str = "race";
-}
+pub use super::race_facts::{RaceFacts, StoredContest};
 
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::systems::rules::SessionState;
 
     #[test]
     fn house_options_choose_the_race_options_and_unknown_values_keep_the_default() {

@@ -14,7 +14,7 @@
 
 use serde_json::Value;
 
-use super::rules::Shadowrun4State;
+use super::session_state::Shadowrun4State;
 use super::sheet;
 use crate::systems::rules::{Evenings, House, HouseOption, SessionState};
 

@@ -28,6 +28,7 @@ pub mod pool;
 pub mod resonance;
 pub mod rigging;
 pub mod rules;
+pub mod session_state;
 pub mod sheet;
 pub mod sheet_decl;
 pub mod skill_names;

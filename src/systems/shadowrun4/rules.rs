@@ -1,18 +1,14 @@
 //! Shadowrun 4 in the registry: its names, sheet, `/roll` dialect (BCDice's ShadowRun4 `nB6` /
 //! `nR6`), house options and the state a session keeps.
 
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::dice::Glitch;
 use super::error::RuleError;
-use super::rigging::ChaseState;
 use super::{bcdice, sheet};
 use crate::i18n::Lang;
 use crate::notation::RollOutcome;
-use crate::systems::rules::{
-    DialectReading, HouseOption, RollDialect, SessionState, SystemRules, Tone, check_state,
-};
+use crate::systems::rules::{DialectReading, HouseOption, RollDialect, SystemRules, Tone, check_state};
 use crate::systems::sheet_error::SheetError;
 
 pub struct Shadowrun4Rules;
@@ -122,28 +118,7 @@ impl RollDialect for BcdiceShadowrun {
 /// Rolls whose Edge use is remembered (older ones fall off; their buttons are long gone).
 pub const MAX_EDGE_ROLLS: usize = 200;
 
-/// What a Shadowrun session keeps beyond its roster (`system_state.shadowrun4`).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Shadowrun4State {
-    /// Rolls Edge was used on (one use per roll), and `v:<version>` marks of results an Edge
-    /// press changed since.
-    #[serde(default)]
-    pub edge_rolls: Vec<String>,
-    /// The initiative record `/sr initiative` keeps (turn, pass, order, state).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub initiative: Option<Value>,
-    /// The chase manoeuvres' progress per vehicle (break-away successes in a row, positioning
-    /// dice waiting for the next chase test).
-    #[serde(default, skip_serializing_if = "ChaseState::is_empty")]
-    pub chase: ChaseState,
-    /// Anything else stored under the key, kept as it is.
-    #[serde(flatten)]
-    pub rest: Map<String, Value>,
-}
-
-impl SessionState for Shadowrun4State {
-    const KEY: &'static str = "shadowrun4";
-}
+pub use super::session_state::Shadowrun4State;
 
 impl Shadowrun4State {
     /// Record that Edge was used on roll `token`: refused if it already was (one use per roll,
@@ -170,6 +145,7 @@ mod tests {
 
     use super::*;
     use crate::dice::FixedRoller;
+    use crate::systems::rules::SessionState;
 
     #[test]
     fn edge_is_used_once_per_roll_and_old_rolls_fall_off() {

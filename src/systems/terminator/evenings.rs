@@ -11,16 +11,9 @@
 use serde_json::Value;
 
 use super::character::Character;
+use super::options::NEXT_EVENING;
 use super::state::TerminatorState;
-use crate::systems::rules::{Evenings, House, HouseOption, SessionState};
-
-/// Whether the next evening is a new game or the same one going on.
-pub const NEXT_EVENING: HouseOption = HouseOption {
-    key: "term.next_evening",
-    values: &["new", "continue"],
-    en: "The next evening of a campaign starts a new game (`continue`: the unfinished game goes on as it was)",
-    ja: "キャンペーンの次のセッションは新しいゲーム（`continue`：終わっていないゲームをそのまま続ける）",
-};
+use crate::systems::rules::{Evenings, House, SessionState};
 
 pub static EVENINGS: Evenings = Evenings {
     carries: &[

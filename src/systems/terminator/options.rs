@@ -34,7 +34,7 @@ pub const OPTIONS: &[HouseOption] = &[
         en: "I'll Be Back: the attack's further damaging dice apply to the new Crawler",
         ja: "アイル ビー バック：攻撃の残りのダメージダイスを新しいクローラーにも適用する",
     },
-    super::evenings::NEXT_EVENING,
+    NEXT_EVENING,
 ];
 
 /// The options a server's house settings choose.
@@ -68,3 +68,10 @@ pub fn options(house: &BTreeMap<String, String>) -> TerminatorOptions {
         carry_over: v("term.ibb_carry_over") == Some("on"),
     }
 }
+/// Whether the next evening is a new game or the same one going on.
+pub const NEXT_EVENING: HouseOption = HouseOption {
+    key: "term.next_evening",
+    values: &["new", "continue"],
+    en: "The next evening of a campaign starts a new game (`continue`: the unfinished game goes on as it was)",
+    ja: "キャンペーンの次のセッションは新しいゲーム（`continue`：終わっていないゲームをそのまま続ける）",
+};
