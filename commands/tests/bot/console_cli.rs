@@ -538,7 +538,10 @@ press Continue
 /session log evening:0
 ";
     let times = regex::Regex::new(r"<t:\d+:").unwrap();
-    let out = console_text(&["--user", "gm", "--admin", "--dice", "14", "--echo"], Some(script));
+    let out = console_text(
+        &["--user", "gm", "--admin", "--dice", "14", "--echo"],
+        Some(script),
+    );
     let out = times.replace_all(&out, "<t:…:").into_owned();
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
     let start = readme
@@ -552,8 +555,14 @@ press Continue
         "the command line is in README"
     );
     let transcript = &shown[shown.find("gm> ").unwrap()..];
-    assert_eq!(transcript, out, "README's campaign transcript is what the console prints");
-    assert!(out.contains("== Evening 2 of Night ==") && out.contains("hp: 6"), "{out}");
+    assert_eq!(
+        transcript, out,
+        "README's campaign transcript is what the console prints"
+    );
+    assert!(
+        out.contains("== Evening 2 of Night ==") && out.contains("hp: 6"),
+        "{out}"
+    );
 }
 
 /// A display name that is a mention must not ping: nothing the bot sends allows a mention.

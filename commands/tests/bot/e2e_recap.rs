@@ -343,7 +343,11 @@ async fn the_status_board_is_one_short_line_per_character_with_what_the_system_w
     assert!(text(&r).contains("passes 1"), "{}", text(&r));
     send(&mut c, "/session end").await;
 
-    send(&mut c, "/session start name:Skirmish system:warmachine campaign:new").await;
+    send(
+        &mut c,
+        "/session start name:Skirmish system:warmachine campaign:new",
+    )
+    .await;
     send(
         &mut c,
         "/char add name:Grunt stats:controller=@bob def=12 arm=14 boxes=8",
