@@ -175,11 +175,7 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
                     _ => Some(yes_no(k, v)?),
                 }
             }
-            "reset" => {
-                if yes_no(k, v)? {
-                    m.new_game();
-                }
-            }
+            "reset" if yes_no(k, v)? => m.new_game(),
             _ => {}
         }
     }
