@@ -369,7 +369,7 @@ impl SheetDecl {
         let Stored::At(path) = f.stored else {
             return Ok(false);
         };
-        let Some(value) = Self::check(f, typed, v)? else {
+        let Some(value) = self.check(f, typed, v)? else {
             return Ok(false);
         };
         let mut at = doc;
@@ -389,7 +389,7 @@ impl SheetDecl {
     /// The value typed for a number, text, yes/no or choice field, checked against the
     /// declaration as [`assign`](Self::assign) checks it but not written: for a field the
     /// system applies itself (a state change with rules of its own). `None`: `Kind::Other`.
-    pub fn check(f: &Field, typed: &str, v: &str) -> Result<Option<Value>, SheetError> {
+    pub fn check(&self, f: &Field, typed: &str, v: &str) -> Result<Option<Value>, SheetError> {
         Ok(Some(match f.kind {
             Kind::Int { .. } => Value::from(f.int(typed, v)?),
             Kind::Text { .. } => Value::from(f.text(typed, v)?),

@@ -25,7 +25,7 @@ use super::error::RuleError;
 use super::model::{AttackKind, MAX_STAT, Model, ModelStatus, StateRequest, Weapon};
 use super::sheet_decl::DECL;
 use crate::i18n::{Lang, Localized};
-use crate::systems::sheet_decl::{SheetDecl, int_in, yes_no};
+use crate::systems::sheet_decl::{int_in, yes_no};
 use crate::systems::sheet_error::SheetError;
 
 fn err(en: impl Into<String>, ja: impl Into<String>) -> SheetError {
@@ -120,7 +120,7 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
         // the cannot-flags and the rule's `default` are grammars of this system.
         match field.key {
             "knocked_down" | "cover" => {
-                let on = SheetDecl::check(field, k, v)?.and_then(|b| b.as_bool());
+                let on = DECL.check(field, k, v)?.and_then(|b| b.as_bool());
                 if field.key == "cover" {
                     cover = on;
                 } else {
