@@ -369,12 +369,8 @@ impl SheetDecl {
         let Stored::At(path) = f.stored else {
             return Ok(false);
         };
-        let value = match f.kind {
-            Kind::Int { .. } => Value::from(f.int(typed, v)?),
-            Kind::Text { .. } => Value::from(f.text(typed, v)?),
-            Kind::YesNo => Value::Bool(yes_no(typed, v)?),
-            Kind::Choice(_) => Value::from(f.choice(typed, v)?),
-            Kind::Other { .. } => return Ok(false),
+        let Some(value) = self.check(f, typed, v)? else {
+            return Ok(false);
         };
         let mut at = doc;
         for part in path.split('/').skip(1) {
@@ -388,6 +384,19 @@ impl SheetDecl {
         }
         *at = value;
         Ok(true)
+    }
+
+    /// The value typed for a number, text, yes/no or choice field, checked against the
+    /// declaration as [`assign`](Self::assign) checks it but not written: for a field the
+    /// system applies itself (a state change with rules of its own). `None`: `Kind::Other`.
+    pub fn check(&self, f: &Field, typed: &str, v: &str) -> Result<Option<Value>, SheetError> {
+        Ok(Some(match f.kind {
+            Kind::Int { .. } => Value::from(f.int(typed, v)?),
+            Kind::Text { .. } => Value::from(f.text(typed, v)?),
+            Kind::YesNo => Value::Bool(yes_no(typed, v)?),
+            Kind::Choice(_) => Value::from(f.choice(typed, v)?),
+            Kind::Other { .. } => return Ok(None),
+        }))
     }
 
     /// Whether only the GM may change `typed` on an existing sheet.

@@ -263,12 +263,18 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
     let mut attack = existing.as_ref().map(|g| g.sheet.attack);
     let mut defence = existing.as_ref().map(|g| g.sheet.defence);
     let mut initiative = existing.as_ref().map(|g| g.sheet.initiative);
-    let mut mr = existing.as_ref().map(|g| g.sheet.mr);
-    let mut hull = existing.as_ref().map(|g| g.sheet.hull);
-    let mut structure = existing.as_ref().map(|g| g.sheet.structure);
-    let mut ar = existing.as_ref().map(|g| g.sheet.ar);
-    let mut model = existing.as_ref().and_then(|g| g.sheet.model.clone());
-    let mut name = existing.as_ref().map(|g| g.sheet.name.clone());
+    // The plain fields (model, name, MR, hits, AR) are kept in the stored gear's JSON while
+    // the fields are read: the declaration's one assignment writes them there.
+    let mut doc = existing
+        .as_ref()
+        .and_then(|g| serde_json::to_value(g).ok())
+        .unwrap_or_else(|| serde_json::json!({ "sheet": {} }));
+    let model_at = |doc: &Value| {
+        doc.pointer("/sheet/model")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let model = model_at(&doc);
     let mut weapons: Vec<Option<Weapon>> = existing
         .as_ref()
         .map(|g| g.sheet.weapons.iter().cloned().map(Some).collect())
@@ -321,14 +327,23 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
                 ),
             ));
         };
+        let f = DECL.get(field);
+        if DECL.assign(f, key, v, &mut doc)? {
+            // A model is a datacard's key (kept as the card spells it); an empty model or
+            // name is none (the name then follows the model).
+            if let Some(at) = doc.pointer_mut(&format!("/sheet/{field}")) {
+                match field {
+                    "model" if !v.is_empty() => *at = Value::from(datacards::model(v).map_err(rule)?.key),
+                    "model" | "name" if v.is_empty() => *at = Value::Null,
+                    _ => {}
+                }
+            }
+            continue;
+        }
         match field {
             "attack" => attack = Some(parse_rating(key, v)?),
             "defence" => defence = Some(parse_rating(key, v)?),
             "initiative" => initiative = Some(parse_rating(key, v)?),
-            "mr" => mr = Some(number(key, v)?),
-            "hull" => hull = Some(number(key, v)?),
-            "structure" => structure = Some(number(key, v)?),
-            "ar" => ar = Some(number(key, v)?),
             "hits" => {
                 let (h, s) = v.split_once('/').ok_or_else(|| {
                     err(
@@ -336,24 +351,9 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
                         format!("`{key}` は ハル/ストラクチャー の形で書いてください（例: 2/1）。"),
                     )
                 })?;
-                hull = Some(number(key, h)?);
-                structure = Some(number(key, s)?);
-            }
-            "model" => {
-                model = if v.is_empty() {
-                    None
-                } else {
-                    Some(datacards::model(v).map_err(rule)?.key.to_string())
-                };
-            }
-            "name" => {
-                if v.chars().count() > 64 {
-                    return Err(err(
-                        "A gear name may have at most 64 characters.",
-                        "ギアの名前は64文字までです。",
-                    ));
-                }
-                name = (!v.is_empty()).then(|| v.to_string());
+                // Each half through the one assignment of its own field.
+                DECL.assign(DECL.get("hull"), key, h, &mut doc)?;
+                DECL.assign(DECL.get("structure"), key, s, &mut doc)?;
             }
             "traits" => {
                 extra_traits = Vec::new();
@@ -380,6 +380,17 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
         }
     }
 
+    let stat = |k: &str| {
+        doc.pointer(&format!("/sheet/{k}"))
+            .and_then(Value::as_u64)
+            .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+    };
+    let (mr, hull, structure, ar) = (stat("mr"), stat("hull"), stat("structure"), stat("ar"));
+    let model = model_at(&doc);
+    let name = doc
+        .pointer("/sheet/name")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let missing: Vec<&str> = REQUIRED
         .iter()
         .zip([

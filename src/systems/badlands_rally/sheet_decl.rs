@@ -183,4 +183,50 @@ mod tests {
             g
         );
     }
+
+    #[test]
+    fn plain_fields_go_through_the_declarations_one_assignment() {
+        use super::MAX_STAT;
+        let base = "attack=4+ defence=4+ initiative=4+";
+        let bad = |line: &str| edit(&json!({}), &parse_fields(line).unwrap()).unwrap_err();
+        // Out of range under a Japanese name: the shared path's error in both languages.
+        let over = MAX_STAT + 1;
+        let e = bad(&format!("{base} mr=14 hits=2/1 アーマー={over}"));
+        assert_eq!(
+            e.en,
+            format!("`アーマー` must be between 0 and {MAX_STAT}, not {over}.")
+        );
+        assert_eq!(
+            e.ja,
+            format!("`アーマー` は0〜{MAX_STAT}の範囲で指定してください（{over}は使えません）。")
+        );
+        // `hits` writes each half through its own field's check, named as typed.
+        let e = bad(&format!("{base} mr=14 ar=5 hits=2/{over}"));
+        assert!(e.en.starts_with("`hits` must be between 0 and"), "{}", e.en);
+        // The name's length is the declared one, with the shared error.
+        let e = bad(&format!("{base} mr=14 ar=5 hits=2/1 name={}", "x".repeat(65)));
+        assert_eq!(
+            (e.en.as_str(), e.ja.as_str()),
+            ("`name` is at most 64 characters.", "`name` は64文字までです。")
+        );
+        // In range: each value lands at its pointer; a model is kept as its card's key.
+        let g = edit(
+            &json!({}),
+            &parse_fields(&format!("{base} 移動力=16 ar=5 hits=3/2 model=JERBOA name=Hop")).unwrap(),
+        )
+        .unwrap();
+        for (at, want) in [
+            ("/sheet/mr", json!(16)),
+            ("/sheet/hull", json!(3)),
+            ("/sheet/structure", json!(2)),
+            ("/sheet/ar", json!(5)),
+            ("/sheet/model", json!("jerboa")),
+            ("/sheet/name", json!("Hop")),
+        ] {
+            assert_eq!(g.pointer(at), Some(&want), "{at}");
+        }
+        // An empty name goes back to the model's.
+        let g = edit(&g, &parse_fields(r#"name="""#).unwrap()).unwrap();
+        assert_eq!(g.pointer("/sheet/name"), Some(&json!("Rally Jerboa")));
+    }
 }

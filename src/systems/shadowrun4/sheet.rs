@@ -29,12 +29,10 @@ use super::sheet_decl::DECL;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::character::{
-    Attribute, Attributes, Character, Condition, MAX_ATTRIBUTE, MAX_INITIATIVE, normalise_skill,
-};
-use super::dice::MAX_EDGE;
+use super::character::{Attribute, Attributes, Character, Condition, MAX_ATTRIBUTE, normalise_skill};
 use super::error::RuleError;
 use crate::i18n::Lang;
+use crate::systems::sheet_decl::{Kind, Stored};
 use crate::systems::sheet_error::SheetError;
 
 /// The stored sheet: the engine's character plus what only the bot layer reads.
@@ -227,69 +225,54 @@ pub fn write(sheet: &Sheet, character: &Character) -> Value {
 /// a new sheet); otherwise they only follow the attribute down (decisions "Edge": the GM
 /// refreshes points).
 fn apply(mut s: Sheet, fields: &[(String, String)], may_raise_points: bool) -> Result<Sheet, SheetError> {
-    let c = &mut s.character;
-    let old_points = c.edge_points;
-    let was_full = c.edge_points == c.attributes.edge;
-    let mut points: Option<u32> = None;
+    let old_points = s.character.edge_points;
+    let was_full = s.character.edge_points == s.character.attributes.edge;
+    let mut points_given = false;
     let mut refresh = false;
-    for (key, v) in fields {
-        let key = field_key(key.as_str());
-        if let Some(a) = attribute_key(key) {
-            let at = &mut c.attributes;
-            if a == Attribute::Initiative {
-                at.initiative = if v.trim().is_empty() {
-                    None
+    // The declared numbers kept at a pointer (attributes, Edge points, passes, monitors,
+    // sustained) go through the declaration's one assignment onto the stored sheet; armour,
+    // tradition, refresh and skills are this system's own. In the order typed: the sheet
+    // goes to its JSON and back only when the kind of field changes.
+    let mut doc: Option<Value> = None;
+    for (typed, v) in fields {
+        let key = field_key(typed.as_str());
+        if let Some(f) = DECL.field(key)
+            && let Stored::At(path) = f.stored
+            && !matches!(f.kind, Kind::Other { .. })
+        {
+            let doc = doc.get_or_insert_with(|| write(&s, &s.character));
+            if v.trim().is_empty() && path.starts_with("/attributes/") {
+                // Empty: an attribute back to 0, Initiative back to Reaction + Intuition.
+                let none = if f.key == "initiative" {
+                    Value::Null
                 } else {
-                    Some(number(key, v, MAX_INITIATIVE)?)
+                    Value::from(0)
                 };
+                if let Some(slot) = doc.pointer_mut(path) {
+                    *slot = none;
+                }
                 continue;
             }
-            let max = if a == Attribute::Edge {
-                MAX_EDGE
-            } else {
-                MAX_ATTRIBUTE
-            };
-            let n = if v.trim().is_empty() {
-                0
-            } else {
-                number(key, v, max)?
-            };
-            match a {
-                Attribute::Body => at.body = n,
-                Attribute::Agility => at.agility = n,
-                Attribute::Reaction => at.reaction = n,
-                Attribute::Strength => at.strength = n,
-                Attribute::Charisma => at.charisma = n,
-                Attribute::Intuition => at.intuition = n,
-                Attribute::Logic => at.logic = n,
-                Attribute::Willpower => at.willpower = n,
-                Attribute::Edge => at.edge = n,
-                Attribute::Magic => at.magic = n,
-                Attribute::Resonance => at.resonance = n,
-                Attribute::Initiative => {}
-            }
+            DECL.assign(f, typed, v, doc)?;
+            points_given |= f.key == "edge_points";
             continue;
         }
+        if let Some(d) = doc.take() {
+            s = from_doc(&d)?;
+        }
+        let c = &mut s.character;
         match key {
-            "edge_points" | "edge_left" => points = Some(number(key, v, MAX_EDGE)?),
-            "edge_burnt" => c.edge_burnt = number(key, v, MAX_EDGE)?,
-            "passes" | "ip" => c.passes = number(key, v, 4)?,
-            "armour" | "armor" => {
+            "armour" => {
+                let n = |t: &str| DECL.get("ballistic").uint(typed, t);
                 let (b, i) = match v.split_once('/') {
-                    Some((b, i)) => (number(key, b, MAX_ATTRIBUTE)?, number(key, i, MAX_ATTRIBUTE)?),
-                    None => {
-                        let n = number(key, v, MAX_ATTRIBUTE)?;
-                        (n, n)
-                    }
+                    Some((b, i)) => (n(b)?, n(i)?),
+                    None => (n(v)?, n(v)?),
                 };
                 c.armour.ballistic = b;
                 c.armour.impact = i;
             }
-            "ballistic" => c.armour.ballistic = number(key, v, MAX_ATTRIBUTE)?,
-            "impact" => c.armour.impact = number(key, v, MAX_ATTRIBUTE)?,
-            "physical" | "physical_damage" => c.physical = number(key, v, 100)?,
-            "stun" | "stun_damage" => c.stun = number(key, v, 100)?,
-            "sustained" => c.sustained = number(key, v, 20)?,
+            "ballistic" => c.armour.ballistic = DECL.get(key).uint(typed, v)?,
+            "impact" => c.armour.impact = DECL.get(key).uint(typed, v)?,
             "tradition" => s.tradition = tradition(v)?,
             "refresh" => refresh = yes(v),
             skill => {
@@ -317,6 +300,13 @@ fn apply(mut s: Sheet, fields: &[(String, String)], may_raise_points: bool) -> R
             }
         }
     }
+    if let Some(d) = doc.take() {
+        s = from_doc(&d)?;
+    }
+    let c = &mut s.character;
+    // Edge points typed stand; otherwise they follow the attribute. Either way they are
+    // checked against it by `validate` below, after every assignment.
+    let points = points_given.then_some(c.edge_points);
     let edge = c.attributes.edge;
     c.edge_points = match points {
         Some(p) => p,
@@ -336,6 +326,16 @@ fn apply(mut s: Sheet, fields: &[(String, String)], may_raise_points: bool) -> R
     }
     c.validate().map_err(rule)?;
     Ok(s)
+}
+
+/// A sheet back from the JSON the declaration assigned into.
+fn from_doc(doc: &Value) -> Result<Sheet, SheetError> {
+    Sheet::deserialize(doc).map_err(|e| {
+        err(
+            format!("The character does not read back: {e}."),
+            format!("キャラクターを読み直せません: {e}。"),
+        )
+    })
 }
 
 /// `current` with `fields` applied and validated, as the GM edits it.

@@ -223,4 +223,40 @@ mod tests {
             c
         );
     }
+
+    #[test]
+    fn plain_fields_go_through_the_declarations_one_assignment() {
+        let sheet = |line: &str| edit(&json!({}), &parse_fields(line).unwrap());
+        // Out of range under a Japanese name: the shared path's error in both languages.
+        let e = sheet("強靭力=31").unwrap_err();
+        assert_eq!(e.en, "`強靭力` must be between 0 and 30, not 31.");
+        assert_eq!(
+            e.ja,
+            "`強靭力` は0〜30の範囲で指定してください（31は使えません）。"
+        );
+        // The declared range is the check: passes are 1–4.
+        let e = sheet("ip=0").unwrap_err();
+        assert_eq!(e.en, "`ip` must be between 1 and 4, not 0.");
+        // Edge points are still checked against the Edge rating, after the assignments.
+        let e = sheet("edge_points=3 edge=2").unwrap_err();
+        assert!(e.en.contains("Edge") && e.en != e.ja, "{e:?}");
+        // In range: each value lands at its pointer, whatever name typed.
+        let c = sheet("bod=4 エッジ=3 残りエッジ=2 ip=2 stun=3 sustained=1 initiative=9 armour=6/4").unwrap();
+        for (at, want) in [
+            ("/attributes/body", json!(4)),
+            ("/attributes/edge", json!(3)),
+            ("/edge_points", json!(2)),
+            ("/passes", json!(2)),
+            ("/stun", json!(3)),
+            ("/sustained", json!(1)),
+            ("/attributes/initiative", json!(9)),
+            ("/armour/ballistic", json!(6)),
+        ] {
+            assert_eq!(c.pointer(at), Some(&want), "{at}");
+        }
+        // Empty: an attribute back to 0, Initiative back to the sum.
+        let c = edit(&c, &parse_fields(r#"body="" initiative="""#).unwrap()).unwrap();
+        assert_eq!(c.pointer("/attributes/body"), Some(&json!(0)));
+        assert!(c.pointer("/attributes/initiative").is_none_or(|v| v.is_null()));
+    }
 }

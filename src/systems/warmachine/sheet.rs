@@ -115,9 +115,19 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
                 ),
             ));
         };
-        let f = field.key;
-        match f {
-            "name" => m.name = v.trim().chars().take(60).collect(),
+        // Knocked down and cover are state requests a cannot-flag may refuse: checked by the
+        // declaration, applied by the model. The controller is never empty (its own error);
+        // the cannot-flags and the rule's `default` are grammars of this system.
+        match field.key {
+            "knocked_down" | "cover" => {
+                let on = DECL.check(field, k, v)?.and_then(|b| b.as_bool());
+                if field.key == "cover" {
+                    cover = on;
+                } else {
+                    knock = on;
+                }
+                continue;
+            }
             "controller" => {
                 let c = v.trim();
                 if c.is_empty() || c.chars().count() > 60 {
@@ -127,16 +137,29 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
                     ));
                 }
                 m.controller = c.to_string();
+                continue;
             }
-            // Numbers are checked against the declared range.
-            "mat" => m.mat = field.uint(k, v)?,
-            "rat" => m.rat = field.uint(k, v)?,
-            "def" => m.def = field.uint(k, v)?,
-            "arm" => m.arm = field.uint(k, v)?,
-            "cmd" => m.cmd = field.uint(k, v)?,
-            "spd" => m.spd = field.uint(k, v)?,
-            "boxes" => m.boxes = field.uint(k, v)?,
-            "damage" => damage_given = Some(field.uint(k, v)?),
+            _ => {}
+        }
+        // Numbers, the name, the status: the declaration's one assignment, onto the model as
+        // stored (a new one too), in the order typed.
+        let mut doc = serde_json::to_value(&m).unwrap_or(Value::Null);
+        if DECL.assign(field, k, v, &mut doc)? {
+            m = serde_json::from_value(doc).map_err(|e| {
+                err(
+                    format!("The model does not read back: {e}."),
+                    format!("モデルを読み直せません: {e}。"),
+                )
+            })?;
+            match field.key {
+                // Applied after every field (a reset in the same edit does not clear it).
+                "damage" => damage_given = Some(m.marked),
+                "status" => status_given = true,
+                _ => {}
+            }
+            continue;
+        }
+        match field.key {
             "cannot" => {
                 m.cannot.clear();
                 let flags = v.split([',', '、']).map(str::trim).filter(|s| !s.is_empty());
@@ -152,30 +175,8 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
                     _ => Some(yes_no(k, v)?),
                 }
             }
-            "status" => {
-                status_given = true;
-                m.status = match v.trim().to_lowercase().as_str() {
-                    "ok" | "健在" => ModelStatus::Ok,
-                    "disabled" | "ディスエイブル" => ModelStatus::Disabled,
-                    "destroyed" | "デストロイ" => ModelStatus::Destroyed,
-                    _ => {
-                        return Err(err(
-                            format!("`status` is ok, disabled or destroyed, not `{v}`."),
-                            format!(
-                                "`status` は ok、disabled、destroyed のいずれかです（`{v}` は使えません）。"
-                            ),
-                        ));
-                    }
-                }
-            }
-            "knocked_down" => knock = Some(yes_no(k, v)?),
-            "cover" => cover = Some(yes_no(k, v)?),
-            "reset" => {
-                if yes_no(k, v)? {
-                    m.new_game();
-                }
-            }
-            _ => unreachable!("every field is matched"),
+            "reset" if yes_no(k, v)? => m.new_game(),
+            _ => {}
         }
     }
     if is_new {
@@ -448,6 +449,43 @@ mod tests {
         assert!(e.en.contains("cannot beats must"), "{}", e.en);
         let v = edit(&v, &kv(&[("cannot", ""), ("knocked_down", "yes")])).unwrap();
         assert_eq!(v["knocked_down"], true);
+    }
+
+    #[test]
+    fn plain_fields_go_through_the_declarations_one_assignment() {
+        let v = new_model();
+        // Out of range: the shared path's error in both languages, under the name typed.
+        let e = edit(&v, &kv(&[("速度", "31")])).unwrap_err();
+        assert_eq!(e.en, "`速度` must be between 0 and 30, not 31.");
+        assert_eq!(e.ja, "`速度` は0〜30の範囲で指定してください（31は使えません）。");
+        // A name over 60 characters is refused (it was cut before), not stored cut.
+        let long = "x".repeat(61);
+        let e = edit(&v, &kv(&[("name", long.as_str())])).unwrap_err();
+        assert_eq!(
+            (e.en.as_str(), e.ja.as_str()),
+            ("`name` is at most 60 characters.", "`name` は60文字までです。")
+        );
+        // The status's choice in Japanese lists the Japanese words.
+        let e = edit(&v, &kv(&[("status", "dazed")])).unwrap_err();
+        assert!(e.ja.contains("健在、ディスエイブル、デストロイ"), "{}", e.ja);
+        // In range: each value lands at its declared pointer.
+        let v = edit(
+            &v,
+            &kv(&[
+                ("spd", "6"),
+                ("name", " Juggernaut "),
+                ("状態", "デストロイ"),
+                ("marked", "3"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(
+            (&v["spd"], &v["name"], &v["status"], &v["marked"]),
+            (&json!(6), &json!("Juggernaut"), &json!("destroyed"), &json!(3))
+        );
+        // Damage given with a reset still stands after it, whatever the order.
+        let v = edit(&v, &kv(&[("damage", "4"), ("reset", "yes")])).unwrap();
+        assert_eq!((&v["marked"], &v["status"]), (&json!(4), &json!("ok")));
     }
 
     #[test]
