@@ -42,6 +42,23 @@ pub trait Localized {
     fn localized(&self, lang: Lang) -> String;
 }
 
+/// What Japanese keyboards type for ASCII, as ASCII: full-width letters, digits and signs
+/// (`４`, `＝`, `Ｄ`) and the ideographic space — the width part of Unicode's compatibility
+/// form, one char for one so positions in the input stay where the user typed them.
+pub fn fold_width_char(c: char) -> char {
+    match c {
+        '\u{3000}' => ' ',
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+        _ => c,
+    }
+}
+
+/// [`fold_width_char`] over a whole text: how every line a player types is read (the dice
+/// notation, sheets).
+pub fn fold_width(s: &str) -> String {
+    s.chars().map(fold_width_char).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -42,11 +42,7 @@ impl Source {
 }
 
 fn normalize(c: char) -> char {
-    match c {
-        '\u{3000}' => ' ',
-        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-        _ => c,
-    }
+    crate::i18n::fold_width_char(c)
 }
 
 #[derive(Clone)]

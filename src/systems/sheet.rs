@@ -35,7 +35,8 @@ const MAX_VALUE_CHARS: usize = 200;
 /// `-` and spaces inside keys become `_`.
 pub fn parse_fields(input: &str) -> Result<Vec<(String, String)>, SheetError> {
     let mut fields = Vec::new();
-    let input = unquote_line(input);
+    // Read as the dice notation reads: `強靭力＝４` is `強靭力=4` (issue 36).
+    let input = unquote_line(&crate::i18n::fold_width(input));
     let chars: Vec<char> = input.chars().collect();
     let mut i = 0;
     let is_sep = |c: char| c.is_whitespace() || c == ',' || c == '、';
@@ -225,6 +226,26 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
+    }
+
+    /// Issue 36: a Japanese keyboard's full-width digits, signs and spaces read as `/ダイス`
+    /// reads `２Ｄ６`, and a Shadowrun sheet takes them.
+    #[test]
+    fn full_width_input_reads_as_ascii() {
+        let fields = parse_fields("強靭力＝４\u{3000}敏捷力＝３ 名前＝＂Ｋｅｎ Ｏ＂").unwrap();
+        assert_eq!(fields, kv(&[("強靭力", "4"), ("敏捷力", "3"), ("名前", "Ken O")]));
+        let empty = serde_json::Value::Object(Default::default());
+        let sheet = crate::systems::registry::SystemId::Shadowrun4
+            .rules()
+            .edit_sheet(&empty, &parse_fields("強靭力＝４ 敏捷力＝３").unwrap(), true)
+            .unwrap();
+        assert_eq!(
+            (
+                sheet.pointer("/attributes/body"),
+                sheet.pointer("/attributes/agility")
+            ),
+            (Some(&serde_json::json!(4)), Some(&serde_json::json!(3)))
+        );
     }
 
     #[test]

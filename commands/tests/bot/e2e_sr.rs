@@ -1478,3 +1478,22 @@ async fn sheets_say_what_is_missing_and_typos_are_caught() {
         text(&r)
     );
 }
+
+/// Issue 36: a Japanese table types its sheet with full-width digits, as it types `２Ｄ６`.
+#[tokio::test]
+async fn a_sheet_typed_with_full_width_digits_is_read() {
+    let mut c = system_console().await;
+    let mut ja = c.invoker();
+    ja.locale = "ja".into();
+    as_(&mut c, &ja, "/セッション 開始 名前:ラン システム:Shadowrun 4").await;
+    let r = as_(&mut c, &ja, "/キャラ 追加 名前:ケン 能力値:強靭力＝４ 敏捷力＝３").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let s = sheet(&c, "ケン").await;
+    assert_eq!(
+        (
+            s["attributes"]["body"].clone(),
+            s["attributes"]["agility"].clone()
+        ),
+        (json!(4), json!(3))
+    );
+}
