@@ -485,17 +485,51 @@ pub async fn option(
         }));
     }
     let key = option.key.to_string();
-    let settings = update(ctx, &inv, guild, |s| match &value {
-        // The default is not stored: a later change of default reaches this server too.
-        Some(v) if v != option.default_value() => {
-            s.house.insert(key.clone(), v.clone());
-        }
-        _ => {
-            s.house.remove(&key);
+    // The value before, read inside the transaction (another admin may just have changed it).
+    let mut before = option.default_value().to_string();
+    let settings = update(ctx, &inv, guild, |s| {
+        before = option.value_in(&s.house).to_string();
+        match &value {
+            // The default is not stored: a later change of default reaches this server too.
+            Some(v) if v != option.default_value() => {
+                s.house.insert(key.clone(), v.clone());
+            }
+            _ => {
+                s.house.remove(&key);
+            }
         }
     })
     .await?;
-    show_settings(ctx, &inv, &settings).await
+    // One line for the one change (the whole page is `/config show`).
+    let line = option_changed(option, &before, option.value_in(&settings.house), inv.lang);
+    crate::reply::send(ctx, CreateReply::default().content(line).ephemeral(true)).await?;
+    Ok(())
+}
+
+/// `sr.edge_rule` (description): `old` → `new`, in the reader's language.
+fn option_changed(option: &HouseOption, before: &str, after: &str, lang: Lang) -> String {
+    match (lang, before == after) {
+        (Lang::En, false) => format!(
+            "House option `{}` ({}): `{before}` → `{after}`.",
+            option.key,
+            option.describe(lang)
+        ),
+        (Lang::En, true) => format!(
+            "House option `{}` ({}) stays `{after}`.",
+            option.key,
+            option.describe(lang)
+        ),
+        (Lang::Ja, false) => format!(
+            "ハウスルール `{}`（{}）: `{before}` → `{after}`。",
+            option.key,
+            option.describe(lang)
+        ),
+        (Lang::Ja, true) => format!(
+            "ハウスルール `{}`（{}）は `{after}` のままです。",
+            option.key,
+            option.describe(lang)
+        ),
+    }
 }
 
 #[cfg(test)]

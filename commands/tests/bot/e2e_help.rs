@@ -231,3 +231,27 @@ async fn terminator_and_mecha_help_say_how_to_write_a_weapon() {
         "{e}"
     );
 }
+
+/// Issue 31: `/config option … value:` confirms the one change in one line, old and new value,
+/// in the reader's language — not every system's whole settings page.
+#[tokio::test]
+async fn config_option_confirms_the_one_change_in_one_line() {
+    let mut c = console().await;
+    let r = send(&mut c, "/config option name:rally.recovery value:structure_first").await;
+    assert!(r.ephemeral && r.embeds().is_empty(), "{}", text(&r));
+    assert_eq!(
+        r.content(),
+        "House option `rally.recovery` (Which boxes recovery refills first): `hull_first` → `structure_first`."
+    );
+    send(&mut c, "/config language language:日本語").await;
+    let r = send(&mut c, "/config option name:rally.recovery").await;
+    assert_eq!(
+        r.content(),
+        "ハウスルール `rally.recovery`（回復で先に埋めるボックス）: `structure_first` → `hull_first`。"
+    );
+    let r = send(&mut c, "/config option name:rally.recovery value:hull_first").await;
+    assert_eq!(
+        r.content(),
+        "ハウスルール `rally.recovery`（回復で先に埋めるボックス）は `hull_first` のままです。"
+    );
+}
