@@ -7,6 +7,7 @@ pub mod notation;
 
 use engine::i18n::Lang;
 use engine::session::{ServerSettings, SystemId};
+use serenity::all::Permissions;
 
 use crate::embeds::{EmbedView, colour};
 use crate::{BotError, Data};
@@ -108,12 +109,24 @@ fn command_lines(c: &Command, prefix: &str, lang: Lang, out: &mut Vec<String>) {
     }
 }
 
-/// The first page: what the bot does and the commands this server has.
-pub fn commands_page(commands: &[Command], settings: &ServerSettings, lang: Lang) -> EmbedView {
+/// Whether Discord shows `c` to a member with `member` permissions: a command with
+/// `default_member_permissions` (`/config`: Manage Server) is hidden from the others, so help
+/// leaves it out for them too.
+pub fn shown_to(c: &Command, member: Permissions) -> bool {
+    member.administrator() || member.contains(c.default_member_permissions)
+}
+
+/// The first page: what the bot does and the commands this server shows this member.
+pub fn commands_page(
+    commands: &[Command],
+    settings: &ServerSettings,
+    member: Permissions,
+    lang: Lang,
+) -> EmbedView {
     let mut fields = Vec::new();
     let generic: Vec<String> = commands
         .iter()
-        .filter(|c| crate::systems::of_command(&c.name).is_none())
+        .filter(|c| crate::systems::of_command(&c.name).is_none() && shown_to(c, member))
         .map(|c| {
             format!(
                 "`/{}` — {}",
@@ -284,12 +297,18 @@ pub fn system_page(commands: &[Command], id: SystemId, settings: &ServerSettings
     }
 }
 
-/// The page for `topic` (`None`: the first page).
-pub fn page(commands: &[Command], topic: Option<Topic>, settings: &ServerSettings, lang: Lang) -> EmbedView {
+/// The page for `topic` (`None`: the first page), for a member with `member` permissions.
+pub fn page(
+    commands: &[Command],
+    topic: Option<Topic>,
+    settings: &ServerSettings,
+    member: Permissions,
+    lang: Lang,
+) -> EmbedView {
     match topic {
         Some(Topic::System(id)) => system_page(commands, id, settings, lang),
         Some(Topic::Notation) => notation_page(lang),
-        _ => commands_page(commands, settings, lang),
+        _ => commands_page(commands, settings, member, lang),
     }
 }
 

@@ -255,3 +255,23 @@ async fn config_option_confirms_the_one_change_in_one_line() {
         "ハウスルール `rally.recovery`（回復で先に埋めるボックス）は `hull_first` のままです。"
     );
 }
+
+/// Issue 31: Discord hides `/config` from members without Manage Server, so `/help` leaves it
+/// out for them; an admin still sees it.
+#[tokio::test]
+async fn help_lists_config_only_to_those_who_can_see_it() {
+    let mut c = system_console().await;
+    let bob = player(&c, "bob");
+    let r = as_(&mut c, &bob, "/help").await;
+    let commands = field(&r.embeds()[0], "Commands");
+    assert!(
+        commands.contains("`/roll`") && !commands.contains("`/config`"),
+        "{commands}"
+    );
+    let r = send(&mut c, "/help").await;
+    assert!(
+        field(&r.embeds()[0], "Commands").contains("`/config`"),
+        "{}",
+        text(&r)
+    );
+}
