@@ -167,7 +167,7 @@ pub fn commands_page(
         description: lang
             .pick(
                 "Saikoro rolls dice and resolves the rules of your game: start a session with /session start, add characters with /char add, then use the system's own commands. Every roll is kept in the session log.\nMore: /help topic:notation for dice, /help topic:<system> for a game's commands and sheet fields.",
-                "Saikoroはダイスを振り、ゲームのルールを解決します。/session start でセッションを始め、/char add でキャラクターを登録し、システムのコマンドを使います。ロールはすべてセッションのログに残ります。\n詳しくは /help topic:notation（ダイス表記）、/help topic:<システム>（コマンドとシートの項目）。",
+                "Saikoroはダイスを振り、ゲームのルールを解決します。/session start でセッションを始め、/char add でキャラクターを登録し、システムのコマンドを使います。ロールはすべてセッションのログに残ります。\nダイスの書き方は /help topic:notation、各ゲームのコマンドとシートの項目は /help topic:<システム> で。",
             )
             .to_string(),
         colour: colour::NEUTRAL,

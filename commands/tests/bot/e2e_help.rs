@@ -275,3 +275,27 @@ async fn help_lists_config_only_to_those_who_can_see_it() {
         text(&r)
     );
 }
+
+/// Issue 31: Japanese help names a topic once — `/help topic:notation` becomes
+/// 「/ヘルプ 項目:ダイス表記」, so the text around it must not say ダイス表記 again.
+#[tokio::test]
+async fn japanese_help_names_each_topic_once() {
+    let mut c = system_console().await;
+    send(&mut c, "/config language language:日本語").await;
+    let r = send(&mut c, "/help").await;
+    let description = r.embeds()[0]["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        description.contains("ダイスの書き方は /ヘルプ 項目:ダイス表記、"),
+        "{description}"
+    );
+    let r = send(&mut c, "/help topic:notation").await;
+    let title = r.embeds()[0]["title"].as_str().unwrap_or_default().to_string();
+    assert_eq!(title, "📖 ダイス表記（/ダイス）");
+    for page in ["", " topic:notation", " topic:shadowrun4"] {
+        let r = send(&mut c, &format!("/help{page}")).await;
+        assert!(!text(&r).contains("ダイス表記（ダイス表記）"), "{}", text(&r));
+    }
+}
