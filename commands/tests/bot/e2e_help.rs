@@ -276,6 +276,42 @@ async fn help_lists_config_only_to_those_who_can_see_it() {
     );
 }
 
+/// The console's `help` typed in a session with `locale`: what it printed.
+async fn console_help(locale: &str) -> String {
+    use saikoro_bot::console::script::{Mode, run_session};
+    let mut out: Vec<u8> = Vec::new();
+    let opts = saikoro_bot::console::ConsoleOptions {
+        user: "alice".into(),
+        locale: locale.into(),
+        ..Default::default()
+    };
+    let mode = Mode {
+        interactive: false,
+        echo: false,
+    };
+    let code = run_session(opts, &b"help\n"[..], &mut out, mode).await.unwrap();
+    assert_eq!(code, 0);
+    String::from_utf8(out).unwrap()
+}
+
+/// Issue 31: the console's own `help` lists `/roll` first, then the other commands, then the
+/// systems'; under `--locale ja` it speaks Japanese with the Japanese command names.
+#[tokio::test]
+async fn console_help_lists_roll_first_in_the_consoles_language() {
+    let en = console_help("en-US").await;
+    let lines: Vec<&str> = en.lines().collect();
+    assert_eq!(lines[0], "Commands alice can use here:", "{en}");
+    assert!(lines[1].starts_with("  /roll  "), "{en}");
+    let at = |s: &str| en.find(s).unwrap_or_else(|| panic!("no {s}: {en}"));
+    assert!(at("  /session {") < at("  /sr {"), "{en}");
+    let ja = console_help("ja").await;
+    let lines: Vec<&str> = ja.lines().collect();
+    assert_eq!(lines[0], "alice がここで使えるコマンド:", "{ja}");
+    assert!(lines[1].starts_with("  /ダイス  "), "{ja}");
+    assert!(ja.contains("コンソールの言葉:"), "{ja}");
+    assert!(!ja.contains("Console words") && !ja.contains("/roll "), "{ja}");
+}
+
 /// Issue 31: Japanese help names a topic once — `/help topic:notation` becomes
 /// 「/ヘルプ 項目:ダイス表記」, so the text around it must not say ダイス表記 again.
 #[tokio::test]
