@@ -312,6 +312,43 @@ async fn console_help_lists_roll_first_in_the_consoles_language() {
     assert!(!ja.contains("Console words") && !ja.contains("/roll "), "{ja}");
 }
 
+/// The autocomplete choices the bot offers for the last option of `line`, as the console prints them.
+async fn choices(c: &mut saikoro_bot::console::Console, line: &str) -> String {
+    let x = c.complete(line).await.unwrap_or_else(|e| panic!("{line}: {e}"));
+    saikoro_bot::console::exchange_text(&x)
+}
+
+/// Issue 31: `/config option value:` offers the named option's values, each with what it
+/// means in the reader's language; what is sent stays the stored token.
+#[tokio::test]
+async fn config_option_values_autocomplete_in_the_readers_language() {
+    let mut c = console().await;
+    let en = choices(&mut c, "/config option name:rally.recovery value:str").await;
+    assert_eq!(
+        en.trim(),
+        "- structure_first — Structure boxes first (structure_first)",
+        "{en}"
+    );
+    send(&mut c, "/config language language:日本語").await;
+    let ja = choices(&mut c, "/config option name:rally.recovery value:h").await;
+    assert_eq!(
+        ja.trim(),
+        "- hull_first — ハルのボックスから (hull_first)",
+        "{ja}"
+    );
+    let ja = choices(&mut c, "/config option name:wm.auto_hit_miss value:オ").await;
+    assert!(
+        ja.contains("- on — オン (on)") && ja.contains("- off — オフ (off)"),
+        "{ja}"
+    );
+    // A value that speaks for itself is offered as it is.
+    let d = choices(&mut c, "/config option name:term.tactical_die value:D2").await;
+    assert_eq!(d.trim(), "- D20", "{d}");
+    // The choice's value is the token the option takes.
+    let r = send(&mut c, "/config option name:rally.recovery value:structure_first").await;
+    assert!(r.content().contains("`structure_first`"), "{}", text(&r));
+}
+
 /// Issue 31: Japanese help names a topic once — `/help topic:notation` becomes
 /// 「/ヘルプ 項目:ダイス表記」, so the text around it must not say ダイス表記 again.
 #[tokio::test]
