@@ -21,9 +21,29 @@ pub struct HouseOption {
     pub key: &'static str,
     /// The values it takes; the first is the default.
     pub values: &'static [&'static str],
+    /// What some of its values mean, `(value, English, Japanese)`, declared beside the option
+    /// (`/config option`'s value autocomplete); a value left out (`20`, `D8`) speaks for itself.
+    pub value_text: &'static [(&'static str, &'static str, &'static str)],
     pub en: &'static str,
     pub ja: &'static str,
 }
+
+/// The values of an `off` / `on` option.
+pub const OFF_ON: &[(&str, &str, &str)] = &[("off", "Off", "オフ"), ("on", "On", "オン")];
+/// The values of a campaign's next-evening option.
+pub const NEW_OR_CONTINUE: &[(&str, &str, &str)] = &[
+    ("new", "Start anew", "新しく始める"),
+    (
+        "continue",
+        "The unfinished one goes on as it was",
+        "終わっていないものをそのまま続ける",
+    ),
+];
+/// The values of a between-evenings repair option.
+pub const FULL_OR_NONE: &[(&str, &str, &str)] = &[
+    ("full", "Full repair", "全修理"),
+    ("none", "No repair: the damage carries", "修理なし（損傷が残る）"),
+];
 
 impl HouseOption {
     pub fn default_value(&self) -> &'static str {
@@ -32,6 +52,14 @@ impl HouseOption {
 
     pub fn describe(&self, lang: Lang) -> &'static str {
         lang.pick(self.en, self.ja)
+    }
+
+    /// What `value` means in `lang`, when the option says.
+    pub fn value_meaning(&self, value: &str, lang: Lang) -> Option<&'static str> {
+        self.value_text
+            .iter()
+            .find(|(v, _, _)| *v == value)
+            .map(|(_, en, ja)| lang.pick(en, ja))
     }
 
     /// Its value in a server's `house` settings: the one set there when the option takes it,

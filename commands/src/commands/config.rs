@@ -6,7 +6,7 @@ use engine::i18n::Lang;
 use engine::session::{ChannelSettings, SecretRolls, ServerSettings, SystemId, Visibility};
 use engine::systems::rules::HouseOption;
 use poise::CreateReply;
-use serenity::all::{ChannelId, Permissions, RoleId};
+use serenity::all::{ChannelId, CommandDataOption, CommandDataOptionValue, Permissions, RoleId};
 
 use super::system_choice::SystemChoice;
 use crate::embeds::{EmbedView, colour};
@@ -427,6 +427,75 @@ async fn autocomplete_option(ctx: Context<'_>, partial: &str) -> serenity::all::
     serenity::all::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
+/// The language a setting's autocomplete speaks: the server's pinned one, else the client's.
+async fn reader_lang(ctx: Context<'_>) -> Lang {
+    let own = ctx.locale().map_or(Lang::En, Lang::from_locale);
+    let Some(guild) = ctx.guild_id() else {
+        return own;
+    };
+    match ctx.data().store.server_settings(guild.get()).await {
+        Ok(Some(s)) => s.language.unwrap_or(own),
+        _ => own,
+    }
+}
+
+/// A string option typed so far (the focused one too), inside its subcommand.
+fn typed_option(options: &[CommandDataOption], name: &str) -> Option<String> {
+    options.iter().find_map(|o| match &o.value {
+        CommandDataOptionValue::SubCommand(inner) | CommandDataOptionValue::SubCommandGroup(inner) => {
+            typed_option(inner, name)
+        }
+        CommandDataOptionValue::String(v) | CommandDataOptionValue::Autocomplete { value: v, .. }
+            if o.name == name =>
+        {
+            Some(v.clone())
+        }
+        _ => None,
+    })
+}
+
+/// The `value:` choices of `option`, each with what it means in `lang` (the value is what is
+/// sent: the stored token), those matching `partial` by token or meaning.
+fn value_choices(option: &HouseOption, partial: &str, lang: Lang) -> Vec<(String, String)> {
+    let needle = partial.trim().to_lowercase();
+    option
+        .values
+        .iter()
+        .filter_map(|v| {
+            let meaning = option.value_meaning(v, lang);
+            let hit = v.to_lowercase().contains(&needle)
+                || meaning.is_some_and(|m| m.to_lowercase().contains(&needle));
+            hit.then(|| {
+                let label = match meaning {
+                    Some(m) => format!("{v} — {m}"),
+                    None => (*v).to_string(),
+                };
+                (label.chars().take(100).collect(), (*v).to_string())
+            })
+        })
+        .take(25)
+        .collect()
+}
+
+/// Autocomplete of `value:`: the values of the option named in `name:`, described in the
+/// reader's language (none before an option is named).
+async fn autocomplete_value(ctx: Context<'_>, partial: &str) -> serenity::all::CreateAutocompleteResponse {
+    let lang = reader_lang(ctx).await;
+    let named = match ctx {
+        poise::Context::Application(app) => typed_option(&app.interaction.data.options, "name"),
+        poise::Context::Prefix(_) => None,
+    };
+    let key = named.map(|n| n.trim().to_lowercase()).unwrap_or_default();
+    let choices = house_options()
+        .find(|o| o.key == key)
+        .map(|o| value_choices(o, partial, lang))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(label, value)| serenity::all::AutocompleteChoice::new(label, value))
+        .collect();
+    serenity::all::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
 /// A house option of a system (omit the value for its default)
 #[poise::command(
     slash_command,
@@ -445,6 +514,7 @@ pub async fn option(
     #[description = "Its value (omit: the default)"]
     #[name_localized("ja", "値")]
     #[description_localized("ja", "値（省略で既定値）")]
+    #[autocomplete = "autocomplete_value"]
     #[max_length = 64]
     value: Option<String>,
 ) -> Result<(), BotError> {
@@ -485,22 +555,83 @@ pub async fn option(
         }));
     }
     let key = option.key.to_string();
-    let settings = update(ctx, &inv, guild, |s| match &value {
-        // The default is not stored: a later change of default reaches this server too.
-        Some(v) if v != option.default_value() => {
-            s.house.insert(key.clone(), v.clone());
-        }
-        _ => {
-            s.house.remove(&key);
+    // The value before, read inside the transaction (another admin may just have changed it).
+    let mut before = option.default_value().to_string();
+    let settings = update(ctx, &inv, guild, |s| {
+        before = option.value_in(&s.house).to_string();
+        match &value {
+            // The default is not stored: a later change of default reaches this server too.
+            Some(v) if v != option.default_value() => {
+                s.house.insert(key.clone(), v.clone());
+            }
+            _ => {
+                s.house.remove(&key);
+            }
         }
     })
     .await?;
-    show_settings(ctx, &inv, &settings).await
+    // One line for the one change (the whole page is `/config show`).
+    let line = option_changed(option, &before, option.value_in(&settings.house), inv.lang);
+    crate::reply::send(ctx, CreateReply::default().content(line).ephemeral(true)).await?;
+    Ok(())
+}
+
+/// `sr.edge_rule` (description): `old` → `new`, in the reader's language.
+fn option_changed(option: &HouseOption, before: &str, after: &str, lang: Lang) -> String {
+    match (lang, before == after) {
+        (Lang::En, false) => format!(
+            "House option `{}` ({}): `{before}` → `{after}`.",
+            option.key,
+            option.describe(lang)
+        ),
+        (Lang::En, true) => format!(
+            "House option `{}` ({}) stays `{after}`.",
+            option.key,
+            option.describe(lang)
+        ),
+        (Lang::Ja, false) => format!(
+            "ハウスルール `{}`（{}）: `{before}` → `{after}`。",
+            option.key,
+            option.describe(lang)
+        ),
+        (Lang::Ja, true) => format!(
+            "ハウスルール `{}`（{}）は `{after}` のままです。",
+            option.key,
+            option.describe(lang)
+        ),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A value's declared meaning names a value the option takes (a typo would never show),
+    /// and every word value (`hull_first`, `on`) has one in both languages.
+    #[test]
+    fn every_word_value_is_described_in_both_languages() {
+        for o in house_options() {
+            for (v, en, ja) in o.value_text {
+                assert!(o.values.contains(v), "{}: {v}", o.key);
+                assert!(!en.is_empty() && !ja.is_empty(), "{}: {v}", o.key);
+            }
+            for v in o
+                .values
+                .iter()
+                .filter(|v| v.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+            {
+                assert!(o.value_meaning(v, Lang::Ja).is_some(), "{}: {v}", o.key);
+            }
+        }
+        let recovery = house_options().find(|o| o.key == "rally.recovery").unwrap();
+        assert_eq!(
+            value_choices(recovery, "スト", Lang::Ja),
+            vec![(
+                "structure_first — ストラクチャーのボックスから".to_string(),
+                "structure_first".to_string()
+            )]
+        );
+    }
 
     /// Every enabled system's house options show in full: a field per system, each within
     /// Discord's 1,024 characters, and the whole embed within 6,000 — nothing cut, nothing

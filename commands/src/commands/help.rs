@@ -27,7 +27,13 @@ pub async fn help(
 /// Reply with a help page (also `/roll dice:help`).
 pub async fn send_page(ctx: Context<'_>, inv: &Invocation, topic: Option<Topic>) -> Result<(), BotError> {
     let commands = &ctx.framework().options().commands;
-    let view = help::page(commands, topic, &inv.settings, inv.lang);
+    // The member's resolved permissions (none outside a server): help lists what Discord shows.
+    let member = match ctx {
+        poise::Context::Application(app) => app.interaction.member.as_ref().and_then(|m| m.permissions),
+        poise::Context::Prefix(_) => None,
+    }
+    .unwrap_or_else(serenity::all::Permissions::empty);
+    let view = help::page(commands, topic, &inv.settings, member, inv.lang);
     crate::reply::send(
         ctx,
         CreateReply::default()

@@ -30,18 +30,43 @@ fn show(c: &Console, x: &Exchange) -> String {
     }
 }
 
-/// The commands the person typing sees, and the console's own words.
+/// A command's (or subcommand's) name or description in the console's locale: Japanese when
+/// the client's locale is Japanese and the bot registered one.
+fn localized<'a>(v: &'a serde_json::Value, key: &str, ja: bool) -> &'a str {
+    let own = v[key].as_str().unwrap_or_default();
+    if ja {
+        v[format!("{key}_localizations")]["ja"].as_str().unwrap_or(own)
+    } else {
+        own
+    }
+}
+
+/// The commands the person typing sees, and the console's own words, in the console's locale:
+/// `/roll` first, then the other commands every server has, then the systems'.
 pub fn help(c: &Console) -> String {
-    let mut out = vec![format!("Commands {} can use here:", c.who().describe())];
-    for cmd in c.commands() {
+    let ja = c.opts.locale.starts_with("ja");
+    let pick = |en: &'static str, jp: &'static str| if ja { jp } else { en };
+    let who = c.who().describe();
+    let mut out = vec![if ja {
+        format!("{who} がここで使えるコマンド:")
+    } else {
+        format!("Commands {who} can use here:")
+    }];
+    let mut commands = c.commands();
+    // A stable sort: the registry's order within each group.
+    commands.sort_by_key(|cmd| {
         let name = cmd["name"].as_str().unwrap_or_default();
-        let about = cmd["description"].as_str().unwrap_or_default();
+        (name != "roll", crate::systems::of_command(name).is_some())
+    });
+    for cmd in &commands {
+        let name = localized(cmd, "name", ja);
+        let about = localized(cmd, "description", ja);
         let subs: Vec<&str> = cmd["options"]
             .as_array()
             .into_iter()
             .flatten()
             .filter(|o| matches!(o["type"].as_u64(), Some(1 | 2)))
-            .filter_map(|o| o["name"].as_str())
+            .map(|o| localized(o, "name", ja))
             .collect();
         if subs.is_empty() {
             out.push(format!("  /{name}  {about}"));
@@ -49,11 +74,29 @@ pub fn help(c: &Console) -> String {
             out.push(format!("  /{name} {{{}}}  {about}", subs.join(", ")));
         }
     }
-    out.push("Console words:".into());
-    out.push("  press LABEL            press a button (or pick a menu option) you can see".into());
-    out.push("  complete /cmd opt:Ab   the choices the bot suggests for the last option".into());
-    out.push("  as NAME [admin] [role:NAME]   type as someone else from now on".into());
-    out.push("  help, exit".into());
+    out.push(pick("Console words:", "コンソールの言葉:").into());
+    out.push(
+        pick(
+            "  press LABEL            press a button (or pick a menu option) you can see",
+            "  press ラベル           見えているボタンを押す（メニューの項目を選ぶ）",
+        )
+        .into(),
+    );
+    out.push(
+        pick(
+            "  complete /cmd opt:Ab   the choices the bot suggests for the last option",
+            "  complete /cmd opt:Ab   最後のオプションにボットが出す候補",
+        )
+        .into(),
+    );
+    out.push(
+        pick(
+            "  as NAME [admin] [role:NAME]   type as someone else from now on",
+            "  as 名前 [admin] [role:ロール名]   以後は別の人として入力する",
+        )
+        .into(),
+    );
+    out.push(pick("  help, exit", "  help（この一覧）、exit（終了）").into());
     out.join("\n")
 }
 

@@ -7,6 +7,7 @@ pub mod notation;
 
 use engine::i18n::Lang;
 use engine::session::{ServerSettings, SystemId};
+use serenity::all::Permissions;
 
 use crate::embeds::{EmbedView, colour};
 use crate::{BotError, Data};
@@ -108,12 +109,24 @@ fn command_lines(c: &Command, prefix: &str, lang: Lang, out: &mut Vec<String>) {
     }
 }
 
-/// The first page: what the bot does and the commands this server has.
-pub fn commands_page(commands: &[Command], settings: &ServerSettings, lang: Lang) -> EmbedView {
+/// Whether Discord shows `c` to a member with `member` permissions: a command with
+/// `default_member_permissions` (`/config`: Manage Server) is hidden from the others, so help
+/// leaves it out for them too.
+pub fn shown_to(c: &Command, member: Permissions) -> bool {
+    member.administrator() || member.contains(c.default_member_permissions)
+}
+
+/// The first page: what the bot does and the commands this server shows this member.
+pub fn commands_page(
+    commands: &[Command],
+    settings: &ServerSettings,
+    member: Permissions,
+    lang: Lang,
+) -> EmbedView {
     let mut fields = Vec::new();
     let generic: Vec<String> = commands
         .iter()
-        .filter(|c| crate::systems::of_command(&c.name).is_none())
+        .filter(|c| crate::systems::of_command(&c.name).is_none() && shown_to(c, member))
         .map(|c| {
             format!(
                 "`/{}` — {}",
@@ -154,7 +167,7 @@ pub fn commands_page(commands: &[Command], settings: &ServerSettings, lang: Lang
         description: lang
             .pick(
                 "Saikoro rolls dice and resolves the rules of your game: start a session with /session start, add characters with /char add, then use the system's own commands. Every roll is kept in the session log.\nMore: /help topic:notation for dice, /help topic:<system> for a game's commands and sheet fields.",
-                "Saikoroはダイスを振り、ゲームのルールを解決します。/session start でセッションを始め、/char add でキャラクターを登録し、システムのコマンドを使います。ロールはすべてセッションのログに残ります。\n詳しくは /help topic:notation（ダイス表記）、/help topic:<システム>（コマンドとシートの項目）。",
+                "Saikoroはダイスを振り、ゲームのルールを解決します。/session start でセッションを始め、/char add でキャラクターを登録し、システムのコマンドを使います。ロールはすべてセッションのログに残ります。\nダイスの書き方は /help topic:notation、各ゲームのコマンドとシートの項目は /help topic:<システム> で。",
             )
             .to_string(),
         colour: colour::NEUTRAL,
@@ -284,12 +297,18 @@ pub fn system_page(commands: &[Command], id: SystemId, settings: &ServerSettings
     }
 }
 
-/// The page for `topic` (`None`: the first page).
-pub fn page(commands: &[Command], topic: Option<Topic>, settings: &ServerSettings, lang: Lang) -> EmbedView {
+/// The page for `topic` (`None`: the first page), for a member with `member` permissions.
+pub fn page(
+    commands: &[Command],
+    topic: Option<Topic>,
+    settings: &ServerSettings,
+    member: Permissions,
+    lang: Lang,
+) -> EmbedView {
     match topic {
         Some(Topic::System(id)) => system_page(commands, id, settings, lang),
         Some(Topic::Notation) => notation_page(lang),
-        _ => commands_page(commands, settings, lang),
+        _ => commands_page(commands, settings, member, lang),
     }
 }
 

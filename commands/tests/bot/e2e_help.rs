@@ -231,3 +231,144 @@ async fn terminator_and_mecha_help_say_how_to_write_a_weapon() {
         "{e}"
     );
 }
+
+/// Issue 31: `/config option … value:` confirms the one change in one line, old and new value,
+/// in the reader's language — not every system's whole settings page.
+#[tokio::test]
+async fn config_option_confirms_the_one_change_in_one_line() {
+    let mut c = console().await;
+    let r = send(&mut c, "/config option name:rally.recovery value:structure_first").await;
+    assert!(r.ephemeral && r.embeds().is_empty(), "{}", text(&r));
+    assert_eq!(
+        r.content(),
+        "House option `rally.recovery` (Which boxes recovery refills first): `hull_first` → `structure_first`."
+    );
+    send(&mut c, "/config language language:日本語").await;
+    let r = send(&mut c, "/config option name:rally.recovery").await;
+    assert_eq!(
+        r.content(),
+        "ハウスルール `rally.recovery`（回復で先に埋めるボックス）: `structure_first` → `hull_first`。"
+    );
+    let r = send(&mut c, "/config option name:rally.recovery value:hull_first").await;
+    assert_eq!(
+        r.content(),
+        "ハウスルール `rally.recovery`（回復で先に埋めるボックス）は `hull_first` のままです。"
+    );
+}
+
+/// Issue 31: Discord hides `/config` from members without Manage Server, so `/help` leaves it
+/// out for them; an admin still sees it.
+#[tokio::test]
+async fn help_lists_config_only_to_those_who_can_see_it() {
+    let mut c = system_console().await;
+    let bob = player(&c, "bob");
+    let r = as_(&mut c, &bob, "/help").await;
+    let commands = field(&r.embeds()[0], "Commands");
+    assert!(
+        commands.contains("`/roll`") && !commands.contains("`/config`"),
+        "{commands}"
+    );
+    let r = send(&mut c, "/help").await;
+    assert!(
+        field(&r.embeds()[0], "Commands").contains("`/config`"),
+        "{}",
+        text(&r)
+    );
+}
+
+/// The console's `help` typed in a session with `locale`: what it printed.
+async fn console_help(locale: &str) -> String {
+    use saikoro_bot::console::script::{Mode, run_session};
+    let mut out: Vec<u8> = Vec::new();
+    let opts = saikoro_bot::console::ConsoleOptions {
+        user: "alice".into(),
+        locale: locale.into(),
+        ..Default::default()
+    };
+    let mode = Mode {
+        interactive: false,
+        echo: false,
+    };
+    let code = run_session(opts, &b"help\n"[..], &mut out, mode).await.unwrap();
+    assert_eq!(code, 0);
+    String::from_utf8(out).unwrap()
+}
+
+/// Issue 31: the console's own `help` lists `/roll` first, then the other commands, then the
+/// systems'; under `--locale ja` it speaks Japanese with the Japanese command names.
+#[tokio::test]
+async fn console_help_lists_roll_first_in_the_consoles_language() {
+    let en = console_help("en-US").await;
+    let lines: Vec<&str> = en.lines().collect();
+    assert_eq!(lines[0], "Commands alice can use here:", "{en}");
+    assert!(lines[1].starts_with("  /roll  "), "{en}");
+    let at = |s: &str| en.find(s).unwrap_or_else(|| panic!("no {s}: {en}"));
+    assert!(at("  /session {") < at("  /sr {"), "{en}");
+    let ja = console_help("ja").await;
+    let lines: Vec<&str> = ja.lines().collect();
+    assert_eq!(lines[0], "alice がここで使えるコマンド:", "{ja}");
+    assert!(lines[1].starts_with("  /ダイス  "), "{ja}");
+    assert!(ja.contains("コンソールの言葉:"), "{ja}");
+    assert!(!ja.contains("Console words") && !ja.contains("/roll "), "{ja}");
+}
+
+/// The autocomplete choices the bot offers for the last option of `line`, as the console prints them.
+async fn choices(c: &mut saikoro_bot::console::Console, line: &str) -> String {
+    let x = c.complete(line).await.unwrap_or_else(|e| panic!("{line}: {e}"));
+    saikoro_bot::console::exchange_text(&x)
+}
+
+/// Issue 31: `/config option value:` offers the named option's values, each with what it
+/// means in the reader's language; what is sent stays the stored token.
+#[tokio::test]
+async fn config_option_values_autocomplete_in_the_readers_language() {
+    let mut c = console().await;
+    let en = choices(&mut c, "/config option name:rally.recovery value:str").await;
+    assert_eq!(
+        en.trim(),
+        "- structure_first — Structure boxes first (structure_first)",
+        "{en}"
+    );
+    send(&mut c, "/config language language:日本語").await;
+    let ja = choices(&mut c, "/config option name:rally.recovery value:h").await;
+    assert_eq!(
+        ja.trim(),
+        "- hull_first — ハルのボックスから (hull_first)",
+        "{ja}"
+    );
+    let ja = choices(&mut c, "/config option name:wm.auto_hit_miss value:オ").await;
+    assert!(
+        ja.contains("- on — オン (on)") && ja.contains("- off — オフ (off)"),
+        "{ja}"
+    );
+    // A value that speaks for itself is offered as it is.
+    let d = choices(&mut c, "/config option name:term.tactical_die value:D2").await;
+    assert_eq!(d.trim(), "- D20", "{d}");
+    // The choice's value is the token the option takes.
+    let r = send(&mut c, "/config option name:rally.recovery value:structure_first").await;
+    assert!(r.content().contains("`structure_first`"), "{}", text(&r));
+}
+
+/// Issue 31: Japanese help names a topic once — `/help topic:notation` becomes
+/// 「/ヘルプ 項目:ダイス表記」, so the text around it must not say ダイス表記 again.
+#[tokio::test]
+async fn japanese_help_names_each_topic_once() {
+    let mut c = system_console().await;
+    send(&mut c, "/config language language:日本語").await;
+    let r = send(&mut c, "/help").await;
+    let description = r.embeds()[0]["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        description.contains("ダイスの書き方は /ヘルプ 項目:ダイス表記、"),
+        "{description}"
+    );
+    let r = send(&mut c, "/help topic:notation").await;
+    let title = r.embeds()[0]["title"].as_str().unwrap_or_default().to_string();
+    assert_eq!(title, "📖 ダイス表記（/ダイス）");
+    for page in ["", " topic:notation", " topic:shadowrun4"] {
+        let r = send(&mut c, &format!("/help{page}")).await;
+        assert!(!text(&r).contains("ダイス表記（ダイス表記）"), "{}", text(&r));
+    }
+}

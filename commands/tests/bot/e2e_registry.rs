@@ -36,7 +36,9 @@ async fn house_options_come_from_the_systems_and_bad_values_change_nothing() {
     );
     let r = send(&mut c, "/config option name:rally.recovery value:structure_first").await;
     assert!(
-        text(&r).contains("`rally.recovery` = `structure_first`"),
+        text(&r).contains(
+            "`rally.recovery` (Which boxes recovery refills first): `hull_first` → `structure_first`."
+        ),
         "{}",
         text(&r)
     );

@@ -18,12 +18,13 @@ use serde_json::Value;
 use super::gear::Gear;
 use super::gear_state::GearState;
 use super::race_facts::RaceFacts;
-use crate::systems::rules::{Evenings, House, HouseOption, SessionState};
+use crate::systems::rules::{Evenings, FULL_OR_NONE, House, HouseOption, NEW_OR_CONTINUE, SessionState};
 
 /// Whether the next evening is a new race or the same one going on.
 pub const NEXT_EVENING: HouseOption = HouseOption {
     key: "rally.next_evening",
     values: &["new", "continue"],
+    value_text: NEW_OR_CONTINUE,
     en: "The next evening of a campaign starts a new race (`continue`: the unfinished race goes on as it was)",
     ja: "キャンペーンの次のセッションは新しいレース（`continue`：終わっていないレースをそのまま続ける）",
 };
@@ -32,6 +33,7 @@ pub const NEXT_EVENING: HouseOption = HouseOption {
 pub const REPAIR: HouseOption = HouseOption {
     key: "rally.repair_between_races",
     values: &["full", "none"],
+    value_text: FULL_OR_NONE,
     en: "Gears are fully repaired for a new race (`none`: lost Hull and Structure carry)",
     ja: "新しいレースの前にギアを全修理する（`none`：失ったハル・ストラクチャーが残る）",
 };

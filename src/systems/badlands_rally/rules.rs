@@ -9,7 +9,7 @@ use super::race::RaceOptions;
 use super::sheet;
 use super::state::RecoveryOrder;
 use crate::i18n::Lang;
-use crate::systems::rules::{HouseOption, RollDialect, SystemRules, check_state, house_value};
+use crate::systems::rules::{HouseOption, OFF_ON, RollDialect, SystemRules, check_state, house_value};
 use crate::systems::sheet_error::SheetError;
 
 pub struct BadlandsRallyRules;
@@ -22,12 +22,21 @@ pub const OPTIONS: &[HouseOption] = &[
     HouseOption {
         key: "rally.recovery",
         values: &["hull_first", "structure_first"],
+        value_text: &[
+            ("hull_first", "Hull boxes first", "ハルのボックスから"),
+            (
+                "structure_first",
+                "Structure boxes first",
+                "ストラクチャーのボックスから",
+            ),
+        ],
         en: "Which boxes recovery refills first",
         ja: "回復で先に埋めるボックス",
     },
     HouseOption {
         key: "rally.gentlemens_sport",
         values: &["off", "on"],
+        value_text: OFF_ON,
         en: "Gentlemen's Sport: no attacks in the first round",
         ja: "紳士のスポーツ：第1ラウンドは攻撃禁止",
     },
@@ -42,6 +51,7 @@ pub const OPTIONS: &[HouseOption] = &[
 pub const ATTACKER_APPLIES_DAMAGE: HouseOption = HouseOption {
     key: "rally.attacker_applies_damage",
     values: &["off", "on"],
+    value_text: OFF_ON,
     en: "/rally damage: the attacking gear's player may apply it to another's gear",
     ja: "/rally damage：攻撃側ギアのプレイヤーが他人のギアに適用できる",
 };

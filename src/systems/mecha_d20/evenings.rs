@@ -15,12 +15,13 @@ use serde_json::Value;
 
 use super::state::MechaState;
 use super::unit::Unit;
-use crate::systems::rules::{Evenings, House, HouseOption, SessionState};
+use crate::systems::rules::{Evenings, FULL_OR_NONE, House, HouseOption, NEW_OR_CONTINUE, SessionState};
 
 /// Whether the next evening is a new battle or the same one going on.
 pub const NEXT_EVENING: HouseOption = HouseOption {
     key: "mecha.next_evening",
     values: &["new", "continue"],
+    value_text: NEW_OR_CONTINUE,
     en: "The next evening of a campaign starts a new battle (`continue`: the unfinished battle goes on as it was)",
     ja: "キャンペーンの次のセッションは新しい戦闘（`continue`：終わっていない戦闘をそのまま続ける）",
 };
@@ -29,6 +30,7 @@ pub const NEXT_EVENING: HouseOption = HouseOption {
 pub const REPAIR: HouseOption = HouseOption {
     key: "mecha.repair_between_battles",
     values: &["full", "none"],
+    value_text: FULL_OR_NONE,
     en: "Suits are fully repaired for a new battle (`none`: damage, wear and lost weapons carry)",
     ja: "新しい戦闘の前に兵装を全修理する（`none`：損傷・部位破損・失った武器が残る）",
 };

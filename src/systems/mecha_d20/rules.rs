@@ -12,7 +12,7 @@ use super::survival::DEFAULT_ESCAPE_TARGET;
 use crate::i18n::Lang;
 use crate::notation::{Kind, RollOutcome, Status};
 use crate::systems::rules::{
-    DialectReading, HouseOption, RollDialect, SystemRules, Tone, check_state, house_value,
+    DialectReading, HouseOption, OFF_ON, RollDialect, SystemRules, Tone, check_state, house_value,
 };
 use crate::systems::sheet_error::SheetError;
 
@@ -23,6 +23,10 @@ pub const OPTIONS: &[HouseOption] = &[
     HouseOption {
         key: "mecha.initiative_mode",
         values: &["all_pilots", "leaders"],
+        value_text: &[
+            ("all_pilots", "Every pilot rolls", "全パイロットが判定"),
+            ("leaders", "Squad leaders only", "隊長機のみ"),
+        ],
         en: "Initiative: every pilot rolls (ties by the next-lowest total), or squad leaders only",
         ja: "イニシアチブ：全パイロットが判定（同値は次に小さい達成値で）か、隊長機のみ",
     },
@@ -32,12 +36,14 @@ pub const OPTIONS: &[HouseOption] = &[
             "20", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "21", "22", "23", "24", "25",
             "26", "27", "28", "29", "30",
         ],
+        value_text: &[],
         en: "Escape check target (our own rule: d20 + escape device ≥ target)",
         ja: "脱出判定の目標値（独自ルール：d20＋脱出装置≧目標値）",
     },
     HouseOption {
         key: "mecha.faint_after_spirit",
         values: &["off", "on"],
+        value_text: OFF_ON,
         en: "Ask for a faint check after spirit points are spent",
         ja: "精神ポイント消費後に気絶判定を求める",
     },

@@ -22,6 +22,10 @@ use crate::systems::rules::{Evenings, House, HouseOption, SessionState};
 pub const EDGE_REFRESH: HouseOption = HouseOption {
     key: "sr.edge_refresh",
     values: &["evening", "gm"],
+    value_text: &[
+        ("evening", "Every evening", "毎セッション"),
+        ("gm", "Only when the GM refreshes them", "GMが回復させたときだけ"),
+    ],
     en: "Edge points refill at the start of every evening (`gm`: only when the GM refreshes them)",
     ja: "エッジポイントを毎セッションの開始時に回復する（`gm`：GMが回復させたときだけ）",
 };

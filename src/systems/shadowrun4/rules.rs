@@ -8,7 +8,9 @@ use super::error::RuleError;
 use super::{bcdice, sheet};
 use crate::i18n::Lang;
 use crate::notation::RollOutcome;
-use crate::systems::rules::{DialectReading, HouseOption, RollDialect, SystemRules, Tone, check_state};
+use crate::systems::rules::{
+    DialectReading, HouseOption, OFF_ON, RollDialect, SystemRules, Tone, check_state,
+};
 use crate::systems::sheet_error::SheetError;
 
 pub struct Shadowrun4Rules;
@@ -19,6 +21,7 @@ pub struct Shadowrun4Rules;
 pub const ROLLER_APPLIES_DAMAGE: HouseOption = HouseOption {
     key: "sr.roller_applies_damage",
     values: &["off", "on"],
+    value_text: OFF_ON,
     en: "The roller may apply damage to a character they do not own",
     ja: "ロールした人が他人のキャラクターにダメージを適用できる",
 };

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::dice::{Die, FateDie};
-use crate::systems::rules::{HouseOption, house_value};
+use crate::systems::rules::{HouseOption, NEW_OR_CONTINUE, OFF_ON, house_value};
 
 /// §5: `fate_faces` (item 4), `tactical_die` (item 6, TG-3), `ibb_carry_over` (TG-5).
 pub const OPTIONS: &[HouseOption] = &[
@@ -19,18 +19,21 @@ pub const OPTIONS: &[HouseOption] = &[
             "1,2,2,2,FATE,FATE",
             "1,1,2,FATE,FATE,FATE",
         ],
+        value_text: &[],
         en: "The Fate die's six faces",
         ja: "フェイトダイスの6面",
     },
     HouseOption {
         key: "term.tactical_die",
         values: &["D8", "D4", "D6", "D10", "D12", "D20"],
+        value_text: &[],
         en: "The tactical roll-off die (ties reroll)",
         ja: "タクティカルロールオフのダイス（同値は振り直し）",
     },
     HouseOption {
         key: "term.ibb_carry_over",
         values: &["off", "on"],
+        value_text: OFF_ON,
         en: "I'll Be Back: the attack's further damaging dice apply to the new Crawler",
         ja: "アイル ビー バック：攻撃の残りのダメージダイスを新しいクローラーにも適用する",
     },
@@ -72,6 +75,7 @@ pub fn options(house: &BTreeMap<String, String>) -> TerminatorOptions {
 pub const NEXT_EVENING: HouseOption = HouseOption {
     key: "term.next_evening",
     values: &["new", "continue"],
+    value_text: NEW_OR_CONTINUE,
     en: "The next evening of a campaign starts a new game (`continue`: the unfinished game goes on as it was)",
     ja: "キャンペーンの次のセッションは新しいゲーム（`continue`：終わっていないゲームをそのまま続ける）",
 };

@@ -17,12 +17,13 @@ use serde_json::Value;
 
 use super::sheet;
 use super::state::WarmachineState;
-use crate::systems::rules::{Evenings, House, HouseOption, SessionState};
+use crate::systems::rules::{Evenings, House, HouseOption, NEW_OR_CONTINUE, SessionState};
 
 /// Whether the next evening is a new battle or the same one going on.
 pub const NEXT_EVENING: HouseOption = HouseOption {
     key: "wm.next_evening",
     values: &["new", "continue"],
+    value_text: NEW_OR_CONTINUE,
     en: "The next evening of a campaign starts a new battle (`continue`: the unfinished battle goes on as it was)",
     ja: "キャンペーンの次のセッションは新しい戦闘（`continue`：終わっていない戦闘をそのまま続ける）",
 };

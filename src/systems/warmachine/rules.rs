@@ -9,7 +9,9 @@ use super::attack::AttackOptions;
 use super::sheet;
 use super::state::WarmachineState;
 use crate::i18n::Lang;
-use crate::systems::rules::{HouseOption, RollDialect, SessionState, SystemRules, check_state, house_value};
+use crate::systems::rules::{
+    HouseOption, OFF_ON, RollDialect, SessionState, SystemRules, check_state, house_value,
+};
 use crate::systems::sheet_error::SheetError;
 
 pub struct WarmachineRules;
@@ -19,6 +21,7 @@ pub const OPTIONS: &[HouseOption] = &[
     HouseOption {
         key: "wm.auto_hit_miss",
         values: &["on", "off"],
+        value_text: OFF_ON,
         en: "Automatic miss on all 1s, automatic hit on all 6s (two or more dice kept)",
         ja: "出目がすべて1なら自動失敗、すべて6なら自動命中（残したダイスが2個以上）",
     },
@@ -31,6 +34,7 @@ pub const OPTIONS: &[HouseOption] = &[
 pub const ROLLER_APPLIES_DAMAGE: HouseOption = HouseOption {
     key: "wm.roller_applies_damage",
     values: &["off", "on"],
+    value_text: OFF_ON,
     en: "/wm damage: the roller may apply it to a model they do not command",
     ja: "/wm damage：ロールした人が指示できないモデルにも適用できる",
 };
