@@ -370,19 +370,35 @@ fn other_dice_maiden_aliases_as_dice_maiden_defines_them() {
 // ---- Refusals with a suggestion ----
 
 #[test]
-fn advantage_written_after_the_math_is_refused_with_the_roll_to_type() {
+fn advantage_written_after_the_math_rolls_the_one_d20_twice() {
+    // Avrae's form: 2d20kh1+5 with faces 7, 15 → 15 + 5.
+    let o = roll("1d20+5 adv", &[7, 15]);
+    assert_eq!(line(&o).expression, "2d20kh1+5");
+    assert_eq!(marks(&line(&o).groups[0]), "7x 15k");
+    assert_eq!(line(&o).total, Some(20));
+    assert_eq!(o.comment, None);
+    // 2d20kl1-2 with faces 7, 15 → 7 − 2; `Hide` is the comment.
+    let o = roll("1d20-2 dis Hide", &[7, 15]);
+    assert_eq!(line(&o).expression, "2d20kl1-2");
+    assert_eq!(marks(&line(&o).groups[0]), "7k 15x");
+    assert_eq!(line(&o).total, Some(5));
+    assert_eq!(o.comment.as_deref(), Some("Hide"));
+    let o = roll("(Hit) d20+1d4+3 advantage to hit", &[2, 18, 4]);
+    assert_eq!(line(&o).expression, "2d20kh1+1d4+3");
+    assert_eq!(line(&o).total, Some(25));
+    assert_eq!(o.comment.as_deref(), Some("to hit"));
+    assert_eq!(o.label.as_deref(), Some("Hit"));
+}
+
+#[test]
+fn advantage_after_the_math_without_exactly_one_d20_is_refused_with_the_roll_to_type() {
+    assert_eq!(suggestion("1d6+5 adv"), (Hint::AdvantageWord, "2d6 k1+5".into()));
     assert_eq!(
-        suggestion("1d20+5 adv"),
-        (Hint::AdvantageWord, "2d20 k1+5".into())
+        suggestion("1d20+1d20+2 dis"),
+        (Hint::AdvantageWord, "2d20 kl1+1d20+2".into())
     );
-    assert_eq!(
-        suggestion("d20+5 dis"),
-        (Hint::AdvantageWord, "2d20 kl1+5".into())
-    );
-    assert_eq!(
-        suggestion("1d20+5 advantage to hit"),
-        (Hint::AdvantageWord, "2d20 k1+5 to hit".into())
-    );
+    assert!(matches!(err("2d20+5 adv"), Unexpected { at: 8, .. }));
+    assert!(matches!(err("1d20k1+5 adv"), Unexpected { at: 10, .. }));
 }
 
 #[test]
@@ -412,7 +428,7 @@ fn suggestions_are_localized() {
         "3d6!!",
         "3d6!>5",
         "1d20!note",
-        "1d20+5 adv",
+        "1d6+5 adv",
         "1d20 hit; 2d6 dmg now",
         "4dF k1",
     ] {

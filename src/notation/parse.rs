@@ -44,7 +44,10 @@ pub fn parse(input: &str) -> Result<Parsed, NotationError> {
         Ok((rolls, secret)) => (rolls, secret, marker.map(|m| m + 1)),
         Err(e) => match trailing_text(&src, body_start, body_end) {
             Some((rolls, secret, cut)) => (rolls, secret, Some(cut)),
-            None => return Err(explain(e, &src, body_start, body_end)),
+            None => match advantage_after_math(&e, &src, body_start, body_end) {
+                Some((rolls, secret, cut)) => (rolls, secret, cut.or(marker.map(|m| m + 1))),
+                None => return Err(explain(e, &src, body_start, body_end)),
+            },
         },
     };
     flags.secret |= secret;
@@ -240,6 +243,99 @@ fn explain(e: NotationError, src: &Source, start: usize, end: usize) -> Notation
         };
     }
     e
+}
+
+/// Avrae's `1d20+5 adv` / `1d20-2 dis Hide`: the advantage word after the math, read as
+/// `2d20kh1+5` / `2d20kl1-2` when the last roll holds exactly one d20 (a plain `1d20` or `d20`);
+/// text after the word is the comment. Anything else stays refused (see [`explain`]).
+fn advantage_after_math(
+    e: &NotationError,
+    src: &Source,
+    start: usize,
+    end: usize,
+) -> Option<(Vec<RollSpec>, bool, Option<usize>)> {
+    let NotationError::Unexpected { at, .. } = e else {
+        return None;
+    };
+    let i = at.checked_sub(1)?;
+    let word = word_at(src, i, end).to_ascii_lowercase();
+    let after = i + word.chars().count();
+    if !ADVANTAGE_WORDS.contains(&word.as_str())
+        || i <= start
+        || !src.norm.get(i - 1).is_some_and(|c| c.is_whitespace())
+        || src.norm.get(after).is_some_and(|c| !c.is_whitespace())
+    {
+        return None;
+    }
+    let (mut rolls, secret) = rolls_in(src, start, i).ok()?;
+    let last = rolls.last()?;
+    let Command::Expr(cmd) = &last.command else {
+        return None;
+    };
+    let d20s: Vec<_> = cmd
+        .groups
+        .iter()
+        .filter(|g| g.sides == 20 && !g.fudge && !g.d66)
+        .collect();
+    let [only] = d20s.as_slice() else {
+        return None;
+    };
+    if only.count != 1 || **only != plain_d20(&only.text) {
+        return None;
+    }
+    // The last roll again, written with the keep, so the reply shows how it was read.
+    let seg_start = (start..i)
+        .rev()
+        .find(|&k| src.norm.get(k) == Some(&';'))
+        .map_or(start, |k| k + 1);
+    let keep = if word.starts_with("adv") { "kh1" } else { "kl1" };
+    let rewritten = d20_kept(&src.text(seg_start, i), keep)?;
+    let again = Source::new(&rewritten);
+    let (spec, s) = parse_roll(&again, 0, again.norm.len()).ok()?;
+    *rolls.last_mut()? = spec;
+    let cut = (after < end && !src.text(after, end).is_empty()).then_some(after);
+    Some((rolls, secret || s, cut))
+}
+
+/// A `1d20` with no modifier, as the parser builds it.
+fn plain_d20(text: &str) -> super::ast::DiceSpec {
+    super::ast::DiceSpec {
+        text: text.to_string(),
+        count: 1,
+        sides: 20,
+        ..Default::default()
+    }
+}
+
+/// `(Hit) 1d20+5` → `(Hit) 2d20kh1+5`: the one `d20` / `1d20` word rolled twice with `keep`.
+fn d20_kept(roll: &str, keep: &str) -> Option<String> {
+    let chars: Vec<char> = roll.chars().collect();
+    let mut found = None;
+    for (i, ch) in chars.iter().enumerate() {
+        if !ch.eq_ignore_ascii_case(&'d') {
+            continue;
+        }
+        let from = if i > 0 && chars.get(i - 1) == Some(&'1') {
+            i - 1
+        } else {
+            i
+        };
+        let to = i + 3;
+        let sides: String = chars.get(i + 1..to.min(chars.len()))?.iter().collect();
+        if sides != "20"
+            || (from > 0 && chars.get(from - 1).is_some_and(|c| c.is_ascii_alphanumeric()))
+            || chars.get(to).is_some_and(|c| c.is_ascii_alphanumeric())
+        {
+            continue;
+        }
+        if found.replace((from, to)).is_some() {
+            return None;
+        }
+    }
+    let (from, to) = found?;
+    let head: String = chars.get(..from)?.iter().collect();
+    let tail: String = chars.get(to..)?.iter().collect();
+    Some(format!("{head}2d20{keep}{tail}"))
 }
 
 /// `1d20+5` → `2d20 k1+5` (disadvantage: `kl1`): the first single die rolled twice.
