@@ -438,3 +438,41 @@ fn suggestions_are_localized() {
         assert!(ja.contains("ではありませんか"), "{input}: {ja}");
     }
 }
+
+// ---- Silent misreads refused (issue 31) ----
+
+#[test]
+fn a_bare_d_asks_for_the_sides() {
+    for (input, at) in [
+        ("d", 1),
+        ("D", 1),
+        ("(Hit) d", 7),
+        ("d attack", 1),
+        ("dd", 1),
+        ("p DD", 3),
+    ] {
+        assert_eq!(suggestion(input), (Hint::SidesMissing, "1d6".into()), "{input}");
+        assert!(
+            matches!(err(input), DidYouMean { at: a, .. } if a == at),
+            "{input}"
+        );
+    }
+    let e = err("D");
+    assert_eq!(
+        e.localized(Lang::En),
+        "At position 1: a die needs its number of sides after `d` (`d6`, `d20`, `d%`). Did you mean `1d6`?"
+    );
+    assert!(e.localized(Lang::Ja).contains("面数が必要です"));
+    // With a count or sides it rolls as before: `5D` is BCDice's 5D6.
+    assert_eq!(total("5D", &[1, 2, 3, 4, 5]), 15);
+    assert_eq!(total("d6", &[4]), 4);
+}
+
+#[test]
+fn a_flag_after_the_roll_is_refused_with_the_flag_first() {
+    assert_eq!(suggestion("4d6 ul"), (Hint::FlagAfterRoll, "ul 4d6".into()));
+    assert_eq!(suggestion("2d6+1 nr"), (Hint::FlagAfterRoll, "nr 2d6+1".into()));
+    let e = err("4d6 ul");
+    assert!(e.localized(Lang::Ja).contains("ロールの前"));
+    assert!(roll("ul 4d6", &[1, 2, 3, 4]).flags.unsorted);
+}

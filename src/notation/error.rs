@@ -85,6 +85,10 @@ pub enum Hint {
     CommentBeforeSemicolon,
     /// `4dF k3`: Fate dice take no modifiers.
     FudgeModifier,
+    /// A bare `d` or `D`: no count and no sides, which would otherwise roll a d6 unannounced.
+    SidesMissing,
+    /// `4d6 ul`: a Dice Maiden flag after the roll, which would otherwise be a comment.
+    FlagAfterRoll,
 }
 
 impl Hint {
@@ -118,6 +122,14 @@ impl Hint {
             FudgeModifier => lang.pick(
                 "Fate dice (`dF`) take no modifiers",
                 "Fateダイス（`dF`）に修飾子は付けられません",
+            ),
+            SidesMissing => lang.pick(
+                "a die needs its number of sides after `d` (`d6`, `d20`, `d%`)",
+                "`d` の後にダイスの面数が必要です（`d6`・`d20`・`d%`）",
+            ),
+            FlagAfterRoll => lang.pick(
+                "the flags `p`, `s`, `nr` and `ul` go before the roll",
+                "フラグ `p`・`s`・`nr`・`ul` はロールの前に書きます",
             ),
         }
     }

@@ -46,11 +46,31 @@ pub fn parse(input: &str) -> Result<Parsed, NotationError> {
             Some((rolls, secret, cut)) => (rolls, secret, Some(cut)),
             None => match advantage_after_math(&e, &src, body_start, body_end) {
                 Some((rolls, secret, cut)) => (rolls, secret, cut.or(marker.map(|m| m + 1))),
+                // `dd`: no count, no sides; suggesting `dd1` would only be refused in turn.
+                None if src
+                    .norm
+                    .get(body_start..body_end)
+                    .is_some_and(|b| b.iter().all(|c| c.eq_ignore_ascii_case(&'d'))) =>
+                {
+                    return Err(NotationError::DidYouMean {
+                        at: body_start + 1,
+                        hint: Hint::SidesMissing,
+                        suggestion: "1d6".into(),
+                    });
+                }
                 None => return Err(explain(e, &src, body_start, body_end)),
             },
         },
     };
     flags.secret |= secret;
+    // A bare `d` would roll BCDice's 1D6 without a word: ask for the sides instead.
+    if rolls.iter().any(|r| r.expression.eq_ignore_ascii_case("d")) {
+        return Err(NotationError::DidYouMean {
+            at: bare_d(&src, body_start, body_end).unwrap_or(body_start) + 1,
+            hint: Hint::SidesMissing,
+            suggestion: "1d6".into(),
+        });
+    }
     let comment = comment_from
         .map(|from| src.text(from, end))
         .filter(|t| !t.is_empty());
@@ -142,11 +162,28 @@ fn touches_dice(src: &Source, start: usize, i: usize) -> bool {
     })
 }
 
+/// Where a `d` stands alone (no count, no sides) in `start..end`.
+fn bare_d(src: &Source, start: usize, end: usize) -> Option<usize> {
+    let word = |k: usize| {
+        src.norm
+            .get(k)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == '%')
+    };
+    (start..end).find(|&i| {
+        src.norm.get(i).is_some_and(|c| c.eq_ignore_ascii_case(&'d'))
+            && (i == 0 || !word(i - 1))
+            && !word(i + 1)
+    })
+}
+
+/// Dice Maiden's flags, read only before the roll.
+const FLAG_WORDS: [&str; 4] = ["p", "s", "nr", "ul"];
+
 /// Words that read as notation, never as the start of a comment: modifiers (`kh`, `e6`,
 /// `k3e`), advantage words, and short letter-and-number words (`x3`).
 fn notation_like(word: &str) -> bool {
     let w = word.to_ascii_lowercase();
-    if w.chars().count() < 2 || ADVANTAGE_WORDS.contains(&w.as_str()) {
+    if w.chars().count() < 2 || ADVANTAGE_WORDS.contains(&w.as_str()) || FLAG_WORDS.contains(&w.as_str()) {
         return true;
     }
     let letters = w.chars().take_while(char::is_ascii_alphabetic).count();
@@ -229,6 +266,21 @@ fn explain(e: NotationError, src: &Source, start: usize, end: usize) -> Notation
                 at,
                 hint: Hint::AdvantageWord,
                 suggestion,
+            };
+        }
+    }
+    // `4d6 ul`: a flag after the roll goes before it.
+    if FLAG_WORDS.contains(&word.as_str())
+        && i > start
+        && src.norm.get(i - 1).is_some_and(|c| c.is_whitespace())
+        && src.norm.get(i + word.len()).is_none_or(|c| c.is_whitespace())
+    {
+        let without = src.edited(i, i + word.len(), "");
+        if parse(&without).is_ok() {
+            return NotationError::DidYouMean {
+                at,
+                hint: Hint::FlagAfterRoll,
+                suggestion: format!("{word} {}", without.trim()),
             };
         }
     }
