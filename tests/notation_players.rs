@@ -476,3 +476,33 @@ fn a_flag_after_the_roll_is_refused_with_the_flag_first() {
     assert!(e.localized(Lang::Ja).contains("ロールの前"));
     assert!(roll("ul 4d6", &[1, 2, 3, 4]).flags.unsorted);
 }
+
+#[test]
+fn the_command_name_before_the_roll_is_refused_with_the_roll_alone() {
+    assert_eq!(suggestion("roll 2d6"), (Hint::CommandWord, "2d6".into()));
+    assert_eq!(suggestion("/roll 2d6"), (Hint::CommandWord, "2d6".into()));
+    let e = err("/roll 2d6");
+    assert_eq!(
+        e.localized(Lang::En),
+        "At position 1: type only the roll: the command is already /roll. Did you mean `2d6`?"
+    );
+    assert!(e.localized(Lang::Ja).contains("`2d6` ではありませんか"));
+}
+
+#[test]
+fn a_sheet_value_in_the_math_says_to_type_the_number() {
+    let e = err("1d20+dex");
+    assert_eq!(
+        e,
+        NotANumber {
+            at: 6,
+            word: "dex".into()
+        }
+    );
+    assert_eq!(
+        e.localized(Lang::En),
+        "At position 6: `dex` is not a number: sheet values are not read by /roll; type the number."
+    );
+    assert!(e.localized(Lang::Ja).contains("シートの値を読みません"));
+    assert!(matches!(err("2d6 - str"), NotANumber { at: 7, .. }));
+}

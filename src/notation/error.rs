@@ -89,6 +89,8 @@ pub enum Hint {
     SidesMissing,
     /// `4d6 ul`: a Dice Maiden flag after the roll, which would otherwise be a comment.
     FlagAfterRoll,
+    /// `roll 2d6`, `/roll 2d6` typed into `dice:`: the command's name before the roll.
+    CommandWord,
 }
 
 impl Hint {
@@ -126,6 +128,10 @@ impl Hint {
             SidesMissing => lang.pick(
                 "a die needs its number of sides after `d` (`d6`, `d20`, `d%`)",
                 "`d` の後にダイスの面数が必要です（`d6`・`d20`・`d%`）",
+            ),
+            CommandWord => lang.pick(
+                "type only the roll: the command is already /roll",
+                "ロールだけを入力してください（コマンドはすでに /roll です）",
             ),
             FlagAfterRoll => lang.pick(
                 "the flags `p`, `s`, `nr` and `ul` go before the roll",
@@ -216,6 +222,9 @@ pub enum NotationError {
         hint: Hint,
         suggestion: String,
     },
+    /// `1d20+dex`: a word where a number goes.
+    #[error("at position {at}: `{word}` is not a number")]
+    NotANumber { at: usize, word: String },
     #[error(transparent)]
     Dice(#[from] DiceError),
 }
@@ -416,6 +425,12 @@ impl Localized for NotationError {
                     hint.text(lang)
                 )
             }
+            NotANumber { at, word } if ja => format!(
+                "{at}文字目: `{word}` は数ではありません。/roll はシートの値を読みません。数を入力してください。"
+            ),
+            NotANumber { at, word } => format!(
+                "At position {at}: `{word}` is not a number: sheet values are not read by /roll; type the number."
+            ),
             Dice(e) => e.localized(lang),
         }
     }

@@ -176,6 +176,29 @@ fn bare_d(src: &Source, start: usize, end: usize) -> Option<usize> {
     })
 }
 
+/// The first word of two or more letters after a `+` or `-` that, replaced by a number, makes
+/// the roll read: `dex` in `1d20+dex`.
+fn word_for_number(src: &Source, start: usize, end: usize) -> Option<(usize, String)> {
+    (start..end).find_map(|i| {
+        if !matches!(src.norm.get(i), Some('+' | '-')) {
+            return None;
+        }
+        let mut from = i + 1;
+        while from < end && src.norm.get(from).is_some_and(|c| c.is_whitespace()) {
+            from += 1;
+        }
+        let word = word_at(src, from, end);
+        let len = word.chars().count();
+        if len < 2 || !word.chars().all(|c| c.is_ascii_alphabetic()) {
+            return None;
+        }
+        let with_number = src.edited(from, from + len, "1");
+        parse(&with_number)
+            .is_ok()
+            .then(|| (from + 1, src.text(from, from + len)))
+    })
+}
+
 /// Dice Maiden's flags, read only before the roll.
 const FLAG_WORDS: [&str; 4] = ["p", "s", "nr", "ul"];
 
@@ -268,6 +291,28 @@ fn explain(e: NotationError, src: &Source, start: usize, end: usize) -> Notation
                 suggestion,
             };
         }
+    }
+    // `roll 2d6`, `/roll 2d6`: the command's name typed into `dice:`.
+    let first: String = src
+        .norm
+        .get(start..end)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|c| !c.is_whitespace())
+        .collect();
+    if ["roll", "/roll"].contains(&first.to_ascii_lowercase().as_str()) {
+        let rest = src.text(start + first.chars().count(), end);
+        if !rest.is_empty() && parse(&rest).is_ok() {
+            return NotationError::DidYouMean {
+                at: start + 1,
+                hint: Hint::CommandWord,
+                suggestion: rest,
+            };
+        }
+    }
+    // `1d20+dex`: a sheet value where a number goes (the roll reads with a number there).
+    if let Some((at, word)) = word_for_number(src, start, end) {
+        return NotationError::NotANumber { at, word };
     }
     // `4d6 ul`: a flag after the roll goes before it.
     if FLAG_WORDS.contains(&word.as_str())
