@@ -506,3 +506,15 @@ fn a_sheet_value_in_the_math_says_to_type_the_number() {
     assert!(e.localized(Lang::Ja).contains("シートの値を読みません"));
     assert!(matches!(err("2d6 - str"), NotANumber { at: 7, .. }));
 }
+
+#[test]
+fn call_of_cthulhu_checks_point_to_the_d100_roll() {
+    assert_eq!(suggestion("CC<=50"), (Hint::CthulhuCheck, "1D100<=50".into()));
+    assert_eq!(suggestion("CCB<=50"), (Hint::CthulhuCheck, "1D100<=50".into()));
+    let e = err("CC<=50");
+    assert!(e.localized(Lang::En).contains("Did you mean `1D100<=50`?"));
+    assert!(e.localized(Lang::Ja).contains("`1D100<=50` ではありませんか"));
+    // The suggestion rolls: 37 is at most 50.
+    let o = roll("1D100<=50", &[37]);
+    assert_eq!(line(&o).verdict, Some(Verdict::Success));
+}

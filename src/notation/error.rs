@@ -91,6 +91,8 @@ pub enum Hint {
     FlagAfterRoll,
     /// `roll 2d6`, `/roll 2d6` typed into `dice:`: the command's name before the roll.
     CommandWord,
+    /// BCDice's Call of Cthulhu `CC<=50` / `CCB<=50`: not read by the generic `/roll`.
+    CthulhuCheck,
 }
 
 impl Hint {
@@ -128,6 +130,10 @@ impl Hint {
             SidesMissing => lang.pick(
                 "a die needs its number of sides after `d` (`d6`, `d20`, `d%`)",
                 "`d` の後にダイスの面数が必要です（`d6`・`d20`・`d%`）",
+            ),
+            CthulhuCheck => lang.pick(
+                "Call of Cthulhu's `CC` / `CCB` checks (BCDice) are not read by the generic /roll; roll the d100 against the skill",
+                "クトゥルフ神話TRPGの `CC`・`CCB`（BCDice）は汎用の /roll では読めません。技能値に対して1D100を振ってください",
             ),
             CommandWord => lang.pick(
                 "type only the roll: the command is already /roll",

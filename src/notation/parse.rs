@@ -292,6 +292,18 @@ fn explain(e: NotationError, src: &Source, start: usize, end: usize) -> Notation
             };
         }
     }
+    // Call of Cthulhu's `CC<=50` / `CCB<=50` (BCDice): the plain d100 check.
+    let body = src.text(start, end).to_ascii_uppercase();
+    if let Some(rest) = body.strip_prefix("CCB<=").or_else(|| body.strip_prefix("CC<="))
+        && !rest.is_empty()
+        && rest.chars().all(|c| c.is_ascii_digit())
+    {
+        return NotationError::DidYouMean {
+            at: start + 1,
+            hint: Hint::CthulhuCheck,
+            suggestion: format!("1D100<={rest}"),
+        };
+    }
     // `roll 2d6`, `/roll 2d6`: the command's name typed into `dice:`.
     let first: String = src
         .norm
