@@ -438,6 +438,7 @@ fn every_error_is_localized_with_its_position() {
         "C(1/0)",
         "C(1000000000*1000000000*1000000000)",
         "4d6 k",
+        "1d20+dex",
     ];
     let mut seen = std::collections::HashSet::new();
     for input in inputs {
@@ -476,7 +477,8 @@ fn position(e: &NotationError) -> Option<usize> {
         | DiceCountNotConstant { at }
         | DivisionByZero { at }
         | Overflow { at }
-        | DidYouMean { at, .. } => Some(at),
+        | DidYouMean { at, .. }
+        | NotANumber { at, .. } => Some(at),
         Empty | InputTooLong { .. } | TooManyDice { .. } | TooManyRolls { .. } | Dice(_) => None,
     }
 }

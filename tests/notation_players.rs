@@ -370,19 +370,35 @@ fn other_dice_maiden_aliases_as_dice_maiden_defines_them() {
 // ---- Refusals with a suggestion ----
 
 #[test]
-fn advantage_written_after_the_math_is_refused_with_the_roll_to_type() {
+fn advantage_written_after_the_math_rolls_the_one_d20_twice() {
+    // Avrae's form: 2d20kh1+5 with faces 7, 15 → 15 + 5.
+    let o = roll("1d20+5 adv", &[7, 15]);
+    assert_eq!(line(&o).expression, "2d20kh1+5");
+    assert_eq!(marks(&line(&o).groups[0]), "7x 15k");
+    assert_eq!(line(&o).total, Some(20));
+    assert_eq!(o.comment, None);
+    // 2d20kl1-2 with faces 7, 15 → 7 − 2; `Hide` is the comment.
+    let o = roll("1d20-2 dis Hide", &[7, 15]);
+    assert_eq!(line(&o).expression, "2d20kl1-2");
+    assert_eq!(marks(&line(&o).groups[0]), "7k 15x");
+    assert_eq!(line(&o).total, Some(5));
+    assert_eq!(o.comment.as_deref(), Some("Hide"));
+    let o = roll("(Hit) d20+1d4+3 advantage to hit", &[2, 18, 4]);
+    assert_eq!(line(&o).expression, "2d20kh1+1d4+3");
+    assert_eq!(line(&o).total, Some(25));
+    assert_eq!(o.comment.as_deref(), Some("to hit"));
+    assert_eq!(o.label.as_deref(), Some("Hit"));
+}
+
+#[test]
+fn advantage_after_the_math_without_exactly_one_d20_is_refused_with_the_roll_to_type() {
+    assert_eq!(suggestion("1d6+5 adv"), (Hint::AdvantageWord, "2d6 k1+5".into()));
     assert_eq!(
-        suggestion("1d20+5 adv"),
-        (Hint::AdvantageWord, "2d20 k1+5".into())
+        suggestion("1d20+1d20+2 dis"),
+        (Hint::AdvantageWord, "2d20 kl1+1d20+2".into())
     );
-    assert_eq!(
-        suggestion("d20+5 dis"),
-        (Hint::AdvantageWord, "2d20 kl1+5".into())
-    );
-    assert_eq!(
-        suggestion("1d20+5 advantage to hit"),
-        (Hint::AdvantageWord, "2d20 k1+5 to hit".into())
-    );
+    assert!(matches!(err("2d20+5 adv"), Unexpected { at: 8, .. }));
+    assert!(matches!(err("1d20k1+5 adv"), Unexpected { at: 10, .. }));
 }
 
 #[test]
@@ -412,7 +428,7 @@ fn suggestions_are_localized() {
         "3d6!!",
         "3d6!>5",
         "1d20!note",
-        "1d20+5 adv",
+        "1d6+5 adv",
         "1d20 hit; 2d6 dmg now",
         "4dF k1",
     ] {
@@ -421,4 +437,84 @@ fn suggestions_are_localized() {
         assert!(en.contains("Did you mean `"), "{input}: {en}");
         assert!(ja.contains("ではありませんか"), "{input}: {ja}");
     }
+}
+
+// ---- Silent misreads refused (issue 31) ----
+
+#[test]
+fn a_bare_d_asks_for_the_sides() {
+    for (input, at) in [
+        ("d", 1),
+        ("D", 1),
+        ("(Hit) d", 7),
+        ("d attack", 1),
+        ("dd", 1),
+        ("p DD", 3),
+    ] {
+        assert_eq!(suggestion(input), (Hint::SidesMissing, "1d6".into()), "{input}");
+        assert!(
+            matches!(err(input), DidYouMean { at: a, .. } if a == at),
+            "{input}"
+        );
+    }
+    let e = err("D");
+    assert_eq!(
+        e.localized(Lang::En),
+        "At position 1: a die needs its number of sides after `d` (`d6`, `d20`, `d%`). Did you mean `1d6`?"
+    );
+    assert!(e.localized(Lang::Ja).contains("面数が必要です"));
+    // With a count or sides it rolls as before: `5D` is BCDice's 5D6.
+    assert_eq!(total("5D", &[1, 2, 3, 4, 5]), 15);
+    assert_eq!(total("d6", &[4]), 4);
+}
+
+#[test]
+fn a_flag_after_the_roll_is_refused_with_the_flag_first() {
+    assert_eq!(suggestion("4d6 ul"), (Hint::FlagAfterRoll, "ul 4d6".into()));
+    assert_eq!(suggestion("2d6+1 nr"), (Hint::FlagAfterRoll, "nr 2d6+1".into()));
+    let e = err("4d6 ul");
+    assert!(e.localized(Lang::Ja).contains("ロールの前"));
+    assert!(roll("ul 4d6", &[1, 2, 3, 4]).flags.unsorted);
+}
+
+#[test]
+fn the_command_name_before_the_roll_is_refused_with_the_roll_alone() {
+    assert_eq!(suggestion("roll 2d6"), (Hint::CommandWord, "2d6".into()));
+    assert_eq!(suggestion("/roll 2d6"), (Hint::CommandWord, "2d6".into()));
+    let e = err("/roll 2d6");
+    assert_eq!(
+        e.localized(Lang::En),
+        "At position 1: type only the roll: the command is already /roll. Did you mean `2d6`?"
+    );
+    assert!(e.localized(Lang::Ja).contains("`2d6` ではありませんか"));
+}
+
+#[test]
+fn a_sheet_value_in_the_math_says_to_type_the_number() {
+    let e = err("1d20+dex");
+    assert_eq!(
+        e,
+        NotANumber {
+            at: 6,
+            word: "dex".into()
+        }
+    );
+    assert_eq!(
+        e.localized(Lang::En),
+        "At position 6: `dex` is not a number: sheet values are not read by /roll; type the number."
+    );
+    assert!(e.localized(Lang::Ja).contains("シートの値を読みません"));
+    assert!(matches!(err("2d6 - str"), NotANumber { at: 7, .. }));
+}
+
+#[test]
+fn call_of_cthulhu_checks_point_to_the_d100_roll() {
+    assert_eq!(suggestion("CC<=50"), (Hint::CthulhuCheck, "1D100<=50".into()));
+    assert_eq!(suggestion("CCB<=50"), (Hint::CthulhuCheck, "1D100<=50".into()));
+    let e = err("CC<=50");
+    assert!(e.localized(Lang::En).contains("Did you mean `1D100<=50`?"));
+    assert!(e.localized(Lang::Ja).contains("`1D100<=50` ではありませんか"));
+    // The suggestion rolls: 37 is at most 50.
+    let o = roll("1D100<=50", &[37]);
+    assert_eq!(line(&o).verdict, Some(Verdict::Success));
 }

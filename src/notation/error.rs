@@ -85,6 +85,14 @@ pub enum Hint {
     CommentBeforeSemicolon,
     /// `4dF k3`: Fate dice take no modifiers.
     FudgeModifier,
+    /// A bare `d` or `D`: no count and no sides, which would otherwise roll a d6 unannounced.
+    SidesMissing,
+    /// `4d6 ul`: a Dice Maiden flag after the roll, which would otherwise be a comment.
+    FlagAfterRoll,
+    /// `roll 2d6`, `/roll 2d6` typed into `dice:`: the command's name before the roll.
+    CommandWord,
+    /// BCDice's Call of Cthulhu `CC<=50` / `CCB<=50`: not read by the generic `/roll`.
+    CthulhuCheck,
 }
 
 impl Hint {
@@ -118,6 +126,22 @@ impl Hint {
             FudgeModifier => lang.pick(
                 "Fate dice (`dF`) take no modifiers",
                 "Fateダイス（`dF`）に修飾子は付けられません",
+            ),
+            SidesMissing => lang.pick(
+                "a die needs its number of sides after `d` (`d6`, `d20`, `d%`)",
+                "`d` の後にダイスの面数が必要です（`d6`・`d20`・`d%`）",
+            ),
+            CthulhuCheck => lang.pick(
+                "Call of Cthulhu's `CC` / `CCB` checks (BCDice) are not read by the generic /roll; roll the d100 against the skill",
+                "クトゥルフ神話TRPGの `CC`・`CCB`（BCDice）は汎用の /roll では読めません。技能値に対して1D100を振ってください",
+            ),
+            CommandWord => lang.pick(
+                "type only the roll: the command is already /roll",
+                "ロールだけを入力してください（コマンドはすでに /roll です）",
+            ),
+            FlagAfterRoll => lang.pick(
+                "the flags `p`, `s`, `nr` and `ul` go before the roll",
+                "フラグ `p`・`s`・`nr`・`ul` はロールの前に書きます",
             ),
         }
     }
@@ -204,6 +228,9 @@ pub enum NotationError {
         hint: Hint,
         suggestion: String,
     },
+    /// `1d20+dex`: a word where a number goes.
+    #[error("at position {at}: `{word}` is not a number")]
+    NotANumber { at: usize, word: String },
     #[error(transparent)]
     Dice(#[from] DiceError),
 }
@@ -404,6 +431,12 @@ impl Localized for NotationError {
                     hint.text(lang)
                 )
             }
+            NotANumber { at, word } if ja => format!(
+                "{at}文字目: `{word}` は数ではありません。/roll はシートの値を読みません。数を入力してください。"
+            ),
+            NotANumber { at, word } => format!(
+                "At position {at}: `{word}` is not a number: sheet values are not read by /roll; type the number."
+            ),
             Dice(e) => e.localized(lang),
         }
     }

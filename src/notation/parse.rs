@@ -44,10 +44,33 @@ pub fn parse(input: &str) -> Result<Parsed, NotationError> {
         Ok((rolls, secret)) => (rolls, secret, marker.map(|m| m + 1)),
         Err(e) => match trailing_text(&src, body_start, body_end) {
             Some((rolls, secret, cut)) => (rolls, secret, Some(cut)),
-            None => return Err(explain(e, &src, body_start, body_end)),
+            None => match advantage_after_math(&e, &src, body_start, body_end) {
+                Some((rolls, secret, cut)) => (rolls, secret, cut.or(marker.map(|m| m + 1))),
+                // `dd`: no count, no sides; suggesting `dd1` would only be refused in turn.
+                None if src
+                    .norm
+                    .get(body_start..body_end)
+                    .is_some_and(|b| b.iter().all(|c| c.eq_ignore_ascii_case(&'d'))) =>
+                {
+                    return Err(NotationError::DidYouMean {
+                        at: body_start + 1,
+                        hint: Hint::SidesMissing,
+                        suggestion: "1d6".into(),
+                    });
+                }
+                None => return Err(explain(e, &src, body_start, body_end)),
+            },
         },
     };
     flags.secret |= secret;
+    // A bare `d` would roll BCDice's 1D6 without a word: ask for the sides instead.
+    if rolls.iter().any(|r| r.expression.eq_ignore_ascii_case("d")) {
+        return Err(NotationError::DidYouMean {
+            at: bare_d(&src, body_start, body_end).unwrap_or(body_start) + 1,
+            hint: Hint::SidesMissing,
+            suggestion: "1d6".into(),
+        });
+    }
     let comment = comment_from
         .map(|from| src.text(from, end))
         .filter(|t| !t.is_empty());
@@ -139,11 +162,51 @@ fn touches_dice(src: &Source, start: usize, i: usize) -> bool {
     })
 }
 
+/// Where a `d` stands alone (no count, no sides) in `start..end`.
+fn bare_d(src: &Source, start: usize, end: usize) -> Option<usize> {
+    let word = |k: usize| {
+        src.norm
+            .get(k)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == '%')
+    };
+    (start..end).find(|&i| {
+        src.norm.get(i).is_some_and(|c| c.eq_ignore_ascii_case(&'d'))
+            && (i == 0 || !word(i - 1))
+            && !word(i + 1)
+    })
+}
+
+/// The first word of two or more letters after a `+` or `-` that, replaced by a number, makes
+/// the roll read: `dex` in `1d20+dex`.
+fn word_for_number(src: &Source, start: usize, end: usize) -> Option<(usize, String)> {
+    (start..end).find_map(|i| {
+        if !matches!(src.norm.get(i), Some('+' | '-')) {
+            return None;
+        }
+        let mut from = i + 1;
+        while from < end && src.norm.get(from).is_some_and(|c| c.is_whitespace()) {
+            from += 1;
+        }
+        let word = word_at(src, from, end);
+        let len = word.chars().count();
+        if len < 2 || !word.chars().all(|c| c.is_ascii_alphabetic()) {
+            return None;
+        }
+        let with_number = src.edited(from, from + len, "1");
+        parse(&with_number)
+            .is_ok()
+            .then(|| (from + 1, src.text(from, from + len)))
+    })
+}
+
+/// Dice Maiden's flags, read only before the roll.
+const FLAG_WORDS: [&str; 4] = ["p", "s", "nr", "ul"];
+
 /// Words that read as notation, never as the start of a comment: modifiers (`kh`, `e6`,
 /// `k3e`), advantage words, and short letter-and-number words (`x3`).
 fn notation_like(word: &str) -> bool {
     let w = word.to_ascii_lowercase();
-    if w.chars().count() < 2 || ADVANTAGE_WORDS.contains(&w.as_str()) {
+    if w.chars().count() < 2 || ADVANTAGE_WORDS.contains(&w.as_str()) || FLAG_WORDS.contains(&w.as_str()) {
         return true;
     }
     let letters = w.chars().take_while(char::is_ascii_alphabetic).count();
@@ -229,6 +292,55 @@ fn explain(e: NotationError, src: &Source, start: usize, end: usize) -> Notation
             };
         }
     }
+    // Call of Cthulhu's `CC<=50` / `CCB<=50` (BCDice): the plain d100 check.
+    let body = src.text(start, end).to_ascii_uppercase();
+    if let Some(rest) = body.strip_prefix("CCB<=").or_else(|| body.strip_prefix("CC<="))
+        && !rest.is_empty()
+        && rest.chars().all(|c| c.is_ascii_digit())
+    {
+        return NotationError::DidYouMean {
+            at: start + 1,
+            hint: Hint::CthulhuCheck,
+            suggestion: format!("1D100<={rest}"),
+        };
+    }
+    // `roll 2d6`, `/roll 2d6`: the command's name typed into `dice:`.
+    let first: String = src
+        .norm
+        .get(start..end)
+        .unwrap_or_default()
+        .iter()
+        .take_while(|c| !c.is_whitespace())
+        .collect();
+    if ["roll", "/roll"].contains(&first.to_ascii_lowercase().as_str()) {
+        let rest = src.text(start + first.chars().count(), end);
+        if !rest.is_empty() && parse(&rest).is_ok() {
+            return NotationError::DidYouMean {
+                at: start + 1,
+                hint: Hint::CommandWord,
+                suggestion: rest,
+            };
+        }
+    }
+    // `1d20+dex`: a sheet value where a number goes (the roll reads with a number there).
+    if let Some((at, word)) = word_for_number(src, start, end) {
+        return NotationError::NotANumber { at, word };
+    }
+    // `4d6 ul`: a flag after the roll goes before it.
+    if FLAG_WORDS.contains(&word.as_str())
+        && i > start
+        && src.norm.get(i - 1).is_some_and(|c| c.is_whitespace())
+        && src.norm.get(i + word.len()).is_none_or(|c| c.is_whitespace())
+    {
+        let without = src.edited(i, i + word.len(), "");
+        if parse(&without).is_ok() {
+            return NotationError::DidYouMean {
+                at,
+                hint: Hint::FlagAfterRoll,
+                suggestion: format!("{word} {}", without.trim()),
+            };
+        }
+    }
     // `1d20+5 attack; 2d6 damage`: a comment before `;`; suggest labels.
     if find_top_level(src, i, end, ';').is_some()
         && let Some(suggestion) = labelled_rolls(src, start, end)
@@ -240,6 +352,99 @@ fn explain(e: NotationError, src: &Source, start: usize, end: usize) -> Notation
         };
     }
     e
+}
+
+/// Avrae's `1d20+5 adv` / `1d20-2 dis Hide`: the advantage word after the math, read as
+/// `2d20kh1+5` / `2d20kl1-2` when the last roll holds exactly one d20 (a plain `1d20` or `d20`);
+/// text after the word is the comment. Anything else stays refused (see [`explain`]).
+fn advantage_after_math(
+    e: &NotationError,
+    src: &Source,
+    start: usize,
+    end: usize,
+) -> Option<(Vec<RollSpec>, bool, Option<usize>)> {
+    let NotationError::Unexpected { at, .. } = e else {
+        return None;
+    };
+    let i = at.checked_sub(1)?;
+    let word = word_at(src, i, end).to_ascii_lowercase();
+    let after = i + word.chars().count();
+    if !ADVANTAGE_WORDS.contains(&word.as_str())
+        || i <= start
+        || !src.norm.get(i - 1).is_some_and(|c| c.is_whitespace())
+        || src.norm.get(after).is_some_and(|c| !c.is_whitespace())
+    {
+        return None;
+    }
+    let (mut rolls, secret) = rolls_in(src, start, i).ok()?;
+    let last = rolls.last()?;
+    let Command::Expr(cmd) = &last.command else {
+        return None;
+    };
+    let d20s: Vec<_> = cmd
+        .groups
+        .iter()
+        .filter(|g| g.sides == 20 && !g.fudge && !g.d66)
+        .collect();
+    let [only] = d20s.as_slice() else {
+        return None;
+    };
+    if only.count != 1 || **only != plain_d20(&only.text) {
+        return None;
+    }
+    // The last roll again, written with the keep, so the reply shows how it was read.
+    let seg_start = (start..i)
+        .rev()
+        .find(|&k| src.norm.get(k) == Some(&';'))
+        .map_or(start, |k| k + 1);
+    let keep = if word.starts_with("adv") { "kh1" } else { "kl1" };
+    let rewritten = d20_kept(&src.text(seg_start, i), keep)?;
+    let again = Source::new(&rewritten);
+    let (spec, s) = parse_roll(&again, 0, again.norm.len()).ok()?;
+    *rolls.last_mut()? = spec;
+    let cut = (after < end && !src.text(after, end).is_empty()).then_some(after);
+    Some((rolls, secret || s, cut))
+}
+
+/// A `1d20` with no modifier, as the parser builds it.
+fn plain_d20(text: &str) -> super::ast::DiceSpec {
+    super::ast::DiceSpec {
+        text: text.to_string(),
+        count: 1,
+        sides: 20,
+        ..Default::default()
+    }
+}
+
+/// `(Hit) 1d20+5` → `(Hit) 2d20kh1+5`: the one `d20` / `1d20` word rolled twice with `keep`.
+fn d20_kept(roll: &str, keep: &str) -> Option<String> {
+    let chars: Vec<char> = roll.chars().collect();
+    let mut found = None;
+    for (i, ch) in chars.iter().enumerate() {
+        if !ch.eq_ignore_ascii_case(&'d') {
+            continue;
+        }
+        let from = if i > 0 && chars.get(i - 1) == Some(&'1') {
+            i - 1
+        } else {
+            i
+        };
+        let to = i + 3;
+        let sides: String = chars.get(i + 1..to.min(chars.len()))?.iter().collect();
+        if sides != "20"
+            || (from > 0 && chars.get(from - 1).is_some_and(|c| c.is_ascii_alphanumeric()))
+            || chars.get(to).is_some_and(|c| c.is_ascii_alphanumeric())
+        {
+            continue;
+        }
+        if found.replace((from, to)).is_some() {
+            return None;
+        }
+    }
+    let (from, to) = found?;
+    let head: String = chars.get(..from)?.iter().collect();
+    let tail: String = chars.get(to..)?.iter().collect();
+    Some(format!("{head}2d20{keep}{tail}"))
 }
 
 /// `1d20+5` → `2d20 k1+5` (disadvantage: `kl1`): the first single die rolled twice.

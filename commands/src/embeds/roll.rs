@@ -141,6 +141,7 @@ fn line_text(line: &RollLine, outcome: &RollOutcome, lang: Lang, single: bool) -
             })
             .collect()
     };
+    let dice = with_flat_terms(line, dice);
     let mut s = head;
     if !dice.is_empty() {
         if !s.is_empty() {
@@ -158,6 +159,40 @@ fn line_text(line: &RollLine, outcome: &RollOutcome, lang: Lang, single: bool) -
         }
     }
     s
+}
+
+/// `1d20+1d4+3`: the breakdown written as the expression, each group with its dice, so the
+/// flat `+3` is not left out of it (`1d20[11]+1d4[2]+3`). Unchanged when the expression has no
+/// number outside its groups, or when its groups cannot be found in it in order.
+fn with_flat_terms(line: &RollLine, dice: Vec<String>) -> Vec<String> {
+    if dice.len() != line.groups.len() || dice.is_empty() || !matches!(line.kind, Kind::Dice | Kind::Sum) {
+        return dice;
+    }
+    let expr = line.expression.as_str();
+    let mut out = String::new();
+    let mut between = String::new();
+    let mut from = 0;
+    for (g, shown) in line.groups.iter().zip(&dice) {
+        let Some(at) = expr.get(from..).and_then(|rest| rest.find(&g.text)) else {
+            return dice;
+        };
+        let gap = &expr[from..from + at];
+        between.push_str(gap);
+        out.push_str(gap);
+        // A lone group's dice come without its name; the flat terms need it.
+        if !shown.starts_with(g.text.as_str()) {
+            out.push_str(&g.text);
+        }
+        out.push_str(shown);
+        from += at + g.text.len();
+    }
+    let tail = &expr[from..];
+    between.push_str(tail);
+    out.push_str(tail);
+    if !between.chars().any(|c| c.is_ascii_digit()) {
+        return dice;
+    }
+    vec![out]
 }
 
 /// Whether a one-line roll shows its successes or total as the embed's field.

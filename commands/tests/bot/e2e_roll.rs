@@ -181,3 +181,24 @@ async fn the_expression_and_the_result_are_said_once() {
     assert!(!embed["description"].as_str().unwrap().contains("Successes"));
     console.shutdown().await;
 }
+
+#[tokio::test]
+async fn flat_terms_stay_in_the_breakdown_and_avrae_advantage_says_how_it_was_read() {
+    let mut console = start().await;
+    // 11 + 2 + 3 = 16: the `+3` is shown with the dice.
+    console.queue_dice([11, 2]);
+    let reply = console.send("/roll dice:1d20+1d4+3").await.unwrap();
+    let embed = &reply.embeds()[0];
+    assert_eq!(embed["description"], "1d20[11]+1d4[2]+3");
+    assert_eq!(find(&embed["fields"], "Total")["value"], "**16**");
+
+    // Avrae's `1d20-2 dis Hide`: 2d20kl1-2 with 7 and 15 → 7 − 2 = 5, `Hide` the comment.
+    console.queue_dice([7, 15]);
+    let reply = console.send("/roll dice:1d20-2 dis Hide").await.unwrap();
+    let embed = &reply.embeds()[0];
+    assert_eq!(embed["title"], "🎲 1d20-2 dis Hide");
+    assert_eq!(embed["description"], "2d20kl1[~~15~~, 7]-2");
+    assert_eq!(find(&embed["fields"], "Total")["value"], "**5**");
+    assert_eq!(embed["footer"]["text"], "player · Hide");
+    console.shutdown().await;
+}
