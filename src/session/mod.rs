@@ -505,7 +505,8 @@ fn has_control(s: &str) -> bool {
     s.chars().any(unsafe_char)
 }
 
-fn check_session_name(raw: &str) -> Result<String, SessionError> {
+/// A session name as stored (trimmed), or why it cannot be one.
+pub fn check_session_name(raw: &str) -> Result<String, SessionError> {
     let name = raw.trim();
     if name.is_empty() {
         return Err(SessionError::NameEmpty);

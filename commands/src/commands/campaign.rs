@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use engine::i18n::Lang;
-use engine::session::{Actor, RollLogEntry, Session, SystemId};
+use engine::session::{Actor, RollLogEntry, Session, SystemId, check_session_name};
 use poise::CreateReply;
 use serde_json::json;
 use serenity::all::{
@@ -65,8 +65,7 @@ pub async fn start(
     }
     // A name that could never start a session is refused before anything is offered.
     if let Some(n) = &name {
-        Session::start(guild, inv.channel, n, SystemId::Generic, inv.user, 0)
-            .map_err(|e| inv.user_error(&e))?;
+        check_session_name(n).map_err(|e| inv.user_error(&e))?;
     }
     let fresh = name.as_deref().zip(system.map(SystemId::from));
     match (choice, last) {
@@ -165,9 +164,7 @@ async fn continue_campaign(
         .next_evening(actor, &inv.settings.house, now_ms())
         .map_err(|e| inv.user_error(&e))?;
     if let Some(name) = rename {
-        let renamed = Session::start(next.guild_id, next.channel_id, name, next.system, next.gm, 0)
-            .map_err(|e| inv.user_error(&e))?;
-        next.name = renamed.name;
+        next.name = check_session_name(name).map_err(|e| inv.user_error(&e))?;
     }
     next.saw(inv.user, &inv.user_name);
     store
@@ -540,14 +537,7 @@ pub async fn delete(ctx: Context<'_>) -> Result<(), BotError> {
     let store = ctx.data().store.as_ref();
     let base = channel_game(ctx, &inv).await?;
     if base.is_active() {
-        return Err(BotError::User(
-            inv.lang
-                .pick(
-                    "An evening of this campaign is running: end it first (/session end).",
-                    "このキャンペーンの回が進行中です。先に /session end で終了してください。",
-                )
-                .into(),
-        ));
+        return Err(still_running(inv.lang));
     }
     if !base.may_manage(inv.actor) {
         return Err(inv.user_error(&engine::session::SessionError::NotGm));
@@ -617,6 +607,17 @@ pub async fn delete(ctx: Context<'_>) -> Result<(), BotError> {
     Ok(())
 }
 
+/// A campaign is deleted only once its evening has ended.
+fn still_running(lang: Lang) -> BotError {
+    BotError::User(
+        lang.pick(
+            "An evening of this campaign is running: end it first (/session end).",
+            "このキャンペーンの回が進行中です。先に /session end で終了してください。",
+        )
+        .into(),
+    )
+}
+
 /// The confirmation: delete (checked again: the GM may have changed) or keep.
 async fn press_delete(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotError> {
     let inv = Invocation::for_press(p.interaction, p.lang, &p.settings);
@@ -651,14 +652,7 @@ async fn press_delete(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, B
     }
     let name = newest.name.clone();
     let (evenings, rolls) = store.delete_campaign(campaign).await.map_err(|e| match e {
-        StoreError::AlreadyActive => BotError::User(
-            p.lang
-                .pick(
-                    "An evening of this campaign is running: end it first (/session end).",
-                    "このキャンペーンの回が進行中です。先に /session end で終了してください。",
-                )
-                .into(),
-        ),
+        StoreError::AlreadyActive => still_running(p.lang),
         other => store_error(other, p.lang),
     })?;
     tracing::info!(campaign, evenings, rolls, by = inv.user, "campaign deleted");

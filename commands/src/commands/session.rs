@@ -457,17 +457,8 @@ pub async fn export(
     let page = super::campaign::page(store, scope, offset, MAX_EXPORT_ROLLS)
         .await
         .map_err(|e| store_error(e, inv.lang))?;
-    // A campaign's file names each roll's evening.
-    let evenings = match scope {
-        LogScope::Campaign(c) => store
-            .campaign_sessions(c)
-            .await
-            .map_err(|e| store_error(e, inv.lang))?
-            .iter()
-            .map(|e| (e.id, e.evening))
-            .collect(),
-        LogScope::Evening(_) => std::collections::BTreeMap::new(),
-    };
+    // A campaign's file names each roll's evening (read with the page).
+    let evenings: std::collections::BTreeMap<i64, u32> = page.evenings.iter().copied().collect();
     let limit = match ctx {
         poise::Context::Application(app) => app.interaction.attachment_size_limit as usize,
         poise::Context::Prefix(_) => 8 * 1024 * 1024,

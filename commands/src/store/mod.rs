@@ -67,6 +67,9 @@ pub struct ExportPage {
     pub offset: u32,
     /// How many rolls the whole log has.
     pub total_rolls: u64,
+    /// A campaign's page: each evening's session id and number, first to last (empty for one
+    /// evening's page), read in the same snapshot.
+    pub evenings: Vec<(i64, u32)>,
 }
 
 /// Which log a page is read from: one evening's (a session id) or a whole campaign's.

@@ -193,7 +193,18 @@ macro_rules! sql_store {
                         .fetch_all(&mut *tx)
                         .await
                         .map_err(Self::classify)?;
-                    let session = Self::session_from_row(rows.last().ok_or(StoreError::NotFound)?)?;
+                    let sessions = rows
+                        .iter()
+                        .map(Self::session_from_row)
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let evenings = match scope {
+                        LogScope::Campaign(_) => sessions.iter().map(|s| (s.id, s.evening)).collect(),
+                        LogScope::Evening(_) => Vec::new(),
+                    };
+                    let session = sessions
+                        .into_iter()
+                        .next_back()
+                        .ok_or(StoreError::NotFound)?;
                     let (total,): (i64,) = sqlx::query_as(count)
                         .bind(id)
                         .fetch_one(&mut *tx)
@@ -215,6 +226,7 @@ macro_rules! sql_store {
                         export: SessionExport::new(session, log),
                         offset,
                         total_rolls: u64::try_from(total).unwrap_or(0),
+                        evenings,
                     })
                 }
 
