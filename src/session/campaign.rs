@@ -3,7 +3,7 @@
 //! with what the system's rules carry ([`Evenings`](crate::systems::rules::Evenings)).
 
 use super::{Actor, Session, SessionError, TurnState};
-use crate::systems::rules::House;
+use crate::systems::rules::{EveningStart, House, NextGame};
 
 /// What a session stored before campaigns reads as.
 pub(super) fn first_evening() -> u32 {
@@ -29,10 +29,16 @@ impl Session {
     /// manager) at `now_ms`: the same name, system, GM, players, names and roster; each sheet and
     /// the system's state as its rules carry them; no turn order; effects that ran for a number
     /// of rounds are over (a round belongs to the evening it was played in), effects until
-    /// removed stay — unless the system's rules say the evening goes on with the last one's
-    /// game (a battle left unfinished), when the turn and every effect carry. Unsaved: the store
+    /// removed stay — unless the GM says the evening goes on with the last one's game (`next`:
+    /// a battle left unfinished), when the turn and every effect carry. Unsaved: the store
     /// gives it its id.
-    pub fn next_evening(&self, actor: Actor, house: &House, now_ms: i64) -> Result<Session, SessionError> {
+    pub fn next_evening(
+        &self,
+        actor: Actor,
+        house: &House,
+        next_game: NextGame,
+        now_ms: i64,
+    ) -> Result<Session, SessionError> {
         self.ensure_manager(actor)?;
         let carry = crate::systems::rules(self.system).evenings();
         let mut next = self.clone();
@@ -43,7 +49,12 @@ impl Session {
         next.created_at_ms = now_ms;
         next.updated_at_ms = now_ms;
         next.ended_at_ms = None;
-        let goes_on = (carry.continues)(house);
+        let goes_on = carry.keeps_turn(next_game);
+        let start = EveningStart {
+            house,
+            next: next_game,
+            now_ms,
+        };
         if !goes_on {
             next.turn = TurnState::default();
         }
@@ -51,9 +62,9 @@ impl Session {
             if !goes_on {
                 entry.effects.retain(|e| e.rounds.is_none());
             }
-            (carry.sheet)(&mut entry.sheet, house);
+            (carry.sheet)(&mut entry.sheet, &start);
         }
-        (carry.state)(&mut next.system_state, house);
+        (carry.state)(&mut next.system_state, &start);
         Ok(next)
     }
 
@@ -118,7 +129,9 @@ mod tests {
     #[test]
     fn the_next_evening_keeps_the_table_and_forgets_the_round() {
         let s = ended();
-        let next = s.next_evening(Actor::user(GM), &House::new(), 300).unwrap();
+        let next = s
+            .next_evening(Actor::user(GM), &House::new(), NextGame::New, 300)
+            .unwrap();
         assert_eq!(
             (next.id, next.version, next.campaign_id, next.evening),
             (0, 0, 41, 2)
@@ -133,7 +146,9 @@ mod tests {
         // The third evening still belongs to the first one's campaign.
         let mut stored = next.clone();
         stored.id = 57;
-        let third = stored.next_evening(Actor::user(GM), &House::new(), 400).unwrap();
+        let third = stored
+            .next_evening(Actor::user(GM), &House::new(), NextGame::New, 400)
+            .unwrap();
         assert_eq!((third.campaign_id, third.evening), (41, 3));
     }
 
@@ -141,14 +156,14 @@ mod tests {
     fn only_the_gm_or_a_manager_continues_a_campaign() {
         let s = ended();
         assert_eq!(
-            s.next_evening(Actor::user(2), &House::new(), 300),
+            s.next_evening(Actor::user(2), &House::new(), NextGame::New, 300),
             Err(SessionError::NotGm)
         );
         let manager = Actor {
             user: 3,
             manage_server: true,
         };
-        assert!(s.next_evening(manager, &House::new(), 300).is_ok());
+        assert!(s.next_evening(manager, &House::new(), NextGame::New, 300).is_ok());
     }
 
     #[test]

@@ -30,15 +30,6 @@ pub struct HouseOption {
 
 /// The values of an `off` / `on` option.
 pub const OFF_ON: &[(&str, &str, &str)] = &[("off", "Off", "オフ"), ("on", "On", "オン")];
-/// The values of a campaign's next-evening option.
-pub const NEW_OR_CONTINUE: &[(&str, &str, &str)] = &[
-    ("new", "Start anew", "新しく始める"),
-    (
-        "continue",
-        "The unfinished one goes on as it was",
-        "終わっていないものをそのまま続ける",
-    ),
-];
 /// The values of a between-evenings repair option.
 pub const FULL_OR_NONE: &[(&str, &str, &str)] = &[
     ("full", "Full repair", "全修理"),
@@ -185,22 +176,78 @@ pub trait SystemRules: Sync {
 /// A server's house options, as [`Evenings`] reads them.
 pub type House = std::collections::BTreeMap<String, String>;
 
+/// What the GM says a campaign's next evening plays (each rules file's "Between evenings"): a
+/// new game, or the unfinished one going on. Chosen per evening on `/session start`, because
+/// only the table knows whether last week's battle ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NextGame {
+    /// A new battle, race or scenario: the board resets.
+    New,
+    /// The unfinished game goes on as it was (Shadowrun: the same scenario, its fight over).
+    Same,
+    /// The unfinished game goes on in the middle of a fight: Shadowrun keeps initiative and the
+    /// chase; in the other systems it is [`Same`](Self::Same), whose board carries whole.
+    MidCombat,
+}
+
+impl NextGame {
+    pub const ALL: [NextGame; 3] = [NextGame::New, NextGame::Same, NextGame::MidCombat];
+
+    /// Stored in a button's payload: never rename one.
+    pub fn key(self) -> &'static str {
+        match self {
+            NextGame::New => "new",
+            NextGame::Same => "same",
+            NextGame::MidCombat => "mid_combat",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<NextGame> {
+        Self::ALL.into_iter().find(|n| n.key() == key)
+    }
+
+    /// Its Japanese name on `/セッション 開始 ゲーム:`.
+    pub fn name_ja(self) -> &'static str {
+        match self {
+            NextGame::New => "新しく",
+            NextGame::Same => "続き",
+            NextGame::MidCombat => "戦闘の途中から",
+        }
+    }
+}
+
+/// What `Session::next_evening` hands each system: the house options, what the GM said the
+/// evening plays, and when it starts (a Warmachine battle archived at a new one is dated).
+#[derive(Debug, Clone, Copy)]
+pub struct EveningStart<'a> {
+    pub house: &'a House,
+    pub next: NextGame,
+    pub now_ms: i64,
+}
+
 /// What carries from one evening of a campaign to the next and what resets, per system. Every
-/// system also keeps its roster, players, GM, names and house options, and starts the evening
-/// with no turn order and without the effects that ran for a number of rounds, unless it
-/// [`continues`](Self::continues) the last evening's game (`Session::next_evening`).
+/// system also keeps its roster, players, GM, names and house options, and starts a new game
+/// with no turn order and without the effects that ran for a number of rounds; a game that goes
+/// on keeps them ([`keeps_turn`](Self::keeps_turn)).
 pub struct Evenings {
+    /// What one game is called (`battle`, `戦闘`); `None` when the system has no game to go on
+    /// with (free-form rolls), so an evening is not asked which.
+    pub game: Option<(&'static str, &'static str)>,
+    /// What a continuing evening plays when the GM does not say.
+    pub usual: NextGame,
+    /// Whether a fight ends with the evening even when the game goes on (Shadowrun's combat
+    /// state), so that resuming mid-fight is a choice of its own.
+    pub fight_apart: bool,
     /// What stays, one line each (English, Japanese).
     pub carries: &'static [(&'static str, &'static str)],
-    /// What starts fresh, one line each.
+    /// What a new game starts fresh, one line each.
     pub resets: &'static [(&'static str, &'static str)],
+    /// What still starts fresh when the game goes on (Shadowrun: the fight ended), one line each.
+    pub goes_on: &'static [(&'static str, &'static str)],
     /// A roster entry's sheet as the next evening starts it.
-    pub sheet: fn(&mut Value, &House),
+    pub sheet: fn(&mut Value, &EveningStart),
     /// The session's `system_state` as the next evening starts it.
-    pub state: fn(&mut Value, &House),
-    /// Whether the next evening goes on with the last one's game (a battle left unfinished):
-    /// then the turn order, the round and the effects that run for rounds carry too.
-    pub continues: fn(&House) -> bool,
+    pub state: fn(&mut Value, &EveningStart),
 }
 
 /// What every system carries to the next evening (`Session::next_evening`), before its own.
@@ -208,7 +255,7 @@ pub const EVENINGS_CARRY: (&str, &str) = (
     "the roster, the GM and players, their names, the house options; the log continues",
     "ロスター、GMとプレイヤー、名前、ハウスルール。ログは続く",
 );
-/// What every system starts afresh, before its own (unless its rules continue the game).
+/// What every system starts afresh at a new game, before its own.
 pub const EVENINGS_RESET: (&str, &str) = (
     "the turn order, and effects that ran for a number of rounds",
     "手番順と、ラウンド数の決まった効果",
@@ -232,11 +279,61 @@ impl Evenings {
     }
 
     /// A sheet or state that carries unchanged.
-    pub fn unchanged(_: &mut Value, _: &House) {}
+    pub fn unchanged(_: &mut Value, _: &EveningStart) {}
 
-    /// Every evening starts a new round count.
-    pub fn never(_: &House) -> bool {
-        false
+    /// Whether the turn order, the round and the effects that run for rounds carry into an
+    /// evening that plays `next`.
+    pub fn keeps_turn(&self, next: NextGame) -> bool {
+        match next {
+            NextGame::New => false,
+            NextGame::Same => !self.fight_apart,
+            NextGame::MidCombat => true,
+        }
+    }
+
+    /// What still starts fresh when the game goes on, in `lang`.
+    pub fn goes_on_in(&self, lang: Lang) -> Vec<&'static str> {
+        self.goes_on.iter().map(|(en, ja)| lang.pick(en, ja)).collect()
+    }
+
+    /// How the GM chooses what the evening plays, in `lang` (`/help`, README): `None` for a
+    /// system with no game to go on with.
+    pub fn choice_in(&self, lang: Lang) -> Option<String> {
+        let (en, ja) = self.game?;
+        Some(match lang {
+            Lang::En => format!(
+                "the GM says on `/session start campaign:continue game:` whether a new {en} begins \
+                 (`new`) or the unfinished one goes on (`same`{}); unsaid: `{}`",
+                if self.fight_apart {
+                    "; `mid_combat` resumes its fight"
+                } else {
+                    ""
+                },
+                self.usual.key()
+            ),
+            Lang::Ja => format!(
+                "GMが `/セッション 開始 キャンペーン:続ける ゲーム:` で、新しい{ja}を始める（`{}`）か、\
+                 終わっていない{ja}を続ける（`{}`{}）かを指定する。指定なし：`{}`",
+                NextGame::New.name_ja(),
+                NextGame::Same.name_ja(),
+                if self.fight_apart {
+                    format!("。`{}` で戦闘を再開", NextGame::MidCombat.name_ja())
+                } else {
+                    String::new()
+                },
+                self.usual.name_ja()
+            ),
+        })
+    }
+
+    /// The choices that mean something in this system: none without a game; mid-fight only
+    /// where a fight ends with the evening otherwise.
+    pub fn choices(&self) -> &'static [NextGame] {
+        match (self.game, self.fight_apart) {
+            (None, _) => &[],
+            (Some(_), false) => &[NextGame::New, NextGame::Same],
+            (Some(_), true) => &NextGame::ALL,
+        }
     }
 }
 

@@ -13,6 +13,7 @@ use serenity::all::{
     AutocompleteChoice, ButtonStyle, CreateAutocompleteResponse, CreateInteractionResponseMessage,
 };
 
+use super::next_game::{self, NextGameChoice, Told};
 use super::system_choice::SystemChoice;
 use crate::embeds::markdown::escape;
 use crate::embeds::{EmbedView, colour};
@@ -21,7 +22,7 @@ use crate::offers::{Offer, settle};
 use crate::press::{Answer, Press, PressReply, Shown};
 use crate::store::{ExportPage, JsonText, LogScope, NewAction, Store, StoreError};
 use crate::{BotError, Context};
-use engine::systems::rules::House;
+use engine::systems::rules::NextGame;
 
 /// Continue the campaign whose newest evening is `payload.last`.
 pub const CONTINUE: &str = "campaign.continue";
@@ -52,6 +53,7 @@ pub async fn start(
     name: Option<String>,
     system: Option<SystemChoice>,
     choice: Option<CampaignChoice>,
+    game: Option<NextGameChoice>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let guild = inv.require_guild()?;
@@ -68,6 +70,9 @@ pub async fn start(
         check_session_name(n).map_err(|e| inv.user_error(&e))?;
     }
     let fresh = name.as_deref().zip(system.map(SystemId::from));
+    if game.is_some() {
+        check_game_choice(inv.lang, choice, last.as_ref())?;
+    }
     match (choice, last) {
         (Some(CampaignChoice::Continue), None) => Err(BotError::User(say(
             inv.lang,
@@ -92,15 +97,44 @@ pub async fn start(
                     ),
                 )));
             }
-            let s = continue_campaign(store, &inv, last.id, inv.actor, name.as_deref()).await?;
-            send(ctx, started_view(&s, &inv.settings.house, inv.lang)).await
+            let (s, told) = continue_campaign(
+                store,
+                &inv,
+                last.id,
+                inv.actor,
+                name.as_deref(),
+                game.map(NextGame::from),
+            )
+            .await?;
+            send(ctx, started_view(&s, Some(told), inv.lang)).await
         }
         (Some(CampaignChoice::New), _) | (None, None) => {
             let (name, sys) = fresh.ok_or_else(|| needs_name_and_system(inv.lang))?;
             let s = new_campaign(store, &inv, guild, name, sys).await?;
-            send(ctx, started_view(&s, &inv.settings.house, inv.lang)).await
+            send(ctx, started_view(&s, None, inv.lang)).await
         }
-        (None, Some(last)) => offer(ctx, &inv, &last, fresh).await,
+        (None, Some(last)) => offer(ctx, &inv, &last, fresh, game.map(NextGame::from)).await,
+    }
+}
+
+/// `game:` says what a continued evening plays: refused where nothing is continued, or where
+/// the system has no game to go on with.
+fn check_game_choice(
+    lang: Lang,
+    choice: Option<CampaignChoice>,
+    last: Option<&Session>,
+) -> Result<(), BotError> {
+    let refuse = |en: &str, ja: &str| Err(BotError::User(lang.pick(en, ja).into()));
+    match (choice, last) {
+        (Some(CampaignChoice::New), _) | (_, None) => refuse(
+            "`game:` says what a continued campaign's evening plays: leave it out when starting a new campaign.",
+            "`ゲーム:` はキャンペーンを続けるセッションの内容です。新しいキャンペーンを始めるときは指定しないでください。",
+        ),
+        (_, Some(last)) if engine::systems::rules(last.system).evenings().game.is_none() => refuse(
+            "Free-form rolls have no battle, race or scenario to continue: leave out `game:`.",
+            "自由形式のロールには続ける戦闘・レース・シナリオがありません。`ゲーム:` を指定しないでください。",
+        ),
+        _ => Ok(()),
     }
 }
 
@@ -144,7 +178,8 @@ async fn continue_campaign(
     last_id: i64,
     actor: Actor,
     rename: Option<&str>,
-) -> Result<Session, BotError> {
+    game: Option<NextGame>,
+) -> Result<(Session, Told), BotError> {
     let last = store
         .last_session(inv.channel)
         .await
@@ -160,8 +195,9 @@ async fn continue_campaign(
         return Err(inv.user_error(&StoreError::AlreadyActive));
     }
     inv.require_system(last.system)?;
+    let told = Told::from(engine::systems::rules(last.system).evenings(), game);
     let mut next = last
-        .next_evening(actor, &inv.settings.house, now_ms())
+        .next_evening(actor, &inv.settings.house, told.next, now_ms())
         .map_err(|e| inv.user_error(&e))?;
     if let Some(name) = rename {
         next.name = check_session_name(name).map_err(|e| inv.user_error(&e))?;
@@ -170,12 +206,13 @@ async fn continue_campaign(
     store
         .create_session(&next)
         .await
+        .map(|s| (s, told))
         .map_err(|e| store_error(e, inv.lang))
 }
 
 /// What a started evening says: the system, the GM, where its rolls are and, from the second
-/// evening on, what the rules carried and reset.
-pub fn started_view(s: &Session, house: &House, lang: Lang) -> EmbedView {
+/// evening on, what it plays (`told`) and what the rules carried and reset.
+pub fn started_view(s: &Session, told: Option<Told>, lang: Lang) -> EmbedView {
     let sys = s.system.display_name(lang);
     let own: Vec<String> = crate::systems::bot(s.system)
         .commands()
@@ -216,7 +253,7 @@ pub fn started_view(s: &Session, house: &House, lang: Lang) -> EmbedView {
         format!("システム: {sys}\nGM: <@{}>\n{players}\n{rolls}", s.gm),
     );
     if s.evening > 1 {
-        description.push_str(&carried_text(s, house, lang));
+        description.push_str(&carried_text(s, told, lang));
     }
     let title = if s.evening > 1 {
         say(
@@ -239,9 +276,8 @@ pub fn started_view(s: &Session, house: &House, lang: Lang) -> EmbedView {
     }
 }
 
-/// `\n\nRoster: …\nCarried: …\nReset: …` from the system's rules (what goes on, when they
-/// continue the last evening's game).
-fn carried_text(s: &Session, house: &House, lang: Lang) -> String {
+/// `\n\nRoster: …\nCarried: …\n<what it plays>\nReset: …` from the system's rules.
+fn carried_text(s: &Session, told: Option<Told>, lang: Lang) -> String {
     let ev = engine::systems::rules(s.system).evenings();
     let sep = lang.pick("; ", "、");
     let roster: Vec<String> = s.roster.iter().map(|e| escape(&e.name)).collect();
@@ -259,17 +295,25 @@ fn carried_text(s: &Session, house: &House, lang: Lang) -> String {
         format!("\nCarried: {carried}"),
         format!("\n引き継ぎ: {carried}"),
     ));
-    if (ev.continues)(house) {
-        out.push_str(lang.pick(
-            "\nThe last evening's game goes on where it stopped (house option).",
-            "\n前回のゲームを中断したところから続けます（ハウスルール）。",
-        ));
-    } else {
+    let told = told.unwrap_or(Told {
+        next: ev.usual,
+        said: true,
+    });
+    out.push_str(&next_game::line(ev, told, lang));
+    if told.next == NextGame::New {
         let reset = ev.resets_in(lang).join(sep);
         out.push_str(&say(
             lang,
             format!("\nReset: {reset}"),
             format!("\nリセット: {reset}"),
+        ));
+    } else if !ev.keeps_turn(told.next) {
+        // The game goes on but not all of it (Shadowrun: the fight ended).
+        let goes_on = ev.goes_on_in(lang).join(sep);
+        out.push_str(&say(
+            lang,
+            format!("\nGoing on: {goes_on}"),
+            format!("\n続き: {goes_on}"),
         ));
     }
     out
@@ -281,6 +325,7 @@ async fn offer(
     inv: &Invocation,
     last: &Session,
     fresh: Option<(&str, SystemId)>,
+    game: Option<NextGame>,
 ) -> Result<(), BotError> {
     let lang = inv.lang;
     let ended = last.ended_at_ms.unwrap_or(last.updated_at_ms) / 1000;
@@ -311,15 +356,23 @@ async fn offer(
         payload: JsonText::from(payload),
     };
     if may_continue {
-        buttons.push(Offer::Pending {
-            action: action(CONTINUE, json!({ "last": last.id, "name": fresh.map(|f| f.0) })),
-            label: say(
-                lang,
-                format!("Continue: evening {}", last.evening + 1),
-                format!("続ける（第{}回）", last.evening + 1),
-            ),
-            style: ButtonStyle::Primary,
-        });
+        // A button per thing the evening may play (the one `game:` said, if it did).
+        let ev = engine::systems::rules(last.system).evenings();
+        let nexts: Vec<Option<NextGame>> = match game {
+            Some(g) => vec![Some(g)],
+            None if ev.choices().is_empty() => vec![None],
+            None => ev.choices().iter().copied().map(Some).collect(),
+        };
+        for next in nexts {
+            buttons.push(Offer::Pending {
+                action: action(
+                    CONTINUE,
+                    json!({ "last": last.id, "name": fresh.map(|f| f.0), "next": next.map(NextGame::key) }),
+                ),
+                label: next_game::button_label(ev, next, last.evening + 1, lang),
+                style: ButtonStyle::Primary,
+            });
+        }
     } else {
         description.push_str(&say(
             lang,
@@ -377,11 +430,14 @@ pub async fn press(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotE
     let store = p.data.store.as_ref();
     let payload = &p.action.payload;
     let actor = inv.actor;
-    let s = if p.action.kind == CONTINUE {
+    let (s, told) = if p.action.kind == CONTINUE {
         let last = payload["last"]
             .as_i64()
             .ok_or_else(|| BotError::internal("offer without last"))?;
-        continue_campaign(store, &inv, last, actor, payload["name"].as_str()).await?
+        // An offer made before the choice existed has no `next`: the system's usual, named.
+        let said = payload["next"].as_str().and_then(NextGame::from_key);
+        let (s, told) = continue_campaign(store, &inv, last, actor, payload["name"].as_str(), said).await?;
+        (s, Some(told))
     } else {
         let name = payload["name"].as_str().unwrap_or_default();
         let system: SystemId = payload["system"]
@@ -390,11 +446,11 @@ pub async fn press(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotE
             .parse()
             .map_err(BotError::internal)?;
         let guild = inv.require_guild()?;
-        new_campaign(store, &inv, guild, name, system).await?
+        (new_campaign(store, &inv, guild, name, system).await?, None)
     };
     Ok(answer.show(Shown::Update(
         CreateInteractionResponseMessage::new()
-            .embed(started_view(&s, &inv.settings.house, p.lang).to_embed())
+            .embed(started_view(&s, told, p.lang).to_embed())
             .components(vec![]),
     )))
 }

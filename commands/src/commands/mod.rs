@@ -6,6 +6,7 @@ pub mod char;
 pub mod char_files;
 pub mod config;
 pub mod help;
+pub mod next_game;
 pub mod odds;
 pub mod page;
 pub mod recap;

@@ -83,8 +83,12 @@ pub async fn start(
     #[name_localized("ja", "キャンペーン")]
     #[description_localized("ja", "ここのキャンペーンを続けるか新しく始めるか（既定: 確認する）")]
     campaign: Option<super::campaign::CampaignChoice>,
+    #[description = "A continued evening: a new battle, race or scenario, or the unfinished one"]
+    #[name_localized("ja", "ゲーム")]
+    #[description_localized("ja", "続けるセッション：新しい戦闘・レース・シナリオか、前回の続きか")]
+    game: Option<super::next_game::NextGameChoice>,
 ) -> Result<(), BotError> {
-    super::campaign::start(ctx, name, system, campaign).await
+    super::campaign::start(ctx, name, system, campaign, game).await
 }
 
 /// Join the session in this channel

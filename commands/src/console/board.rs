@@ -126,8 +126,9 @@ impl Board {
             .filter(move |s| s.only_for.is_none_or(|u| u == user))
     }
 
-    /// The component `wanted` names (label, then label prefix, then custom id; case does not
-    /// matter), on the newest message `user` sees that has it.
+    /// The component `wanted` names (label or custom id, then label prefix, then a label that
+    /// contains it: `press same battle` for `Evening 2: same battle`; case does not matter), on
+    /// the newest message `user` sees that has it.
     pub fn find(&self, user: u64, wanted: &str) -> Result<Target, PressError> {
         let w = wanted.trim().to_lowercase();
         let exact = |c: &Component| {
@@ -136,6 +137,7 @@ impl Board {
                 || c.option.as_ref().is_some_and(|o| o.to_lowercase() == w)
         };
         let prefix = |c: &Component| !w.is_empty() && c.label.to_lowercase().starts_with(&w);
+        let within = |c: &Component| !w.is_empty() && c.label.to_lowercase().contains(&w);
         let pick = |seen: &Seen, c: &Component, stale: bool| -> Result<Target, PressError> {
             if c.disabled && !stale {
                 return Err(PressError::Disabled(c.label.clone()));
@@ -147,7 +149,7 @@ impl Board {
                 stale,
             })
         };
-        for test in [&exact as &dyn Fn(&Component) -> bool, &prefix] {
+        for test in [&exact as &dyn Fn(&Component) -> bool, &prefix, &within] {
             for seen in self.visible(user) {
                 if let Some(c) = components(&seen.message).iter().find(|c| test(c)) {
                     return pick(seen, c, false);
@@ -207,6 +209,19 @@ mod tests {
         assert_eq!(b.find(8, "apply").unwrap().custom_id, "act:3");
         assert_eq!(b.find(8, "act:1").unwrap().custom_id, "act:1");
         assert!(matches!(b.find(8, "Fly"), Err(PressError::NotThere(..))));
+        // Words inside a label, after exact and prefix matches.
+        b.show(
+            msg(
+                "4",
+                &[
+                    ("Evening 2: same battle", "act:5"),
+                    ("Evening 2: new battle", "act:6"),
+                ],
+            ),
+            None,
+        );
+        assert_eq!(b.find(8, "new battle").unwrap().custom_id, "act:6");
+        assert_eq!(b.find(8, "damage").unwrap().custom_id, "act:3");
         assert_eq!(Board::default().find(8, "x"), Err(PressError::NothingToPress));
     }
 

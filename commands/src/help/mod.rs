@@ -270,6 +270,22 @@ pub fn system_page(commands: &[Command], id: SystemId, settings: &ServerSettings
         let value: Vec<String> = lines.iter().map(|l| format!("• {l}")).collect();
         fields.push((title.to_string(), value.join("\n"), false));
     }
+    // What the evening plays is the GM's word on /session start, not a server option.
+    if let Some(choice) = evenings.choice_in(lang) {
+        let value: Vec<String> = std::iter::once(choice)
+            .chain(evenings.goes_on_in(lang).into_iter().map(str::to_string))
+            .map(|l| format!("• {l}"))
+            .collect();
+        fields.push((
+            lang.pick(
+                "Between evenings: a new game or the same one",
+                "セッション間で：新しいゲームか続きか",
+            )
+            .to_string(),
+            value.join("\n"),
+            false,
+        ));
+    }
     let mut description = if lines.is_empty() {
         lang.pick(
             "No commands of its own: roll with /roll and keep sheets with /char.",
@@ -348,6 +364,16 @@ mod tests {
                 for l in evenings.resets_in(lang) {
                     assert!(resets.contains(l), "{id:?}: {l}");
                 }
+                if let Some(choice) = evenings.choice_in(lang) {
+                    let said = field(lang.pick(
+                        "Between evenings: a new game or the same one",
+                        "セッション間で：新しいゲームか続きか",
+                    ));
+                    assert!(said.contains(&choice), "{id:?}: {choice}");
+                    for l in evenings.goes_on_in(lang) {
+                        assert!(said.contains(l), "{id:?}: {l}");
+                    }
+                }
             }
             // README: the system's section (the generic one: the roster's) has each line.
             let heading = match id {
@@ -365,8 +391,16 @@ mod tests {
             let end = section[4..].find("\n### ").map_or(section.len(), |e| e + 4);
             let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
             let section = words(&section[..end]);
-            for (en, _) in evenings.carries.iter().chain(evenings.resets) {
+            for (en, _) in evenings
+                .carries
+                .iter()
+                .chain(evenings.resets)
+                .chain(evenings.goes_on)
+            {
                 assert!(section.contains(&words(en)), "README {heading}: {en}");
+            }
+            if let Some(choice) = evenings.choice_in(Lang::En) {
+                assert!(section.contains(&words(&choice)), "README {heading}: {choice}");
             }
         }
     }

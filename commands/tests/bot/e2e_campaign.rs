@@ -238,3 +238,102 @@ async fn deleting_a_campaign_is_the_gms_act_confirmed_with_a_button() {
     let r = as_(&mut c, &gm, "/session start name:Dawn system:generic").await;
     assert_eq!(r.embeds()[0]["title"], "Session started: Dawn", "{}", text(&r));
 }
+
+/// Ana's Edge points as the channel's newest evening holds them.
+async fn edge_points(c: &saikoro_bot::console::Console) -> u64 {
+    newest(c).await.entry("Ana").expect("Ana").sheet["edge_points"]
+        .as_u64()
+        .expect("edge_points")
+}
+
+#[tokio::test]
+async fn the_gm_says_whether_an_evening_begins_a_new_scenario_and_edge_refills_only_then() {
+    let mut c = console().await;
+    let gm = c.invoker();
+    let ana = player(&c, "ana");
+    as_(&mut c, &gm, "/session start name:Run system:shadowrun4").await;
+    as_(&mut c, &ana, "/session join").await;
+    as_(
+        &mut c,
+        &ana,
+        "/char add name:Ana stats:\"body=4 agility=4 reaction=4 intuition=3 willpower=3 edge=3 pistols=5\"",
+    )
+    .await;
+    as_(&mut c, &gm, "/char edit name:Ana stats:edge_points=1").await;
+    assert_eq!(edge_points(&c).await, 1);
+    as_(&mut c, &gm, "/session end").await;
+
+    // The offer has a button per thing the evening may play.
+    let (_, offer_msg) = ask(&mut c, &gm, "/session start").await;
+    for label in [
+        "Evening 2: new scenario",
+        "Evening 2: same scenario",
+        "Evening 2: same scenario, mid-combat",
+    ] {
+        button(&offer_msg, label);
+    }
+    let same = button(&offer_msg, "Evening 2: same scenario");
+    let r = press(&c, &gm, &offer_msg, &same).await;
+    let t = text(&r);
+    assert!(
+        t.contains("The scenario goes on; its fight ended with the last evening.") && !t.contains("Not said"),
+        "{t}"
+    );
+    assert_eq!(
+        edge_points(&c).await,
+        1,
+        "the same scenario: spent Edge stays spent"
+    );
+    as_(&mut c, &gm, "/session end").await;
+
+    // Typed: a new scenario refills the points.
+    let r = as_(&mut c, &gm, "/session start campaign:continue game:new").await;
+    assert!(text(&r).contains("A new scenario begins."), "{}", text(&r));
+    assert_eq!(edge_points(&c).await, 3);
+    as_(&mut c, &gm, "/char edit name:Ana stats:edge_points=0").await;
+    as_(&mut c, &gm, "/session end").await;
+
+    // Unsaid: the usual (the scenario goes on), named, with how to say the other.
+    let r = as_(&mut c, &gm, "/session start campaign:continue").await;
+    let t = text(&r);
+    assert!(
+        t.contains("Not said, so the usual; `game:` `new` or `mid_combat` to choose otherwise."),
+        "{t}"
+    );
+    assert_eq!(edge_points(&c).await, 0);
+    assert_eq!(newest(&c).await.evening, 4);
+}
+
+#[tokio::test]
+async fn game_is_refused_where_nothing_is_continued() {
+    let mut c = console().await;
+    let gm = c.invoker();
+    let r = as_(&mut c, &gm, "/session start name:Night system:generic game:same").await;
+    assert!(
+        r.ephemeral && text(&r).contains("leave it out when starting a new campaign"),
+        "{}",
+        text(&r)
+    );
+    assert!(c.store().last_session(DEFAULT_CHANNEL).await.unwrap().is_none());
+    as_(&mut c, &gm, "/session start name:Night system:generic").await;
+    as_(&mut c, &gm, "/session end").await;
+    let r = as_(&mut c, &gm, "/session start campaign:continue game:new").await;
+    assert!(
+        r.ephemeral && text(&r).contains("Free-form rolls have no battle"),
+        "{}",
+        text(&r)
+    );
+    assert!(!newest(&c).await.is_active(), "nothing started");
+    // A Warmachine battle's offer: a new battle or the same one.
+    let mut c2 = console().await;
+    let gm2 = c2.invoker();
+    as_(&mut c2, &gm2, "/session start name:Clash system:warmachine").await;
+    as_(&mut c2, &gm2, "/session end").await;
+    let (_, offer_msg) = ask(&mut c2, &gm2, "/session start").await;
+    button(&offer_msg, "Evening 2: new battle");
+    button(&offer_msg, "Evening 2: same battle");
+    assert!(
+        saikoro_bot::fake_discord::button_id(&offer_msg, "mid-combat").is_none(),
+        "a battle's fight does not end with the evening"
+    );
+}

@@ -11,23 +11,15 @@
 //! Whether gears are repaired between races is the table's choice: `rally.repair_between_races`
 //! = `full` (default: hits back to the sheet's, so the rattled token goes with the damage) or
 //! `none` (Hull and Structure stay as the race left them; the rattled token stays only while
-//! Hull is 0, seed L386). A race left unfinished: `rally.next_evening=continue` carries it.
+//! Hull is 0, seed L386). A race left unfinished goes on as it was when the GM says so on
+//! `/session start` (`game:same`).
 
 use serde_json::Value;
 
 use super::gear::Gear;
 use super::gear_state::GearState;
 use super::race_facts::RaceFacts;
-use crate::systems::rules::{Evenings, FULL_OR_NONE, House, HouseOption, NEW_OR_CONTINUE, SessionState};
-
-/// Whether the next evening is a new race or the same one going on.
-pub const NEXT_EVENING: HouseOption = HouseOption {
-    key: "rally.next_evening",
-    values: &["new", "continue"],
-    value_text: NEW_OR_CONTINUE,
-    en: "The next evening of a campaign starts a new race (`continue`: the unfinished race goes on as it was)",
-    ja: "キャンペーンの次のセッションは新しいレース（`continue`：終わっていないレースをそのまま続ける）",
-};
+use crate::systems::rules::{EveningStart, Evenings, FULL_OR_NONE, HouseOption, NextGame, SessionState};
 
 /// Whether gears are repaired between races.
 pub const REPAIR: HouseOption = HouseOption {
@@ -62,30 +54,25 @@ pub static EVENINGS: Evenings = Evenings {
             "gears repaired (default `full`): Hull and Structure full, the rattled token gone",
             "ギアは修理（既定 `full`）：ハル・ストラクチャー全快、ラタルドトークンも外れる",
         ),
-        (
-            "`rally.next_evening=continue`: nothing resets, the unfinished race goes on",
-            "`rally.next_evening=continue`：何もリセットせず、終わっていないレースを続ける",
-        ),
     ],
+    goes_on: &[],
+    game: Some(("race", "レース")),
+    usual: NextGame::New,
+    fight_apart: false,
     sheet: next_sheet,
     state: next_state,
-    continues: |house| !new_race(house),
 };
 
-fn new_race(house: &House) -> bool {
-    NEXT_EVENING.value_in(house) == "new"
-}
-
 /// A gear at the start of a new race. A sheet that does not read is left as it is.
-fn next_sheet(value: &mut Value, house: &House) {
-    if !new_race(house) {
+fn next_sheet(value: &mut Value, start: &EveningStart) {
+    if start.next != NextGame::New {
         return;
     }
     let Ok(mut gear) = <Gear as serde::Deserialize>::deserialize(&*value) else {
         return;
     };
     let old = std::mem::replace(&mut gear.state, GearState::fresh(&gear.sheet));
-    if REPAIR.value_in(house) == "none" {
+    if REPAIR.value_in(start.house) == "none" {
         let s = &mut gear.state;
         s.hull = old.hull.min(gear.sheet.hull);
         s.structure = old.structure.min(gear.sheet.structure);
@@ -101,8 +88,8 @@ fn next_sheet(value: &mut Value, house: &House) {
 }
 
 /// No scenario, two laps, no pole, no contest.
-fn next_state(value: &mut Value, house: &House) {
-    if new_race(house) {
+fn next_state(value: &mut Value, start: &EveningStart) {
+    if start.next == NextGame::New {
         RaceFacts::default().write(value);
     }
 }
@@ -117,6 +104,7 @@ mod tests {
     use crate::systems::badlands_rally::rules::{BadlandsRallyRules, DEFAULT_LAPS};
     use crate::systems::badlands_rally::state::{GearEvent, Hit};
     use crate::systems::badlands_rally::tables::Scenario;
+    use crate::systems::rules::House;
     use crate::systems::rules::SystemRules;
 
     const GM: u64 = 1;
@@ -195,12 +183,16 @@ mod tests {
     }
 
     fn next(house: &[(&str, &str)]) -> (Session, Session) {
+        next_with(house, NextGame::New)
+    }
+
+    fn next_with(house: &[(&str, &str)], game: NextGame) -> (Session, Session) {
         let one = evening_one();
         let house: House = house
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        let two = one.next_evening(Actor::user(GM), &house, 300).unwrap();
+        let two = one.next_evening(Actor::user(GM), &house, game, 300).unwrap();
         (one, two)
     }
 
@@ -273,7 +265,14 @@ mod tests {
         v = serde_json::to_value(&g).unwrap();
         let mut house = House::new();
         house.insert("rally.repair_between_races".into(), "none".into());
-        next_sheet(&mut v, &house);
+        next_sheet(
+            &mut v,
+            &EveningStart {
+                house: &house,
+                next: NextGame::New,
+                now_ms: 0,
+            },
+        );
         let s = gear(&v).state;
         assert_eq!(
             (s.hull, s.structure, s.rattled, s.must_recover),
@@ -283,8 +282,8 @@ mod tests {
     }
 
     #[test]
-    fn with_next_evening_continue_the_unfinished_race_goes_on() {
-        let (one, two) = next(&[("rally.next_evening", "continue")]);
+    fn an_evening_that_goes_on_with_the_unfinished_race_keeps_it_whole() {
+        let (one, two) = next_with(&[("rally.repair_between_races", "full")], NextGame::Same);
         assert_eq!(two.roster, one.roster);
         assert_eq!(two.system_state, one.system_state);
         assert_eq!(two.turn, one.turn, "the round and turn order go on");

@@ -41,7 +41,6 @@ pub const OPTIONS: &[HouseOption] = &[
         ja: "紳士のスポーツ：第1ラウンドは攻撃禁止",
     },
     ATTACKER_APPLIES_DAMAGE,
-    super::evenings::NEXT_EVENING,
     super::evenings::REPAIR,
 ];
 

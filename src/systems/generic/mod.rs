@@ -128,9 +128,12 @@ static EVENINGS: crate::systems::rules::Evenings = crate::systems::rules::Evenin
         "すべてのシートを前回の終わりのまま",
     )],
     resets: &[],
+    goes_on: &[],
+    game: None,
+    usual: crate::systems::rules::NextGame::New,
+    fight_apart: false,
     sheet: crate::systems::rules::Evenings::unchanged,
     state: crate::systems::rules::Evenings::unchanged,
-    continues: crate::systems::rules::Evenings::never,
 };
 
 #[cfg(test)]
@@ -197,7 +200,14 @@ mod tests {
         s.turn.round = 3;
         s.system_state = serde_json::json!({"clock": 4});
         s.end(Actor::user(1), 200).unwrap();
-        let two = s.next_evening(Actor::user(1), &Default::default(), 300).unwrap();
+        let two = s
+            .next_evening(
+                Actor::user(1),
+                &Default::default(),
+                crate::systems::rules::NextGame::New,
+                300,
+            )
+            .unwrap();
         assert_eq!(
             two.roster[0].sheet,
             serde_json::json!({"hp": 7, "note": "warjack"})

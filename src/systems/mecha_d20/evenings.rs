@@ -15,16 +15,7 @@ use serde_json::Value;
 
 use super::state::MechaState;
 use super::unit::Unit;
-use crate::systems::rules::{Evenings, FULL_OR_NONE, House, HouseOption, NEW_OR_CONTINUE, SessionState};
-
-/// Whether the next evening is a new battle or the same one going on.
-pub const NEXT_EVENING: HouseOption = HouseOption {
-    key: "mecha.next_evening",
-    values: &["new", "continue"],
-    value_text: NEW_OR_CONTINUE,
-    en: "The next evening of a campaign starts a new battle (`continue`: the unfinished battle goes on as it was)",
-    ja: "キャンペーンの次のセッションは新しい戦闘（`continue`：終わっていない戦闘をそのまま続ける）",
-};
+use crate::systems::rules::{EveningStart, Evenings, FULL_OR_NONE, HouseOption, NextGame, SessionState};
 
 /// Whether suits are repaired between battles.
 pub const REPAIR: HouseOption = HouseOption {
@@ -59,27 +50,26 @@ pub static EVENINGS: Evenings = Evenings {
             "suits repaired (default `full`): durability, wear, destroyed, lost parts and weapons",
             "兵装は修理（既定 `full`）：耐久度、部位破損などの低下、撃破、失った部位と武器",
         ),
-        (
-            "`mecha.next_evening=continue`: nothing resets, the unfinished battle goes on",
-            "`mecha.next_evening=continue`：何もリセットせず、終わっていない戦闘を続ける",
-        ),
     ],
     sheet: next_sheet,
     state: next_state,
-    continues: |house| !new_battle(house),
+    goes_on: &[],
+    game: Some(("battle", "戦闘")),
+    usual: NextGame::New,
+    fight_apart: false,
 };
 
-fn new_battle(house: &House) -> bool {
-    NEXT_EVENING.value_in(house) == "new"
+fn new_battle(start: &EveningStart) -> bool {
+    start.next == NextGame::New
 }
 
 /// A unit as a new battle fields it. A sheet that does not read is left as it is.
-fn next_sheet(value: &mut Value, house: &House) {
-    if !new_battle(house) {
+fn next_sheet(value: &mut Value, start: &EveningStart) {
+    if !new_battle(start) {
         return;
     }
     if let Ok(mut u) = Unit::read(value, "") {
-        if REPAIR.value_in(house) == "full" {
+        if REPAIR.value_in(start.house) == "full" {
             u.repair();
         } else {
             u.rest();
@@ -89,8 +79,8 @@ fn next_sheet(value: &mut Value, house: &House) {
 }
 
 /// No battle yet.
-fn next_state(value: &mut Value, house: &House) {
-    if new_battle(house) {
+fn next_state(value: &mut Value, start: &EveningStart) {
+    if new_battle(start) {
         MechaState::default().write(value);
     }
 }
@@ -108,6 +98,7 @@ mod tests {
     use crate::systems::mecha_d20::rules::MechaD20Rules;
     use crate::systems::mecha_d20::state::{Held, Phase, Prompt, PromptKind};
     use crate::systems::mecha_d20::unit::WeaponStatus;
+    use crate::systems::rules::House;
     use crate::systems::rules::SystemRules;
 
     const GM: u64 = 1;
@@ -183,12 +174,16 @@ mod tests {
     }
 
     fn next(house: &[(&str, &str)]) -> (Session, Session) {
+        next_with(house, NextGame::New)
+    }
+
+    fn next_with(house: &[(&str, &str)], game: NextGame) -> (Session, Session) {
         let one = evening_one();
         let house: House = house
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        let two = one.next_evening(Actor::user(GM), &house, 300).unwrap();
+        let two = one.next_evening(Actor::user(GM), &house, game, 300).unwrap();
         (one, two)
     }
 
@@ -252,8 +247,8 @@ mod tests {
     }
 
     #[test]
-    fn with_next_evening_continue_the_unfinished_battle_goes_on() {
-        let (one, two) = next(&[("mecha.next_evening", "continue")]);
+    fn an_evening_that_goes_on_keeps_the_unfinished_battle_whole() {
+        let (one, two) = next_with(&[], NextGame::Same);
         assert_eq!(two.roster, one.roster);
         assert_eq!(two.system_state, one.system_state);
         assert_eq!(two.turn, one.turn, "the round and turn order go on");

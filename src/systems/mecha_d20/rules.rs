@@ -47,7 +47,6 @@ pub const OPTIONS: &[HouseOption] = &[
         en: "Ask for a faint check after spirit points are spent",
         ja: "精神ポイント消費後に気絶判定を求める",
     },
-    super::evenings::NEXT_EVENING,
     super::evenings::REPAIR,
 ];
 

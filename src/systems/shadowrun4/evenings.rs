@@ -2,32 +2,39 @@
 //! evenings").
 //!
 //! - Edge points come back (seed L76: spent Edge returns at a break between scenarios or when the
-//!   GM decides). The bot cannot tell a new scenario from a continued one, so a server chooses:
-//!   `sr.edge_refresh` = `evening` (default: every evening starts with full points, as the issue
-//!   asks) or `gm` (points stay where the last evening left them; the GM refreshes by hand with
-//!   `/char edit refresh=yes`). Burnt Edge never comes back: the attribute itself is lower.
+//!   GM decides). The GM says on `/session start` whether the evening begins a new scenario
+//!   (`game:new`); `sr.edge_refresh` = `scenario` (default: points refill then), `evening`
+//!   (every evening refills) or `gm` (only by hand, `/char edit refresh=yes`). Burnt Edge never
+//!   comes back: the attribute itself is lower.
 //! - Damage stays: the seed has no healing rules, so healing is the GM's edit. Everything else on
 //!   the sheet stays too, sustained spells included (a mage may sustain a spell through downtime;
 //!   dropping it is one edit).
 //! - Combat ends with the evening: the initiative record (turn, pass, order, Edge uses of the
-//!   turn) and the chase. Which rolls Edge was already used on stays, so an old button stays spent.
+//!   turn) and the chase — unless the GM says the evening resumes mid-combat
+//!   (`game:mid_combat`). Which rolls Edge was already used on stays, so an old button stays
+//!   spent.
 
 use serde_json::Value;
 
 use super::session_state::Shadowrun4State;
 use super::sheet;
-use crate::systems::rules::{Evenings, House, HouseOption, SessionState};
+use crate::systems::rules::{EveningStart, Evenings, HouseOption, NextGame, SessionState};
 
-/// Whether every evening refills Edge points (seed L76: between scenarios, or the GM's call).
+/// When Edge points refill between evenings (seed L76: between scenarios, or the GM's call).
 pub const EDGE_REFRESH: HouseOption = HouseOption {
     key: "sr.edge_refresh",
-    values: &["evening", "gm"],
+    values: &["scenario", "evening", "gm"],
     value_text: &[
+        (
+            "scenario",
+            "When an evening begins a new scenario",
+            "新しいシナリオを始めるセッションで",
+        ),
         ("evening", "Every evening", "毎セッション"),
         ("gm", "Only when the GM refreshes them", "GMが回復させたときだけ"),
     ],
-    en: "Edge points refill at the start of every evening (`gm`: only when the GM refreshes them)",
-    ja: "エッジポイントを毎セッションの開始時に回復する（`gm`：GMが回復させたときだけ）",
+    en: "Edge points refill when an evening begins a new scenario (`evening`: every evening; `gm`: only by the GM)",
+    ja: "新しいシナリオを始めるセッションでエッジポイントを回復する（`evening`：毎セッション、`gm`：GMが回復させたときだけ）",
 };
 
 pub static EVENINGS: Evenings = Evenings {
@@ -47,22 +54,44 @@ pub static EVENINGS: Evenings = Evenings {
     ],
     resets: &[
         (
-            "Edge points refill to the Edge attribute (`sr.edge_refresh=gm`: only by the GM)",
-            "エッジポイントはエッジ値まで回復（`sr.edge_refresh=gm`：GMが回復させたときだけ）",
+            "a new scenario: Edge points refill to the Edge attribute (`sr.edge_refresh`: `evening` every evening, `gm` only by the GM)",
+            "新しいシナリオ：エッジポイントはエッジ値まで回復（`sr.edge_refresh`：`evening` 毎セッション、`gm` GMが回復させたときだけ）",
         ),
         (
-            "combat: initiative scores, passes and their Edge uses; chases",
-            "戦闘：イニシアティブ値、行動パスとそのエッジ使用、チェイス",
+            "combat: initiative scores, passes and their Edge uses; chases (kept when the evening resumes mid-combat)",
+            "戦闘：イニシアティブ値、行動パスとそのエッジ使用、チェイス（戦闘の途中から再開するときは残る）",
         ),
     ],
+    goes_on: &[
+        (
+            "the same scenario: Edge points stay as the last evening left them (`sr.edge_refresh=evening`: they refill)",
+            "同じシナリオ：エッジポイントは前回のまま（`sr.edge_refresh=evening`：回復する）",
+        ),
+        (
+            "combat ended with the last evening: initiative, passes, chases (`mid_combat`: they go on)",
+            "戦闘は前回で終了：イニシアティブ、行動パス、チェイス（`mid_combat`：そのまま続く）",
+        ),
+    ],
+    game: Some(("scenario", "シナリオ")),
+    // A scenario usually spans evenings: one that does not say begins none.
+    usual: NextGame::Same,
+    fight_apart: true,
     sheet: next_sheet,
     state: next_state,
-    continues: Evenings::never,
 };
 
-/// A character as the next evening starts it: Edge points full unless the GM refreshes them.
-fn next_sheet(value: &mut Value, house: &House) {
-    if EDGE_REFRESH.value_in(house) != "evening" {
+/// Whether the evening refills Edge points: at a new scenario, every evening, or only by hand.
+fn refills(start: &EveningStart) -> bool {
+    match EDGE_REFRESH.value_in(start.house) {
+        "evening" => true,
+        "gm" => false,
+        _ => start.next == NextGame::New,
+    }
+}
+
+/// A character as the next evening starts it: Edge points full when the evening refills them.
+fn next_sheet(value: &mut Value, start: &EveningStart) {
+    if !refills(start) {
         return;
     }
     // A sheet that does not read is left as it is (the next command that reads it says why).
@@ -71,8 +100,11 @@ fn next_sheet(value: &mut Value, house: &House) {
     }
 }
 
-/// The session's state: no initiative, no chase.
-fn next_state(value: &mut Value, _: &House) {
+/// The session's state: no initiative, no chase, unless the evening resumes mid-combat.
+fn next_state(value: &mut Value, start: &EveningStart) {
+    if start.next == NextGame::MidCombat {
+        return;
+    }
     let mut st = Shadowrun4State::read_or_default(value);
     st.initiative = None;
     st.chase = Default::default();
@@ -86,6 +118,7 @@ mod tests {
     use super::*;
     use crate::dice::FixedRoller;
     use crate::session::{Actor, RosterEntry, Session, SystemId, TurnState};
+    use crate::systems::rules::House;
     use crate::systems::rules::SystemRules;
     use crate::systems::shadowrun4::character::DamageType;
     use crate::systems::shadowrun4::initiative::{Combatant, roll_initiative};
@@ -151,14 +184,18 @@ mod tests {
         s
     }
 
-    fn next(house: &House) -> (Session, Session) {
+    fn next_with(house: &House, game: NextGame) -> (Session, Session) {
         let one = evening_one();
-        let two = one.next_evening(Actor::user(GM), house, 300).unwrap();
+        let two = one.next_evening(Actor::user(GM), house, game, 300).unwrap();
         (one, two)
     }
 
+    fn next(house: &House) -> (Session, Session) {
+        next_with(house, NextGame::New)
+    }
+
     #[test]
-    fn evening_two_refills_edge_points_and_keeps_damage_burnt_edge_and_sustaining() {
+    fn a_new_scenario_refills_edge_points_and_keeps_damage_burnt_edge_and_sustaining() {
         let (one, two) = next(&House::new());
         let before = sheet::read(&one.roster[0].sheet).unwrap().character;
         let after = sheet::read(&two.roster[0].sheet).unwrap().character;
@@ -190,6 +227,42 @@ mod tests {
     }
 
     #[test]
+    fn the_same_scenario_goes_on_with_the_points_left_and_its_fight_over() {
+        let (one, two) = next_with(&House::new(), NextGame::Same);
+        assert_eq!(
+            two.roster[0].sheet, one.roster[0].sheet,
+            "by default (`scenario`) Edge refills only when a new scenario begins"
+        );
+        let st = Shadowrun4State::read(&two.system_state).unwrap();
+        assert_eq!(st.initiative, None, "the fight ended with the evening");
+        assert!(st.chase.is_empty());
+        assert_eq!(two.turn, TurnState::default());
+        assert!(
+            EVENINGS.usual == NextGame::Same,
+            "an evening that does not say begins no scenario"
+        );
+    }
+
+    #[test]
+    fn an_evening_that_resumes_mid_combat_keeps_initiative_chase_and_turn() {
+        let (one, two) = next_with(&House::new(), NextGame::MidCombat);
+        assert_eq!(two.system_state, one.system_state);
+        assert_eq!(two.turn, one.turn);
+        assert_eq!(two.roster[0].sheet, one.roster[0].sheet);
+    }
+
+    #[test]
+    fn with_edge_refresh_evening_every_evening_refills_even_mid_scenario() {
+        let mut house = House::new();
+        house.insert("sr.edge_refresh".into(), "evening".into());
+        for game in NextGame::ALL {
+            let (_, two) = next_with(&house, game);
+            let after = sheet::read(&two.roster[0].sheet).unwrap().character;
+            assert_eq!(after.edge_points, 2, "{game:?}");
+        }
+    }
+
+    #[test]
     fn with_edge_refresh_gm_the_points_stay_where_the_evening_left_them() {
         let mut house = House::new();
         house.insert("sr.edge_refresh".into(), "gm".into());
@@ -212,7 +285,13 @@ mod tests {
     fn a_sheet_that_does_not_read_is_left_alone() {
         let mut v = json!({"edge_points": "lots"});
         let kept = v.clone();
-        next_sheet(&mut v, &House::new());
+        let house = House::new();
+        let start = EveningStart {
+            house: &house,
+            next: NextGame::New,
+            now_ms: 0,
+        };
+        next_sheet(&mut v, &start);
         assert_eq!(v, kept);
     }
 }

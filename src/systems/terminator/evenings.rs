@@ -11,9 +11,8 @@
 use serde_json::Value;
 
 use super::character::Character;
-use super::options::NEXT_EVENING;
 use super::state::TerminatorState;
-use crate::systems::rules::{Evenings, House, SessionState};
+use crate::systems::rules::{EveningStart, Evenings, NextGame, SessionState};
 
 pub static EVENINGS: Evenings = Evenings {
     carries: &[
@@ -35,23 +34,22 @@ pub static EVENINGS: Evenings = Evenings {
             "the turn: roll-off, Tactical Edge, first player, impulse, On Your Feet, an attack under way",
             "ターン：ロールオフ、タクティカルエッジ、先攻プレイヤー、インパルス、さあ立ち上がれ、処理中の攻撃",
         ),
-        (
-            "`term.next_evening=continue`: nothing resets, the unfinished game goes on",
-            "`term.next_evening=continue`：何もリセットせず、終わっていないゲームを続ける",
-        ),
     ],
     sheet: next_sheet,
     state: next_state,
-    continues: |house| !new_game(house),
+    goes_on: &[],
+    game: Some(("game", "ゲーム")),
+    usual: NextGame::New,
+    fight_apart: false,
 };
 
-fn new_game(house: &House) -> bool {
-    NEXT_EVENING.value_in(house) == "new"
+fn new_game(start: &EveningStart) -> bool {
+    start.next == NextGame::New
 }
 
 /// A character as a new game fields it. A sheet that does not read is left as it is.
-fn next_sheet(value: &mut Value, house: &House) {
-    if !new_game(house) {
+fn next_sheet(value: &mut Value, start: &EveningStart) {
+    if !new_game(start) {
         return;
     }
     if let Ok(mut c) = Character::read(value, "") {
@@ -61,8 +59,8 @@ fn next_sheet(value: &mut Value, house: &House) {
 }
 
 /// The game's state as a new one starts it: the same two sides, the session's definitions.
-fn next_state(value: &mut Value, house: &House) {
-    if !new_game(house) {
+fn next_state(value: &mut Value, start: &EveningStart) {
+    if !new_game(start) {
         return;
     }
     let mut st = TerminatorState::read_or_default(value);
@@ -85,6 +83,7 @@ mod tests {
     use super::*;
     use crate::dice::FixedRoller;
     use crate::session::{Actor, RosterEntry, Session, SystemId, TurnState};
+    use crate::systems::rules::House;
     use crate::systems::rules::SystemRules;
     use crate::systems::terminator::character::Removal;
     use crate::systems::terminator::dice::Die;
@@ -151,7 +150,9 @@ mod tests {
     #[test]
     fn a_new_game_keeps_characters_and_definitions_and_clears_markers_damage_and_the_turn() {
         let one = evening_one();
-        let two = one.next_evening(Actor::user(GM), &House::new(), 300).unwrap();
+        let two = one
+            .next_evening(Actor::user(GM), &House::new(), NextGame::New, 300)
+            .unwrap();
         let k = character(&two.roster[0].sheet);
         assert_eq!(
             (k.ready, k.done, k.reeling, k.damage, k.removed, k.moved),
@@ -194,7 +195,14 @@ mod tests {
             .edit_sheet(&e.to_value(), &kv("profile=T-1000"), false)
             .unwrap();
         let mut v2 = v.clone();
-        next_sheet(&mut v2, &House::new());
+        next_sheet(
+            &mut v2,
+            &EveningStart {
+                house: &House::new(),
+                next: NextGame::New,
+                now_ms: 0,
+            },
+        );
         assert_eq!(character(&v2).stats.name, "T-1000");
         assert!(!character(&v2).crawler);
     }
@@ -210,11 +218,11 @@ mod tests {
     }
 
     #[test]
-    fn with_next_evening_continue_the_unfinished_game_goes_on() {
+    fn an_evening_that_goes_on_keeps_the_unfinished_game_whole() {
         let one = evening_one();
-        let mut house = House::new();
-        house.insert("term.next_evening".into(), "continue".into());
-        let two = one.next_evening(Actor::user(GM), &house, 300).unwrap();
+        let two = one
+            .next_evening(Actor::user(GM), &House::new(), NextGame::Same, 300)
+            .unwrap();
         assert_eq!(two.roster, one.roster);
         assert_eq!(two.system_state, one.system_state);
         assert_eq!(two.turn, one.turn, "the round and turn order go on");
@@ -229,7 +237,14 @@ mod tests {
         st.define_weapon("Railgun long rof2 d12 heavy").unwrap();
         let mut v = json!({});
         st.write(&mut v);
-        next_state(&mut v, &House::new());
+        next_state(
+            &mut v,
+            &EveningStart {
+                house: &House::new(),
+                next: NextGame::New,
+                now_ms: 0,
+            },
+        );
         assert_eq!(TerminatorState::read(&v).unwrap(), st);
     }
 }

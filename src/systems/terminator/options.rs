@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::dice::{Die, FateDie};
-use crate::systems::rules::{HouseOption, NEW_OR_CONTINUE, OFF_ON, house_value};
+use crate::systems::rules::{HouseOption, OFF_ON, house_value};
 
 /// §5: `fate_faces` (item 4), `tactical_die` (item 6, TG-3), `ibb_carry_over` (TG-5).
 pub const OPTIONS: &[HouseOption] = &[
@@ -37,7 +37,6 @@ pub const OPTIONS: &[HouseOption] = &[
         en: "I'll Be Back: the attack's further damaging dice apply to the new Crawler",
         ja: "アイル ビー バック：攻撃の残りのダメージダイスを新しいクローラーにも適用する",
     },
-    NEXT_EVENING,
 ];
 
 /// The options a server's house settings choose.
@@ -71,11 +70,3 @@ pub fn options(house: &BTreeMap<String, String>) -> TerminatorOptions {
         carry_over: v("term.ibb_carry_over") == Some("on"),
     }
 }
-/// Whether the next evening is a new game or the same one going on.
-pub const NEXT_EVENING: HouseOption = HouseOption {
-    key: "term.next_evening",
-    values: &["new", "continue"],
-    value_text: NEW_OR_CONTINUE,
-    en: "The next evening of a campaign starts a new game (`continue`: the unfinished game goes on as it was)",
-    ja: "キャンペーンの次のセッションは新しいゲーム（`continue`：終わっていないゲームをそのまま続ける）",
-};

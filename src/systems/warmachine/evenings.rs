@@ -6,27 +6,17 @@
 //! upkeeps and continuous effects belong to the battle), the round, whose turn, activations, an
 //! open attack, the trigger queue and the roll-off history.
 //!
-//! The rulings stay [decision]: the issue asks that they follow the group into the next evening
-//! (a ruling settles how the group plays a rule); a group that wants a clean slate ends the game
-//! with `/wm-turn end-game`, which archives them (WG-5), and archived games stay listed.
+//! The finished battle's rulings are archived with it (WG-5, as `/wm-turn end-game` does) and
+//! stay listed among the archived games; a battle already ended with end-game has none left.
 //!
-//! A battle left unfinished when an evening ends: `wm.next_evening=continue` carries the board
-//! as it was.
+//! A battle left unfinished when an evening ends goes on as it was, rulings and all, when the GM
+//! says so on `/session start` (`game:same`).
 
 use serde_json::Value;
 
 use super::sheet;
 use super::state::WarmachineState;
-use crate::systems::rules::{Evenings, House, HouseOption, NEW_OR_CONTINUE, SessionState};
-
-/// Whether the next evening is a new battle or the same one going on.
-pub const NEXT_EVENING: HouseOption = HouseOption {
-    key: "wm.next_evening",
-    values: &["new", "continue"],
-    value_text: NEW_OR_CONTINUE,
-    en: "The next evening of a campaign starts a new battle (`continue`: the unfinished battle goes on as it was)",
-    ja: "キャンペーンの次のセッションは新しい戦闘（`continue`：終わっていない戦闘をそのまま続ける）",
-};
+use crate::systems::rules::{EveningStart, Evenings, NextGame, SessionState};
 
 pub static EVENINGS: Evenings = Evenings {
     carries: &[
@@ -35,8 +25,8 @@ pub static EVENINGS: Evenings = Evenings {
             "モデル：能力値、武器、コントローラー、モデル自身のルール（できない、自動命中/失敗）",
         ),
         (
-            "the rulings of disputes (archived when the game is ended with /wm-turn end-game)",
-            "裁定（ルール争いの結果。/wm-turn end-game でゲームを終えると保管される）",
+            "the archived games and their rulings (WG-5)",
+            "保管されたゲームとその裁定（WG-5）",
         ),
     ],
     resets: &[
@@ -49,22 +39,25 @@ pub static EVENINGS: Evenings = Evenings {
             "すべての効果（手動のものも）、ラウンド、手番、起動、攻撃中の処理、トリガー、ロールオフ",
         ),
         (
-            "`wm.next_evening=continue`: nothing resets, the unfinished battle goes on",
-            "`wm.next_evening=continue`：何もリセットせず、終わっていない戦闘を続ける",
+            "the finished battle's rulings are archived with it (WG-5), as /wm-turn end-game does",
+            "終わった戦闘の裁定はその戦闘と一緒に保管される（WG-5、/wm-turn end-game と同じ）",
         ),
     ],
     sheet: next_sheet,
     state: next_state,
-    continues: |house| !new_battle(house),
+    goes_on: &[],
+    game: Some(("battle", "戦闘")),
+    usual: NextGame::New,
+    fight_apart: false,
 };
 
-fn new_battle(house: &House) -> bool {
-    NEXT_EVENING.value_in(house) == "new"
+fn new_battle(start: &EveningStart) -> bool {
+    start.next == NextGame::New
 }
 
 /// A model as a new battle fields it. A sheet that does not read is left as it is.
-fn next_sheet(value: &mut Value, house: &House) {
-    if !new_battle(house) {
+fn next_sheet(value: &mut Value, start: &EveningStart) {
+    if !new_battle(start) {
         return;
     }
     if let Ok(Some(mut m)) = sheet::read(value) {
@@ -75,14 +68,20 @@ fn next_sheet(value: &mut Value, house: &House) {
     }
 }
 
-/// The game's state as a new battle starts it: rulings and archived games stay.
-fn next_state(value: &mut Value, house: &House) {
-    if !new_battle(house) {
+/// The game's state as a new battle starts it: the finished battle and its rulings archived
+/// (WG-5), the archive kept.
+fn next_state(value: &mut Value, start: &EveningStart) {
+    if !new_battle(start) {
         return;
     }
     let mut st = WarmachineState::read_or_default(value);
-    st.game.reset();
-    st.roll_offs.clear();
+    if st.rulings.is_empty() {
+        // Nothing to remember of it (or it was ended with end-game already).
+        st.game.reset();
+        st.roll_offs.clear();
+    } else {
+        st.end_game(start.now_ms);
+    }
     st.write(value);
 }
 
@@ -95,6 +94,7 @@ mod tests {
     use super::*;
     use crate::dice::FixedRoller;
     use crate::session::{Actor, RosterEntry, Session, SystemId, TurnState};
+    use crate::systems::rules::House;
     use crate::systems::rules::SystemRules;
     use crate::systems::warmachine::effects::{Expiry, preset};
     use crate::systems::warmachine::model::{Model, ModelStatus, StateRequest};
@@ -191,9 +191,11 @@ mod tests {
     }
 
     #[test]
-    fn a_new_battle_keeps_models_and_rulings_and_clears_the_board() {
+    fn a_new_battle_keeps_models_archives_the_rulings_and_clears_the_board() {
         let one = evening_one();
-        let two = one.next_evening(Actor::user(GM), &House::new(), 300).unwrap();
+        let two = one
+            .next_evening(Actor::user(GM), &House::new(), NextGame::New, 300)
+            .unwrap();
         let j = model(&two.roster[0].sheet);
         assert_eq!(
             (j.marked, j.status, j.knocked_down, j.cover),
@@ -218,22 +220,29 @@ mod tests {
         let st = WarmachineState::read(&two.system_state).unwrap();
         assert_eq!(st.game, Default::default());
         assert!(st.roll_offs.is_empty());
-        assert_eq!(st.rulings.len(), 1);
-        assert_eq!(st.rulings[0].ruling, "Wrecks block LOS");
+        assert!(
+            st.rulings.is_empty(),
+            "the finished battle's rulings left with it"
+        );
+        assert_eq!(st.archived.len(), 1);
+        let archived = &st.archived[0];
+        assert_eq!(archived.ended_at_ms, 300, "dated when the new battle began");
+        assert_eq!(archived.rulings.len(), 1);
+        assert_eq!(archived.rulings[0].ruling, "Wrecks block LOS");
         assert_eq!(
             st.next_ruling_id, 2,
-            "the next ruling is numbered after the kept ones"
+            "the next ruling is numbered after the archived ones"
         );
         assert_eq!(two.turn, TurnState::default());
         assert_eq!(two.roster.len(), 2);
     }
 
     #[test]
-    fn with_next_evening_continue_the_unfinished_battle_goes_on() {
+    fn an_evening_that_goes_on_keeps_the_unfinished_battle_whole() {
         let one = evening_one();
-        let mut house = House::new();
-        house.insert("wm.next_evening".into(), "continue".into());
-        let two = one.next_evening(Actor::user(GM), &house, 300).unwrap();
+        let two = one
+            .next_evening(Actor::user(GM), &House::new(), NextGame::Same, 300)
+            .unwrap();
         assert_eq!(two.roster, one.roster);
         assert_eq!(two.system_state, one.system_state);
         assert_eq!(two.turn, one.turn, "the round and turn order go on");

@@ -26,7 +26,6 @@ pub const OPTIONS: &[HouseOption] = &[
         ja: "出目がすべて1なら自動失敗、すべて6なら自動命中（残したダイスが2個以上）",
     },
     ROLLER_APPLIES_DAMAGE,
-    super::evenings::NEXT_EVENING,
 ];
 
 /// `/wm damage` typed onto a model lands by the hand of whoever commands that model (its

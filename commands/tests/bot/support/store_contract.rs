@@ -9,6 +9,7 @@ use engine::session::{
     Actor, ChannelSettings, EntryEdit, MAX_ENTRY_NAME_CHARS, RollLogEntry, RosterEntry, SecretRolls,
     ServerSettings, Session, SessionError, SystemId, Visibility,
 };
+use engine::systems::rules::NextGame;
 use saikoro_bot::store::{JsonText, NewRoll, Store, StoreError};
 use serde_json::json;
 
@@ -968,7 +969,7 @@ pub async fn deleting_a_campaign_takes_its_evenings_and_log_only(h: &impl Harnes
     let second = store
         .create_session(
             &ended
-                .next_evening(Actor::user(GM), &Default::default(), 3)
+                .next_evening(Actor::user(GM), &Default::default(), NextGame::New, 3)
                 .unwrap(),
         )
         .await
@@ -1050,7 +1051,9 @@ pub async fn sessions_stored_before_campaigns_read_back_as_one_evening_campaigns
     let evenings = store.campaign_sessions(5).await.unwrap();
     assert_eq!(evenings.iter().map(|s| s.id).collect::<Vec<_>>(), [5]);
     // It continues as evening 2 of its own campaign.
-    let next = s.next_evening(Actor::user(GM), &Default::default(), 400).unwrap();
+    let next = s
+        .next_evening(Actor::user(GM), &Default::default(), NextGame::New, 400)
+        .unwrap();
     let next = store.create_session(&next).await.unwrap();
     assert_eq!(store.session(next.id).await.unwrap().unwrap().campaign(), 5);
     let page = store.campaign_page(5, 0, 10).await.unwrap();
@@ -1087,7 +1090,7 @@ pub async fn a_campaign_reads_its_evenings_and_one_log(h: &impl Harness) {
         assert_eq!(ended.evening, evening);
         if evening < 3 {
             let next = ended
-                .next_evening(Actor::user(GM), &Default::default(), 0)
+                .next_evening(Actor::user(GM), &Default::default(), NextGame::New, 0)
                 .unwrap();
             last = store.create_session(&next).await.unwrap();
         }
