@@ -202,7 +202,7 @@ mod tests {
         );
         assert_eq!(
             OPTIONS.iter().map(|o| o.default_value()).collect::<Vec<_>>(),
-            ["all_pilots", "20", "off", "new", "full"]
+            ["all_pilots", "20", "off", "full"]
         );
         assert_eq!(OPTIONS[1].values.len(), 21, "10 to 30");
     }

@@ -86,7 +86,7 @@ mod tests {
         assert_eq!(options(&house), TerminatorOptions::default());
         assert_eq!(
             OPTIONS.iter().map(|o| o.default_value()).collect::<Vec<_>>(),
-            ["1,1,2,2,FATE,FATE", "D8", "off", "new"]
+            ["1,1,2,2,FATE,FATE", "D8", "off"]
         );
         house.insert("term.fate_faces".to_string(), "1,2,2,2,FATE,FATE".to_string());
         house.insert("term.tactical_die".to_string(), "D6".to_string());
