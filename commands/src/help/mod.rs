@@ -317,12 +317,11 @@ mod tests {
     use super::*;
 
     /// Every system's page shows what carries and what resets between evenings, every line of
-    /// its rules, within Discord's limits; and README's section of the system says the same.
+    /// its rules, within Discord's limits; and the system's guide says the same, in both languages.
     #[test]
-    fn system_pages_and_readme_say_what_carries_between_evenings() {
+    fn system_pages_and_guides_say_what_carries_between_evenings() {
         let commands = crate::systems::commands();
         let settings = ServerSettings::default();
-        let readme = include_str!("../../../README.md");
         for id in SystemId::ALL {
             let evenings = id.rules().evenings();
             for lang in [Lang::En, Lang::Ja] {
@@ -349,24 +348,20 @@ mod tests {
                     assert!(resets.contains(l), "{id:?}: {l}");
                 }
             }
-            // README: the system's section (the generic one: the roster's) has each line.
-            let heading = match id {
-                SystemId::Generic => "### `/char` — the roster",
-                SystemId::Shadowrun4 => "### Shadowrun 4 —",
-                SystemId::BadlandsRally => "### Heavy Gear: Badlands Rally —",
-                SystemId::Warmachine => "### Warmachine —",
-                SystemId::Terminator => "### Terminator Genisys —",
-                SystemId::MechaD20 => "### d20 Mecha —",
+            // The system's guide in each language (the generic one: the playing guide, where
+            // `/char` is) has each line.
+            let page = match id {
+                SystemId::Generic => "playing.md".to_string(),
+                _ => format!("{}.md", id.key()),
             };
-            let start = readme
-                .find(heading)
-                .unwrap_or_else(|| panic!("README has no section {heading}"));
-            let section = &readme[start..];
-            let end = section[4..].find("\n### ").map_or(section.len(), |e| e + 4);
             let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
-            let section = words(&section[..end]);
-            for (en, _) in evenings.carries.iter().chain(evenings.resets) {
-                assert!(section.contains(&words(en)), "README {heading}: {en}");
+            for (lang, dir) in [(Lang::En, "docs"), (Lang::Ja, "docs/ja")] {
+                let path = format!("{}/../{dir}/{page}", env!("CARGO_MANIFEST_DIR"));
+                let guide = words(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}")));
+                for (en, ja) in evenings.carries.iter().chain(evenings.resets) {
+                    let l = lang.pick(en, ja);
+                    assert!(guide.contains(&words(l)), "{dir}/{page}: {l}");
+                }
             }
         }
     }
