@@ -234,18 +234,29 @@ pub fn options_page(lang: Lang) -> String {
         "サーバー管理者が `/設定 ハウスルール 名前:<オプション> 値:<値>` で設定します。値を省くと既定値に戻ります。\
          サーバーでの現在の値は `/設定 表示` で確認できます。\n",
     ));
+    out.push_str(&all_options(lang).replace("\n### ", "\n## "));
+    out
+}
+
+/// Every system's house options, a `###` heading and a table each.
+fn all_options(lang: Lang) -> String {
+    let mut out = String::new();
     for id in SystemId::ALL {
         let options = id.rules().house_options();
         if !options.is_empty() {
-            out.push_str(&format!("\n## {}\n\n", id.rules().name(lang)));
+            out.push_str(&format!("\n### {}\n\n", id.rules().name(lang)));
             out.push_str(&options_table(options, lang));
         }
     }
     out
 }
 
-/// What a `<!-- generated: NAME -->` region of a page in `lang` holds.
+/// What a `<!-- generated: NAME -->` region of a page in `lang` holds: `options` (every
+/// system's) or `options KEY` (one system's).
 fn region(name: &str, lang: Lang) -> Option<String> {
+    if name == "options" {
+        return Some(all_options(lang));
+    }
     let key = name.strip_prefix("options ")?;
     let id = SystemId::ALL.into_iter().find(|id| id.key() == key)?;
     Some(options_table(id.rules().house_options(), lang))
@@ -253,25 +264,33 @@ fn region(name: &str, lang: Lang) -> Option<String> {
 
 const REGION_END: &str = "<!-- generated: end -->";
 
-/// `text` with every generated region written afresh; an unknown region is an error.
+/// `text` with every generated region written afresh: a marker is a line of its own (one
+/// named in prose is left alone); an unknown region is an error.
 fn with_regions(text: &str, lang: Lang) -> Result<String, String> {
     let mut out = String::new();
-    let mut rest = text;
-    while let Some(at) = rest.find("<!-- generated: ") {
-        let head_end = at + rest[at..].find("-->\n").ok_or("an unclosed region marker")? + 4;
-        let name = rest[at + 16..head_end - 4].trim();
-        if name == "end" {
-            return Err("an end marker without a start".into());
+    let mut inside: Option<&str> = None;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_end();
+        if inside.is_some() {
+            if t == REGION_END {
+                out.push_str(line);
+                inside = None;
+            }
+            continue;
         }
-        let body = region(name, lang).ok_or(format!("unknown region `{name}`"))?;
-        let end = head_end + rest[head_end..].find(REGION_END).ok_or(format!("`{name}` has no end"))?;
-        out.push_str(&rest[..head_end]);
-        out.push_str(&body);
-        out.push_str(REGION_END);
-        rest = &rest[end + REGION_END.len()..];
+        out.push_str(line);
+        if let Some(name) = t.strip_prefix("<!-- generated: ").and_then(|r| r.strip_suffix(" -->")) {
+            if name == "end" {
+                return Err("an end marker without a start".into());
+            }
+            out.push_str(&region(name, lang).ok_or(format!("unknown region `{name}`"))?);
+            inside = Some(name);
+        }
     }
-    out.push_str(rest);
-    Ok(out)
+    match inside {
+        Some(name) => Err(format!("`{name}` has no end")),
+        None => Ok(out),
+    }
 }
 
 /// The `/odds` chart of `2D6>=7` the front page shows, drawn as `/odds roll` draws it.
@@ -506,6 +525,8 @@ mod tests {
         for page in pages() {
             let r = page.strip_prefix(&root).unwrap().to_path_buf();
             let other = match r.strip_prefix("docs/ja") {
+                // The Japanese front page is README's twin.
+                Ok(rest) if rest == Path::new("README.md") => root.join("README.md"),
                 Ok(rest) => root.join("docs").join(rest),
                 Err(_) if r.starts_with("docs") => root.join("docs/ja").join(r.strip_prefix("docs").unwrap()),
                 Err(_) => root.join("docs/ja/README.md"),
