@@ -426,15 +426,18 @@ pub fn command_lines(text: &str, commands: &[Value]) -> Vec<String> {
     };
     let mut out: Vec<String> = Vec::new();
     let mut in_block = false;
+    // Whether the line before was a command, which a continuation line goes on.
+    let mut continues = false;
     for line in text.lines() {
         if line.trim_start().starts_with("```") {
             in_block = !in_block;
+            continues = false;
             continue;
         }
         if in_block || line.starts_with("    /") {
             let t = line.trim_start();
             if in_block && line.starts_with("  ") && !t.starts_with('/') {
-                if let Some(last) = out.last_mut() {
+                if let Some(last) = out.last_mut().filter(|_| continues) {
                     last.push(' ');
                     last.push_str(t);
                 }
@@ -442,6 +445,7 @@ pub fn command_lines(text: &str, commands: &[Value]) -> Vec<String> {
             }
             // A transcript's prompt (`gm> /roll dice:2d6`).
             let t = t.split_once("> /").filter(|(p, _)| !p.contains(' ')).map_or(t.to_string(), |(_, l)| format!("/{l}"));
+            continues = in_block && known(&t);
             if known(&t) {
                 out.push(t);
             }

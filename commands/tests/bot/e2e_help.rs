@@ -145,9 +145,12 @@ fn docs_examples(prefixes: &[&str]) -> Vec<(String, String)> {
         let name = page.strip_prefix(&root).unwrap().display().to_string();
         let mut section = String::new();
         let mut in_block = false;
+        // Whether the line before was an example, which a continuation line goes on.
+        let mut continues = false;
         for line in text.lines() {
             if line.starts_with("```") {
                 in_block = !in_block;
+                continues = false;
                 continue;
             }
             if line.starts_with('#') {
@@ -158,7 +161,7 @@ fn docs_examples(prefixes: &[&str]) -> Vec<(String, String)> {
             if in_block || line.starts_with("    /") {
                 let t = line.trim_start();
                 if line.starts_with("  ") && !line.trim_start().starts_with('/') {
-                    if let Some(last) = out.last_mut().filter(|_| in_block) {
+                    if let Some(last) = out.last_mut().filter(|_| in_block && continues) {
                         last.1.push(' ');
                         last.1.push_str(t);
                     }
@@ -170,9 +173,11 @@ fn docs_examples(prefixes: &[&str]) -> Vec<(String, String)> {
             } else {
                 candidates.extend(line.split('`').skip(1).step_by(2).map(str::to_string));
             }
+            continues = false;
             for cand in candidates {
                 if prefixes.iter().any(|p| cand.starts_with(p)) {
                     out.push((format!("{name} {section}"), cand));
+                    continues = in_block;
                 }
             }
         }
@@ -218,12 +223,15 @@ async fn docs_char_and_roll_examples_work_when_pasted() {
         )
         .await;
         let r = send(&mut c, line).await;
-        // Help is shown to the one who asks; everything else is a public result.
+        // Help is shown to the one who asks, and a secret or private roll's result too, with a
+        // notice in the channel; everything else is a public result.
         let help = r
             .embeds()
             .first()
             .is_some_and(|e| e["title"].as_str().unwrap_or("").starts_with("📖"));
-        assert!(!r.ephemeral || help, "{section}\n{line}\n{}", text(&r));
+        let hidden_roll = r.embeds().first().is_some_and(|e| e["title"].as_str().unwrap_or("").starts_with("🎲"))
+            && !r.followups.is_empty();
+        assert!(!r.ephemeral || help || hidden_roll, "{section}\n{line}\n{}", text(&r));
         c.shutdown().await;
     }
 }
