@@ -89,7 +89,11 @@ fn option_text(o: &Value, lang: Lang) -> String {
     }
     if let Some(choices) = o["choices"].as_array().filter(|c| !c.is_empty()) {
         let list: Vec<String> = choices.iter().map(|c| name_in(c, lang)).collect();
-        more.push(format!("{}{}", lang.pick("choices: ", "選択肢: "), list.join(", ")));
+        more.push(format!(
+            "{}{}",
+            lang.pick("choices: ", "選択肢: "),
+            list.join(", ")
+        ));
     }
     if o["autocomplete"].as_bool() == Some(true) {
         more.push(lang.pick("autocompletes", "入力候補あり").to_string());
@@ -170,10 +174,18 @@ pub fn commands_page(lang: Lang) -> String {
     let trees = trees();
     let mut groups: Vec<(String, Vec<&Value>)> = vec![(
         lang.pick("Generic commands", "共通コマンド").to_string(),
-        trees.iter().filter(|(s, _)| s.is_none()).map(|(_, v)| v).collect(),
+        trees
+            .iter()
+            .filter(|(s, _)| s.is_none())
+            .map(|(_, v)| v)
+            .collect(),
     )];
     for id in SystemId::ALL {
-        let own: Vec<&Value> = trees.iter().filter(|(s, _)| *s == Some(id)).map(|(_, v)| v).collect();
+        let own: Vec<&Value> = trees
+            .iter()
+            .filter(|(s, _)| *s == Some(id))
+            .map(|(_, v)| v)
+            .collect();
         if !own.is_empty() {
             groups.push((id.rules().name(lang).to_string(), own));
         }
@@ -279,7 +291,10 @@ fn with_regions(text: &str, lang: Lang) -> Result<String, String> {
             continue;
         }
         out.push_str(line);
-        if let Some(name) = t.strip_prefix("<!-- generated: ").and_then(|r| r.strip_suffix(" -->")) {
+        if let Some(name) = t
+            .strip_prefix("<!-- generated: ")
+            .and_then(|r| r.strip_suffix(" -->"))
+        {
             if name == "end" {
                 return Err("an end marker without a start".into());
             }
@@ -323,7 +338,11 @@ pub fn pages() -> Vec<PathBuf> {
 /// The language of a page (`docs/ja/…` is Japanese).
 pub fn lang_of(page: &Path) -> Lang {
     let rel = page.strip_prefix(root()).unwrap_or(page);
-    if rel.starts_with("docs/ja") { Lang::Ja } else { Lang::En }
+    if rel.starts_with("docs/ja") {
+        Lang::Ja
+    } else {
+        Lang::En
+    }
 }
 
 /// Every file the bot writes, with what it should hold: whole pages, the chart, and each page
@@ -340,7 +359,8 @@ pub fn generated() -> Result<Vec<(PathBuf, Vec<u8>)>, String> {
     for page in pages() {
         let text = std::fs::read_to_string(&page).map_err(|e| format!("{}: {e}", page.display()))?;
         if text.contains("<!-- generated: ") {
-            let fresh = with_regions(&text, lang_of(&page)).map_err(|e| format!("{}: {e}", page.display()))?;
+            let fresh =
+                with_regions(&text, lang_of(&page)).map_err(|e| format!("{}: {e}", page.display()))?;
             out.push((page, fresh.into_bytes()));
         }
     }
@@ -421,8 +441,13 @@ pub fn links(text: &str) -> Vec<String> {
 /// spaces in a block) joined on.
 pub fn command_lines(text: &str, commands: &[Value]) -> Vec<String> {
     let known = |l: &str| {
-        let word = l.strip_prefix('/').and_then(|r| r.split(char::is_whitespace).next()).unwrap_or("");
-        commands.iter().any(|c| c["name"] == word || ja(c, "name") == Some(word))
+        let word = l
+            .strip_prefix('/')
+            .and_then(|r| r.split(char::is_whitespace).next())
+            .unwrap_or("");
+        commands
+            .iter()
+            .any(|c| c["name"] == word || ja(c, "name") == Some(word))
     };
     let mut out: Vec<String> = Vec::new();
     let mut in_block = false;
@@ -444,13 +469,22 @@ pub fn command_lines(text: &str, commands: &[Value]) -> Vec<String> {
                 continue;
             }
             // A transcript's prompt (`gm> /roll dice:2d6`).
-            let t = t.split_once("> /").filter(|(p, _)| !p.contains(' ')).map_or(t.to_string(), |(_, l)| format!("/{l}"));
+            let t = t
+                .split_once("> /")
+                .filter(|(p, _)| !p.contains(' '))
+                .map_or(t.to_string(), |(_, l)| format!("/{l}"));
             continues = in_block && known(&t);
             if known(&t) {
                 out.push(t);
             }
         } else {
-            out.extend(line.split('`').skip(1).step_by(2).filter(|s| known(s)).map(str::to_string));
+            out.extend(
+                line.split('`')
+                    .skip(1)
+                    .step_by(2)
+                    .filter(|s| known(s))
+                    .map(str::to_string),
+            );
         }
     }
     out
@@ -499,7 +533,9 @@ mod tests {
                     continue;
                 }
                 seen += 1;
-                let (file, hash) = link.split_once('#').map_or((link.as_str(), None), |(f, h)| (f, Some(h)));
+                let (file, hash) = link
+                    .split_once('#')
+                    .map_or((link.as_str(), None), |(f, h)| (f, Some(h)));
                 let target = if file.is_empty() {
                     page.clone()
                 } else {
@@ -552,11 +588,22 @@ mod tests {
         let block = &readme[start..];
         let block = &block[block.find("```sh\n").unwrap() + 6..];
         let block = &block[..block.find("```").unwrap()];
-        let commands: Vec<&str> = block.lines().map(|l| l.split('#').next().unwrap().trim()).collect();
+        let commands: Vec<&str> = block
+            .lines()
+            .map(|l| l.split('#').next().unwrap().trim())
+            .collect();
         assert_eq!(commands, ["cargo run", "cargo test"]);
         let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
-        let last = ci.lines().rev().find(|l| !l.trim().is_empty() && !l.starts_with('#')).unwrap();
-        assert_eq!(last.trim(), commands[1], ".ci/run ends with README's test command");
+        let last = ci
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .unwrap();
+        assert_eq!(
+            last.trim(),
+            commands[1],
+            ".ci/run ends with README's test command"
+        );
     }
 
     /// Every command a page shows is one the bot registers: its path, option names, choices and
@@ -587,13 +634,23 @@ mod tests {
             }
         }
         assert!(checked > 250, "examples were not found: {checked}");
-        assert!(wrong.is_empty(), "{} examples the bot would refuse: {wrong:#?}", wrong.len());
+        assert!(
+            wrong.is_empty(),
+            "{} examples the bot would refuse: {wrong:#?}",
+            wrong.len()
+        );
     }
 
     #[test]
     fn anchors_are_githubs() {
-        assert_eq!(anchor("`/odds` (`/確率`) — the exact chances"), "odds-確率--the-exact-chances");
-        assert_eq!(anchor("A campaign over many evenings"), "a-campaign-over-many-evenings");
+        assert_eq!(
+            anchor("`/odds` (`/確率`) — the exact chances"),
+            "odds-確率--the-exact-chances"
+        );
+        assert_eq!(
+            anchor("A campaign over many evenings"),
+            "a-campaign-over-many-evenings"
+        );
         assert_eq!(anchor("[Tests](x.md) here"), "tests-here");
         assert_eq!(anchors("# A\n```\n# no\n```\n## A\n"), ["a", "a-1"]);
         assert_eq!(links("[a](b.md) `[c](d.md)` ![e](f.png#g)"), ["b.md", "f.png#g"]);
@@ -607,13 +664,21 @@ mod tests {
         let ja = commands_page(Lang::Ja);
         assert!(en.contains("### /roll\n") && en.contains("| `/roll` |"), "{en}");
         assert!(en.contains("`dice` (required) | text |"), "{en}");
-        assert!(ja.contains("### /ダイス (/roll)\n") && ja.contains("`式` (`dice`)（必須） | 文字列 |"), "{ja}");
+        assert!(
+            ja.contains("### /ダイス (/roll)\n") && ja.contains("`式` (`dice`)（必須） | 文字列 |"),
+            "{ja}"
+        );
         assert!(en.contains("## Shadowrun 4\n") && en.contains("| `/sr test` |"));
         let opts = options_page(Lang::Ja);
         assert!(opts.contains("| `rally.recovery` | `hull_first` ("), "{opts}");
         assert!(with_regions("<!-- generated: nothing -->\n<!-- generated: end -->", Lang::En).is_err());
-        let fresh = with_regions("a\n<!-- generated: options warmachine -->\nold\n<!-- generated: end -->\nb", Lang::En)
-            .unwrap();
-        assert!(fresh.contains("`wm.auto_hit_miss`") && !fresh.contains("old") && fresh.ends_with("end -->\nb"));
+        let fresh = with_regions(
+            "a\n<!-- generated: options warmachine -->\nold\n<!-- generated: end -->\nb",
+            Lang::En,
+        )
+        .unwrap();
+        assert!(
+            fresh.contains("`wm.auto_hit_miss`") && !fresh.contains("old") && fresh.ends_with("end -->\nb")
+        );
     }
 }

@@ -101,5 +101,8 @@ fn contributors_guide_layout_names_every_module() {
         }
     }
     missing.sort();
-    assert!(missing.is_empty(), "docs/contributors.md's Layout does not name {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "docs/contributors.md's Layout does not name {missing:?}"
+    );
 }

@@ -511,7 +511,10 @@ press Second chance
         "the command line is in the guide"
     );
     let transcript = &shown[shown.find("gm> ").unwrap()..];
-    assert_eq!(transcript, out, "the guide's transcript is what the console prints");
+    assert_eq!(
+        transcript, out,
+        "the guide's transcript is what the console prints"
+    );
     for line in input.lines() {
         assert!(out.contains(&format!("> {line}\n")), "{line} echoed");
     }

@@ -121,7 +121,10 @@ fn docs_console_transcripts_are_what_the_console_prints() {
         let text = std::fs::read_to_string(&page).unwrap();
         let name = page.strip_prefix(root()).unwrap().display().to_string();
         for t in transcripts(&text) {
-            assert!(t.args.iter().any(|a| a == "--echo"), "{name}: a transcript is typed with --echo");
+            assert!(
+                t.args.iter().any(|a| a == "--echo"),
+                "{name}: a transcript is typed with --echo"
+            );
             let out = run_console(&t);
             if out != t.shown {
                 wrong.push(format!("{name}: `saikoro console {}`:\n{out}", t.args.join(" ")));
@@ -133,7 +136,12 @@ fn docs_console_transcripts_are_what_the_console_prints() {
         ran.iter().filter(|p| p.starts_with("docs/ja/")).count() >= 5 && ran.len() >= 12,
         "transcripts were not found: {ran:?}"
     );
-    assert!(wrong.is_empty(), "{} transcripts differ; the console printed:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} transcripts differ; the console printed:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }
 
 #[test]
@@ -187,7 +195,11 @@ fn tspan(text: &str, bold: bool, struck: bool) -> String {
         _ => format!(
             "<tspan{}{}>{}</tspan>",
             if bold { " font-weight=\"bold\"" } else { "" },
-            if struck { " text-decoration=\"line-through\" fill=\"#949ba4\"" } else { "" },
+            if struck {
+                " text-decoration=\"line-through\" fill=\"#949ba4\""
+            } else {
+                ""
+            },
             esc(&text)
         ),
     }
@@ -213,7 +225,14 @@ fn message_svg(message: &serde_json::Value) -> String {
         for chunk in run.chunks(3) {
             let lines: Vec<Vec<String>> = chunk
                 .iter()
-                .map(|f| f["value"].as_str().unwrap_or_default().lines().map(str::to_string).collect())
+                .map(|f| {
+                    f["value"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .lines()
+                        .map(str::to_string)
+                        .collect()
+                })
                 .collect();
             rows.push(
                 chunk
@@ -312,11 +331,22 @@ fn message_svg(message: &serde_json::Value) -> String {
 async fn docs_front_page_picture_is_the_embed_the_bot_sends() {
     let mut c = system_console().await;
     send(&mut c, "/session start name:Heist system:shadowrun4").await;
-    send(&mut c, "/char add name:Ana owner:@gm stats:agility=3 edge=2 pistols=2").await;
+    send(
+        &mut c,
+        "/char add name:Ana owner:@gm stats:agility=3 edge=2 pistols=2",
+    )
+    .await;
     c.queue_dice([5, 2, 1, 3, 6]);
-    let r = send(&mut c, "/sr test character:Ana attribute:agility skill:pistols threshold:3").await;
+    let r = send(
+        &mut c,
+        "/sr test character:Ana attribute:agility skill:pistols threshold:3",
+    )
+    .await;
     let svg = message_svg(&r.message);
-    assert!(svg.contains("Second chance") && svg.contains("Threshold"), "{svg}");
+    assert!(
+        svg.contains("Second chance") && svg.contains("Threshold"),
+        "{svg}"
+    );
     let path = root().join("docs/img/sr-test.svg");
     if std::env::var_os("SAIKORO_WRITE_DOCS").is_some() {
         std::fs::write(&path, &svg).unwrap();

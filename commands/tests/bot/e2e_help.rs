@@ -168,7 +168,9 @@ fn docs_examples(prefixes: &[&str]) -> Vec<(String, String)> {
                     continue;
                 }
                 // A transcript's prompt is not part of the line.
-                let t = t.split_once("> /").map_or(t.to_string(), |(_, l)| format!("/{l}"));
+                let t = t
+                    .split_once("> /")
+                    .map_or(t.to_string(), |(_, l)| format!("/{l}"));
                 candidates.push(t);
             } else {
                 candidates.extend(line.split('`').skip(1).step_by(2).map(str::to_string));
@@ -214,7 +216,10 @@ async fn docs_char_and_roll_examples_work_when_pasted() {
         .filter(|(_, l)| l.starts_with("/char add") || l.starts_with("/キャラ 追加"))
         .count();
     assert!(adds >= 14, "{examples:#?}");
-    assert!(examples.iter().any(|(s, _)| s.starts_with("docs/ja/")), "{examples:#?}");
+    assert!(
+        examples.iter().any(|(s, _)| s.starts_with("docs/ja/")),
+        "{examples:#?}"
+    );
     for (section, line) in &examples {
         let mut c = random_dice_console().await;
         send(
@@ -229,9 +234,16 @@ async fn docs_char_and_roll_examples_work_when_pasted() {
             .embeds()
             .first()
             .is_some_and(|e| e["title"].as_str().unwrap_or("").starts_with("📖"));
-        let hidden_roll = r.embeds().first().is_some_and(|e| e["title"].as_str().unwrap_or("").starts_with("🎲"))
+        let hidden_roll = r
+            .embeds()
+            .first()
+            .is_some_and(|e| e["title"].as_str().unwrap_or("").starts_with("🎲"))
             && !r.followups.is_empty();
-        assert!(!r.ephemeral || help || hidden_roll, "{section}\n{line}\n{}", text(&r));
+        assert!(
+            !r.ephemeral || help || hidden_roll,
+            "{section}\n{line}\n{}",
+            text(&r)
+        );
         c.shutdown().await;
     }
 }
