@@ -382,13 +382,22 @@ fn example_block(text: &str) -> Vec<String> {
 fn docs_every_command_example_is_answered_after_the_first_evening() {
     let mut checked = 0;
     let mut wrong = Vec::new();
-    for key in ["shadowrun4", "badlands_rally", "warmachine", "terminator", "mecha_d20"] {
+    for key in [
+        "shadowrun4",
+        "badlands_rally",
+        "warmachine",
+        "terminator",
+        "mecha_d20",
+    ] {
         for dir in ["docs", "docs/ja"] {
             let page = format!("{dir}/{key}.md");
             let text = std::fs::read_to_string(root().join(&page)).unwrap();
             let examples = example_block(&text);
             assert!(examples.len() >= 10, "{page}: {examples:?}");
-            let first = transcripts(&text).into_iter().next().unwrap_or_else(|| panic!("{page}: no first evening"));
+            let first = transcripts(&text)
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| panic!("{page}: no first evening"));
             // Seeded dice: the examples roll more than the evening's fixed faces hold.
             let mut args = Vec::new();
             let mut rest = first.args.iter();
