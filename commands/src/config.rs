@@ -64,7 +64,7 @@ pub enum LogFormat {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     #[error(
-        "DISCORD_TOKEN is not set: create a bot in the Discord developer portal and put its token in the environment or .env (see README); to try every command offline with no token, run `saikoro console`"
+        "DISCORD_TOKEN is not set: create a bot in the Discord developer portal and put its token in the environment or .env (see docs/operators.md); to try every command offline with no token, run `saikoro console`"
     )]
     MissingToken,
     #[error(
@@ -460,7 +460,7 @@ mod tests {
         }
         assert!(help.contains("[default: data]"), "{help}");
         assert!(help.contains("[default: text]"), "{help}");
-        // No more settings than those: a new one is added to this list (and README) too.
+        // No more settings than those: a new one is added to this list (and docs/operators.md) too.
         let declared = Settings::augment_args(clap::Command::new("saikoro"))
             .get_arguments()
             .filter(|a| a.get_env().is_some())

@@ -10,6 +10,8 @@ pub mod commands;
 pub mod config;
 pub mod console;
 pub mod dice_source;
+#[cfg(test)]
+mod docs;
 pub mod embeds;
 pub mod error;
 pub mod fake_discord;

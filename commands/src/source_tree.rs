@@ -1,4 +1,5 @@
-//! The source tree keeps its rules: README's Layout names every module, and no source file of
+//! The source tree keeps its rules: the contributors' guide's Layout (`docs/contributors.md`)
+//! names every module, and no source file of
 //! either crate is over [`MAX_CODE_LINES`] lines of code, so the rule stays
 //! kept: `cargo test -p saikoro-bot --lib source_tree`. A line of code is any line that is not
 //! blank and not a comment (`//`, `///`, `//!`, or inside `/* … */`); unit tests in the file
@@ -73,14 +74,14 @@ fn comments_and_blank_lines_do_not_count() {
     assert_eq!(code_lines(text), 3);
 }
 
-/// README's Layout names every file and folder of the engine's and the bot's top folders and
-/// of both `systems/` folders, so the table stays the tree.
+/// The contributors' guide's Layout names every file and folder of the engine's and the bot's
+/// top folders and of both `systems/` folders, so the table stays the tree.
 #[test]
-fn readme_layout_names_every_module() {
+fn contributors_guide_layout_names_every_module() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
-    let start = readme.find("## Layout").expect("the Layout section");
-    let layout = &readme[start..];
+    let guide = std::fs::read_to_string(root.join("docs/contributors.md")).expect("docs/contributors.md");
+    let start = guide.find("## Layout").expect("the Layout section");
+    let layout = &guide[start..];
     let layout = &layout[..layout[3..].find("\n## ").map_or(layout.len(), |i| i + 3)];
     let mut missing = Vec::new();
     for dir in ["src", "src/systems", "commands/src", "commands/src/systems"] {
@@ -100,5 +101,8 @@ fn readme_layout_names_every_module() {
         }
     }
     missing.sort();
-    assert!(missing.is_empty(), "README's Layout does not name {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "docs/contributors.md's Layout does not name {missing:?}"
+    );
 }

@@ -333,12 +333,12 @@ mod tests {
     use super::*;
 
     /// Every system's page shows what carries and what resets between evenings, every line of
-    /// its rules, within Discord's limits; and README's section of the system says the same.
+    /// its rules, within Discord's limits; and the system's guide says the same, in both languages.
     #[test]
-    fn system_pages_and_readme_say_what_carries_between_evenings() {
+    fn system_pages_and_guides_say_what_carries_between_evenings() {
         let commands = crate::systems::commands();
+        crate::command_names::learn(&crate::commands::all());
         let settings = ServerSettings::default();
-        let readme = include_str!("../../../README.md");
         for id in SystemId::ALL {
             let evenings = id.rules().evenings();
             for lang in [Lang::En, Lang::Ja] {
@@ -375,32 +375,32 @@ mod tests {
                     }
                 }
             }
-            // README: the system's section (the generic one: the roster's) has each line.
-            let heading = match id {
-                SystemId::Generic => "### `/char` — the roster",
-                SystemId::Shadowrun4 => "### Shadowrun 4 —",
-                SystemId::BadlandsRally => "### Heavy Gear: Badlands Rally —",
-                SystemId::Warmachine => "### Warmachine —",
-                SystemId::Terminator => "### Terminator Genisys —",
-                SystemId::MechaD20 => "### d20 Mecha —",
+            // The system's guide in each language (the generic one: the playing guide, where
+            // `/char` is) has each line.
+            let page = match id {
+                SystemId::Generic => "playing.md".to_string(),
+                _ => format!("{}.md", id.key()),
             };
-            let start = readme
-                .find(heading)
-                .unwrap_or_else(|| panic!("README has no section {heading}"));
-            let section = &readme[start..];
-            let end = section[4..].find("\n### ").map_or(section.len(), |e| e + 4);
             let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
-            let section = words(&section[..end]);
-            for (en, _) in evenings
-                .carries
-                .iter()
-                .chain(evenings.resets)
-                .chain(evenings.goes_on)
-            {
-                assert!(section.contains(&words(en)), "README {heading}: {en}");
-            }
-            if let Some(choice) = evenings.choice_in(Lang::En) {
-                assert!(section.contains(&words(&choice)), "README {heading}: {choice}");
+            for (lang, dir) in [(Lang::En, "docs"), (Lang::Ja, "docs/ja")] {
+                let path = format!("{}/../{dir}/{page}", env!("CARGO_MANIFEST_DIR"));
+                let guide = words(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}")));
+                let lines: Vec<String> = evenings
+                    .carries
+                    .iter()
+                    .chain(evenings.resets)
+                    .chain(evenings.goes_on)
+                    .map(|(en, ja)| lang.pick(en, ja).to_string())
+                    .chain(evenings.choice_in(lang))
+                    .collect();
+                for l in lines {
+                    // A Japanese page names commands the Japanese way, as `/help` shows them.
+                    let shown = crate::command_names::in_japanese_text(&l);
+                    assert!(
+                        guide.contains(&words(&l)) || guide.contains(&words(&shown)),
+                        "{dir}/{page}: {shown}"
+                    );
+                }
             }
         }
     }

@@ -161,7 +161,7 @@ async fn system_enabled(ctx: Context<'_>) -> Result<bool, BotError> {
 #[cfg(test)]
 mod conformance {
     //! The bot's side of the engine's conformance test: every system's pieces are registered,
-    //! and README's "Adding a game system" names every one of them.
+    //! and the contributors' guide's "Adding a game system" names every one of them.
 
     use std::collections::{BTreeSet, HashSet};
 
@@ -292,15 +292,15 @@ mod conformance {
         shared.unwrap_or_default()
     }
 
-    /// README's "Adding a game system" names every method of both registries' traits and every
-    /// file each system folder has, so the list stays the whole list.
+    /// The contributors' guide's "Adding a game system" names every method of both registries'
+    /// traits and every file each system folder has, so the list stays the whole list.
     #[test]
-    fn readme_lists_every_place_of_a_system() {
+    fn contributors_guide_lists_every_place_of_a_system() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap_or_else(|e| panic!("{p}: {e}"));
-        let readme = read("README.md");
-        let start = readme.find("## Adding a game system").expect("the section");
-        let section = &readme[start..];
+        let guide = read("docs/contributors.md");
+        let start = guide.find("## Adding a game system").expect("the section");
+        let section = &guide[start..];
         let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
         let mut missing = Vec::new();
         for (file, name) in [
@@ -322,7 +322,7 @@ mod conformance {
         }
         assert!(
             missing.is_empty(),
-            "README's \"Adding a game system\" does not name {missing:?}"
+            "docs/contributors.md's \"Adding a game system\" does not name {missing:?}"
         );
     }
 }

@@ -470,9 +470,10 @@ async fn a_terminal_gets_a_banner_and_a_prompt() {
     assert_eq!(out.matches("Total: **3**").count(), 1, "{out}");
 }
 
-/// The console session README shows, typed by three people: run here, compared with README.
+/// The console session the console guide shows, typed by three people: run here, compared with
+/// the guide (`docs/console.md`).
 #[test]
-fn the_readme_three_person_session_is_what_the_console_prints() {
+fn the_console_guides_three_person_session_is_what_the_console_prints() {
     let input = "\
 /session start name:Heist system:shadowrun4
 /char add name:Ana owner:@alice stats:agility=3 edge=2 pistols=2
@@ -497,29 +498,33 @@ press Second chance
         ],
         Some(input),
     );
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
-    let start = readme
+    let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/console.md")).unwrap();
+    let start = guide
         .find("<!-- console transcript: begin -->\n```text\n")
-        .expect("README has the console transcript");
-    let body = &readme[start..];
+        .expect("the console guide has the console transcript");
+    let body = &guide[start..];
     let body = &body[body.find("```text\n").unwrap() + 8..];
     let end = body.find("```\n<!-- console transcript: end -->").unwrap();
     let shown = &body[..end];
     assert!(
         shown.contains("saikoro console --user gm --admin --dice 5,2,1,3,6,5,4,6,3,4 --echo"),
-        "the command line is in README"
+        "the command line is in the guide"
     );
     let transcript = &shown[shown.find("gm> ").unwrap()..];
-    assert_eq!(transcript, out, "README's transcript is what the console prints");
+    assert_eq!(
+        transcript, out,
+        "the guide's transcript is what the console prints"
+    );
     for line in input.lines() {
         assert!(out.contains(&format!("> {line}\n")), "{line} echoed");
     }
 }
 
-/// README's campaign over two evenings (issue 27), typed by a GM and a player: run here,
-/// compared with README (Discord timestamps, which change with the clock, read as `<t:…>`).
+/// The playing guide's campaign over two evenings (issue 27), typed by a GM and a player: run
+/// here, compared with `docs/playing.md` (Discord timestamps, which change with the clock, read
+/// as `<t:…>`).
 #[test]
-fn the_readme_campaign_transcript_is_what_the_console_prints() {
+fn the_playing_guides_campaign_transcript_is_what_the_console_prints() {
     let script = "\
 /session start name:Night system:generic
 /char add name:Ana owner:@alice stats:hp=9
@@ -543,21 +548,21 @@ press Continue
         Some(script),
     );
     let out = times.replace_all(&out, "<t:…:").into_owned();
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
-    let start = readme
+    let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/playing.md")).unwrap();
+    let start = guide
         .find("<!-- campaign transcript: begin -->\n```text\n")
-        .expect("README has the campaign transcript");
-    let body = &readme[start..];
+        .expect("the playing guide has the campaign transcript");
+    let body = &guide[start..];
     let body = &body[body.find("```text\n").unwrap() + 8..];
     let shown = &body[..body.find("```\n<!-- campaign transcript: end -->").unwrap()];
     assert!(
         shown.starts_with("$ saikoro console --user gm --admin --dice 14 --echo < campaign.txt\n"),
-        "the command line is in README"
+        "the command line is in the guide"
     );
     let transcript = &shown[shown.find("gm> ").unwrap()..];
     assert_eq!(
         transcript, out,
-        "README's campaign transcript is what the console prints"
+        "the guide's campaign transcript is what the console prints"
     );
     assert!(
         out.contains("== Evening 2 of Night ==") && out.contains("hp: 6"),

@@ -274,16 +274,16 @@ async fn players_import_their_own_characters_and_the_gm_anyone() {
     assert_eq!(roster(&c, DEFAULT_CHANNEL).await[1].owner, bob);
 }
 
-/// README's import transcript: its file written out, its lines typed into the console binary
-/// in that folder, the output compared with README.
+/// The playing guide's import transcript: its file written out, its lines typed into the console
+/// binary in that folder, the output compared with `docs/playing.md`.
 #[test]
-fn the_readme_import_transcript_is_what_the_console_prints() {
+fn the_playing_guides_import_transcript_is_what_the_console_prints() {
     use std::io::Write;
-    let readme = include_str!("../../../README.md");
-    let start = readme
+    let guide = include_str!("../../../docs/playing.md");
+    let start = guide
         .find("<!-- char file transcript: begin -->\n```text\n")
-        .expect("README has the import transcript");
-    let body = &readme[start..];
+        .expect("the playing guide has the import transcript");
+    let body = &guide[start..];
     let body = &body[body.find("```text\n").unwrap() + 8..];
     let body = &body[..body.find("```\n<!-- char file transcript: end -->").unwrap()];
     let file_start = body.find("$ cat ana.saikoro.txt\n").unwrap() + "$ cat ana.saikoro.txt\n".len();

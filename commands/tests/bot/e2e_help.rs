@@ -126,39 +126,61 @@ async fn roll_help_is_the_notation_page_and_refusals_point_there() {
     );
 }
 
-/// The README's complete examples (no `…`, `[`, `<` or `|` placeholders, no empty option):
-/// backquoted or in a code block, continuation lines indented by two spaces.
-fn readme_examples(prefixes: &[&str]) -> Vec<(String, String)> {
-    let readme = include_str!("../../../README.md");
-    let mut section = String::new();
+/// The complete examples of README and every guide, English and Japanese (no `…`, `[`, `<` or
+/// `|` placeholders, no empty option): backquoted or in a code block, continuation lines
+/// indented by two spaces; each with the page and section it is in.
+fn docs_examples(prefixes: &[&str]) -> Vec<(String, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut pages = vec![root.join("README.md")];
+    for dir in ["docs", "docs/ja"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap().flatten() {
+            if entry.path().extension().is_some_and(|e| e == "md") {
+                pages.push(entry.path());
+            }
+        }
+    }
     let mut out: Vec<(String, String)> = Vec::new();
-    let mut in_block = false;
-    for line in readme.lines() {
-        if line.starts_with("```") {
-            in_block = !in_block;
-            continue;
-        }
-        if line.starts_with('#') {
-            section = line.to_string();
-            continue;
-        }
-        let mut candidates = Vec::new();
-        if in_block || line.starts_with("    /") {
-            let t = line.trim_start();
-            if line.starts_with("  ") && !line.trim_start().starts_with('/') {
-                if let Some(last) = out.last_mut().filter(|_| in_block) {
-                    last.1.push(' ');
-                    last.1.push_str(t);
-                }
+    for page in pages {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let name = page.strip_prefix(&root).unwrap().display().to_string();
+        let mut section = String::new();
+        let mut in_block = false;
+        // Whether the line before was an example, which a continuation line goes on.
+        let mut continues = false;
+        for line in text.lines() {
+            if line.starts_with("```") {
+                in_block = !in_block;
+                continues = false;
                 continue;
             }
-            candidates.push(t.to_string());
-        } else {
-            candidates.extend(line.split('`').skip(1).step_by(2).map(str::to_string));
-        }
-        for cand in candidates {
-            if prefixes.iter().any(|p| cand.starts_with(p)) {
-                out.push((section.clone(), cand));
+            if line.starts_with('#') {
+                section = line.to_string();
+                continue;
+            }
+            let mut candidates = Vec::new();
+            if in_block || line.starts_with("    /") {
+                let t = line.trim_start();
+                if line.starts_with("  ") && !line.trim_start().starts_with('/') {
+                    if let Some(last) = out.last_mut().filter(|_| in_block && continues) {
+                        last.1.push(' ');
+                        last.1.push_str(t);
+                    }
+                    continue;
+                }
+                // A transcript's prompt is not part of the line.
+                let t = t
+                    .split_once("> /")
+                    .map_or(t.to_string(), |(_, l)| format!("/{l}"));
+                candidates.push(t);
+            } else {
+                candidates.extend(line.split('`').skip(1).step_by(2).map(str::to_string));
+            }
+            continues = false;
+            for cand in candidates {
+                if prefixes.iter().any(|p| cand.starts_with(p)) {
+                    out.push((format!("{name} {section}"), cand));
+                    continues = in_block;
+                }
             }
         }
     }
@@ -166,42 +188,62 @@ fn readme_examples(prefixes: &[&str]) -> Vec<(String, String)> {
     out
 }
 
+/// The system of an example's session: its guide's (`docs/warmachine.md`), else its section's
+/// (README's and the other pages' examples are Shadowrun's, as they always were).
 fn system_of(section: &str) -> &'static str {
-    if section.contains("Rally") {
+    let file = section.split(' ').next().unwrap_or_default();
+    let in_file = |key: &str| file.ends_with(&format!("/{key}.md"));
+    if in_file("badlands_rally") || section.contains("Rally") {
         "Badlands Rally"
-    } else if section.contains("Warmachine") {
+    } else if in_file("warmachine") || section.contains("Warmachine") {
         "warmachine"
-    } else if section.contains("Mecha") {
+    } else if in_file("mecha_d20") || section.contains("Mecha") {
         "mecha_d20"
-    } else if section.contains("Terminator") {
+    } else if in_file("terminator") || section.contains("Terminator") {
         "Terminator Genisys"
+    } else if in_file("playing") || in_file("console") || in_file("notation") {
+        "generic"
     } else {
         "Shadowrun 4"
     }
 }
 
 #[tokio::test]
-async fn readme_char_and_roll_examples_work_when_pasted() {
-    let examples = readme_examples(&["/char add ", "/roll dice:"]);
+async fn docs_char_and_roll_examples_work_when_pasted() {
+    let examples = docs_examples(&["/char add ", "/roll dice:", "/キャラ 追加 ", "/ダイス 式:"]);
     let adds = examples
         .iter()
-        .filter(|(_, l)| l.starts_with("/char add"))
+        .filter(|(_, l)| l.starts_with("/char add") || l.starts_with("/キャラ 追加"))
         .count();
-    assert!(adds >= 7, "{examples:#?}");
+    assert!(adds >= 14, "{examples:#?}");
+    assert!(
+        examples.iter().any(|(s, _)| s.starts_with("docs/ja/")),
+        "{examples:#?}"
+    );
     for (section, line) in &examples {
         let mut c = random_dice_console().await;
         send(
             &mut c,
-            &format!("/session start name:Readme system:{}", system_of(section)),
+            &format!("/session start name:Docs system:{}", system_of(section)),
         )
         .await;
         let r = send(&mut c, line).await;
-        // Help is shown to the one who asks; everything else is a public result.
+        // Help is shown to the one who asks, and a secret or private roll's result too, with a
+        // notice in the channel; everything else is a public result.
         let help = r
             .embeds()
             .first()
             .is_some_and(|e| e["title"].as_str().unwrap_or("").starts_with("📖"));
-        assert!(!r.ephemeral || help, "{section}\n{line}\n{}", text(&r));
+        let hidden_roll = r
+            .embeds()
+            .first()
+            .is_some_and(|e| e["title"].as_str().unwrap_or("").starts_with("🎲"))
+            && !r.followups.is_empty();
+        assert!(
+            !r.ephemeral || help || hidden_roll,
+            "{section}\n{line}\n{}",
+            text(&r)
+        );
         c.shutdown().await;
     }
 }

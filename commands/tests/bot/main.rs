@@ -6,6 +6,7 @@ mod support;
 mod cases;
 mod command_names;
 mod console_cli;
+mod docs_pages;
 mod e2e_campaign;
 mod e2e_char_files;
 mod e2e_help;
