@@ -109,8 +109,24 @@ pub enum RuleError {
     NormalMoveNoPropellant,
     #[error("{name} belongs to no squad")]
     NoSquad { name: String },
-    #[error("squad {squad} has no leader")]
+    #[error(
+        "squad {squad} has no leader: make one of its pilots the leader (/char edit name:… stats:leader=yes), or the GM sets the option mecha.initiative_mode to all_pilots"
+    )]
     NoLeader { squad: String },
+    /// Leaders mode: the squad's leader is destroyed (MG-1 says only leaders roll).
+    #[error(
+        "squad {squad}'s leader {leader} is destroyed: another of its pilots ({pilots}) takes the lead with /char edit name:… stats:leader=yes, or the GM sets the option mecha.initiative_mode to all_pilots"
+    )]
+    LeaderDestroyed {
+        squad: String,
+        leader: String,
+        pilots: String,
+    },
+    /// Checklist 17: the fatigue check is for pilots whose suits were not destroyed.
+    #[error(
+        "{name}'s suit is destroyed: the fatigue check is for pilots whose suits were not (its pilot takes the escape check)"
+    )]
+    FatigueDestroyed { name: String },
     #[error("squad {squad} has more than one leader")]
     SeveralLeaders { squad: String },
     #[error("initiative needs at least one squad")]
@@ -195,7 +211,19 @@ impl Localized for RuleError {
             HighSpeedDirection => "高速移動は前3方向にしか移動できません。".to_string(),
             NormalMoveNoPropellant => "通常移動は推進剤を消費しません。".to_string(),
             NoSquad { name } => format!("{name}はどの部隊にも所属していません。"),
-            NoLeader { squad } => format!("部隊「{squad}」に隊長機がいません。"),
+            NoLeader { squad } => format!(
+                "部隊「{squad}」に隊長機がいません。部隊のパイロットを隊長にする（/char edit name:… stats:隊長=yes）か、GMがオプション mecha.initiative_mode を all_pilots にしてください。"
+            ),
+            LeaderDestroyed {
+                squad,
+                leader,
+                pilots,
+            } => format!(
+                "部隊「{squad}」の隊長機{leader}は撃破されています。部隊の他のパイロット（{pilots}）を隊長にする（/char edit name:… stats:隊長=yes）か、GMがオプション mecha.initiative_mode を all_pilots にしてください。"
+            ),
+            FatigueDestroyed { name } => format!(
+                "{name}の兵装は撃破されています。疲労判定は兵装が撃破されていないパイロットが行います（このパイロットは脱出判定）。"
+            ),
             SeveralLeaders { squad } => format!("部隊「{squad}」に隊長機が複数います。"),
             NoSquads => "イニシアチブには部隊が1つ以上必要です。".to_string(),
             TieUnresolved { rerolls } => {

@@ -47,9 +47,21 @@ pub const OPTIONS: &[HouseOption] = &[
         en: "Ask for a faint check after spirit points are spent",
         ja: "精神ポイント消費後に気絶判定を求める",
     },
+    RAW_DAMAGE_ON_OTHERS,
     super::evenings::NEXT_EVENING,
     super::evenings::REPAIR,
 ];
+
+/// Who holds raw damage (`/mecha damage target:`) on a unit: its owner or the GM, or the owner
+/// of an attacker that hit it this turn; with this on, any attacker's owner (a table that trusts
+/// its players, as Shadowrun's `sr.roller_applies_damage`). Off by default (issue 33).
+pub const RAW_DAMAGE_ON_OTHERS: HouseOption = HouseOption {
+    key: "mecha.raw_damage_on_others",
+    values: &["off", "on"],
+    value_text: OFF_ON,
+    en: "A player may hold raw damage (/mecha damage) on a unit they do not own without an attack that hit it this turn",
+    ja: "プレイヤーが、このターンに命中した攻撃なしで他人のユニットに数値ダメージ（/mecha damage）を保留できる",
+};
 
 /// The options a server's house settings choose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +69,7 @@ pub struct MechaOptions {
     pub initiative_mode: InitiativeMode,
     pub escape_target: i64,
     pub faint_after_spirit: bool,
+    pub raw_damage_on_others: bool,
 }
 
 impl Default for MechaOptions {
@@ -65,6 +78,7 @@ impl Default for MechaOptions {
             initiative_mode: InitiativeMode::AllPilots,
             escape_target: DEFAULT_ESCAPE_TARGET,
             faint_after_spirit: false,
+            raw_damage_on_others: false,
         }
     }
 }
@@ -80,6 +94,7 @@ pub fn options(house: &BTreeMap<String, String>) -> MechaOptions {
             .and_then(|t| t.parse().ok())
             .unwrap_or(DEFAULT_ESCAPE_TARGET),
         faint_after_spirit: v("mecha.faint_after_spirit") == Some("on"),
+        raw_damage_on_others: v("mecha.raw_damage_on_others") == Some("on"),
     }
 }
 

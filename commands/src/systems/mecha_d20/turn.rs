@@ -508,7 +508,7 @@ pub async fn mecha_survive(
                 .get_mut(&name)
                 .ok_or_else(|| RuleError::UnknownUnit { name: name.clone() })?;
             let a = match kind {
-                PromptKind::Fatigue => PromptAnswer::Fatigue(fatigue_check(u, modifier, r)?),
+                PromptKind::Fatigue => PromptAnswer::Fatigue(fatigue_check(&name, u, modifier, r)?),
                 PromptKind::Faint => PromptAnswer::Faint(faint_check(u, modifier, r)?),
                 PromptKind::Escape => {
                     PromptAnswer::Escape(escape_check(&name, u, modifier, escape_target, r)?)
