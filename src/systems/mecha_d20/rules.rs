@@ -204,10 +204,16 @@ mod tests {
         house.insert("mecha.initiative_mode".to_string(), "leaders".to_string());
         house.insert("mecha.escape_target".to_string(), "15".to_string());
         house.insert("mecha.faint_after_spirit".to_string(), "on".to_string());
+        house.insert("mecha.raw_damage_on_others".to_string(), "on".to_string());
         let o = options(&house);
         assert_eq!(
-            (o.initiative_mode, o.escape_target, o.faint_after_spirit),
-            (InitiativeMode::Leaders, 15, true)
+            (
+                o.initiative_mode,
+                o.escape_target,
+                o.faint_after_spirit,
+                o.raw_damage_on_others
+            ),
+            (InitiativeMode::Leaders, 15, true, true)
         );
         house.insert("mecha.escape_target".to_string(), "99".to_string());
         house.insert("mecha.initiative_mode".to_string(), "dice".to_string());
@@ -218,7 +224,7 @@ mod tests {
         );
         assert_eq!(
             OPTIONS.iter().map(|o| o.default_value()).collect::<Vec<_>>(),
-            ["all_pilots", "20", "off", "new", "full"]
+            ["all_pilots", "20", "off", "off", "new", "full"]
         );
         assert_eq!(OPTIONS[1].values.len(), 21, "10 to 30");
     }

@@ -75,19 +75,6 @@ pub enum DefineChoice {
     Forget,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_choice_maps_onto_the_engine() {
-        assert_eq!(Band::from(BandChoice::Cc).threshold(), 3);
-        assert_eq!(Band::from(BandChoice::Long).threshold(), 6);
-        assert_eq!(Die::from(DieChoice::D20).sides(), 20);
-        assert_eq!(Die::from(DieChoice::D4).sides(), 4);
-    }
-}
-
 /// `weapon:` autocomplete: the weapons of the `attacker:` typed (any case), by number, name and
 /// power; without one, every character's weapons by name.
 pub async fn autocomplete_weapon(
@@ -152,4 +139,17 @@ async fn roster(ctx: crate::Context<'_>) -> super::store::Chars {
             ))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_choice_maps_onto_the_engine() {
+        assert_eq!(Band::from(BandChoice::Cc).threshold(), 3);
+        assert_eq!(Band::from(BandChoice::Long).threshold(), 6);
+        assert_eq!(Die::from(DieChoice::D20).sides(), 20);
+        assert_eq!(Die::from(DieChoice::D4).sides(), 4);
+    }
 }
