@@ -98,7 +98,7 @@ pub enum RuleError {
     NotEnoughSpirit { name: String, left: u32, needed: u32 },
     #[error("{name} has {left} propellant left, not {needed}")]
     NotEnoughPropellant { name: String, left: u32, needed: u32 },
-    #[error("{name} moves at most {max} hexes this way, not {hexes}")]
+    #[error("{name} moves at most {} this way, not {hexes}", if *max == 1 { "1 hex".to_string() } else { format!("{max} hexes") })]
     TooFar { name: String, hexes: u32, max: u32 },
     /// The sheet never set the move (`movement`, `high_speed`): say so, not "at most 0".
     #[error("{name} has no `{field}` on its sheet: set it with /char edit (e.g. {field}=4)")]
@@ -284,6 +284,24 @@ pub(crate) fn bounded(what: Quantity, value: i64, min: i64, max: i64) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 29: "1 hex", not "1 hexes".
+    #[test]
+    fn one_hex_is_singular() {
+        let far = |max| RuleError::TooFar {
+            name: "Zaku".into(),
+            hexes: 2,
+            max,
+        };
+        assert_eq!(
+            far(1).localized(Lang::En),
+            "Zaku moves at most 1 hex this way, not 2."
+        );
+        assert_eq!(
+            far(3).localized(Lang::En),
+            "Zaku moves at most 3 hexes this way, not 2."
+        );
+    }
 
     #[test]
     fn every_error_reads_in_both_languages() {
