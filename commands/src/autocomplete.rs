@@ -55,3 +55,34 @@ pub async fn autocomplete_stats(
         .collect();
     serenity::all::CreateAutocompleteResponse::new().set_choices(choices)
 }
+
+/// What was typed so far into another option of the command being completed (`attacker:` while
+/// `weapon:` is focused); `None` outside an autocomplete or when it was not typed.
+pub fn typed_option(ctx: Context<'_>, name: &str) -> Option<String> {
+    let poise::Context::Application(a) = ctx else {
+        return None;
+    };
+    a.args
+        .iter()
+        .find(|o| o.name == name)
+        .and_then(|o| match &o.value {
+            serenity::all::ResolvedValue::String(s) => Some(s.to_string()),
+            _ => None,
+        })
+}
+
+/// The client's language, for labels.
+pub fn lang(ctx: Context<'_>) -> engine::i18n::Lang {
+    ctx.locale()
+        .map_or(engine::i18n::Lang::En, engine::i18n::Lang::from_locale)
+}
+
+/// `(label, value)` pairs as Discord's autocomplete answer.
+pub fn response(choices: Vec<(String, String)>) -> serenity::all::CreateAutocompleteResponse {
+    serenity::all::CreateAutocompleteResponse::new().set_choices(
+        choices
+            .into_iter()
+            .map(|(label, value)| serenity::all::AutocompleteChoice::new(label, value))
+            .collect(),
+    )
+}

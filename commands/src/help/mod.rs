@@ -221,6 +221,15 @@ pub fn system_page(commands: &[Command], id: SystemId, settings: &ServerSettings
             false,
         ));
     }
+    // Terminator: the tables' weapons, which a weapon slot takes by name (issue 29).
+    if id == SystemId::Terminator {
+        fields.push((
+            lang.pick("Weapons of the tables (by name)", "表の武器（名前で指定）")
+                .to_string(),
+            engine::systems::terminator::weapon::table_names(lang).join(lang.pick(", ", "、")),
+            false,
+        ));
+    }
     // A long list goes in several fields (a field holds 1,024 characters).
     let title = lang.pick(
         "Sheet fields (/char add stats:)",

@@ -217,3 +217,153 @@ async fn spending_spirit_asks_for_a_faint_check_when_the_option_is_on() {
     assert!(out.contains("On demand: no check was waiting."), "{out}");
     c.shutdown().await;
 }
+
+/// Issues 29 and 33 at the table: raw damage on another player's unit follows an attack that
+/// hit (or the server's option); an attack says it spent no AP, a melee one shows no arc, one
+/// hex is "1 hex"; a secondary row on armour already 0 says so; a destroyed suit's pilot takes
+/// no fatigue check; the fatigue result and the raw check's title read right; in leaders mode a
+/// destroyed leader says what to do.
+#[tokio::test]
+async fn the_table_of_issues_29_and_33() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = start(dir.path()).await;
+    line(&mut c, "/session start name:Ridge system:mecha_d20").await;
+    line(
+        &mut c,
+        "/char add name:Zaku owner:@bob stats:squad=Red leader=yes ap=5 durability=40 armour=0 movement=1 w1=\"MG 2d6+3 r3 front\"",
+    )
+    .await;
+    line(
+        &mut c,
+        "/char add name:Gouf owner:@bob stats:squad=Red ap=5 durability=20 movement=1",
+    )
+    .await;
+    line(
+        &mut c,
+        "/char add name:Gundam owner:@alice stats:squad=Blue leader=yes ap=6 durability=30 armour=8 movement=4 w1=\"Rifle 2d6+5 r1 front\" w2=\"Saber 1d6+6 melee\"",
+    )
+    .await;
+    line(&mut c, "/mecha turn").await;
+    c.queue_dice([1, 10, 10]);
+    let out = line(&mut c, "/mecha initiative").await;
+    assert!(out.contains("1. Blue\n2. Red"), "{out}");
+
+    // No attack yet: alice's raw damage on bob's Zaku is refused, and says how it goes.
+    as_(&mut c, "alice");
+    let out = line(&mut c, "/mecha damage power:10d6+99 target:Zaku attacker:Gundam").await;
+    assert!(out.starts_with("(only you can see this)"), "{out}");
+    assert!(
+        out.contains("Raw damage on Zaku, a unit you do not own, is the GM's, or follows an attack of Gundam's that hit Zaku this turn")
+            && out.contains("mecha.raw_damage_on_others"),
+        "{out}"
+    );
+    // The rifle at one hex: 15 against 3 hits; 3, 3 a critical; 11 − 0 = 11; row 4 (armour −1).
+    c.queue_dice([15, 3, 3, 3, 4]);
+    let out = line(
+        &mut c,
+        "/mecha attack attacker:Gundam weapon:Rifle target:Zaku distance:1",
+    )
+    .await;
+    assert!(
+        out.contains("1 hex · front arc\nNo AP spent: the rules give attacks no AP cost"),
+        "{out}"
+    );
+    assert!(out.contains("Held: #1"), "{out}");
+    // After that hit, raw damage may follow it.
+    c.queue_dice([2]);
+    let out = line(&mut c, "/mecha damage power:1d6 target:Zaku attacker:Gundam").await;
+    assert!(out.contains("Held: #2"), "{out}");
+    // But not onto Gouf, which it did not hit.
+    let out = line(&mut c, "/mecha damage power:1d6 target:Gouf attacker:Gundam").await;
+    assert!(out.contains("Raw damage on Gouf"), "{out}");
+    // A melee strike: hex 0, no arc.
+    c.queue_dice([15, 3, 4]);
+    let out = line(
+        &mut c,
+        "/mecha attack attacker:Gundam weapon:Saber target:Zaku distance:0",
+    )
+    .await;
+    assert!(out.contains("melee · hex 0\nNo AP spent"), "{out}");
+    assert!(!out.contains("arc"), "{out}");
+
+    // Application: row 4 on armour 0 takes nothing and says so.
+    gm(&mut c);
+    line(&mut c, "/mecha phase").await;
+    line(&mut c, "/mecha phase").await;
+    let out = line(&mut c, "/mecha apply").await;
+    assert!(out.contains("armour already 0: no effect"), "{out}");
+    assert!(!out.contains("armour −0"), "{out}");
+    // Gundam's waiting fatigue check: 6 + 1 = 7 < 20.
+    as_(&mut c, "alice");
+    c.queue_dice([1]);
+    let out = line(&mut c, "/mecha survive check:fatigue unit:Gundam").await;
+    assert!(out.contains("**+1 fatigue (total 1) · AP left 5**"), "{out}");
+    // A destroyed suit's pilot takes no fatigue check (checklist 17); nothing rolled.
+    gm(&mut c);
+    line(&mut c, "/char edit name:Zaku stats:destroyed=yes").await;
+    let out = line(&mut c, "/mecha survive check:fatigue unit:Zaku").await;
+    assert!(
+        out.contains("Zaku's suit is destroyed: the fatigue check is for pilots whose suits were not"),
+        "{out}"
+    );
+    // A raw check is titled by its kind.
+    c.queue_dice([1]);
+    let out = line(&mut c, "/mecha survive check:faint base:5").await;
+    assert!(out.contains("== 😵 Faint check (raw) =="), "{out}");
+
+    // Leaders mode with Red's leader destroyed: what to do, not a bare "no leader".
+    line(&mut c, "/config option name:mecha.initiative_mode value:leaders").await;
+    line(&mut c, "/mecha turn").await;
+    let out = line(&mut c, "/mecha initiative").await;
+    assert!(
+        out.contains("Squad Red's leader Zaku is destroyed: another of its pilots (Gouf) takes the lead with /char edit name:… stats:leader=yes"),
+        "{out}"
+    );
+    line(&mut c, "/char edit name:Gouf stats:leader=yes").await;
+    c.queue_dice([1, 10]);
+    let out = line(&mut c, "/mecha initiative").await;
+    assert!(out.contains("1. Blue\n2. Red"), "{out}");
+    // The server's option lets players hold raw damage on others' units.
+    line(&mut c, "/config option name:mecha.raw_damage_on_others value:on").await;
+    as_(&mut c, "alice");
+    c.queue_dice([2]);
+    let out = line(&mut c, "/mecha damage power:1d6 target:Gouf attacker:Gundam").await;
+    assert!(out.contains("Pending: Gouf: 2 damage waits"), "{out}");
+    c.shutdown().await;
+}
+
+/// Issue 29 in Japanese: the survival checks' command in the seed's words, the `ap` option's
+/// Japanese name, and the raw faint check's title.
+#[tokio::test]
+async fn the_survival_checks_and_ap_in_japanese() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = Console::start(ConsoleOptions {
+        dice: Some(vec![]),
+        user: "gm".into(),
+        admin: true,
+        locale: "ja".into(),
+        data_dir: Some(dir.path().to_path_buf()),
+        ..Default::default()
+    })
+    .await
+    .expect("bot starts against the fake Discord");
+    line(&mut c, "/session start name:Ridge system:mecha_d20").await;
+    line(
+        &mut c,
+        "/char add name:Gouf owner:@bob stats:squad=Red ap=5 spirit=4 durability=20 movement=2",
+    )
+    .await;
+    c.queue_dice([1]);
+    let out = line(&mut c, "/メカ 疲労気絶脱出判定 判定:気絶 基本値:5").await;
+    assert!(out.contains("== 😵 気絶判定（数値のみ） =="), "{out}");
+    c.queue_dice([1]);
+    let out = line(&mut c, "/メカ 疲労気絶脱出判定 判定:疲労 ユニット:Gouf").await;
+    assert!(out.contains("**疲労+1（合計1）· 残りAP 4**"), "{out}");
+    let out = line(
+        &mut c,
+        "/メカ 移動 ユニット:Gouf 種類:通常移動 ヘクス:1 行動ポイント:1",
+    )
+    .await;
+    assert!(out.contains("1/2ヘクス · 残りAP 3"), "{out}");
+    c.shutdown().await;
+}

@@ -87,6 +87,11 @@ async fn a_kill_waits_for_the_owners_ill_be_back_button_and_the_crawler_is_on_th
     let dir = tempfile::tempdir().unwrap();
     let mut c = start(dir.path()).await;
     game(&mut c, &[endo("T1"), endo("T2")]).await;
+    // T1 fielded without a resolution die: its Crawler has none either (it keeps the model's).
+    gm(&mut c);
+    let out = line(&mut c, "/char edit name:T1 stats:resolution=\"\"").await;
+    assert!(out.contains("Stats: skill D8 · armour 8+\n"), "{out}");
+    as_(&mut c, "alice");
     // Fate 1: Kyle brings Joe (Come With Me If You Want To Live).
     c.queue_dice([1]);
     line(&mut c, "/term fate").await;
@@ -172,7 +177,8 @@ async fn a_kill_waits_for_the_owners_ill_be_back_button_and_the_crawler_is_on_th
     assert!(out.contains("☑️ Kyle is done"), "{out}");
 
     // Joe hits the Crawler: D8 3 < 8 owes a test on the Crawler's resolution die, which the seed
-    // lost: the attack waits for it, and continuing is refused until it is given.
+    // lost (and T1 had none to keep): the attack waits for it, and continuing is refused until
+    // it is given.
     c.queue_dice([6, 3]);
     let out = line(
         &mut c,
@@ -360,5 +366,149 @@ async fn a_whole_turn_two_impulses_each_reeling_end_turn_and_on_your_feet() {
     let out = line(&mut c, "/term status").await;
     assert!(out.contains("Turn 2 · impulse"), "{out}");
     assert!(out.contains("▶️ Impulse 1: **Skynet**'s turn"), "{out}");
+    c.shutdown().await;
+}
+
+/// Issue 29 at the table: a built-in weapon overridden by whatever slot names it; `weapon:` and
+/// `followers:` autocomplete; a unique start of a weapon's name; a refusal that lists the
+/// weapons; `/help` lists the tables' weapons; a killed model keeps no markers; step mode shows
+/// no empty target line; the sides' order does not follow the roster (Arnold, a Skynet model,
+/// comes first by name); `/term rolloff` mid-turn says what comes first; a new Crawler keeps
+/// the model's dice.
+#[tokio::test]
+async fn the_table_of_issue_29() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = start(dir.path()).await;
+    line(&mut c, "/session start name:Judgment system:Terminator Genisys").await;
+    line(&mut c, KYLE).await;
+    line(&mut c, JOE).await;
+    // w1 names the Endoskeleton's plasma gun: it is overridden where it is, the claw stays.
+    let out = line(
+        &mut c,
+        "/char add name:Arnold owner:@bob model:Endoskeleton stats:side=Skynet skill=d8 w1=\"Plasma gun d10\"",
+    )
+    .await;
+    assert!(!out.contains("(only you can see this)"), "{out}");
+    assert!(
+        out.contains(
+            "Weapons: 1. Terminator claw · CC · ROF 1 · power unset\n2. Plasma gun · Long · ROF 2 · power D10"
+        ),
+        "{out}"
+    );
+    // w2 names the claw: the claw gets its power, the plasma gun stays.
+    let out = line(&mut c, "/char edit name:Arnold stats:w2=\"Terminator claw d8\"").await;
+    assert!(
+        out.contains("1. Terminator claw · CC · ROF 1 · power D8\n2. Plasma gun · Long · ROF 2 · power D10"),
+        "{out}"
+    );
+    line(&mut c, &endo("Bot")).await;
+
+    // Autocomplete: the attacker's weapons, and a commander's friends that may follow.
+    let x = c
+        .complete("/term attack band:long (6+) attacker:arnold weapon:pla")
+        .await
+        .unwrap();
+    let out = c.readable(&exchange_text(&x));
+    assert_eq!(
+        out.trim(),
+        "- 2. Plasma gun · Long · ROF 2 · power D10 (Plasma gun)",
+        "{out}"
+    );
+    let x = c
+        .complete("/term activate character:Kyle followers:")
+        .await
+        .unwrap();
+    let out = c.readable(&exchange_text(&x));
+    assert_eq!(out.trim(), "- Joe", "{out}");
+
+    // Free play. Step by step: no empty line for Kyle before his saves.
+    c.queue_dice([7, 6]);
+    let out = line(
+        &mut c,
+        "/term attack band:long (6+) attacker:Arnold weapon:plasma target:Kyle step:true",
+    )
+    .await;
+    assert!(out.contains("→ **2 hits**"), "{out}");
+    assert!(!out.contains("🎯"), "{out}");
+    line(&mut c, "/term cancel").await;
+    // Bot reels with two Done markers and is killed (D10 9; I'll Be Back 4): no markers stay.
+    line(&mut c, "/char edit name:Bot stats:done=2 reeling=yes").await;
+    c.queue_dice([7, 9]);
+    line(
+        &mut c,
+        "/term attack band:long (6+) attacker:Kyle weapon:Plasma target:Bot",
+    )
+    .await;
+    c.queue_dice([4]);
+    line(&mut c, "/term ibb").await;
+    let out = line(&mut c, "/term status").await;
+    assert!(out.contains("**Bot** (Endoskeleton): 💀 KILLED\n"), "{out}");
+    assert!(!out.contains("Done ×2") && !out.contains("REELING"), "{out}");
+
+    // The sides in name order, not the roster's (Arnold comes before Kyle): the same dice
+    // give the same winner.
+    let out = line(&mut c, "/term start").await;
+    assert!(out.contains("Resistance vs Skynet"), "{out}");
+    c.queue_dice([6, 2]);
+    let out = line(&mut c, "/term rolloff").await;
+    assert!(out.contains("Resistance 6 · Skynet 2"), "{out}");
+    let out = line(&mut c, "/term rolloff").await;
+    assert!(
+        out.contains("The roll-off of this turn is done: the Tactical Edge holder chooses the first player"),
+        "{out}"
+    );
+    as_(&mut c, "alice");
+    press(&mut c, "Resistance goes first").await;
+    c.queue_dice([1]);
+    line(&mut c, "/term fate").await;
+    line(&mut c, "/term activate character:Kyle").await;
+    let out = line(&mut c, "/term rolloff").await;
+    assert!(
+        out.contains("The turn is under way: the next roll-off comes after"),
+        "{out}"
+    );
+
+    // "2" is no weapon of Kyle's: the refusal lists his weapons.
+    let out = line(
+        &mut c,
+        "/term attack band:long (6+) attacker:Kyle weapon:2 target:Arnold",
+    )
+    .await;
+    assert!(
+        out.contains("Kyle has no weapon called 2; its weapons: 1. Plasma rifle."),
+        "{out}"
+    );
+    // weapon:Plasma (a unique start): D10 9 kills Arnold; bob's I'll Be Back 5 → a Crawler
+    // keeping its skill D8, resolution D20 and the claw's D8.
+    c.queue_dice([7, 9]);
+    let out = line(
+        &mut c,
+        "/term attack band:long (6+) attacker:Kyle weapon:Plasma target:Arnold",
+    )
+    .await;
+    assert!(out.contains("== ⚔️ Kyle → Arnold · Plasma rifle =="), "{out}");
+    as_(&mut c, "bob");
+    c.queue_dice([5]);
+    let out = line(&mut c, "/term ibb").await;
+    assert!(out.contains("Crawler"), "{out}");
+    let out = line(&mut c, "/char show name:Arnold").await;
+    assert!(out.contains("Profile: Crawler"), "{out}");
+    assert!(
+        out.contains("Stats: skill D8 · armour 8+ · resolution D20"),
+        "{out}"
+    );
+    assert!(
+        out.contains("1. Terminator claw · CC · ROF 1 · power D8"),
+        "{out}"
+    );
+
+    // /help lists the tables' weapons, which a slot takes by name.
+    let out = line(&mut c, "/help topic:terminator").await;
+    assert!(out.contains("Weapons of the tables (by name): Fists"), "{out}");
+    assert!(
+        out.contains("Plasma gun") && out.contains("Heavy plasma gun"),
+        "{out}"
+    );
+    assert!(out.contains("keeps the claw"), "{out}");
     c.shutdown().await;
 }

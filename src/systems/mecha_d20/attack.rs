@@ -272,6 +272,9 @@ pub struct StrikeOutcome {
     pub distance: u32,
     pub attack: AttackOutcome,
     pub damage: Option<DamageOutcome>,
+    /// A melee weapon (hex 0; its arc is not shown).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub melee: bool,
 }
 
 /// Attack, evasion and damage between two units in `turn`. The damage is not applied: the bot
@@ -301,6 +304,7 @@ pub fn strike(
         None
     };
     Ok(StrikeOutcome {
+        melee: weapon.kind == WeaponKind::Melee,
         attacker: spec.attacker.clone(),
         target: spec.target.clone(),
         weapon: weapon.name,

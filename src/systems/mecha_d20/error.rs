@@ -98,7 +98,7 @@ pub enum RuleError {
     NotEnoughSpirit { name: String, left: u32, needed: u32 },
     #[error("{name} has {left} propellant left, not {needed}")]
     NotEnoughPropellant { name: String, left: u32, needed: u32 },
-    #[error("{name} moves at most {max} hexes this way, not {hexes}")]
+    #[error("{name} moves at most {} this way, not {hexes}", if *max == 1 { "1 hex".to_string() } else { format!("{max} hexes") })]
     TooFar { name: String, hexes: u32, max: u32 },
     /// The sheet never set the move (`movement`, `high_speed`): say so, not "at most 0".
     #[error("{name} has no `{field}` on its sheet: set it with /char edit (e.g. {field}=4)")]
@@ -109,8 +109,24 @@ pub enum RuleError {
     NormalMoveNoPropellant,
     #[error("{name} belongs to no squad")]
     NoSquad { name: String },
-    #[error("squad {squad} has no leader")]
+    #[error(
+        "squad {squad} has no leader: make one of its pilots the leader (/char edit name:… stats:leader=yes), or the GM sets the option mecha.initiative_mode to all_pilots"
+    )]
     NoLeader { squad: String },
+    /// Leaders mode: the squad's leader is destroyed (MG-1 says only leaders roll).
+    #[error(
+        "squad {squad}'s leader {leader} is destroyed: another of its pilots ({pilots}) takes the lead with /char edit name:… stats:leader=yes, or the GM sets the option mecha.initiative_mode to all_pilots"
+    )]
+    LeaderDestroyed {
+        squad: String,
+        leader: String,
+        pilots: String,
+    },
+    /// Checklist 17: the fatigue check is for pilots whose suits were not destroyed.
+    #[error(
+        "{name}'s suit is destroyed: the fatigue check is for pilots whose suits were not (its pilot takes the escape check)"
+    )]
+    FatigueDestroyed { name: String },
     #[error("squad {squad} has more than one leader")]
     SeveralLeaders { squad: String },
     #[error("initiative needs at least one squad")]
@@ -195,7 +211,19 @@ impl Localized for RuleError {
             HighSpeedDirection => "高速移動は前3方向にしか移動できません。".to_string(),
             NormalMoveNoPropellant => "通常移動は推進剤を消費しません。".to_string(),
             NoSquad { name } => format!("{name}はどの部隊にも所属していません。"),
-            NoLeader { squad } => format!("部隊「{squad}」に隊長機がいません。"),
+            NoLeader { squad } => format!(
+                "部隊「{squad}」に隊長機がいません。部隊のパイロットを隊長にする（/char edit name:… stats:隊長=yes）か、GMがオプション mecha.initiative_mode を all_pilots にしてください。"
+            ),
+            LeaderDestroyed {
+                squad,
+                leader,
+                pilots,
+            } => format!(
+                "部隊「{squad}」の隊長機{leader}は撃破されています。部隊の他のパイロット（{pilots}）を隊長にする（/char edit name:… stats:隊長=yes）か、GMがオプション mecha.initiative_mode を all_pilots にしてください。"
+            ),
+            FatigueDestroyed { name } => format!(
+                "{name}の兵装は撃破されています。疲労判定は兵装が撃破されていないパイロットが行います（このパイロットは脱出判定）。"
+            ),
             SeveralLeaders { squad } => format!("部隊「{squad}」に隊長機が複数います。"),
             NoSquads => "イニシアチブには部隊が1つ以上必要です。".to_string(),
             TieUnresolved { rerolls } => {
@@ -256,6 +284,24 @@ pub(crate) fn bounded(what: Quantity, value: i64, min: i64, max: i64) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 29: "1 hex", not "1 hexes".
+    #[test]
+    fn one_hex_is_singular() {
+        let far = |max| RuleError::TooFar {
+            name: "Zaku".into(),
+            hexes: 2,
+            max,
+        };
+        assert_eq!(
+            far(1).localized(Lang::En),
+            "Zaku moves at most 1 hex this way, not 2."
+        );
+        assert_eq!(
+            far(3).localized(Lang::En),
+            "Zaku moves at most 3 hexes this way, not 2."
+        );
+    }
 
     #[test]
     fn every_error_reads_in_both_languages() {

@@ -96,6 +96,26 @@ impl InitiativeRequest {
                     leader: u.pilot.leader,
                 });
         }
+        // Leaders mode (MG-1): a squad whose leader is destroyed has nobody to roll; say so and
+        // what to do, naming who is left, rather than "no leader".
+        if mode == InitiativeMode::Leaders {
+            for (squad, pilots) in &squads {
+                if pilots.iter().any(|p| p.leader) {
+                    continue;
+                }
+                if let Some((leader, _)) = units
+                    .iter()
+                    .find(|(_, u)| u.suit.destroyed && u.pilot.leader && u.pilot.squad.trim() == squad)
+                {
+                    let left: Vec<&str> = pilots.iter().map(|p| p.name.as_str()).collect();
+                    return Err(RuleError::LeaderDestroyed {
+                        squad: squad.clone(),
+                        leader: leader.clone(),
+                        pilots: left.join(", "),
+                    });
+                }
+            }
+        }
         Ok(InitiativeRequest {
             mode,
             squads: squads
@@ -327,6 +347,40 @@ mod tests {
         let o = roll_initiative(&req, &mut FixedRoller::new([10, 6, 3, 9, 2])).unwrap();
         assert_eq!(o.order, ["Green", "Red", "Blue"]);
         assert_eq!(o.rounds[1].squads.len(), 2);
+    }
+
+    /// Issue 29: in leaders mode a destroyed leader is named with what to do, not "no leader".
+    #[test]
+    fn a_destroyed_leader_says_who_may_lead_instead() {
+        let mut units = BTreeMap::new();
+        for (name, squad, leader, destroyed) in [
+            ("Gundam", "Blue", true, false),
+            ("Zaku", "Red", true, true),
+            ("Gouf", "Red", false, false),
+        ] {
+            let mut u = Unit::default();
+            u.pilot.squad = squad.into();
+            u.pilot.leader = leader;
+            u.suit.destroyed = destroyed;
+            units.insert(name.to_string(), u);
+        }
+        let e = InitiativeRequest::from_units(&units, InitiativeMode::Leaders).unwrap_err();
+        assert_eq!(
+            e,
+            RuleError::LeaderDestroyed {
+                squad: "Red".into(),
+                leader: "Zaku".into(),
+                pilots: "Gouf".into()
+            }
+        );
+        use crate::i18n::{Lang, Localized};
+        assert!(e.localized(Lang::En).contains("leader=yes"), "{e}");
+        assert!(e.localized(Lang::Ja).contains("隊長=yes"));
+        // Every pilot rolls in all_pilots mode: the same squads are fine.
+        assert!(InitiativeRequest::from_units(&units, InitiativeMode::AllPilots).is_ok());
+        // Gouf made leader: leaders mode rolls.
+        units.get_mut("Gouf").unwrap().pilot.leader = true;
+        assert!(InitiativeRequest::from_units(&units, InitiativeMode::Leaders).is_ok());
     }
 
     #[test]

@@ -47,8 +47,20 @@ pub const OPTIONS: &[HouseOption] = &[
         en: "Ask for a faint check after spirit points are spent",
         ja: "精神ポイント消費後に気絶判定を求める",
     },
+    RAW_DAMAGE_ON_OTHERS,
     super::evenings::REPAIR,
 ];
+
+/// Who holds raw damage (`/mecha damage target:`) on a unit: its owner or the GM, or the owner
+/// of an attacker that hit it this turn; with this on, any attacker's owner (a table that trusts
+/// its players, as Shadowrun's `sr.roller_applies_damage`). Off by default (issue 33).
+pub const RAW_DAMAGE_ON_OTHERS: HouseOption = HouseOption {
+    key: "mecha.raw_damage_on_others",
+    values: &["off", "on"],
+    value_text: OFF_ON,
+    en: "A player may hold raw damage (/mecha damage) on a unit they do not own without an attack that hit it this turn",
+    ja: "プレイヤーが、このターンに命中した攻撃なしで他人のユニットに数値ダメージ（/mecha damage）を保留できる",
+};
 
 /// The options a server's house settings choose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,6 +68,7 @@ pub struct MechaOptions {
     pub initiative_mode: InitiativeMode,
     pub escape_target: i64,
     pub faint_after_spirit: bool,
+    pub raw_damage_on_others: bool,
 }
 
 impl Default for MechaOptions {
@@ -64,6 +77,7 @@ impl Default for MechaOptions {
             initiative_mode: InitiativeMode::AllPilots,
             escape_target: DEFAULT_ESCAPE_TARGET,
             faint_after_spirit: false,
+            raw_damage_on_others: false,
         }
     }
 }
@@ -79,6 +93,7 @@ pub fn options(house: &BTreeMap<String, String>) -> MechaOptions {
             .and_then(|t| t.parse().ok())
             .unwrap_or(DEFAULT_ESCAPE_TARGET),
         faint_after_spirit: v("mecha.faint_after_spirit") == Some("on"),
+        raw_damage_on_others: v("mecha.raw_damage_on_others") == Some("on"),
     }
 }
 
@@ -188,10 +203,16 @@ mod tests {
         house.insert("mecha.initiative_mode".to_string(), "leaders".to_string());
         house.insert("mecha.escape_target".to_string(), "15".to_string());
         house.insert("mecha.faint_after_spirit".to_string(), "on".to_string());
+        house.insert("mecha.raw_damage_on_others".to_string(), "on".to_string());
         let o = options(&house);
         assert_eq!(
-            (o.initiative_mode, o.escape_target, o.faint_after_spirit),
-            (InitiativeMode::Leaders, 15, true)
+            (
+                o.initiative_mode,
+                o.escape_target,
+                o.faint_after_spirit,
+                o.raw_damage_on_others
+            ),
+            (InitiativeMode::Leaders, 15, true, true)
         );
         house.insert("mecha.escape_target".to_string(), "99".to_string());
         house.insert("mecha.initiative_mode".to_string(), "dice".to_string());
@@ -202,7 +223,7 @@ mod tests {
         );
         assert_eq!(
             OPTIONS.iter().map(|o| o.default_value()).collect::<Vec<_>>(),
-            ["all_pilots", "20", "off", "full"]
+            ["all_pilots", "20", "off", "off", "full"]
         );
         assert_eq!(OPTIONS[1].values.len(), 21, "10 to 30");
     }

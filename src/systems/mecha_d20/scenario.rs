@@ -430,3 +430,44 @@ fn a_malfunction_lasts_exactly_the_next_turn() {
             .is_ok()
     );
 }
+
+/// Issue 33: the battle remembers this turn's hits by attacker and target (raw damage from a
+/// player onto another's unit may follow one); a miss, another target or another turn is none.
+#[test]
+fn this_turns_hits_are_remembered_by_attacker_and_target() {
+    let mut units = roster();
+    let mut st = MechaState::default();
+    st.start_turn(&mut units).unwrap();
+    st.roll_initiative(
+        &units,
+        InitiativeMode::AllPilots,
+        &mut FixedRoller::new([3, 12, 10]),
+    )
+    .unwrap();
+    assert!(!st.hit_this_turn("Alpha", "Rouge"));
+    // A miss (attack 7 + 1 = 8 against evasion 3 + 15 = 18): nothing remembered.
+    let (miss, _) = st
+        .attack(&rifle_at_rouge(), &units, &mut FixedRoller::new([1, 15]))
+        .unwrap();
+    assert!(!miss.attack.hit);
+    assert!(!st.hit_this_turn("Alpha", "Rouge"));
+    // A hit (18 against 18; 3d6+2 shows 1, 2, 3 → 8 − 4 = 4).
+    st.attack(
+        &rifle_at_rouge(),
+        &units,
+        &mut FixedRoller::new([11, 15, 1, 2, 3]),
+    )
+    .unwrap();
+    assert!(st.hit_this_turn("alpha", "Rouge"), "any case");
+    assert!(!st.hit_this_turn("Rouge", "Alpha") && !st.hit_this_turn("Beta", "Rouge"));
+    // It survives the store, and the next turn forgets it.
+    let mut stored = json!({});
+    st.write(&mut stored);
+    let mut st = MechaState::read(&stored).unwrap();
+    assert!(st.hit_this_turn("Alpha", "Rouge"));
+    st.next_phase().unwrap();
+    st.next_phase().unwrap();
+    st.apply(&mut units, &mut FixedRoller::new([])).unwrap();
+    st.start_turn(&mut units).unwrap();
+    assert!(!st.hit_this_turn("Alpha", "Rouge"));
+}

@@ -77,6 +77,14 @@ pub struct Held {
     pub secondary: Option<SecondaryRoll>,
 }
 
+/// An attack that hit in a turn (raw damage may follow it, issue 33).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hit {
+    pub turn: u32,
+    pub attacker: String,
+    pub target: String,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PromptKind {
@@ -126,6 +134,9 @@ pub struct MechaState {
     pub next_held: u32,
     pub prompts: Vec<Prompt>,
     pub choices: Vec<PartChoice>,
+    /// This turn's attacks that hit, by attacker and target.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hits: Vec<Hit>,
 }
 
 impl SessionState for MechaState {
@@ -296,6 +307,18 @@ impl MechaState {
             .damage
             .as_ref()
             .map(|d| self.push_held(&out.attacker, &out.weapon, &out.target, d));
+        if out.attack.hit {
+            // Only this turn's hits matter (raw damage may follow them): older ones go.
+            let turn = self.turn;
+            self.hits.retain(|h| h.turn == turn);
+            if self.hits.len() < MAX_HELD {
+                self.hits.push(Hit {
+                    turn,
+                    attacker: out.attacker.clone(),
+                    target: out.target.clone(),
+                });
+            }
+        }
         Ok((out, id))
     }
 
@@ -317,6 +340,16 @@ impl MechaState {
             return Err(RuleError::TooManyHeld { max: MAX_HELD });
         }
         Ok(self.push_held(attacker, weapon, target, damage))
+    }
+
+    /// Whether `attacker` hit `target` with an attack in this turn (its damage is held): raw
+    /// damage may follow it onto a unit its owner does not own (issue 33).
+    pub fn hit_this_turn(&self, attacker: &str, target: &str) -> bool {
+        self.hits.iter().any(|h| {
+            h.turn == self.turn
+                && h.attacker.eq_ignore_ascii_case(attacker.trim())
+                && h.target.eq_ignore_ascii_case(target.trim())
+        })
     }
 
     fn push_held(&mut self, attacker: &str, weapon: &str, target: &str, d: &DamageOutcome) -> u32 {
@@ -480,7 +513,7 @@ impl MechaState {
             PromptKind::Escape => {
                 PromptAnswer::Escape(escape_check(name, &mut u, modifier, escape_target, roller)?)
             }
-            PromptKind::Fatigue => PromptAnswer::Fatigue(fatigue_check(&mut u, modifier, roller)?),
+            PromptKind::Fatigue => PromptAnswer::Fatigue(fatigue_check(name, &mut u, modifier, roller)?),
             PromptKind::Faint => PromptAnswer::Faint(faint_check(&mut u, modifier, roller)?),
         };
         units.insert(name.to_string(), u);

@@ -29,10 +29,17 @@ pub struct FatigueOutcome {
 
 /// L16–17, MG-4, MG-13: maximum AP + handling + d20 ≥ 20, or 1 fatigue and AP −1 (not below 0).
 pub fn fatigue_check(
+    name: &str,
     unit: &mut Unit,
     modifier: i64,
     roller: &mut dyn Roller,
 ) -> Result<FatigueOutcome, RuleError> {
+    // Checklist 17: a destroyed suit's pilot takes the escape check instead.
+    if unit.suit.destroyed {
+        return Err(RuleError::FatigueDestroyed {
+            name: name.to_string(),
+        });
+    }
     let parts = with_modifier(
         vec![
             // The maximum, not what is left: 「疲労判定の基本値はかわりません」.
@@ -139,11 +146,26 @@ mod tests {
     fn fatigue_at_19_costs_a_point_and_at_20_does_not() {
         // AP 5 + handling −1 + d20 15 = 19: fatigued, AP 4.
         let mut u = pilot(5, -1);
-        let o = fatigue_check(&mut u, 0, &mut FixedRoller::new([15])).unwrap();
+        let o = fatigue_check("Zaku", &mut u, 0, &mut FixedRoller::new([15])).unwrap();
         assert_eq!((o.check.total, o.rested, o.fatigue, o.ap), (19, false, 1, 4));
         // 16 → 20: rested, nothing changes.
-        let o = fatigue_check(&mut u, 0, &mut FixedRoller::new([16])).unwrap();
+        let o = fatigue_check("Zaku", &mut u, 0, &mut FixedRoller::new([16])).unwrap();
         assert_eq!((o.check.total, o.rested, o.fatigue, o.ap), (20, true, 1, 4));
+    }
+
+    /// Issue 29, checklist 17: no fatigue check for a destroyed suit's pilot; nothing rolled or
+    /// changed.
+    #[test]
+    fn a_destroyed_suits_pilot_takes_no_fatigue_check() {
+        let mut u = pilot(5, 0);
+        u.suit.destroyed = true;
+        let before = u.clone();
+        let e = fatigue_check("Zaku", &mut u, 0, &mut FixedRoller::new([])).unwrap_err();
+        assert_eq!(e, RuleError::FatigueDestroyed { name: "Zaku".into() });
+        assert_eq!(u, before);
+        use crate::i18n::{Lang, Localized};
+        assert!(e.localized(Lang::En).contains("escape check"), "{e}");
+        assert!(e.localized(Lang::Ja).contains("脱出判定"));
     }
 
     #[test]
@@ -151,13 +173,13 @@ mod tests {
         let mut u = pilot(2, 0);
         u.pilot.ap = 0;
         // The base is max AP 2, not the 0 left: 2 + 18 = 20.
-        let o = fatigue_check(&mut u, 0, &mut FixedRoller::new([18])).unwrap();
+        let o = fatigue_check("Zaku", &mut u, 0, &mut FixedRoller::new([18])).unwrap();
         assert!(o.rested);
         assert_eq!(o.check.base(), 2);
         // MG-13: at 0 AP, fatigue still counts and AP stays 0.
-        let o = fatigue_check(&mut u, 0, &mut FixedRoller::new([1])).unwrap();
+        let o = fatigue_check("Zaku", &mut u, 0, &mut FixedRoller::new([1])).unwrap();
         assert_eq!((o.fatigue, o.ap), (1, 0));
-        let o = fatigue_check(&mut u, 0, &mut FixedRoller::new([1])).unwrap();
+        let o = fatigue_check("Zaku", &mut u, 0, &mut FixedRoller::new([1])).unwrap();
         assert_eq!((o.fatigue, o.ap), (2, 0));
         // MG-4: the next turn starts with max AP − fatigue, floored at 0.
         u.refresh_ap();
@@ -166,7 +188,7 @@ mod tests {
         u.refresh_ap();
         assert_eq!(u.pilot.ap, 1);
         // A natural 20 is just 20 (MG-10): 2 − 3 + 20 = 19 fails.
-        let o = fatigue_check(&mut u, -3, &mut FixedRoller::new([20])).unwrap();
+        let o = fatigue_check("Zaku", &mut u, -3, &mut FixedRoller::new([20])).unwrap();
         assert!(!o.rested && o.check.natural_20);
     }
 

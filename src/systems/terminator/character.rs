@@ -142,26 +142,135 @@ impl Character {
         self.crawler = false;
     }
 
+    /// A weapon by its number, its name in either language, or a start of its name that fits
+    /// one weapon only (`Plasma` for the Plasma gun). Refused with the character's weapons listed.
     pub fn weapon(&self, owner: &str, name: &str) -> Result<&Weapon, RuleError> {
         let t = name.trim();
-        let by_number = t
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=self.stats.weapons.len()).contains(n))
-            .map(|n| &self.stats.weapons[n - 1]);
-        by_number
-            .or_else(|| {
-                let en = super::weapon::shipped_name(t);
-                self.stats
-                    .weapons
-                    .iter()
-                    .find(|w| w.name.eq_ignore_ascii_case(t) || Some(w.name.as_str()) == en)
+        let weapons = &self.stats.weapons;
+        if let Ok(n) = t.parse::<usize>()
+            && (1..=weapons.len()).contains(&n)
+        {
+            return Ok(&weapons[n - 1]);
+        }
+        let en = super::weapon::shipped_name(t);
+        if let Some(w) = weapons
+            .iter()
+            .find(|w| w.name.eq_ignore_ascii_case(t) || Some(w.name.as_str()) == en)
+        {
+            return Ok(w);
+        }
+        let start = fold(t);
+        let starts: Vec<&Weapon> = weapons
+            .iter()
+            .filter(|w| {
+                !start.is_empty()
+                    && t.parse::<usize>().is_err()
+                    && (fold(&w.name).starts_with(&start)
+                        || fold(&super::weapon::display_name(&w.name, crate::i18n::Lang::Ja))
+                            .starts_with(&start))
             })
-            .ok_or_else(|| RuleError::NoSuchWeapon {
+            .collect();
+        match starts.as_slice() {
+            [one] => Ok(one),
+            _ => Err(RuleError::NoSuchWeapon {
                 character: owner.to_string(),
                 weapon: t.chars().take(40).collect(),
-            })
+                has: weapons.iter().map(|w| w.name.clone()).collect(),
+            }),
+        }
     }
+
+    /// The Crawler this character becomes (items 31–32): `crawler`'s profile, with the dice the
+    /// players filled in for the model kept where the Crawler's are unset (the seed lost them
+    /// all): skill, resolution, and the power of a weapon the model carried under the same name
+    /// (the Terminator claw).
+    pub fn crawler_profile(&self, crawler: &Profile) -> Profile {
+        let mut p = crawler.clone();
+        p.skill = p.skill.or(self.stats.skill);
+        p.resolution = p.resolution.or(self.stats.resolution);
+        for w in &mut p.weapons {
+            if let Some(mine) = self
+                .stats
+                .weapons
+                .iter()
+                .find(|m| m.name.eq_ignore_ascii_case(&w.name))
+            {
+                w.power = w.power.or(mine.power);
+                w.stopping_die = w.stopping_die.or(mine.stopping_die);
+            }
+        }
+        p
+    }
+}
+
+fn fold(s: &str) -> String {
+    s.trim().to_lowercase().replace(['_', '-'], " ")
+}
+
+/// Most autocomplete choices Discord shows, and the longest label and value it takes.
+const MAX_CHOICES: usize = 25;
+const MAX_CHOICE_CHARS: usize = 100;
+
+impl Character {
+    /// `weapon:` autocomplete: the weapons whose name (in either language) contains `typed`,
+    /// as `(label, value)`: the numbered line with its power, and the name attacks take.
+    pub fn weapon_choices(&self, typed: &str, lang: crate::i18n::Lang) -> Vec<(String, String)> {
+        let t = fold(typed);
+        self.stats
+            .weapons
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| {
+                fold(&w.name).contains(&t)
+                    || fold(&super::weapon::display_name(&w.name, crate::i18n::Lang::Ja)).contains(&t)
+            })
+            .map(|(i, w)| {
+                let label = format!("{}. {}", i + 1, w.line(lang));
+                (label.chars().take(MAX_CHOICE_CHARS).collect(), w.name.clone())
+            })
+            .take(MAX_CHOICES)
+            .collect()
+    }
+}
+
+/// `followers:` autocomplete: the comma-separated list typed so far, its last name completed by
+/// each friend of `commander` that may follow it (item 23: on the battlefield, no Ready or Done
+/// marker, not a commander, not listed yet). Without a known commander, any such character.
+pub fn follower_choices(chars: &BTreeMap<String, Character>, commander: &str, typed: &str) -> Vec<String> {
+    let (listed, last) = match typed.rfind([',', '、']) {
+        Some(i) => (&typed[..i], typed[i..].trim_start_matches([',', '、']).trim()),
+        None => ("", typed.trim()),
+    };
+    let taken: Vec<String> = listed
+        .split([',', '、'])
+        .map(|n| n.trim().to_lowercase())
+        .filter(|n| !n.is_empty())
+        .collect();
+    let leader = chars
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(commander.trim()));
+    let prefix: Vec<&str> = listed
+        .split([',', '、'])
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .collect();
+    chars
+        .iter()
+        .filter(|(n, c)| {
+            c.eligible()
+                && !c.commander()
+                && leader.is_none_or(|(ln, l)| l.side == c.side && ln != *n)
+                && !taken.contains(&n.to_lowercase())
+                && n.to_lowercase().contains(&last.to_lowercase())
+        })
+        .map(|(n, _)| {
+            let mut all = prefix.clone();
+            all.push(n);
+            all.join(", ")
+        })
+        .filter(|v| v.chars().count() <= MAX_CHOICE_CHARS)
+        .take(MAX_CHOICES)
+        .collect()
 }
 
 /// The roster's characters by entry name; an entry whose sheet does not read is refused by name.
@@ -208,6 +317,7 @@ pub(crate) fn get_mut<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::systems::terminator::dice::Die;
     use crate::systems::terminator::profile::Library;
 
     #[test]
@@ -240,5 +350,106 @@ mod tests {
         assert_eq!(c.weapon("T", "プラズマガン").unwrap().name, "Plasma gun");
         assert_eq!(c.weapon("T", "terminator CLAW").unwrap().name, "Terminator claw");
         assert!(matches!(c.weapon("T", "3"), Err(RuleError::NoSuchWeapon { .. })));
+    }
+
+    /// Issue 29: a unique start of a name is enough; a refusal lists the character's weapons.
+    #[test]
+    fn a_unique_start_names_a_weapon_and_a_refusal_lists_them() {
+        use crate::i18n::{Lang, Localized};
+        let lib = Library::shipped();
+        let mut c = Character::new("Skynet", lib.profile("Endoskeleton").unwrap().clone());
+        assert_eq!(c.weapon("T", "Plasma").unwrap().name, "Plasma gun");
+        assert_eq!(c.weapon("T", " plasma ").unwrap().name, "Plasma gun");
+        assert_eq!(c.weapon("T", "プラズマ").unwrap().name, "Plasma gun");
+        assert_eq!(c.weapon("T", "term").unwrap().name, "Terminator claw");
+        let e = c.weapon("Kyle", "2x").unwrap_err();
+        assert_eq!(
+            e.localized(Lang::En),
+            "Kyle has no weapon called 2x; its weapons: 1. Terminator claw, 2. Plasma gun."
+        );
+        assert_eq!(
+            e.localized(Lang::Ja),
+            "Kyleに「2x」という武器はありません（武器: 1. ターミネータークロウ、2. プラズマガン）。"
+        );
+        // Two weapons start alike: the start is refused, a longer one picks.
+        c.stats.weapons.push(lib.weapon("Plasma rifle").unwrap().clone());
+        assert!(matches!(
+            c.weapon("T", "Plasma"),
+            Err(RuleError::NoSuchWeapon { .. })
+        ));
+        assert_eq!(c.weapon("T", "plasma r").unwrap().name, "Plasma rifle");
+        // A number past the list is no start of a name.
+        assert!(c.weapon("T", "4").is_err());
+        c.stats.weapons.clear();
+        let e = c.weapon("Kyle", "2").unwrap_err().localized(Lang::En);
+        assert!(e.contains("it carries none") && e.contains("w1="), "{e}");
+    }
+
+    /// Issue 29: `weapon:` and `followers:` autocomplete.
+    #[test]
+    fn weapons_and_followers_are_offered() {
+        use crate::i18n::Lang;
+        let lib = Library::shipped();
+        let mut endo = lib.profile("Endoskeleton").unwrap().clone();
+        endo.weapons[1].power = Some(Die::D10);
+        let t1 = Character::new("Skynet", endo);
+        let all = t1.weapon_choices("", Lang::En);
+        assert_eq!(all.len(), 2);
+        assert_eq!(all[1].1, "Plasma gun");
+        assert!(
+            all[1].0.starts_with("2. Plasma gun · Long · ROF 2 · power D10"),
+            "{}",
+            all[1].0
+        );
+        assert_eq!(t1.weapon_choices("pla", Lang::En).len(), 1);
+        let ja = t1.weapon_choices("プラズマ", Lang::Ja);
+        assert_eq!((ja.len(), ja[0].1.as_str()), (1, "Plasma gun"));
+        assert!(ja[0].0.starts_with("2. プラズマガン"));
+        assert!(t1.weapon_choices("rifle", Lang::En).is_empty());
+
+        let ch = |side: &str, p: &str| Character::new(side, lib.profile(p).unwrap().clone());
+        let mut chars = BTreeMap::new();
+        chars.insert("Kyle".to_string(), ch("Resistance", "Kyle Reese"));
+        chars.insert("Joe".to_string(), ch("Resistance", "Resistance Soldier"));
+        chars.insert("Ann".to_string(), ch("Resistance", "SWAT"));
+        chars.insert("Cap".to_string(), ch("Resistance", "Resistance Captain"));
+        chars.insert("T1".to_string(), t1);
+        let mut done = ch("Resistance", "SWAT");
+        done.done = 1;
+        chars.insert("Bob".to_string(), done);
+        // Friends only, no commander, nobody with a marker, not the commander itself.
+        assert_eq!(follower_choices(&chars, "kyle", ""), ["Ann", "Joe"]);
+        assert_eq!(follower_choices(&chars, "Kyle", "j"), ["Joe"]);
+        assert_eq!(follower_choices(&chars, "Kyle", "Joe, "), ["Joe, Ann"]);
+        assert_eq!(follower_choices(&chars, "Kyle", "Joe、a"), ["Joe, Ann"]);
+        assert!(follower_choices(&chars, "Kyle", "Joe, Ann, ").is_empty());
+        assert_eq!(follower_choices(&chars, "", "").len(), 3, "Ann, Joe and T1");
+    }
+
+    /// Issue 29: a Crawler keeps the dice the players gave the model where its own profile has
+    /// none (the seed lost them all); a die of the Crawler profile itself wins.
+    #[test]
+    fn a_crawler_keeps_the_models_dice_where_its_own_are_unset() {
+        let lib = Library::shipped();
+        let mut endo = lib.profile("Endoskeleton").unwrap().clone();
+        endo.skill = Some(Die::D8);
+        endo.weapons[0].power = Some(Die::D8);
+        endo.weapons[1].power = Some(Die::D10);
+        let c = Character::new("Skynet", endo);
+        let p = c.crawler_profile(&lib.crawler());
+        assert_eq!(
+            (p.name.as_str(), p.skill, p.resolution),
+            ("Crawler", Some(Die::D8), Some(Die::D20))
+        );
+        assert!(p.slow && !p.ill_be_back);
+        let claw: Vec<_> = p.weapons.iter().map(|w| (w.name.as_str(), w.power)).collect();
+        assert_eq!(
+            claw,
+            [("Terminator claw", Some(Die::D8))],
+            "no plasma gun on a Crawler"
+        );
+        let mut own = lib.crawler();
+        own.resolution = Some(Die::D6);
+        assert_eq!(c.crawler_profile(&own).resolution, Some(Die::D6));
     }
 }

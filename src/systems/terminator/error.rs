@@ -122,8 +122,13 @@ pub enum RuleError {
     DuplicateTarget { name: String },
     #[error("no character called {name} is in this game")]
     UnknownCharacter { name: String },
-    #[error("{character} has no weapon called {weapon}")]
-    NoSuchWeapon { character: String, weapon: String },
+    #[error("{character} has no weapon called {weapon}{}", weapon_list(has, Lang::En))]
+    NoSuchWeapon {
+        character: String,
+        weapon: String,
+        /// The character's weapons, to say what it may use.
+        has: Vec<String>,
+    },
     #[error("{name} has been removed from the battlefield")]
     Removed { name: String },
     #[error("{target} is on {side}'s side, the same as the attacker: only enemies are targets")]
@@ -140,6 +145,9 @@ pub enum RuleError {
     NoSide { name: String },
     #[error("this is not the time for {}", needed.name(Lang::En))]
     WrongStep { needed: Step },
+    /// The roll-off starts a turn; `now` is the step the game waits for instead.
+    #[error("{}", roll_off_now(*now, Lang::En))]
+    RollOffNotNow { now: Step },
     #[error("the Fate die has already been rolled in this impulse")]
     FateRolled,
     #[error("roll the Fate die first")]
@@ -158,7 +166,7 @@ pub enum RuleError {
     FateNeedsCommander,
     #[error("{name} is not a commander")]
     NotCommander { name: String },
-    #[error("{name} may bring at most {max} friends")]
+    #[error("{name} may bring {}", friends(*max))]
     TooManyFollowers { name: String, max: u32 },
     #[error("{name} is a commander: Command abilities do not activate other commanders")]
     FollowerIsCommander { name: String },
@@ -174,13 +182,13 @@ pub enum RuleError {
     WaitingIllBeBack { target: String },
     #[error("{target} is not waiting for a die in this attack")]
     NotWaiting { target: String },
-    #[error("{commander} has {left} On Your Feet markers left, not {wanted}")]
+    #[error("{commander} has {} left, not {wanted}", count(*left, "On Your Feet marker"))]
     OnYourFeetSpent {
         commander: String,
         left: u32,
         wanted: u32,
     },
-    #[error("{name} has {done} Done markers: fewer than {wanted} to remove")]
+    #[error("{name} has {}: fewer than {wanted} to remove", count(*done, "Done marker"))]
     NotEnoughDone { name: String, done: u32, wanted: u32 },
     #[error("{name} is not a friend of {commander}")]
     NotFriend { name: String, commander: String },
@@ -242,9 +250,14 @@ impl Localized for RuleError {
             NotArea { weapon } => format!("{weapon}はエリアの武器ではないので、第２ターゲットはありません。"),
             DuplicateTarget { name } => format!("{name}がターゲットに2回指定されています。"),
             UnknownCharacter { name } => format!("このゲームに「{name}」はいません。"),
-            NoSuchWeapon { character, weapon } => {
-                format!("{character}に「{weapon}」という武器はありません。")
-            }
+            NoSuchWeapon {
+                character,
+                weapon,
+                has,
+            } => format!(
+                "{character}に「{weapon}」という武器はありません{}。",
+                weapon_list(has, Lang::Ja)
+            ),
             Removed { name } => format!("{name}は戦場から取り除かれています。"),
             FriendlyTarget { target, side } => {
                 format!("{target}は攻撃側と同じ陣営（{side}）です。ターゲットにできるのは敵だけです。")
@@ -257,6 +270,7 @@ impl Localized for RuleError {
             UnknownSide { side } => format!("{side}はこのゲームの陣営ではありません。"),
             NoSide { name } => format!("{name}に陣営がありません。シートで `陣営` を設定してください。"),
             WrongStep { needed } => format!("今は{}の時ではありません。", needed.name(Lang::Ja)),
+            RollOffNotNow { now } => roll_off_now(*now, Lang::Ja),
             FateRolled => "このインパルスではフェイトダイスを既に振っています。".to_string(),
             FateNotRolled => "先にフェイトダイスを振ってください。".to_string(),
             NotYourImpulse { name, side, player } => {
@@ -272,6 +286,7 @@ impl Localized for RuleError {
                 "Fate の出目では、コマンダー1人（と味方）だけがアクティベートできます。".to_string()
             }
             NotCommander { name } => format!("{name}はコマンダーではありません。"),
+            TooManyFollowers { name, max: 0 } => format!("{name}は味方を連れて行けません。"),
             TooManyFollowers { name, max } => {
                 format!("{name}が連れて行ける味方は{max}人までです。")
             }
@@ -328,6 +343,62 @@ fn band_ja(band: &str) -> &str {
         "short" => "近距離",
         "long" => "遠距離",
         other => other,
+    }
+}
+
+/// "1 Done marker", "2 Done markers".
+fn count(n: u32, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+fn friends(max: u32) -> String {
+    match max {
+        0 => "no friends".into(),
+        1 => "at most 1 friend".into(),
+        n => format!("at most {n} friends"),
+    }
+}
+
+/// Why `/term rolloff` waits: the roll-off opens a turn, and the game is at `now`.
+fn roll_off_now(now: Step, lang: Lang) -> String {
+    match (now, lang) {
+        (Step::FirstPlayer, Lang::En) => {
+            "the roll-off of this turn is done: the Tactical Edge holder chooses the first player (the button, or /term first)".into()
+        }
+        (Step::FirstPlayer, Lang::Ja) => {
+            "このターンのロールオフは済んでいます。タクティカルエッジを持つ側が先攻プレイヤーを選びます（ボタンか /term first）。".into()
+        }
+        (Step::EndTurn, Lang::En) => {
+            "every character has activated: end the turn first (/term endturn), then roll off for the next".into()
+        }
+        (Step::EndTurn, Lang::Ja) => {
+            "全キャラクターがアクティベートしました。先にターンを終えてから（/term endturn）次のロールオフです。".into()
+        }
+        (_, Lang::En) => {
+            "the turn is under way: the next roll-off comes after every character has activated and End Turn (/term endturn)".into()
+        }
+        (_, Lang::Ja) => {
+            "ターンの途中です。次のロールオフは全キャラクターのアクティベーションとエンドターン（/term endturn）の後です。".into()
+        }
+    }
+}
+
+/// "; its weapons: 1. Terminator claw, 2. Plasma gun" (the tail of a refusal).
+fn weapon_list(has: &[String], lang: Lang) -> String {
+    let list: Vec<String> = has
+        .iter()
+        .enumerate()
+        .map(|(i, w)| format!("{}. {}", i + 1, super::weapon::display_name(w, lang)))
+        .collect();
+    match (lang, list.is_empty()) {
+        (Lang::En, true) => ": it carries none (give it one on its sheet: w1=\"Pistol d6\")".into(),
+        (Lang::En, false) => format!("; its weapons: {}", list.join(", ")),
+        (Lang::Ja, true) => "（武器がありません。シートで指定してください: 武器1=\"ピストル d6\"）".into(),
+        (Lang::Ja, false) => format!("（武器: {}）", list.join("、")),
     }
 }
 
@@ -405,6 +476,57 @@ mod tests {
             }
             .localized(Lang::Ja)
             .contains("遠距離")
+        );
+    }
+
+    /// Issue 29: counts read right in English ("1 Done marker", "no friends").
+    #[test]
+    fn counts_are_singular_or_plural() {
+        let en = |e: RuleError| e.localized(Lang::En);
+        assert_eq!(
+            en(RuleError::TooManyFollowers {
+                name: "Kyle".into(),
+                max: 0
+            }),
+            "Kyle may bring no friends."
+        );
+        assert_eq!(
+            en(RuleError::TooManyFollowers {
+                name: "Kyle".into(),
+                max: 1
+            }),
+            "Kyle may bring at most 1 friend."
+        );
+        assert_eq!(
+            en(RuleError::TooManyFollowers {
+                name: "Kyle".into(),
+                max: 2
+            }),
+            "Kyle may bring at most 2 friends."
+        );
+        assert_eq!(
+            en(RuleError::NotEnoughDone {
+                name: "Joe".into(),
+                done: 1,
+                wanted: 2
+            }),
+            "Joe has 1 Done marker: fewer than 2 to remove."
+        );
+        assert_eq!(
+            en(RuleError::OnYourFeetSpent {
+                commander: "Kyle".into(),
+                left: 1,
+                wanted: 2
+            }),
+            "Kyle has 1 On Your Feet marker left, not 2."
+        );
+        assert_eq!(
+            RuleError::TooManyFollowers {
+                name: "Kyle".into(),
+                max: 0
+            }
+            .localized(Lang::Ja),
+            "Kyleは味方を連れて行けません。"
         );
     }
 

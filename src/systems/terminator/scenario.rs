@@ -445,8 +445,14 @@ fn refused_attacks_change_nothing_and_a_stepped_attack_waits_for_its_die() {
     assert!(t.ch("T1").crawler && !t.ch("T2").reeling);
     t.cmd(|st, c| st.done("Kyle", c)).unwrap();
 
-    // A lost die mid-run, in free play on a fresh table (§2's Crawler: resolution unset).
+    // A lost die mid-run, in free play on a fresh table (§2's Crawler: resolution unset, and
+    // this T1's too: a Crawler keeps the model's die, issue 29).
     let mut t = Table::new();
+    t.cmd(|_, c| {
+        c.get_mut("T1").unwrap().stats.resolution = None;
+        Ok(())
+    })
+    .unwrap();
     let mut shot = AttackOrder::new("Kyle", "Plasma rifle", "T1", Band::Long);
     shot.step_by_step = false;
     // 7 hits; D10 9 kills T1; IBB 5 → Crawler, no test owed: complete.
@@ -479,4 +485,110 @@ fn refused_attacks_change_nothing_and_a_stepped_attack_waits_for_its_die() {
         t.cmd(|st, _| st.cancel_attack()),
         Err(RuleError::NoAttack)
     ));
+}
+
+/// Issue 29: a new Crawler keeps the dice the players gave the model (skill, resolution, the
+/// claw's power), a die given to an attack (`/term die`) stays on the sheet, and a killed or
+/// retreated model keeps no markers.
+#[test]
+fn a_crawler_keeps_its_dice_and_the_removed_keep_no_markers() {
+    let opts = options(&BTreeMap::new());
+    let mut t = Table::new();
+    // Kyle's plasma rifle at long: 7 hits; D10 9 kills T1 (Endoskeleton: skill D8, resolution
+    // D20, claw D8); I'll Be Back 5 → a Crawler with those dice.
+    let shot = |target: &str| AttackOrder::new("Kyle", "Plasma rifle", target, Band::Long);
+    t.cmd(|st, c| with(&[7, 9, 5], |d| st.attack(&shot("T1"), c, &opts, d)))
+        .unwrap();
+    let t1 = t.ch("T1");
+    assert!(t1.crawler && t1.stats.slow);
+    assert_eq!(
+        (t1.stats.skill, t1.stats.resolution),
+        (Some(Die::D8), Some(Die::D20))
+    );
+    let claw = t1.weapon("T1", "Terminator").unwrap();
+    assert_eq!(
+        (claw.name.as_str(), claw.power),
+        ("Terminator claw", Some(Die::D8))
+    );
+    // The Crawler is hit, not killed: D10 3 < 8 → its kept D20, degraded by the D10 to D12: 12.
+    let rep = t
+        .cmd(|st, c| with(&[7, 3, 12], |d| st.attack(&shot("T1"), c, &opts, d)))
+        .unwrap();
+    assert!(rep.applied && rep.waiting.is_none());
+
+    // T2 without a resolution die: the attack waits; the die given stays on its sheet.
+    t.cmd(|_, c| {
+        c.get_mut("T2").unwrap().stats.resolution = None;
+        Ok(())
+    })
+    .unwrap();
+    let rep = t
+        .cmd(|st, c| with(&[7, 3], |d| st.attack(&shot("T2"), c, &opts, d)))
+        .unwrap();
+    assert!(matches!(rep.waiting, Some(Waiting::Die { .. })));
+    t.cmd(|st, _| st.supply_die("T2", Die::D8)).unwrap();
+    // D8 degraded to D6: 6 → no effect.
+    t.cmd(|st, c| with(&[6], |d| st.continue_attack(c, d))).unwrap();
+    assert_eq!(t.ch("T2").stats.resolution, Some(Die::D8));
+
+    // T2 killed (D10 9; I'll Be Back 5) with no resolution given before: the Crawler takes the
+    // die given to this attack's tests of it.
+    t.cmd(|_, c| {
+        c.get_mut("T2").unwrap().stats.resolution = None;
+        Ok(())
+    })
+    .unwrap();
+    // 7 and 7 hit (Semi-auto: ROF 1 at long; at short ROF 2): D10 9 kills, 3 owes the Crawler a
+    // test (TG-5); IBB 5 → Crawler; its die is lost: the attack waits.
+    let short = AttackOrder::new("Kyle", "Plasma rifle", "T2", Band::Short);
+    let rep = t
+        .cmd(|st, c| with(&[7, 7, 9, 3, 5], |d| st.attack(&short, c, &opts, d)))
+        .unwrap();
+    assert!(
+        matches!(rep.waiting, Some(Waiting::Die { .. })),
+        "{:?}",
+        rep.waiting
+    );
+    t.cmd(|st, _| st.supply_die("T2", Die::D10)).unwrap();
+    // D10 degraded to D8: 8 → no effect.
+    t.cmd(|st, c| with(&[8], |d| st.continue_attack(c, d))).unwrap();
+    let t2 = t.ch("T2");
+    assert!(t2.crawler);
+    assert_eq!(
+        (t2.stats.resolution, t2.stats.skill),
+        (Some(Die::D10), Some(Die::D8))
+    );
+
+    // T3 reeling with two Done markers is killed (D10 9, I'll Be Back 4): no markers stay.
+    t.cmd(|_, c| {
+        let t3 = c.get_mut("T3").unwrap();
+        t3.done = 2;
+        t3.reeling = true;
+        Ok(())
+    })
+    .unwrap();
+    t.cmd(|st, c| with(&[7, 9, 4], |d| st.attack(&shot("T3"), c, &opts, d)))
+        .unwrap();
+    let t3 = t.ch("T3");
+    assert_eq!(
+        (t3.removed, t3.done, t3.reeling, t3.ready),
+        (Some(Removal::Killed), 0, false, false)
+    );
+    // Bob retreats on a 1 (D6, heavy D10 → D4) after two Done markers: none stay.
+    t.cmd(|_, c| {
+        let b = c.get_mut("Bob").unwrap();
+        b.done = 1;
+        Ok(())
+    })
+    .unwrap();
+    let at_bob = AttackOrder::new("T1", "Terminator claw", "Bob", Band::Cc);
+    // The Crawler's claw (kept D8 skill): 3 hits (3+); no cover at CC: no save; claw D8 2 < 4 →
+    // D6 test: 1 → Retreat!
+    t.cmd(|st, c| with(&[3, 2, 1], |d| st.attack(&at_bob, c, &opts, d)))
+        .unwrap();
+    let bob = t.ch("Bob");
+    assert_eq!(
+        (bob.removed, bob.done, bob.reeling),
+        (Some(Removal::Retreated), 0, false)
+    );
 }

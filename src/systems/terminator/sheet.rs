@@ -186,18 +186,29 @@ pub fn edit_with(current: &Value, fields: &[(String, String)], lib: &Library) ->
         )
     })?;
     let mut weapons: Vec<Option<Weapon>> = c.stats.weapons.iter().cloned().map(Some).collect();
+    let slot_of = |key: &str| DECL.weapons.as_ref().and_then(|w| w.slot(key));
+    let typed_slots: Vec<usize> = fields.iter().filter_map(|(k, _)| slot_of(k)).collect();
     let mut reset = false;
     for (key, v) in fields {
         let key = key.as_str();
-        if let Some(slot) = DECL.weapons.as_ref().and_then(|w| w.slot(key)) {
+        if let Some(slot) = slot_of(key) {
             while weapons.len() <= slot {
                 weapons.push(None);
             }
-            weapons[slot] = if v.trim().is_empty() {
-                None
-            } else {
-                Some(weapon::parse(key, v, lib.weapons)?)
-            };
+            if v.trim().is_empty() {
+                weapons[slot] = None;
+                continue;
+            }
+            let w = weapon::parse(key, v, lib.weapons)?;
+            // A weapon the character already carries in a slot not typed now (a profile's
+            // built-in one) is overridden where it is, whatever slot names it.
+            let same = weapons
+                .iter()
+                .position(|o| o.as_ref().is_some_and(|o| o.name.eq_ignore_ascii_case(&w.name)));
+            let at = same
+                .filter(|j| *j != slot && !typed_slots.contains(j))
+                .unwrap_or(slot);
+            weapons[at] = Some(w);
             continue;
         }
         let Some(field) = canonical(key) else {
@@ -296,6 +307,10 @@ pub fn badges(c: &Character, lang: Lang) -> Vec<String> {
     }
     if c.crawler {
         out.push(l("🦾 Crawler", "🦾 クローラー"));
+    }
+    // Off the battlefield: markers mean nothing there (a sheet may still hold some).
+    if c.removed.is_some() {
+        return out;
     }
     if c.ready {
         out.push(l("🟢 Ready", "🟢 レディ"));
@@ -413,6 +428,79 @@ mod tests {
         assert_eq!(c.stats.weapons[0].name, "Terminator claw");
     }
 
+    /// Issue 29: a slot typed with a built-in weapon's name overrides that weapon where it is
+    /// (no "two weapons are called Plasma gun"); slots typed together still take their places.
+    #[test]
+    fn a_built_in_weapon_is_overridden_whatever_slot_names_it() {
+        let weapons = |fields: &str| -> Vec<(String, Option<Die>)> {
+            let v = edit(
+                &json!({}),
+                &kv(&format!("side=Skynet profile=Endoskeleton {fields}")),
+            )
+            .unwrap();
+            character(&v)
+                .stats
+                .weapons
+                .iter()
+                .map(|w| (w.name.clone(), w.power))
+                .collect()
+        };
+        let claw_plasma = |claw, plasma| {
+            vec![
+                ("Terminator claw".to_string(), claw),
+                ("Plasma gun".to_string(), plasma),
+            ]
+        };
+        assert_eq!(
+            weapons(r#"w1="Plasma gun d10""#),
+            claw_plasma(None, Some(Die::D10))
+        );
+        assert_eq!(
+            weapons(r#"weapon="プラズマガン d12""#),
+            claw_plasma(None, Some(Die::D12))
+        );
+        assert_eq!(
+            weapons(r#"w1="Terminator claw d8" w2="Plasma gun d10""#),
+            claw_plasma(Some(Die::D8), Some(Die::D10))
+        );
+        assert_eq!(
+            weapons(r#"w2="Terminator claw d6""#),
+            vec![
+                ("Terminator claw".to_string(), Some(Die::D6)),
+                ("Plasma gun".to_string(), None)
+            ],
+            "w2 names the claw: the claw is overridden, the plasma gun stays"
+        );
+        // Both slots typed: each goes where it is typed.
+        assert_eq!(
+            weapons(r#"w1="Plasma gun d10" w2="Pistol d6""#),
+            vec![
+                ("Plasma gun".to_string(), Some(Die::D10)),
+                ("Pistol".to_string(), Some(Die::D6))
+            ]
+        );
+        // A new weapon in a free slot is added; one typed twice in one edit is still refused.
+        assert_eq!(weapons(r#"w3="Pistol d6""#).len(), 3);
+        let e = edit(
+            &json!({}),
+            &kv(r#"side=Skynet profile=Endoskeleton w3="Pistol d6" w4="Pistol d8""#),
+        )
+        .unwrap_err();
+        assert!(e.en.contains("Two weapons"), "{}", e.en);
+        // On a stored character too: the edit overrides, the rest stays.
+        let v = edit(
+            &json!({}),
+            &kv(r#"side=Skynet profile=Endoskeleton w1="Terminator claw d8""#),
+        )
+        .unwrap();
+        let v = edit(&v, &kv(r#"w1="Plasma gun d10""#)).unwrap();
+        let c = character(&v);
+        assert_eq!(
+            (c.stats.weapons[0].power, c.stats.weapons[1].power),
+            (Some(Die::D8), Some(Die::D10))
+        );
+    }
+
     #[test]
     fn a_custom_character_needs_a_side_and_armour() {
         let v = edit(
@@ -492,6 +580,22 @@ mod tests {
         assert_eq!(c.stats.command, 2);
         assert!(read(&json!({"stats": 5})).is_err());
         assert!(read(&json!({"hp": 5})).is_err(), "no side");
+    }
+
+    /// Issue 29: a killed or retreated character shows its removal, not markers it held.
+    #[test]
+    fn a_removed_character_shows_no_markers() {
+        let v = edit(&json!({}), &kv("side=Resistance profile=SWAT")).unwrap();
+        let mut c = character(&v);
+        c.done = 2;
+        c.reeling = true;
+        c.removed = Some(Removal::Retreated);
+        assert_eq!(badges(&c, Lang::En), ["🏳️ RETREATED"]);
+        c.removed = Some(Removal::Killed);
+        c.crawler = true;
+        assert_eq!(badges(&c, Lang::Ja), ["💀 戦闘不能", "🦾 クローラー"]);
+        c.removed = None;
+        assert_eq!(badges(&c, Lang::En), ["🦾 Crawler", "☑️ Done ×2", "💫 REELING"]);
     }
 
     #[test]

@@ -99,8 +99,8 @@ pub static DECL: SheetDecl = SheetDecl {
             "名前 [接近戦|近|遠] [射撃回数N|セミオート] [dN] [重火器] [stop:dN] [エリア|エリア中] [弾数N] [スペシャル]。武器庫（またはセッション）の武器は名前でその行を使い、後の語で変更。新しい名前には射程（接近戦・近・遠）が必要。",
         ),
         slots: (
-            "Slots 1–8 (`weapon` alone is slot 1): a profile fills them first and a typed slot replaces that one; an empty value removes it; names must differ (attacks name them).",
-            "スロットは1〜8（`weapon` だけなら1）。プロフィールが先に埋め、入力したスロットがそれを置き換えます。空の値で削除。攻撃で名前を使うので名前は別々に。",
+            "Slots 1–8 (`weapon` alone is slot 1): a profile fills them first (Endoskeleton: 1 Terminator claw, 2 Plasma gun) and a typed slot replaces that one. A weapon typed under the name of one the character already carries overrides that one in its own slot, whatever number is typed (`w1=\"Plasma gun d10\"` keeps the claw). A profile's weapons come without the power the seed lost: give each its die (`w1=\"Terminator claw d8\" w2=\"Plasma gun d10\"`). An empty value removes a weapon; names must differ (attacks name them, or a unique start of the name, or the number).",
+            "スロットは1〜8（`weapon` だけなら1）。プロフィールが先に埋め（エンドスケルトン：1 ターミネータークロウ、2 プラズマガン）、入力したスロットがそれを置き換えます。既に持っている武器と同じ名前で入力すると、番号にかかわらずその武器のスロットで上書きします（`武器1=\"プラズマガン d10\"` でもクロウは残ります）。プロフィールの武器にはシードで失われたパワーがないので、それぞれダイスを指定してください（`武器1=\"ターミネータークロウ d8\" 武器2=\"プラズマガン d10\"`）。空の値で削除。攻撃では名前（一意に決まる先頭部分でも可）か番号で指定するので、名前は別々に。",
         ),
         example: "Plasma gun d10",
         stored: weapons_typed,

@@ -263,7 +263,7 @@ impl TerminatorState {
 
     fn target_stats(&self, name: &str, c: &Character, cover: bool) -> TargetStats {
         let crawler = (c.stats.ill_be_back && !c.crawler).then(|| {
-            let p = self.library().crawler();
+            let p = c.crawler_profile(&self.library().crawler());
             CrawlerStats {
                 armour: p.armour,
                 resolution: p.resolution,
@@ -438,17 +438,34 @@ impl TerminatorState {
         {
             *a.ammo_used.entry(run.request.weapon.name.clone()).or_insert(0) += 1;
         }
-        for t in &run.targets {
+        for (i, t) in run.targets.iter().enumerate() {
             let Some(c) = chars.get_mut(&t.name) else { continue };
             if t.crawler {
-                c.become_crawler(&crawler);
+                let mut p = c.crawler_profile(&crawler);
+                // A resolution die given to the attack for the Crawler (`/term die`) stays.
+                if let Some(d) = run
+                    .request
+                    .targets
+                    .get(i)
+                    .and_then(|r| r.crawler)
+                    .and_then(|k| k.resolution)
+                {
+                    p.resolution = Some(d);
+                }
+                c.become_crawler(&p);
+            } else if c.stats.resolution.is_none() {
+                // A resolution die given to the attack (`/term die`) stays on the sheet.
+                c.stats.resolution = run.request.targets.get(i).and_then(|r| r.resolution);
             }
             c.damage = t.damage;
             c.done = t.done;
             c.reeling = t.reeling;
             c.removed = t.removed;
             if t.removed.is_some() {
+                // Off the battlefield: no markers left on the board.
                 c.ready = false;
+                c.done = 0;
+                c.reeling = false;
             }
         }
         AttackReport {

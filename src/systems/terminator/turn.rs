@@ -89,10 +89,13 @@ pub fn eligible(chars: &BTreeMap<String, Character>, side: &str) -> Vec<String> 
 impl TerminatorState {
     /// A new game between two sides; everything else is reset (session profiles stay).
     pub fn start(&mut self, players: &[String]) -> Result<(), RuleError> {
-        let players: Vec<String> = players.iter().map(|p| p.trim().to_string()).collect();
+        let mut players: Vec<String> = players.iter().map(|p| p.trim().to_string()).collect();
         if players.len() != 2 || players[0] == players[1] || players.iter().any(|p| p.is_empty()) {
             return Err(RuleError::NeedTwoSides);
         }
+        // The sides in name order (case aside), whatever the roster or the order typed: the
+        // roll-off's first die is always the same side's, so the same dice give the same winner.
+        players.sort_by_key(|p| (p.to_lowercase(), p.clone()));
         *self = TerminatorState {
             players,
             profiles: std::mem::take(&mut self.profiles),
@@ -132,12 +135,14 @@ impl TerminatorState {
     /// the first turn, or the next after End Turn (closing On Your Feet).
     pub fn roll_off(&mut self, die: Die, roller: &mut impl Roller) -> Result<RollOff, RuleError> {
         self.ensure_no_attack()?;
-        if !matches!(self.phase, Phase::NotStarted | Phase::OnYourFeet) {
-            return Err(wrong(if self.phase == Phase::EndTurn {
-                Step::EndTurn
-            } else {
-                Step::Activation
-            }));
+        let now = match self.phase {
+            Phase::NotStarted | Phase::OnYourFeet => None,
+            Phase::FirstPlayer => Some(Step::FirstPlayer),
+            Phase::EndTurn => Some(Step::EndTurn),
+            Phase::Impulse => Some(Step::Activation),
+        };
+        if let Some(now) = now {
+            return Err(RuleError::RollOffNotNow { now });
         }
         let players: [String; 2] = self
             .players
@@ -815,6 +820,57 @@ mod tests {
             s.on_your_feet("Kyle", "A1", 1, &mut chars).is_err(),
             "On Your Feet closed"
         );
+    }
+
+    /// Issue 29: the sides are in name order, whatever order they come in, so the same
+    /// roll-off dice always give the same winner.
+    #[test]
+    fn the_sides_are_in_name_order_so_the_same_dice_give_the_same_winner() {
+        for sides in [
+            ["Skynet", "Resistance"],
+            ["Resistance", "Skynet"],
+            ["skynet", "Resistance"],
+        ] {
+            let mut s = TerminatorState::default();
+            s.start(&sides.map(String::from)).unwrap();
+            assert_eq!(s.players[0], "Resistance", "{sides:?}");
+            let r = s.roll_off(Die::D8, &mut FixedRoller::new([6, 2])).unwrap();
+            assert_eq!(
+                (r.players[0].as_str(), r.winner.as_str()),
+                ("Resistance", "Resistance")
+            );
+        }
+    }
+
+    /// Issue 29: `/term rolloff` at the wrong moment says what the game waits for.
+    #[test]
+    fn a_roll_off_mid_turn_says_what_comes_first() {
+        use crate::i18n::{Lang, Localized};
+        let (mut s, chars) = game(&[("Kyle", "Resistance", "SWAT"), ("T1", "Skynet", "Endoskeleton")]);
+        s.roll_off(Die::D8, &mut FixedRoller::new([6, 2])).unwrap();
+        let e = s.roll_off(Die::D8, &mut FixedRoller::new([])).unwrap_err();
+        assert_eq!(
+            e,
+            RuleError::RollOffNotNow {
+                now: Step::FirstPlayer
+            }
+        );
+        assert!(e.localized(Lang::En).contains("/term first"), "{e}");
+        s.choose_first("Resistance", &chars).unwrap();
+        let e = s.roll_off(Die::D8, &mut FixedRoller::new([])).unwrap_err();
+        assert_eq!(
+            e.localized(Lang::En),
+            "The turn is under way: the next roll-off comes after every character has activated and End Turn (/term endturn)."
+        );
+        assert!(e.localized(Lang::Ja).contains("ターンの途中です"));
+        s.phase = Phase::EndTurn;
+        let e = s.roll_off(Die::D8, &mut FixedRoller::new([])).unwrap_err();
+        assert!(
+            e.localized(Lang::En)
+                .starts_with("Every character has activated: end the turn"),
+            "{e}"
+        );
+        assert_eq!(s.turn, 1, "nothing rolled, nothing changed");
     }
 
     #[test]

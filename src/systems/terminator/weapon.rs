@@ -467,6 +467,12 @@ pub fn shipped_name(input: &str) -> Option<&'static str> {
         .or_else(|| ALIASES.iter().find(|(_, a)| fold(a) == t).map(|(en, _)| *en))
 }
 
+/// The tables' weapons (§2) by name in `lang`, in the tables' order: what a weapon slot takes
+/// by name (`/help`).
+pub fn table_names(lang: Lang) -> Vec<&'static str> {
+    ROWS.iter().map(|r| lang.pick(r.en, r.ja)).collect()
+}
+
 /// A weapon's name in `lang`: the table's Japanese for a shipped weapon, else as typed.
 pub fn display_name(name: &str, lang: Lang) -> String {
     match lang {

@@ -192,6 +192,7 @@ pub async fn mecha_attack(
                     distance: distance.unwrap_or(0),
                     attack,
                     damage,
+                    melee: false,
                 })
             })
             .map_err(|e| rule(&inv, e))?;
@@ -278,7 +279,11 @@ pub async fn mecha_damage(
         return Ok(());
     };
     let gate = match &attacker {
-        Some(a) => Gate::Units(vec![a.clone()]),
+        Some(a) => Gate::RawDamage {
+            attacker: a.clone(),
+            target: target.clone(),
+            others: store::options(&inv.settings).raw_damage_on_others,
+        },
         None => Gate::Gm,
     };
     let by = attacker.clone().unwrap_or_else(|| who(ctx));

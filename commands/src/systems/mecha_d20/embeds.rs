@@ -162,13 +162,37 @@ pub fn strike_view(s: &StrikeOutcome, held: Option<u32>, pending: u32, lang: Lan
     };
     EmbedView {
         title: format!("⚔️ {} → {} · {}", s.attacker, s.target, s.weapon),
-        description: match lang {
-            Lang::En => format!("{} hexes · {}", s.distance, s.arc.name(lang)),
-            Lang::Ja => format!("距離 {} · 射界 {}", s.distance, s.arc.name(lang)),
-        },
+        description: format!("{}\n{}", where_text(s, lang), no_ap(lang)),
         colour,
         fields,
         footer: Some(who.to_string()),
+    }
+}
+
+/// Attacks cost no AP: the rules give moving an AP cost (checklist 22) and attacks none.
+fn no_ap(lang: Lang) -> &'static str {
+    lang.pick(
+        "No AP spent: the rules give attacks no AP cost (a table that charges some: /mecha spend ap:).",
+        "APは消費しません：ルールに攻撃のAPコストはありません（消費する卓は /mecha spend ap: で）。",
+    )
+}
+
+/// "1 hex", "3 hexes".
+pub fn hexes(n: u32, lang: Lang) -> String {
+    match (lang, n) {
+        (Lang::En, 1) => "1 hex".into(),
+        (Lang::En, n) => format!("{n} hexes"),
+        (Lang::Ja, n) => format!("{n}ヘクス"),
+    }
+}
+
+/// Where the strike reached: a melee weapon's hex 0 (no arc), else the distance and the arc.
+fn where_text(s: &StrikeOutcome, lang: Lang) -> String {
+    match (s.melee, lang) {
+        (true, Lang::En) => "melee · hex 0".into(),
+        (true, Lang::Ja) => "格闘 · 0ヘクス".into(),
+        (false, Lang::En) => format!("{} · {}", hexes(s.distance, lang), s.arc.name(lang)),
+        (false, Lang::Ja) => format!("距離 {} · 射界 {}", s.distance, s.arc.name(lang)),
     }
 }
 
@@ -207,6 +231,11 @@ fn part_name(p: PartKind, lang: Lang) -> &'static str {
 
 pub fn effect_text(e: &SecondaryEffect, lang: Lang) -> String {
     match e {
+        // A stat already at its floor loses nothing: say so rather than "armour −0".
+        SecondaryEffect::Lowered { stat, by: 0 } => match lang {
+            Lang::En => format!("{} already 0: no effect", stat_name(*stat, lang)),
+            Lang::Ja => format!("{}は既に0：効果なし", stat_name(*stat, lang)),
+        },
         SecondaryEffect::Lowered { stat, by } => format!("{} −{by}", stat_name(*stat, lang)),
         SecondaryEffect::WeaponHit { weapon, status, .. } => {
             format!("{weapon}: {}", status_text(*status, lang))
@@ -335,6 +364,19 @@ pub fn prompt_title(kind: PromptKind, unit: &str, lang: Lang) -> String {
     }
 }
 
+/// A raw check's title (no unit): "😵 Faint check (raw)".
+pub fn raw_title(kind: PromptKind, lang: Lang) -> String {
+    let (emoji, en, ja) = match kind {
+        PromptKind::Escape => ("🪂", "Escape check", "脱出判定"),
+        PromptKind::Fatigue => ("😓", "Fatigue check", "疲労判定"),
+        PromptKind::Faint => ("😵", "Faint check", "気絶判定"),
+    };
+    match lang {
+        Lang::En => format!("{emoji} {en} (raw)"),
+        Lang::Ja => format!("{emoji} {ja}（数値のみ）"),
+    }
+}
+
 pub fn answer_view(unit: &str, a: &PromptAnswer, lang: Lang, who: &str) -> EmbedView {
     let (kind, check, verdict, good) = match a {
         PromptAnswer::Escape(e) => (
@@ -354,8 +396,8 @@ pub fn answer_view(unit: &str, a: &PromptAnswer, lang: Lang, who: &str) -> Embed
                 lang.pick("no fatigue (≥ 20)", "疲労なし（20以上）").to_string()
             } else {
                 match lang {
-                    Lang::En => format!("1 fatigue · fatigue {} · AP {}", f.fatigue, f.ap),
-                    Lang::Ja => format!("疲労1 · 疲労{} · AP {}", f.fatigue, f.ap),
+                    Lang::En => format!("+1 fatigue (total {}) · AP left {}", f.fatigue, f.ap),
+                    Lang::Ja => format!("疲労+1（合計{}）· 残りAP {}", f.fatigue, f.ap),
                 }
             },
             f.rested,
@@ -427,8 +469,11 @@ pub fn move_view(unit: &str, m: &MoveOutcome, lang: Lang) -> EmbedView {
     };
     let mut description = match lang {
         Lang::En => format!(
-            "{} of {} hexes · AP left {} · propellant {}",
-            m.hexes, m.max_hexes, m.ap_left, m.propellant_left
+            "{} of {} · AP left {} · propellant {}",
+            m.hexes,
+            hexes(m.max_hexes, lang),
+            m.ap_left,
+            m.propellant_left
         ),
         Lang::Ja => format!(
             "{}/{}ヘクス · 残りAP {} · 推進剤 {}",

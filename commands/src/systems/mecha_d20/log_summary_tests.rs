@@ -25,7 +25,7 @@ fn survival_checks_read_the_pilots_d20() {
     u.pilot.ap_max = 5;
     u.pilot.spirit = 3;
     // Fatigue: the d20 shows 15 (AP 5 only moves the total): 15–20, 6/20.
-    let o = fatigue_check(&mut u, 0, &mut FixedRoller::new([15])).unwrap();
+    let o = fatigue_check("Zaku", &mut u, 0, &mut FixedRoller::new([15])).unwrap();
     assert!(close(at_least(&PromptAnswer::Fatigue(o)), 6.0 / 20.0));
     // Faint: 7 → 14/20.
     let o = faint_check(&mut u, 0, &mut FixedRoller::new([7])).unwrap();

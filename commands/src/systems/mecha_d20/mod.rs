@@ -37,7 +37,7 @@ use turn::{
 #[poise::command(
     slash_command,
     name_localized("ja", "メカ"),
-    description_localized("ja", "d20メカ：攻撃、ダメージ、ターン、生存判定"),
+    description_localized("ja", "d20メカ：攻撃、ダメージ、ターン、疲労・気絶・脱出判定"),
     subcommands(
         "mecha_attack",
         "mecha_damage",

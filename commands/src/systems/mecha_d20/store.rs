@@ -93,6 +93,43 @@ fn step_on<T>(
 pub enum Gate {
     Units(Vec<String>),
     Gm,
+    /// Raw damage held by `attacker`'s owner on `target` (issue 33): the target's owner, the GM,
+    /// or the attacker's owner after an attack of it hit the target this turn, or with
+    /// `others` (the option `mecha.raw_damage_on_others`).
+    RawDamage {
+        attacker: String,
+        target: String,
+        others: bool,
+    },
+}
+
+/// Raw damage onto a unit its holder does not own follows an attack that hit it, else it is
+/// the GM's (unless the server's option lets players).
+fn ensure_may_hold(
+    s: &Session,
+    actor: Actor,
+    attacker: &str,
+    target: &str,
+    others: bool,
+) -> Result<(), SessionError> {
+    let attacker = unit_name(s, attacker)?;
+    ensure_may_act(s, actor, &attacker)?;
+    let target = unit_name(s, target)?;
+    if others || s.may_manage(actor) || s.entry(&target).is_some_and(|e| e.owner == actor.user) {
+        return Ok(());
+    }
+    let state = MechaState::read_or_default(&s.system_state);
+    if state.hit_this_turn(&attacker, &target) {
+        return Ok(());
+    }
+    Err(SessionError::Rule {
+        en: format!(
+            "Raw damage on {target}, a unit you do not own, is the GM's, or follows an attack of {attacker}'s that hit {target} this turn (/mecha attack holds its damage itself). The server's option mecha.raw_damage_on_others lets players hold it."
+        ),
+        ja: format!(
+            "自分のものでないユニット{target}への数値ダメージはGMが保留します。このターンに{attacker}の攻撃が{target}に命中した後なら保留できます（/mecha attack は自分でダメージを保留します）。サーバー設定 mecha.raw_damage_on_others でプレイヤーにも許可できます。"
+        ),
+    })
 }
 
 /// Run `step` on the channel's battle in one transaction. Returns the session as saved.
@@ -119,6 +156,11 @@ pub async fn run<'a, T: Send>(
                     }
                 }
                 Gate::Gm => ensure_gm(s, actor)?,
+                Gate::RawDamage {
+                    attacker,
+                    target,
+                    others,
+                } => ensure_may_hold(s, actor, attacker, target, *others)?,
             }
             let out = roll.with(|r| step_on(s, r, step))?;
             produced = Some(out);

@@ -255,7 +255,7 @@ pub async fn mecha_move(
     #[max = 99]
     hexes: u32,
     #[description = "AP the move costs"]
-    #[name_localized("ja", "ap")]
+    #[name_localized("ja", "行動ポイント")]
     #[description_localized("ja", "消費AP")]
     #[min = 0]
     #[max = 99]
@@ -313,7 +313,7 @@ pub async fn mecha_spend(
     #[max_length = 64]
     unit: String,
     #[description = "AP"]
-    #[name_localized("ja", "ap")]
+    #[name_localized("ja", "行動ポイント")]
     #[description_localized("ja", "行動ポイント")]
     #[min = 0]
     #[max = 99]
@@ -414,7 +414,7 @@ pub async fn mecha_spend(
     slash_command,
     guild_only,
     rename = "survive",
-    name_localized("ja", "生存判定"),
+    name_localized("ja", "疲労気絶脱出判定"),
     description_localized("ja", "疲労・気絶・脱出判定（待機中のもの、随時、または数値で）")
 )]
 pub async fn mecha_survive(
@@ -479,7 +479,8 @@ pub async fn mecha_survive(
                 check: c,
             }),
         };
-        let mut view = embeds::answer_view(lang.pick("Check", "判定"), &answer, lang, &who(ctx));
+        let mut view = embeds::answer_view("", &answer, lang, &who(ctx));
+        view.title = embeds::raw_title(kind, lang);
         if let Some(f) = view.fields.first_mut()
             && kind == PromptKind::Fatigue
         {
@@ -508,7 +509,7 @@ pub async fn mecha_survive(
                 .get_mut(&name)
                 .ok_or_else(|| RuleError::UnknownUnit { name: name.clone() })?;
             let a = match kind {
-                PromptKind::Fatigue => PromptAnswer::Fatigue(fatigue_check(u, modifier, r)?),
+                PromptKind::Fatigue => PromptAnswer::Fatigue(fatigue_check(&name, u, modifier, r)?),
                 PromptKind::Faint => PromptAnswer::Faint(faint_check(u, modifier, r)?),
                 PromptKind::Escape => {
                     PromptAnswer::Escape(escape_check(&name, u, modifier, escape_target, r)?)

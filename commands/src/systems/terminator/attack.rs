@@ -65,6 +65,7 @@ pub async fn term_attack(
     #[description = "Weapon: name or number"]
     #[name_localized("ja", "武器")]
     #[description_localized("ja", "武器の名前か番号")]
+    #[autocomplete = "super::choices::autocomplete_weapon"]
     #[max_length = 40]
     weapon: Option<String>,
     #[description = "Target"]
@@ -379,6 +380,7 @@ pub async fn term_damage(
     #[description = "The attacker's weapon"]
     #[name_localized("ja", "武器")]
     #[description_localized("ja", "攻撃側の武器")]
+    #[autocomplete = "super::choices::autocomplete_weapon"]
     #[max_length = 40]
     weapon: Option<String>,
     #[description = "Range band (Stopping Power at close)"]

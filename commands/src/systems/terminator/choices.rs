@@ -75,6 +75,72 @@ pub enum DefineChoice {
     Forget,
 }
 
+/// `weapon:` autocomplete: the weapons of the `attacker:` typed (any case), by number, name and
+/// power; without one, every character's weapons by name.
+pub async fn autocomplete_weapon(
+    ctx: crate::Context<'_>,
+    partial: &str,
+) -> serenity::all::CreateAutocompleteResponse {
+    let lang = crate::autocomplete::lang(ctx);
+    let attacker = crate::autocomplete::typed_option(ctx, "attacker").unwrap_or_default();
+    let chars = roster(ctx).await;
+    let choices = match chars
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(attacker.trim()))
+    {
+        Some((_, c)) => c.weapon_choices(partial, lang),
+        None => {
+            let mut out: Vec<(String, String)> = Vec::new();
+            for c in chars.values() {
+                for (_, name) in c.weapon_choices(partial, lang) {
+                    if !out.iter().any(|(_, v)| *v == name) && out.len() < 25 {
+                        let label = engine::systems::terminator::weapon::display_name(&name, lang);
+                        out.push((label, name));
+                    }
+                }
+            }
+            out
+        }
+    };
+    crate::autocomplete::response(choices)
+}
+
+/// `followers:` autocomplete: the list typed so far, completed by each friend of the
+/// `character:` typed that may follow it.
+pub async fn autocomplete_followers(
+    ctx: crate::Context<'_>,
+    partial: &str,
+) -> serenity::all::CreateAutocompleteResponse {
+    let commander = crate::autocomplete::typed_option(ctx, "character").unwrap_or_default();
+    let chars = roster(ctx).await;
+    let choices = engine::systems::terminator::character::follower_choices(&chars, &commander, partial)
+        .into_iter()
+        .map(|v| (v.clone(), v))
+        .collect();
+    crate::autocomplete::response(choices)
+}
+
+/// The channel's characters (none when the session is not a game or cannot be read).
+async fn roster(ctx: crate::Context<'_>) -> super::store::Chars {
+    let Ok(Some(session)) = ctx.data().store.shared_session(ctx.channel_id().get()).await else {
+        return Default::default();
+    };
+    if session.system != engine::session::SystemId::Terminator {
+        return Default::default();
+    }
+    // A sheet that does not read is left out rather than spoiling the list.
+    session
+        .roster
+        .iter()
+        .filter_map(|e| {
+            Some((
+                e.name.clone(),
+                engine::systems::terminator::Character::read(&e.sheet, &e.name).ok()?,
+            ))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -312,7 +312,11 @@ pub fn attack_view(rep: &AttackReport, lang: Lang, who: &str) -> EmbedView {
             } else {
                 format!("💥 {} ({})", t.name, lang.pick("Area", "エリア"))
             };
-            fields.push((name, target_lines(t, lang), false));
+            // Step by step, a target has nothing to show before its saves: no empty line.
+            let lines = target_lines(t, lang);
+            if !lines.trim().is_empty() {
+                fields.push((name, lines, false));
+            }
         }
     }
     let next = if rep.applied {

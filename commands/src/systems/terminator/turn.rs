@@ -173,6 +173,7 @@ pub async fn term_activate(
     #[description = "A commander's followers, comma separated"]
     #[name_localized("ja", "フォロワー")]
     #[description_localized("ja", "コマンダーが連れて行く味方（カンマ区切り）")]
+    #[autocomplete = "super::choices::autocomplete_followers"]
     #[max_length = 400]
     followers: Option<String>,
 ) -> Result<(), BotError> {
