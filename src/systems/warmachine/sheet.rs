@@ -84,10 +84,33 @@ pub fn read(current: &Value) -> Result<Option<Model>, SheetError> {
 }
 
 /// `current` with `fields` applied and validated. All fields are checked before any applies.
+/// A controller may be any text here (a table without Discord); see [`edit_entry`].
 pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, SheetError> {
+    edit_as(None, current, fields, false)
+}
+
+/// [`edit`] of the roster entry `name` as `/char` types it in a session (issue 29): refusals
+/// name the model (`Nomad cannot be knocked down`), and a controller is a Discord member —
+/// a mention or a user id, stored as `<@id>`; a name is refused with what to type.
+pub fn edit_entry(name: &str, current: &Value, fields: &[(String, String)]) -> Result<Value, SheetError> {
+    edit_as(Some(name), current, fields, true)
+}
+
+fn edit_as(
+    name: Option<&str>,
+    current: &Value,
+    fields: &[(String, String)],
+    members_only: bool,
+) -> Result<Value, SheetError> {
     let existing = read(current)?;
     let is_new = existing.is_none();
     let mut m = existing.unwrap_or_else(|| Model::new("", "", 0, 0, 0));
+    // The name only speaks in refusals; the stored model keeps what it had (the bot fills it
+    // in from the entry).
+    let stored_name = m.name.clone();
+    if let Some(name) = name {
+        m.name = name.trim().to_string();
+    }
     let mut status_given = false;
     let mut damage_given: Option<u32> = None;
     let mut weapons: Vec<Option<Weapon>> = m.weapons.iter().cloned().map(Some).collect();
@@ -136,7 +159,11 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
                         "`controller` にはプレイヤー名（1〜60文字）を指定してください。",
                     ));
                 }
-                m.controller = c.to_string();
+                m.controller = match super::players::member(c) {
+                    Ok(member) => member,
+                    Err(e) if members_only => return Err(rule(e)),
+                    Err(_) => c.to_string(),
+                };
                 continue;
             }
             _ => {}
@@ -212,6 +239,9 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
         Some(true) => m.request(StateRequest::GainCover).map_err(rule)?,
         Some(false) => m.request(StateRequest::LoseCover).map_err(rule)?,
         None => {}
+    }
+    if name.is_some_and(|n| n.trim() == m.name) {
+        m.name = stored_name;
     }
     Ok(serde_json::to_value(&m).unwrap_or(Value::Null))
 }
@@ -440,6 +470,52 @@ mod tests {
         let e = edit(&json!({}), &kv(&[("controller", "Ana")])).unwrap_err();
         assert!(e.en.contains("def, arm, boxes"), "{}", e.en);
         assert!(edit(&json!({"def": "x"}), &[]).is_err());
+    }
+
+    /// Issue 29: `cannot=knockdown`, then `knocked_down=yes` through `/char edit name:Nomad`:
+    /// the refusal names Nomad (it read " cannot be knocked down"), and nothing is stored.
+    #[test]
+    fn a_refusal_of_the_models_own_rule_names_the_entry() {
+        let v = edit_entry(
+            "Nomad",
+            &json!({}),
+            &kv(&[
+                ("controller", "<@123456789012345678>"),
+                ("def", "11"),
+                ("arm", "19"),
+                ("boxes", "20"),
+                ("cannot", "knockdown"),
+            ]),
+        )
+        .unwrap();
+        let e = edit_entry("Nomad", &v, &kv(&[("knocked_down", "yes")])).unwrap_err();
+        assert!(e.en.starts_with("Nomad cannot be knocked down"), "{}", e.en);
+        assert!(e.ja.starts_with("Nomadは"), "{}", e.ja);
+        assert!(v.get("name").is_none_or(|n| n == ""), "the name is the entry's, not stored");
+    }
+
+    /// Issue 29: in a session a controller is a member: a mention or a user id, stored as
+    /// `<@id>`; `alice`, `@alice` and `Alice` are refused with what to type.
+    #[test]
+    fn a_controller_in_a_session_is_a_member() {
+        let base = [("def", "11"), ("arm", "19"), ("boxes", "20")];
+        let with = |c: &str| {
+            let mut f = kv(&base);
+            f.push(("controller".into(), c.into()));
+            edit_entry("Nomad", &json!({}), &f)
+        };
+        for typed in ["<@!123456789012345678>", "123456789012345678", "<@123456789012345678>"] {
+            assert_eq!(with(typed).unwrap()["controller"], "<@123456789012345678>", "{typed}");
+        }
+        for typed in ["alice", "@alice", "Alice"] {
+            let e = with(typed).unwrap_err();
+            assert!(e.en.contains("no Discord member") && e.en.contains("pick"), "{}", e.en);
+            assert!(e.ja.contains("メンバー"), "{}", e.ja);
+        }
+        // Without a session (the engine's own edit) a name still reads.
+        let mut f = kv(&base);
+        f.push(("controller".into(), "Ana".into()));
+        assert_eq!(edit(&json!({}), &f).unwrap()["controller"], "Ana");
     }
 
     #[test]

@@ -269,6 +269,7 @@ pub async fn wm_attack(
         weapon: weapon.clone(),
         modifier: self::modifier(modifier),
         dice,
+        cover: num(cover).unwrap_or(0),
     };
     let (stat, def, pow, arm) = (num(stat), num(def), num(pow), num(arm));
     let raw_attacker = || -> Result<Model, SessionError> {

@@ -249,6 +249,7 @@ mod tests {
                     count: 1,
                 }),
             },
+            cover: 0,
         };
         let o = resolve_attack(
             &req,
