@@ -15,6 +15,7 @@ mod log_summary;
 mod moments;
 pub mod odds;
 pub mod press_data;
+pub mod rulings;
 pub mod store;
 
 use engine::i18n::Lang;
@@ -96,7 +97,7 @@ impl SystemBot for WarmachineBot {
     }
 
     fn commands(&self) -> Vec<Command> {
-        vec![wm(), effects::wm_effect(), game::wm_turn(), game::wm_ruling()]
+        vec![wm(), effects::wm_effect(), game::wm_turn(), rulings::wm_ruling()]
     }
 
     fn odds(&self) -> Option<Command> {

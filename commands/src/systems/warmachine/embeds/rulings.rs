@@ -98,3 +98,47 @@ pub fn rulings_view(state: &WarmachineState, lang: Lang) -> EmbedView {
         footer: None,
     }
 }
+
+/// WG-5, issue 29: the rulings of finished games, newest game first, each with when it ended
+/// and who played.
+pub fn archived_view(state: &WarmachineState, lang: Lang) -> EmbedView {
+    let mut lines: Vec<String> = Vec::new();
+    for (i, g) in state.archived.iter().enumerate().rev() {
+        lines.push(match lang {
+            Lang::En => format!(
+                "**Game {}** ended <t:{}:f> · {} · {} ruling(s)",
+                i + 1,
+                g.ended_at_ms.div_euclid(1000),
+                g.players.join(", "),
+                g.rulings.len()
+            ),
+            Lang::Ja => format!(
+                "**ゲーム{}** <t:{}:f> 終了 · {} · 裁定{}件",
+                i + 1,
+                g.ended_at_ms.div_euclid(1000),
+                g.players.join("、"),
+                g.rulings.len()
+            ),
+        });
+        lines.extend(g.rulings.iter().map(|r| format!("- {}", ruling_line(r, lang))));
+    }
+    let text = fit_lines(&lines, 4000, "/wm-ruling list", lang);
+    EmbedView {
+        title: match lang {
+            Lang::En => format!("📜 Archived rulings ({} game(s))", state.archived.len()),
+            Lang::Ja => format!("📜 保管された裁定（{}ゲーム）", state.archived.len()),
+        },
+        description: if text.is_empty() {
+            lang.pick(
+                "No finished game yet: /wm-turn end-game archives a game's rulings.",
+                "終了したゲームはまだありません。/wm-turn end-game でゲームの裁定を保管します。",
+            )
+            .to_string()
+        } else {
+            text
+        },
+        colour: colour::NEUTRAL,
+        fields: vec![],
+        footer: None,
+    }
+}
