@@ -1,6 +1,7 @@
 //! Warmachine (issue 12): `/wm` (attack, damage, roll, d3, rolloff, status), `/wm-effect`
 //! (add, remove, list), `/wm-turn` (start, activate, move, anytime, end-activation, end,
-//! trigger, resolve, end-game) and `/wm-ruling` (list, add, remove). Each command maps its
+//! trigger, resolve, end-game) and `/wm-ruling` (list, add, remove; [`rulings`]); `/wm within`
+//! ([`distance`]). Each command maps its
 //! options to an engine request on session models (by roster name) or raw numbers, runs it in
 //! one transaction on the session ([`store`]) and renders the outcome ([`embeds`]). Buttons:
 //! "Roll damage" / "Boosted damage" after a hit and "Apply damage" ([`press_data`]).
@@ -8,6 +9,7 @@
 
 mod board;
 pub mod combat;
+pub mod distance;
 pub mod effects;
 pub mod embeds;
 pub mod game;
@@ -32,6 +34,7 @@ use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
 
 use combat::{wm_attack, wm_d3, wm_damage, wm_roll};
+use distance::wm_within;
 use game::{wm_rolloff, wm_status};
 use press_data::WmPress;
 
@@ -40,7 +43,15 @@ use press_data::WmPress;
     slash_command,
     name_localized("ja", "wm"),
     description_localized("ja", "ウォーマシン：攻撃、ダメージ、ロールオフ"),
-    subcommands("wm_attack", "wm_damage", "wm_roll", "wm_d3", "wm_rolloff", "wm_status"),
+    subcommands(
+        "wm_attack",
+        "wm_damage",
+        "wm_roll",
+        "wm_d3",
+        "wm_rolloff",
+        "wm_status",
+        "wm_within"
+    ),
     subcommand_required
 )]
 pub async fn wm(_ctx: Context<'_>) -> Result<(), BotError> {

@@ -33,6 +33,10 @@ pub fn rolloff_view(d: &Dispute, lang: Lang) -> EmbedView {
         .map(|p| format!("{}. {}", p.number, p.name))
         .collect();
     let mut desc = vec![format!("**{}**", o.question), players.join(" · ")];
+    let won = match lang {
+        Lang::En => format!("**{}. {} wins**", o.winner.number, o.winner.name),
+        Lang::Ja => format!("**{}. {}の勝ち**", o.winner.number, o.winner.name),
+    };
     for (i, round) in o.rounds.iter().enumerate() {
         let top = round.iter().map(|d| d.value).max().unwrap_or(0);
         let dice: Vec<String> = round
@@ -56,6 +60,8 @@ pub fn rolloff_view(d: &Dispute, lang: Lang) -> EmbedView {
             Lang::Ja => format!("{}ラウンド目: {}{note}", i + 1, dice.join(" · ")),
         });
     }
+    // The winner in the description too: a title shows a member's mention raw.
+    desc.push(won);
     let mut fields = vec![];
     if let Some(r) = &d.ruling {
         fields.push((
@@ -70,8 +76,8 @@ pub fn rolloff_view(d: &Dispute, lang: Lang) -> EmbedView {
     }
     EmbedView {
         title: match lang {
-            Lang::En => format!("🎲 Roll-off — {}. {} wins", o.winner.number, o.winner.name),
-            Lang::Ja => format!("🎲 ロールオフ — {}. {}の勝ち", o.winner.number, o.winner.name),
+            Lang::En => format!("🎲 Roll-off — player {} wins", o.winner.number),
+            Lang::Ja => format!("🎲 ロールオフ — プレイヤー{}の勝ち", o.winner.number),
         },
         description: desc.join("\n"),
         colour: colour::NEUTRAL,
