@@ -5,7 +5,7 @@
 //!
 //! | field | value | example |
 //! |---|---|---|
-//! | `controller` (`player`, `コントローラー`, `プレイヤー`) | the player who controls it | `controller=Ana` |
+//! | `controller` (`player`, `コントローラー`, `プレイヤー`) | the player who controls it (in a session a member; default the entry's owner) | `controller=@ana` |
 //! | `mat` `rat` `def` `arm` `cmd` `spd` (`近接` `射撃` `防御` `装甲` `指揮` `速度`) | 0–30 | `def=12 arm=18` |
 //! | `boxes` (`damage_boxes`, `ボックス`, `ダメージボックス`) | damage boxes 1–100 | `boxes=30` |
 //! | `damage` (`marked`, `ダメージ`) | boxes marked, 0–boxes | `damage=4` |
@@ -16,7 +16,8 @@
 //! | `knocked_down` (`ノックダウン`) | `yes` / `no` (refused when a cannot-flag forbids it) | `knocked_down=yes` |
 //! | `reset` (`リセット`) | `yes`: no damage, no effects, standing, OK (a new game) | `reset=yes` |
 //!
-//! New models need `controller`, `def`, `arm` and `boxes`.
+//! New models need `def`, `arm` and `boxes`; without `controller` the entry's owner controls
+//! the model (the bot fills it in).
 
 use serde_json::Value;
 
@@ -468,7 +469,7 @@ mod tests {
         let e = edit(&v, &kv(&[("def", "31")])).unwrap_err();
         assert_eq!(e.en, "`def` must be between 0 and 30, not 31.");
         let e = edit(&json!({}), &kv(&[("controller", "Ana")])).unwrap_err();
-        assert!(e.en.contains("def, arm, boxes"), "{}", e.en);
+        assert!(e.en.contains("def, arm") && e.en.contains("boxes"), "{}", e.en);
         assert!(edit(&json!({"def": "x"}), &[]).is_err());
     }
 

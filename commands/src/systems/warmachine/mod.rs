@@ -172,9 +172,18 @@ mod tests {
         assert!(WarmachineBot.sheet_choices("", Lang::En).is_empty());
         let decl = SystemId::Warmachine.rules().sheet_decl();
         let all = decl.choices("", Lang::En);
-        assert_eq!(all[0].1, "controller=Ana def=12 arm=18 boxes=30");
+        // Issue 29: what is offered is taken in a session too (controllers are members).
+        assert_eq!(all[0].1, "def=12 arm=18 boxes=30");
         let fields = engine::systems::sheet::parse_fields(&all[0].1).unwrap();
-        engine::systems::sheet::new_sheet(SystemId::Warmachine, &fields).unwrap();
+        engine::systems::sheet::edit_entry_in_session(
+            SystemId::Warmachine,
+            "J",
+            &serde_json::json!({}),
+            &fields,
+            false,
+            &serde_json::Value::Null,
+        )
+        .unwrap();
         assert!(all.iter().any(|(_, v)| v == "boxes="));
         assert!(all.iter().any(|(_, v)| v == "cover="));
         let next = decl.choices("controller=@ana def=13", Lang::Ja);

@@ -55,6 +55,10 @@ pub fn load(s: &Session) -> Result<Game, SessionError> {
     for e in &s.roster {
         if let Ok(Some(mut m)) = sheet::read(&e.sheet) {
             m.name = e.name.clone();
+            // Issue 29: a model typed without a controller is its entry owner's.
+            if m.controller.trim().is_empty() {
+                m.controller = format!("<@{}>", e.owner);
+            }
             models.insert(e.name.clone(), m);
         }
     }
