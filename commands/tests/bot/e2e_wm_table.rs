@@ -268,3 +268,17 @@ async fn another_players_model_and_turn_are_not_yours() {
     assert!(!r.ephemeral, "{}", text(&r));
     c.shutdown().await;
 }
+
+/// Item 2: the in-bot help states the decisions (English and Japanese).
+#[tokio::test]
+async fn the_help_page_states_the_decisions() {
+    let mut c = system_console().await;
+    let t = ok(&mut c, "/help topic:warmachine").await;
+    assert!(t.contains("Damage buttons belong to their attack's moment"), "{t}");
+    assert!(t.contains("apply:false"), "{t}");
+    let mut ja = c.invoker();
+    ja.locale = "ja".into();
+    let r = as_(&mut c, &ja, "/help topic:warmachine").await;
+    assert!(text(&r).contains("ダメージボタンは攻撃の時点のもの"), "{}", text(&r));
+    c.shutdown().await;
+}

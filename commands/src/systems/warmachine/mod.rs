@@ -91,6 +91,26 @@ pub async fn notice(ctx: Context<'_>, view: &EmbedView) -> Result<(), BotError> 
     Ok(())
 }
 
+/// What `/help topic:warmachine` says the bot decided (issue 29).
+pub const HELP_NOTES: &[(&str, &str)] = &[
+    (
+        "Players and controllers are Discord members (@mention or user id); a model without controller= is its owner's.",
+        "プレイヤーとコントローラーはDiscordのメンバー（@メンションかユーザーID）。controller= のないモデルは登録者のもの。",
+    ),
+    (
+        "Damage buttons belong to their attack's moment: after another attack or the end of an activation or turn they refuse and give the /wm damage line with the ARM of then.",
+        "ダメージボタンは攻撃の時点のもの：別の攻撃やアクティベーション・手番の終了の後は使えず、当時のARMでの /wm damage を示す。",
+    ),
+    (
+        "Damage on another player's model: /wm damage apply:false (nothing marked) hands Apply damage to its controller (or the GM).",
+        "他のプレイヤーのモデルへのダメージ：/wm damage apply:false（記入しない）で「ダメージを適用」はそのコントローラー（かGM）に渡る。",
+    ),
+    (
+        "Effects and activations are a model's controller's or the GM's; the turn its player's or the GM's; end-game the GM's or every player's.",
+        "効果とアクティベーションはモデルのコントローラーかGM、手番はそのプレイヤーかGM、ゲーム終了はGMかプレイヤー全員。",
+    ),
+];
+
 /// Warmachine in the bot's registry.
 pub struct WarmachineBot;
 
@@ -117,6 +137,11 @@ impl SystemBot for WarmachineBot {
 
     fn help_topic(&self) -> Option<&'static str> {
         Some("ウォーマシン")
+    }
+
+    /// Issue 29's decisions, as README's Warmachine section states them.
+    fn help_notes(&self, lang: Lang) -> Vec<String> {
+        HELP_NOTES.iter().map(|(en, ja)| lang.pick(en, ja).to_string()).collect()
     }
 
     fn button_prefix(&self) -> Option<&'static str> {
