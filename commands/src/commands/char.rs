@@ -242,8 +242,15 @@ pub async fn edit(
                 None
             } else {
                 Some(
-                    edit_entry_in_session(system, &current.name, &current.sheet, &fields, gm, &s.system_state)
-                        .map_err(sheet_error)?,
+                    edit_entry_in_session(
+                        system,
+                        &current.name,
+                        &current.sheet,
+                        &fields,
+                        gm,
+                        &s.system_state,
+                    )
+                    .map_err(sheet_error)?,
                 )
             };
             s.edit_entry(

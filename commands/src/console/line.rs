@@ -459,10 +459,7 @@ mod tests {
     #[test]
     fn a_member_typed_in_a_text_option_becomes_a_mention() {
         let l = b("/roll dice:1d6 label:@ana, @bob; a@b.c <@12> @").unwrap();
-        assert_eq!(
-            l.options[1]["value"],
-            "<@77>, <@77>; a@b.c <@12> @"
-        );
+        assert_eq!(l.options[1]["value"], "<@77>, <@77>; a@b.c <@12> @");
         assert_eq!(l.resolved["users"]["77"]["username"], "bob");
     }
 

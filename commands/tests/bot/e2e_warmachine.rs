@@ -369,10 +369,18 @@ async fn bad_input_is_refused_and_changes_nothing() {
             "no effect called",
         ),
         (None, "/wm-ruling remove id:9", "no ruling number 9"),
-        (Some(&bob), "/wm-turn activate model:Grunt", "'s turn, and Grunt is controlled by <@"),
+        (
+            Some(&bob),
+            "/wm-turn activate model:Grunt",
+            "'s turn, and Grunt is controlled by <@",
+        ),
         (None, "/wm-turn end-activation", "No model is activating"),
         (None, "/wm rolloff question:Who? players:@ana", "between 2 and 16"),
-        (None, "/wm rolloff question:Who? players:@ana, bob", "'bob' is no Discord member"),
+        (
+            None,
+            "/wm rolloff question:Who? players:@ana, bob",
+            "'bob' is no Discord member",
+        ),
         (None, "/wm damage target:Grunt", "pow:"),
     ] {
         let r = match who {

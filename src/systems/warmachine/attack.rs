@@ -496,7 +496,11 @@ mod tests {
         // 5 + 5 + MAT 7 = 17: hits DEF 12, hits DEF 16 with cover (equal), misses 17.
         let o = attack(&covered, &a, &t, true, &[5, 5]);
         assert_eq!((o.def.value, o.hit), (16, true));
-        assert!(o.def.applied.iter().any(|x| x.effect == COVER && x.delta == 4), "{:?}", o.def);
+        assert!(
+            o.def.applied.iter().any(|x| x.effect == COVER && x.delta == 4),
+            "{:?}",
+            o.def
+        );
         let o = attack(&AttackRequest { cover: 5, ..melee() }, &a, &t, true, &[5, 5]);
         assert_eq!((o.def.value, o.hit), (17, true));
         let o = attack(&AttackRequest { cover: 5, ..melee() }, &a, &t, true, &[5, 4]);

@@ -48,15 +48,19 @@ mod tests {
     #[test]
     fn mentions_and_ids_are_one_member_and_names_are_refused() {
         let id = "123456789012345678";
-        for typed in [
-            format!("<@{id}>"),
-            format!("<@!{id}>"),
-            format!(" {id} "),
-        ] {
+        for typed in [format!("<@{id}>"), format!("<@!{id}>"), format!(" {id} ")] {
             assert_eq!(member(&typed).unwrap(), format!("<@{id}>"), "{typed}");
         }
         assert_eq!(user_id(&format!("<@{id}>")), Some(123456789012345678));
-        for typed in ["alice", "@alice", "Alice", "<@alice>", "12345", "<@&123456789012345678>", ""] {
+        for typed in [
+            "alice",
+            "@alice",
+            "Alice",
+            "<@alice>",
+            "12345",
+            "<@&123456789012345678>",
+            "",
+        ] {
             let e = member(typed).unwrap_err();
             assert!(matches!(e, RuleError::NotAMember { .. }), "{typed}");
         }

@@ -492,7 +492,10 @@ mod tests {
         let e = edit_entry("Nomad", &v, &kv(&[("knocked_down", "yes")])).unwrap_err();
         assert!(e.en.starts_with("Nomad cannot be knocked down"), "{}", e.en);
         assert!(e.ja.starts_with("Nomadは"), "{}", e.ja);
-        assert!(v.get("name").is_none_or(|n| n == ""), "the name is the entry's, not stored");
+        assert!(
+            v.get("name").is_none_or(|n| n == ""),
+            "the name is the entry's, not stored"
+        );
     }
 
     /// Issue 29: in a session a controller is a member: a mention or a user id, stored as
@@ -505,12 +508,24 @@ mod tests {
             f.push(("controller".into(), c.into()));
             edit_entry("Nomad", &json!({}), &f)
         };
-        for typed in ["<@!123456789012345678>", "123456789012345678", "<@123456789012345678>"] {
-            assert_eq!(with(typed).unwrap()["controller"], "<@123456789012345678>", "{typed}");
+        for typed in [
+            "<@!123456789012345678>",
+            "123456789012345678",
+            "<@123456789012345678>",
+        ] {
+            assert_eq!(
+                with(typed).unwrap()["controller"],
+                "<@123456789012345678>",
+                "{typed}"
+            );
         }
         for typed in ["alice", "@alice", "Alice"] {
             let e = with(typed).unwrap_err();
-            assert!(e.en.contains("no Discord member") && e.en.contains("pick"), "{}", e.en);
+            assert!(
+                e.en.contains("no Discord member") && e.en.contains("pick"),
+                "{}",
+                e.en
+            );
             assert!(e.ja.contains("メンバー"), "{}", e.ja);
         }
         // Without a session (the engine's own edit) a name still reads.

@@ -124,8 +124,8 @@ impl WarmachineState {
             self.room_for_ruling()?;
         }
         let outcome = roll_off(question, &players, roller)?;
-        let ruling = ruling
-            .map(|r| self.push_ruling(&outcome.question, r, Some(outcome.winner.clone()), now_ms, by));
+        let ruling =
+            ruling.map(|r| self.push_ruling(&outcome.question, r, Some(outcome.winner.clone()), now_ms, by));
         self.roll_offs.push(outcome.clone());
         let extra = self.roll_offs.len().saturating_sub(MAX_ROLL_OFFS);
         self.roll_offs.drain(..extra);
@@ -344,6 +344,34 @@ mod tests {
         assert!(s.rulings.is_empty());
         assert_eq!(s.game.round, 0);
         assert_eq!(s.archived.len(), 1);
+    }
+
+    /// Issue 33: a ruling knows who recorded it (they or the GM remove it); issue 29: each
+    /// ended game is counted, and its votes to end are cleared.
+    #[test]
+    fn rulings_keep_their_author_and_games_are_counted() {
+        let mut s = game();
+        let r = s.add_ruling_by("Forest?", "Yes", 5, Some(42)).unwrap();
+        assert_eq!(r.added_by, Some(42));
+        let d = s
+            .dispute_by(
+                "LOS?",
+                &[],
+                Some("No"),
+                6,
+                Some(7),
+                &mut FixedRoller::new(vec![1, 2]),
+            )
+            .unwrap();
+        assert_eq!(d.ruling.unwrap().added_by, Some(7));
+        assert_eq!(s.ruling(2).unwrap().added_by, Some(7));
+        assert_eq!(s.ruling(9), Err(RuleError::NoSuchRuling { id: 9 }));
+        s.end_votes.push(42);
+        assert_eq!(s.games, 0);
+        let arch = s.end_game(10);
+        assert_eq!((arch.rulings.len(), s.games), (2, 1));
+        assert!(s.end_votes.is_empty());
+        assert_eq!(s.archived[0].rulings[0].added_by, Some(42));
     }
 
     #[test]

@@ -699,7 +699,8 @@ mod tests {
     fn a_turn_waits_for_its_triggers_and_a_destroyed_models_trigger_leaves() {
         let mut m = table();
         let mut t = started();
-        t.add_model_triggers("grunt: Counterblast\nAna: Vengeance", &m).unwrap();
+        t.add_model_triggers("grunt: Counterblast\nAna: Vengeance", &m)
+            .unwrap();
         assert_eq!(t.triggers.pending[0].owner, "Ben", "Grunt's controller");
         assert_eq!(t.triggers.pending[0].model.as_deref(), Some("Grunt"));
         let before = t.clone();

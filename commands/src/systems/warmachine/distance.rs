@@ -39,21 +39,35 @@ pub fn within_lines(
         });
         return Ok((placed, why));
     }
-    let cmp = |d: f64| if d <= range + f64::EPSILON * 64.0 { "≤" } else { ">" };
+    let cmp = |d: f64| {
+        if d <= range + f64::EPSILON * 64.0 {
+            "≤"
+        } else {
+            ">"
+        }
+    };
     why.push(match lang {
         Lang::En => format!(
             "Nearest edge {} {} {}: {} (exactly at the distance counts as within, item 29)",
             inches(nearest),
             cmp(nearest),
             inches(range),
-            if cmp(nearest) == "≤" { "within" } else { "not within" }
+            if cmp(nearest) == "≤" {
+                "within"
+            } else {
+                "not within"
+            }
         ),
         Lang::Ja => format!(
             "最も近いベースの端 {} {} {}：{}（ちょうどその距離も範囲内、項目29）",
             inches(nearest),
             cmp(nearest),
             inches(range),
-            if cmp(nearest) == "≤" { "範囲内" } else { "範囲外" }
+            if cmp(nearest) == "≤" {
+                "範囲内"
+            } else {
+                "範囲外"
+            }
         ),
     });
     match farthest {
@@ -63,14 +77,22 @@ pub fn within_lines(
                 inches(f),
                 cmp(f),
                 inches(range),
-                if cmp(f) == "≤" { "completely within" } else { "not completely within" }
+                if cmp(f) == "≤" {
+                    "completely within"
+                } else {
+                    "not completely within"
+                }
             ),
             Lang::Ja => format!(
                 "最も遠いベースの端 {} {} {}：{}（項目30）",
                 inches(f),
                 cmp(f),
                 inches(range),
-                if cmp(f) == "≤" { "完全に範囲内" } else { "完全には範囲内でない" }
+                if cmp(f) == "≤" {
+                    "完全に範囲内"
+                } else {
+                    "完全には範囲内でない"
+                }
             ),
         }),
         None => why.push(
@@ -175,7 +197,11 @@ mod tests {
         let (p, _) = within_lines(2.0, 2.01, None, false, false, Lang::En).unwrap();
         assert_eq!(p, AreaPlacement::Outside);
         let (p, why) = within_lines(2.0, 0.0, None, false, false, Lang::En).unwrap();
-        assert_eq!(p, AreaPlacement::Within, "without the far edge only within is known");
+        assert_eq!(
+            p,
+            AreaPlacement::Within,
+            "without the far edge only within is known"
+        );
         assert!(why[1].contains("farthest:"));
         let (p, _) = within_lines(2.0, 9.0, None, true, false, Lang::Ja).unwrap();
         assert_eq!(p, AreaPlacement::CompletelyWithin);

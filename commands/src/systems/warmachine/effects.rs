@@ -206,7 +206,7 @@ pub async fn effect_add(
         // Issue 33: a model's effects are its controller's or the GM's; a debuff another
         // model's rule puts on it is that model's controller's (`source:`).
         let on_target = commander.may_command(s, self::model(game, &target)?).is_ok();
-        if !on_target && !src.as_ref().is_some_and(|x| commander.may_command(s, x).is_ok()) {
+        if !on_target && src.as_ref().is_none_or(|x| commander.may_command(s, x).is_err()) {
             return Err(not_yours(game, &target, "add"));
         }
         let turn_player = game.state.game.turn_player().map(str::to_string);
@@ -268,7 +268,11 @@ pub async fn effect_add(
 
 /// Issue 33: changing another player's model's effects is refused, saying whose they are.
 fn not_yours(game: &store::Game, model: &str, verb: &str) -> SessionError {
-    let controller = game.models.get(model).map(|m| m.controller.clone()).unwrap_or_default();
+    let controller = game
+        .models
+        .get(model)
+        .map(|m| m.controller.clone())
+        .unwrap_or_default();
     let (en, ja) = match verb {
         "add" => (
             format!(

@@ -174,7 +174,11 @@ pub async fn wm_turn(_ctx: Context<'_>) -> Result<(), BotError> {
 
 /// Issue 33: the activating model's activation (its moves, its end) is its controller's or
 /// the GM's.
-fn activating_is_mine(commander: &Commander, s: &engine::session::Session, game: &store::Game) -> Result<(), SessionError> {
+fn activating_is_mine(
+    commander: &Commander,
+    s: &engine::session::Session,
+    game: &store::Game,
+) -> Result<(), SessionError> {
     match &game.state.game.activation {
         Some(a) => match game.models.get(&a.model) {
             Some(m) => commander.may_command(s, m),
@@ -366,7 +370,15 @@ pub async fn turn_anytime(
         Lang::Ja => format!("✴️ {}：{}", used.model, used.rule),
     };
     // Checklist 27: the bot logs the "any time" uses it allows.
-    reply(roll, &inv, Some(&session), &turn_view(title, vec![]), vec![], &used).await
+    reply(
+        roll,
+        &inv,
+        Some(&session),
+        &turn_view(title, vec![]),
+        vec![],
+        &used,
+    )
+    .await
 }
 
 /// End the activation: "end of activation" effects expire
@@ -504,7 +516,11 @@ pub async fn turn_resolve(
         if !active.as_deref().is_some_and(|a| commander.is_player(a)) {
             commander.may_act_for(s, &next.1, ("This trigger", "このトリガー"))?;
         }
-        let c = game.state.game.close_trigger(id.unwrap_or(next.0), how).map_err(rule)?;
+        let c = game
+            .state
+            .game
+            .close_trigger(id.unwrap_or(next.0), how)
+            .map_err(rule)?;
         Ok((c, game.state.game.triggers.pending.len()))
     })
     .await?;

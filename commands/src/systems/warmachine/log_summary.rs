@@ -140,8 +140,14 @@ impl LogSummary for Dispute {
 impl LogSummary for AnyTimeUse {
     fn summary(&self, lang: Lang) -> String {
         match lang {
-            Lang::En => format!("{}: {} (\"any time\", round {})", self.model, self.rule, self.round),
-            Lang::Ja => format!("{}：{}（「いつでも」、{}ラウンド目）", self.model, self.rule, self.round),
+            Lang::En => format!(
+                "{}: {} (\"any time\", round {})",
+                self.model, self.rule, self.round
+            ),
+            Lang::Ja => format!(
+                "{}：{}（「いつでも」、{}ラウンド目）",
+                self.model, self.rule, self.round
+            ),
         }
     }
 }

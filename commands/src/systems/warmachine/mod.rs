@@ -141,7 +141,10 @@ impl SystemBot for WarmachineBot {
 
     /// Issue 29's decisions, as README's Warmachine section states them.
     fn help_notes(&self, lang: Lang) -> Vec<String> {
-        HELP_NOTES.iter().map(|(en, ja)| lang.pick(en, ja).to_string()).collect()
+        HELP_NOTES
+            .iter()
+            .map(|(en, ja)| lang.pick(en, ja).to_string())
+            .collect()
     }
 
     fn button_prefix(&self) -> Option<&'static str> {

@@ -188,12 +188,21 @@ fn default_weapon(m: &Model) -> Result<Option<String>, SessionError> {
 }
 
 /// Autocomplete of `weapon:`: the weapons of the attacker typed (every model's when none is).
-pub async fn weapon_autocomplete(ctx: Context<'_>, partial: &str) -> serenity::all::CreateAutocompleteResponse {
+pub async fn weapon_autocomplete(
+    ctx: Context<'_>,
+    partial: &str,
+) -> serenity::all::CreateAutocompleteResponse {
     let attacker = match ctx {
         poise::Context::Application(app) => typed_option(&app.interaction.data.options, "attacker"),
         poise::Context::Prefix(_) => None,
     };
-    let session = ctx.data().store.shared_session(ctx.channel_id().get()).await.ok().flatten();
+    let session = ctx
+        .data()
+        .store
+        .shared_session(ctx.channel_id().get())
+        .await
+        .ok()
+        .flatten();
     let choices = session
         .and_then(|s| store::peek(&s).map(|g| (s, g)))
         .map(|(s, g)| weapon_choices(&s, &g, attacker.as_deref(), partial))
@@ -212,10 +221,20 @@ pub fn weapon_choices(s: &Session, g: &Game, attacker: Option<&str>, partial: &s
     let wanted = attacker.and_then(|a| s.entry(a)).map(|e| e.name.clone());
     let needle = partial.trim().to_lowercase();
     let mut out: Vec<(String, String)> = Vec::new();
-    for m in g.models.values().filter(|m| wanted.as_ref().is_none_or(|w| *w == m.name)) {
+    for m in g
+        .models
+        .values()
+        .filter(|m| wanted.as_ref().is_none_or(|w| *w == m.name))
+    {
         for w in &m.weapons {
             if w.name.to_lowercase().contains(&needle) && !out.iter().any(|(_, v)| *v == w.name) {
-                let label = format!("{} — {} (POW {} {})", w.name, m.name, w.pow, w.kind.name(Lang::En));
+                let label = format!(
+                    "{} — {} (POW {} {})",
+                    w.name,
+                    m.name,
+                    w.pow,
+                    w.kind.name(Lang::En)
+                );
                 out.push((label.chars().take(100).collect(), w.name.clone()));
             }
         }

@@ -1,8 +1,8 @@
 //! The buttons after a hit: "Roll damage" / "Boosted damage", then "Apply damage".
 
 use engine::i18n::Lang;
-use engine::systems::warmachine::dice::DiceRequest;
 use engine::session::{Session, SessionError};
+use engine::systems::warmachine::dice::DiceRequest;
 use engine::systems::warmachine::{DamageRequest, ModelStatus, PowSource};
 use serenity::all::{CreateActionRow, CreateButton, CreateEmbed, CreateInteractionResponseMessage};
 
@@ -129,8 +129,16 @@ fn moment_passed(d: &DamagePress, m: &Moment) -> SessionError {
         (Some(a), None) => a.clone(),
         (None, None) => String::new(),
     };
-    let attacker = d.attacker.as_ref().map(|a| format!(" attacker:{a}")).unwrap_or_default();
-    let target = d.target.as_ref().map(|t| format!(" target:{t}")).unwrap_or_default();
+    let attacker = d
+        .attacker
+        .as_ref()
+        .map(|a| format!(" attacker:{a}"))
+        .unwrap_or_default();
+    let target = d
+        .target
+        .as_ref()
+        .map(|t| format!(" target:{t}"))
+        .unwrap_or_default();
     let pow = match &d.pow {
         PowSource::Weapon(w) => format!(" weapon:{w}"),
         PowSource::Value(v) => format!(" pow:{v}"),

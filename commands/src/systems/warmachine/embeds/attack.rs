@@ -290,7 +290,11 @@ mod tests {
             "{}",
             v.description
         );
-        assert!(v.description.ends_with("\nActive player: Ana"), "{}", v.description);
+        assert!(
+            v.description.ends_with("\nActive player: Ana"),
+            "{}",
+            v.description
+        );
         let line = model_line(&t, Lang::En);
         assert!(
             line.contains("Dark Shroud ×2") && line.contains("ARM 13→11"),
