@@ -154,13 +154,15 @@ fn edit_as(
             }
             "controller" => {
                 let c = v.trim();
-                if c.is_empty() || c.chars().count() > 60 {
+                if c.chars().count() > 60 {
                     return Err(err(
-                        "`controller` needs a player's name (1–60 characters).",
-                        "`controller` にはプレイヤー名（1〜60文字）を指定してください。",
+                        "`controller` is a player: at most 60 characters.",
+                        "`controller` はプレイヤーです（60文字まで）。",
                     ));
                 }
+                // Empty: the entry's owner controls the model (the bot fills it in).
                 m.controller = match super::players::member(c) {
+                    _ if c.is_empty() => String::new(),
                     Ok(member) => member,
                     Err(e) if members_only => return Err(rule(e)),
                     Err(_) => c.to_string(),
@@ -460,7 +462,7 @@ mod tests {
             kv(&[("weapon9", "Blade 14 melee")]),
             kv(&[("status", "dazed")]),
             kv(&[("knocked_down", "maybe")]),
-            kv(&[("controller", " ")]),
+            kv(&[("controller", &"x".repeat(61))]),
             kv(&[("wings", "2")]),
         ] {
             let e = edit(&v, &fields).unwrap_err();
