@@ -54,6 +54,7 @@ fn resolutions(c: &mut Criterion) {
             boost: true,
             ..DiceRequest::default()
         },
+        cover: 0,
     };
     let damage = DamageRequest {
         pow: PowSource::Weapon("Blade".into()),

@@ -145,6 +145,20 @@ pub trait SystemRules: Sync {
         self.edit_sheet(current, fields, gm)
     }
 
+    /// [`edit_sheet_in`](Self::edit_sheet_in) for the roster entry `name` as `/char` edits it
+    /// in a session: refusals may name the entry, and typed values may be held to what a
+    /// session needs (Warmachine: a controller is a Discord member). Default: the same edit.
+    fn edit_entry(
+        &self,
+        _name: &str,
+        current: &Value,
+        fields: &[(String, String)],
+        gm: bool,
+        system_state: &Value,
+    ) -> Result<Value, SheetError> {
+        self.edit_sheet_in(current, fields, gm, system_state)
+    }
+
     /// The sheet, declared once: fields, names, ranges, help, weapon grammar (see
     /// [`SheetDecl`](super::sheet_decl::SheetDecl)); help, autocomplete, the GM-only check,
     /// the missing-field warning and the sheet file derive from it.

@@ -197,6 +197,20 @@ pub fn edit_sheet_in_session(
     rules(system).edit_sheet_in(current, &fields, gm, system_state)
 }
 
+/// [`edit_sheet_in_session`] for the roster entry `name`, as `/char add` and `/char edit` type
+/// it (see [`SystemRules::edit_entry`](super::rules::SystemRules::edit_entry)).
+pub fn edit_entry_in_session(
+    system: SystemId,
+    name: &str,
+    current: &Value,
+    fields: &[(String, String)],
+    gm: bool,
+    system_state: &Value,
+) -> Result<Value, SheetError> {
+    let fields = resolve_changes(system, current, fields)?;
+    rules(system).edit_entry(name, current, &fields, gm, system_state)
+}
+
 /// The fields among `fields` that only the GM may change on an existing entry.
 pub fn gm_only_fields(system: SystemId, fields: &[(String, String)]) -> Vec<String> {
     let r = rules(system);

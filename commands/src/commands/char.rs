@@ -4,7 +4,7 @@
 use engine::i18n::Lang;
 use engine::session::{Effect, EntryEdit, RosterEntry, SessionError};
 use engine::systems::sheet::{
-    SheetError, describe_sheet, edit_sheet_in_session, gm_only_fields, parse_fields,
+    SheetError, describe_sheet, edit_entry_in_session, gm_only_fields, parse_fields,
 };
 use poise::CreateReply;
 use serenity::all::User;
@@ -160,8 +160,15 @@ pub async fn add(
     }
     // The session's own presets count (Terminator's session profiles and weapons).
     let empty = serde_json::Value::Object(serde_json::Map::new());
-    let sheet = edit_sheet_in_session(session.system, &empty, &fields, true, &session.system_state)
-        .map_err(|e| inv.user_error(&e))?;
+    let sheet = edit_entry_in_session(
+        session.system,
+        name.trim(),
+        &empty,
+        &fields,
+        true,
+        &session.system_state,
+    )
+    .map_err(|e| inv.user_error(&e))?;
     let owner_name = owner.as_ref().map(|u| (u.id.get(), u.display_name().to_string()));
     let entry = RosterEntry::new(name.trim(), owner.map_or(inv.user, |u| u.id.get())).with_sheet(sheet);
     let actor = inv.actor;
@@ -235,8 +242,15 @@ pub async fn edit(
                 None
             } else {
                 Some(
-                    edit_sheet_in_session(system, &current.sheet, &fields, gm, &s.system_state)
-                        .map_err(sheet_error)?,
+                    edit_entry_in_session(
+                        system,
+                        &current.name,
+                        &current.sheet,
+                        &fields,
+                        gm,
+                        &s.system_state,
+                    )
+                    .map_err(sheet_error)?,
                 )
             };
             s.edit_entry(

@@ -197,7 +197,7 @@ fn convert(
                     format!("{} to {max} characters", min.max(1)),
                 ));
             }
-            Ok(json!(raw))
+            Ok(json!(mention_members(raw, users, resolved)))
         }
         Some(4) => {
             let n: i64 = raw.parse().map_err(|_| wrong("a whole number"))?;
@@ -251,6 +251,38 @@ fn convert(
         }
         _ => Err(LineError::Unsupported(name)),
     }
+}
+
+/// `@name` in a text option as Discord sends a member picked from its `@` list: the mention
+/// `<@id>` (a player list, a Warmachine `controller=@ana`). An `@` inside a word (`a@b`) or
+/// before a role (`@&GM`) stays as typed.
+fn mention_members(raw: &str, users: UserLookup<'_>, resolved: &mut BTreeMap<String, Value>) -> String {
+    let name_char = |c: char| c.is_alphanumeric() || matches!(c, '_' | '.' | '-');
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    let mut prev: Option<char> = None;
+    while let Some(at) = rest.find('@') {
+        let before = &rest[..at];
+        out.push_str(before);
+        let prev_char = before.chars().last().or(prev);
+        let after = &rest[at + 1..];
+        let len = after.find(|c: char| !name_char(c)).unwrap_or(after.len());
+        let name = after[..len].trim_end_matches(['.', '-']);
+        if prev_char.is_some_and(|c| name_char(c) || c == '<') || name.is_empty() {
+            out.push('@');
+            prev = Some('@');
+            rest = after;
+            continue;
+        }
+        let user = users(name);
+        let id = user["id"].as_str().unwrap_or_default().to_string();
+        out.push_str(&format!("<@{id}>"));
+        resolved.entry("users".to_string()).or_insert_with(|| json!({}))[&id] = user;
+        prev = Some('>');
+        rest = &after[name.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A stable snowflake-sized id for a channel or role typed by name (`#gm`, `@&GM`).
@@ -420,6 +452,15 @@ mod tests {
 
     fn b(line: &str) -> Result<BuiltLine, LineError> {
         build(line, &schema(), &users)
+    }
+
+    /// Issue 29: `@ana` in a text option is sent as Discord sends a picked member, `<@id>`;
+    /// an `@` inside a word or a mention already written stays.
+    #[test]
+    fn a_member_typed_in_a_text_option_becomes_a_mention() {
+        let l = b("/roll dice:1d6 label:@ana, @bob; a@b.c <@12> @").unwrap();
+        assert_eq!(l.options[1]["value"], "<@77>, <@77>; a@b.c <@12> @");
+        assert_eq!(l.resolved["users"]["77"]["username"], "bob");
     }
 
     #[test]

@@ -261,6 +261,15 @@ pub fn system_page(commands: &[Command], id: SystemId, settings: &ServerSettings
             false,
         ));
     }
+    let notes = crate::systems::bot(id).help_notes(lang);
+    if !notes.is_empty() {
+        let value: Vec<String> = notes.iter().map(|l| format!("• {l}")).collect();
+        fields.push((
+            lang.pick("How the bot decides", "ボットの決めごと").to_string(),
+            value.join("\n"),
+            false,
+        ));
+    }
     // Issue 27: what one evening of a campaign leaves to the next, from the system's rules.
     let evenings = rules.evenings();
     for (title, lines) in [

@@ -42,6 +42,12 @@ pub trait SystemBot: Sync {
     /// commands, sheet fields and house options. `None` only for a system without commands.
     fn help_topic(&self) -> Option<&'static str>;
 
+    /// Decisions its `/help` page states beside the commands (where the rules leave a choice),
+    /// one line each, in `lang`. Default: none.
+    fn help_notes(&self, _lang: Lang) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The prefix of its button action kinds (`sr.`), unique across systems; `None`: no buttons.
     fn button_prefix(&self) -> Option<&'static str>;
 

@@ -1,7 +1,8 @@
 //! The guides under `docs/` (and README) as the bot sees them (issue 34): every console
 //! transcript a page shows is run and must be what the console prints, in English and
 //! Japanese; and the front page's picture of a result is drawn from the embed the bot sends.
-//! `SAIKORO_WRITE_DOCS=1` writes the picture afresh instead of failing.
+//! `SAIKORO_WRITE_DOCS=1` writes the picture and the transcripts afresh instead of failing
+//! (read the diff: a transcript that changed is a behaviour that changed).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -115,10 +116,12 @@ fn run_console(t: &Transcript) -> String {
 /// lines are typed with its flags (`--echo` included, so the prompts are in the output).
 #[test]
 fn docs_console_transcripts_are_what_the_console_prints() {
+    let write = std::env::var_os("SAIKORO_WRITE_DOCS").is_some();
     let mut ran = Vec::new();
     let mut wrong = Vec::new();
     for page in pages() {
         let text = std::fs::read_to_string(&page).unwrap();
+        let mut rewritten = text.clone();
         let name = page.strip_prefix(root()).unwrap().display().to_string();
         for t in transcripts(&text) {
             assert!(
@@ -127,9 +130,16 @@ fn docs_console_transcripts_are_what_the_console_prints() {
             );
             let out = run_console(&t);
             if out != t.shown {
-                wrong.push(format!("{name}: `saikoro console {}`:\n{out}", t.args.join(" ")));
+                if write {
+                    rewritten = rewritten.replacen(&t.shown, &out, 1);
+                } else {
+                    wrong.push(format!("{name}: `saikoro console {}`:\n{out}", t.args.join(" ")));
+                }
             }
             ran.push(name.clone());
+        }
+        if rewritten != text {
+            std::fs::write(&page, rewritten).unwrap();
         }
     }
     assert!(

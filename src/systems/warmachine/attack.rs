@@ -4,10 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::dice::{Automatic, DiceRequest, DiceRoll, RollKind, roll};
-use super::effects::Stat;
-use super::effects::StatReading;
+use super::effects::{CannotFlag, EffectInstance, Expiry, Stat, StatChange, StatReading};
 use super::error::{Quantity, RuleError, check_range};
-use super::model::{AttackKind, Model};
+use super::model::{AttackKind, MAX_STAT, Model};
 use crate::dice::Roller;
 
 /// Largest modifier one roll takes.
@@ -24,7 +23,15 @@ pub struct AttackRequest {
     pub modifier: i32,
     #[serde(default)]
     pub dice: DiceRequest,
+    /// Checklist 16: the target claims cover worth this much DEF (the players judge the
+    /// terrain, rules §3). "Gains cover" is a must rule, so a target that cannot gain cover is
+    /// refused, with the reason. 0: no cover.
+    #[serde(default)]
+    pub cover: u32,
 }
+
+/// The name cover's DEF bonus shows under in the attack's DEF.
+pub const COVER: &str = "Cover";
 
 /// The server's (or channel's) options an attack reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,6 +119,30 @@ pub fn resolve_attack(
     )?;
     attacker.alive()?;
     target.alive()?;
+    let covered;
+    let target = if req.cover > 0 {
+        check_range(Quantity::Cover, i64::from(req.cover), 0, i64::from(MAX_STAT))?;
+        target.check_not_forbidden(&CannotFlag::Cover)?;
+        let mut t = target.clone();
+        // As an effect of the attack's own, so the DEF shows it beside the others; the
+        // model's effect limit does not apply to it.
+        t.effects.push(EffectInstance {
+            id: t.next_effect_id.max(1),
+            name: COVER.into(),
+            changes: vec![StatChange {
+                stat: Stat::Def,
+                delta: req.cover as i32,
+            }],
+            cannot: vec![],
+            source: None,
+            owner: None,
+            expiry: Expiry::Manual,
+        });
+        covered = t;
+        &covered
+    } else {
+        target
+    };
     let (kind, weapon) = match &req.weapon {
         Some(w) => {
             let w = attacker.weapon(w)?;
@@ -192,6 +223,7 @@ mod tests {
             weapon: None,
             modifier: 0,
             dice: DiceRequest::default(),
+            cover: 0,
         }
     }
 
@@ -452,5 +484,50 @@ mod tests {
         t.take_hit(5);
         let r = attack(&melee(), &a, &t, true, &[3, 4]);
         assert!(r.destroys_disabled_target);
+    }
+
+    /// Checklist 16, issue 29: cover adds its DEF bonus (shown among the DEF's effects); a
+    /// target that cannot gain cover is refused with the reason, whatever its source.
+    #[test]
+    fn cover_adds_def_and_cannot_cover_refuses_it() {
+        let a = attacker();
+        let t = target(12);
+        let covered = AttackRequest { cover: 4, ..melee() };
+        // 5 + 5 + MAT 7 = 17: hits DEF 12, hits DEF 16 with cover (equal), misses 17.
+        let o = attack(&covered, &a, &t, true, &[5, 5]);
+        assert_eq!((o.def.value, o.hit), (16, true));
+        assert!(
+            o.def.applied.iter().any(|x| x.effect == COVER && x.delta == 4),
+            "{:?}",
+            o.def
+        );
+        let o = attack(&AttackRequest { cover: 5, ..melee() }, &a, &t, true, &[5, 5]);
+        assert_eq!((o.def.value, o.hit), (17, true));
+        let o = attack(&AttackRequest { cover: 5, ..melee() }, &a, &t, true, &[5, 4]);
+        assert!(!o.hit);
+        let mut stubborn = t.clone();
+        stubborn.name = "Nomad".into();
+        stubborn.cannot.push(CannotFlag::Cover);
+        let e = resolve_attack(
+            &covered,
+            &a,
+            &stubborn,
+            &AttackOptions::default(),
+            &mut FixedRoller::new(vec![5, 5]),
+        )
+        .unwrap_err();
+        assert!(e.to_string().starts_with("Nomad cannot gain cover"), "{e}");
+        assert!(
+            resolve_attack(
+                &AttackRequest { cover: 31, ..melee() },
+                &a,
+                &t,
+                &AttackOptions::default(),
+                &mut FixedRoller::new(vec![5, 5]),
+            )
+            .is_err()
+        );
+        // No cover asked: the flag does not matter.
+        assert!(attack(&melee(), &a, &stubborn, true, &[5, 5]).hit);
     }
 }

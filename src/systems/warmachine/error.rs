@@ -19,6 +19,7 @@ pub enum Quantity {
     StatChange,
     Players,
     Distance,
+    Cover,
 }
 
 impl Quantity {
@@ -31,6 +32,7 @@ impl Quantity {
             Quantity::StatChange => lang.pick("stat change", "能力値の変化"),
             Quantity::Players => lang.pick("number of players", "プレイヤー数"),
             Quantity::Distance => lang.pick("distance", "距離"),
+            Quantity::Cover => lang.pick("cover bonus", "遮蔽のボーナス"),
         }
     }
 }
@@ -134,6 +136,14 @@ pub enum RuleError {
     TooManyRulings { max: usize },
     #[error("{what} is already waiting: at most {max}")]
     TooMany { what: String, max: usize },
+    /// Issue 29: players are Discord members, so a name is refused with what to type.
+    #[error(
+        "'{typed}' is no Discord member: type @ and pick the member from Discord's list (it becomes a mention), or give their user id"
+    )]
+    NotAMember { typed: String },
+    /// Issue 29: a turn does not end while triggers wait (they would run into the next turn).
+    #[error("triggers are waiting ({}): close them first with /wm-turn resolve", .waiting.join("; "))]
+    TriggersWaiting { waiting: Vec<String> },
 }
 
 impl Localized for RuleError {
@@ -218,6 +228,13 @@ impl Localized for RuleError {
             TooManyEffects { model, max } => format!("{model}の効果インスタンスはすでに{max}個あります。"),
             TooManyRulings { max } => format!("このゲームの裁定はすでに{max}件あります。"),
             TooMany { what, max } => format!("{}は{max}件までです。", ja_what(what)),
+            NotAMember { typed } => format!(
+                "「{typed}」はDiscordのメンバーとして読めません。@を打って一覧からメンバーを選ぶ（メンションになります）か、ユーザーIDを指定してください。"
+            ),
+            TriggersWaiting { waiting } => format!(
+                "待っているトリガーがあります（{}）。先に /wm-turn resolve で閉じてください。",
+                waiting.join("、")
+            ),
         };
         match lang {
             Lang::Ja => ja,

@@ -9,7 +9,8 @@
 //! [`attack`], [`damage`], [`effects`] (named effects, instances, stacking, cannot-flags,
 //! presets), [`model`] (stats, weapons, boxes, state), [`sheet`] (`/char`), [`rolloff`]
 //! (disputes), [`turn`] (turns, activations, roles, "any time" rules), [`triggers`] (the queue),
-//! [`state`] (session state, rulings), [`distance`] (helpers), [`rules`] (the registry entry).
+//! [`state`] (session state, rulings), [`distance`] (helpers), [`players`] (players are Discord
+//! members), [`rules`] (the registry entry).
 //! Benchmarks: `cargo bench -p saikoro --bench warmachine`.
 
 pub mod attack;
@@ -22,6 +23,7 @@ pub mod evenings;
 pub mod flags;
 pub mod model;
 pub mod odds;
+pub mod players;
 pub mod rolloff;
 pub mod rules;
 pub mod sheet;

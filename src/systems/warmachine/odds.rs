@@ -563,6 +563,7 @@ mod tests {
                     weapon: None,
                     modifier,
                     dice: dice_request(&dice),
+                    cover: 0,
                 };
                 let (mut hit, mut crit, mut ones, mut sixes) = (0.0, 0.0, 0.0, 0.0);
                 let seqs = sequences(o.dice);
@@ -644,6 +645,7 @@ mod tests {
                 weapon: None,
                 modifier: a.modifier,
                 dice: dice_request(&ad),
+                cover: 0,
             };
             let dreq = DamageRequest {
                 pow: PowSource::Value(d.pow),

@@ -59,6 +59,18 @@ impl SystemRules for WarmachineRules {
         sheet::edit(current, fields)
     }
 
+    /// Issue 29: in a session the model is named in refusals and its controller is a member.
+    fn edit_entry(
+        &self,
+        name: &str,
+        current: &Value,
+        fields: &[(String, String)],
+        _gm: bool,
+        _system_state: &Value,
+    ) -> Result<Value, SheetError> {
+        sheet::edit_entry(name, current, fields)
+    }
+
     fn sheet_decl(&self) -> &'static crate::systems::sheet_decl::SheetDecl {
         &super::sheet_decl::DECL
     }

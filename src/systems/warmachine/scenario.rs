@@ -178,6 +178,7 @@ fn a_whole_game() {
             boost: true,
             ..DiceRequest::default()
         },
+        cover: 0,
     };
     let atk = resolve_attack(
         &req,
@@ -248,6 +249,7 @@ fn a_whole_game() {
             weapon: Some("axe".into()),
             modifier: 0,
             dice: DiceRequest::default(),
+            cover: 0,
         },
         &m["Juggernaut"],
         &m["Stalker"],
@@ -328,6 +330,7 @@ fn a_whole_game() {
             weapon: Some("Claw".into()),
             modifier: -5,
             dice: DiceRequest::default(),
+            cover: 0,
         },
         &m["Shade"],
         &m["Grunt"],

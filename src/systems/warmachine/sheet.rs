@@ -5,7 +5,7 @@
 //!
 //! | field | value | example |
 //! |---|---|---|
-//! | `controller` (`player`, `コントローラー`, `プレイヤー`) | the player who controls it | `controller=Ana` |
+//! | `controller` (`player`, `コントローラー`, `プレイヤー`) | the player who controls it (in a session a member; default the entry's owner) | `controller=@ana` |
 //! | `mat` `rat` `def` `arm` `cmd` `spd` (`近接` `射撃` `防御` `装甲` `指揮` `速度`) | 0–30 | `def=12 arm=18` |
 //! | `boxes` (`damage_boxes`, `ボックス`, `ダメージボックス`) | damage boxes 1–100 | `boxes=30` |
 //! | `damage` (`marked`, `ダメージ`) | boxes marked, 0–boxes | `damage=4` |
@@ -16,7 +16,8 @@
 //! | `knocked_down` (`ノックダウン`) | `yes` / `no` (refused when a cannot-flag forbids it) | `knocked_down=yes` |
 //! | `reset` (`リセット`) | `yes`: no damage, no effects, standing, OK (a new game) | `reset=yes` |
 //!
-//! New models need `controller`, `def`, `arm` and `boxes`.
+//! New models need `def`, `arm` and `boxes`; without `controller` the entry's owner controls
+//! the model (the bot fills it in).
 
 use serde_json::Value;
 
@@ -84,10 +85,33 @@ pub fn read(current: &Value) -> Result<Option<Model>, SheetError> {
 }
 
 /// `current` with `fields` applied and validated. All fields are checked before any applies.
+/// A controller may be any text here (a table without Discord); see [`edit_entry`].
 pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, SheetError> {
+    edit_as(None, current, fields, false)
+}
+
+/// [`edit`] of the roster entry `name` as `/char` types it in a session (issue 29): refusals
+/// name the model (`Nomad cannot be knocked down`), and a controller is a Discord member —
+/// a mention or a user id, stored as `<@id>`; a name is refused with what to type.
+pub fn edit_entry(name: &str, current: &Value, fields: &[(String, String)]) -> Result<Value, SheetError> {
+    edit_as(Some(name), current, fields, true)
+}
+
+fn edit_as(
+    name: Option<&str>,
+    current: &Value,
+    fields: &[(String, String)],
+    members_only: bool,
+) -> Result<Value, SheetError> {
     let existing = read(current)?;
     let is_new = existing.is_none();
     let mut m = existing.unwrap_or_else(|| Model::new("", "", 0, 0, 0));
+    // The name only speaks in refusals; the stored model keeps what it had (the bot fills it
+    // in from the entry).
+    let stored_name = m.name.clone();
+    if let Some(name) = name {
+        m.name = name.trim().to_string();
+    }
     let mut status_given = false;
     let mut damage_given: Option<u32> = None;
     let mut weapons: Vec<Option<Weapon>> = m.weapons.iter().cloned().map(Some).collect();
@@ -130,13 +154,19 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
             }
             "controller" => {
                 let c = v.trim();
-                if c.is_empty() || c.chars().count() > 60 {
+                if c.chars().count() > 60 {
                     return Err(err(
-                        "`controller` needs a player's name (1–60 characters).",
-                        "`controller` にはプレイヤー名（1〜60文字）を指定してください。",
+                        "`controller` is a player: at most 60 characters.",
+                        "`controller` はプレイヤーです（60文字まで）。",
                     ));
                 }
-                m.controller = c.to_string();
+                // Empty: the entry's owner controls the model (the bot fills it in).
+                m.controller = match super::players::member(c) {
+                    _ if c.is_empty() => String::new(),
+                    Ok(member) => member,
+                    Err(e) if members_only => return Err(rule(e)),
+                    Err(_) => c.to_string(),
+                };
                 continue;
             }
             _ => {}
@@ -212,6 +242,9 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
         Some(true) => m.request(StateRequest::GainCover).map_err(rule)?,
         Some(false) => m.request(StateRequest::LoseCover).map_err(rule)?,
         None => {}
+    }
+    if name.is_some_and(|n| n.trim() == m.name) {
+        m.name = stored_name;
     }
     Ok(serde_json::to_value(&m).unwrap_or(Value::Null))
 }
@@ -429,7 +462,7 @@ mod tests {
             kv(&[("weapon9", "Blade 14 melee")]),
             kv(&[("status", "dazed")]),
             kv(&[("knocked_down", "maybe")]),
-            kv(&[("controller", " ")]),
+            kv(&[("controller", &"x".repeat(61))]),
             kv(&[("wings", "2")]),
         ] {
             let e = edit(&v, &fields).unwrap_err();
@@ -438,8 +471,69 @@ mod tests {
         let e = edit(&v, &kv(&[("def", "31")])).unwrap_err();
         assert_eq!(e.en, "`def` must be between 0 and 30, not 31.");
         let e = edit(&json!({}), &kv(&[("controller", "Ana")])).unwrap_err();
-        assert!(e.en.contains("def, arm, boxes"), "{}", e.en);
+        assert!(e.en.contains("def, arm") && e.en.contains("boxes"), "{}", e.en);
         assert!(edit(&json!({"def": "x"}), &[]).is_err());
+    }
+
+    /// Issue 29: `cannot=knockdown`, then `knocked_down=yes` through `/char edit name:Nomad`:
+    /// the refusal names Nomad (it read " cannot be knocked down"), and nothing is stored.
+    #[test]
+    fn a_refusal_of_the_models_own_rule_names_the_entry() {
+        let v = edit_entry(
+            "Nomad",
+            &json!({}),
+            &kv(&[
+                ("controller", "<@123456789012345678>"),
+                ("def", "11"),
+                ("arm", "19"),
+                ("boxes", "20"),
+                ("cannot", "knockdown"),
+            ]),
+        )
+        .unwrap();
+        let e = edit_entry("Nomad", &v, &kv(&[("knocked_down", "yes")])).unwrap_err();
+        assert!(e.en.starts_with("Nomad cannot be knocked down"), "{}", e.en);
+        assert!(e.ja.starts_with("Nomadは"), "{}", e.ja);
+        assert!(
+            v.get("name").is_none_or(|n| n == ""),
+            "the name is the entry's, not stored"
+        );
+    }
+
+    /// Issue 29: in a session a controller is a member: a mention or a user id, stored as
+    /// `<@id>`; `alice`, `@alice` and `Alice` are refused with what to type.
+    #[test]
+    fn a_controller_in_a_session_is_a_member() {
+        let base = [("def", "11"), ("arm", "19"), ("boxes", "20")];
+        let with = |c: &str| {
+            let mut f = kv(&base);
+            f.push(("controller".into(), c.into()));
+            edit_entry("Nomad", &json!({}), &f)
+        };
+        for typed in [
+            "<@!123456789012345678>",
+            "123456789012345678",
+            "<@123456789012345678>",
+        ] {
+            assert_eq!(
+                with(typed).unwrap()["controller"],
+                "<@123456789012345678>",
+                "{typed}"
+            );
+        }
+        for typed in ["alice", "@alice", "Alice"] {
+            let e = with(typed).unwrap_err();
+            assert!(
+                e.en.contains("no Discord member") && e.en.contains("pick"),
+                "{}",
+                e.en
+            );
+            assert!(e.ja.contains("メンバー"), "{}", e.ja);
+        }
+        // Without a session (the engine's own edit) a name still reads.
+        let mut f = kv(&base);
+        f.push(("controller".into(), "Ana".into()));
+        assert_eq!(edit(&json!({}), &f).unwrap()["controller"], "Ana");
     }
 
     #[test]

@@ -18,13 +18,17 @@ const STATS: Group = ("Stats", "能力値");
 const DAMAGE: Group = ("Damage", "ダメージ");
 
 pub static DECL: SheetDecl = SheetDecl {
-    example: "controller=Ana def=12 arm=18 boxes=30",
+    example: "def=12 arm=18 boxes=30",
     fields: &[
-        Field::new("controller", "コントローラー", Kind::Text { max: 60 }, "Ana")
+        // Issue 29: a member (`@ana`, a mention); left out, the entry's owner controls it, so
+        // what autocomplete offers is never refused for a name that is no member.
+        Field::new("controller", "コントローラー", Kind::Text { max: 60 }, "@ana")
             .names(&["player", "プレイヤー"])
             .at("/controller")
-            .required()
-            .help("the player who controls it", "コントロールするプレイヤー"),
+            .help(
+                "the player who controls it, a member (@ana); default: the entry's owner",
+                "コントロールするプレイヤー（メンバー、@ana）。既定は登録者",
+            ),
         Field::new("mat", "近接", STAT, "6")
             .names(&["近接攻撃"])
             .at("/mat")

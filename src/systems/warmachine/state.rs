@@ -30,6 +30,9 @@ pub struct Ruling {
     pub winner: Option<Numbered>,
     /// Unix milliseconds.
     pub at_ms: i64,
+    /// Who recorded it (a Discord user id): they or the GM remove it (issue 33).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub added_by: Option<u64>,
 }
 
 /// The rulings of a finished game.
@@ -52,6 +55,13 @@ pub struct WarmachineState {
     pub roll_offs: Vec<RollOffOutcome>,
     #[serde(default)]
     pub archived: Vec<ArchivedGame>,
+    /// Games ended so far (a damage button made in one never works in the next, issue 29).
+    #[serde(default)]
+    pub games: u32,
+    /// Issue 33: the players (Discord user ids) who asked to end the game; it ends when every
+    /// player has (or when the GM ends it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub end_votes: Vec<u64>,
 }
 
 impl SessionState for WarmachineState {
@@ -91,6 +101,19 @@ impl WarmachineState {
         now_ms: i64,
         roller: &mut impl Roller,
     ) -> Result<Dispute, RuleError> {
+        self.dispute_by(question, players, ruling, now_ms, None, roller)
+    }
+
+    /// [`dispute`](Self::dispute), the ruling recorded as `by`'s (a Discord user id).
+    pub fn dispute_by(
+        &mut self,
+        question: &str,
+        players: &[String],
+        ruling: Option<&str>,
+        now_ms: i64,
+        by: Option<u64>,
+        roller: &mut impl Roller,
+    ) -> Result<Dispute, RuleError> {
         let players = if players.is_empty() {
             self.game.players.clone()
         } else {
@@ -102,7 +125,7 @@ impl WarmachineState {
         }
         let outcome = roll_off(question, &players, roller)?;
         let ruling =
-            ruling.map(|r| self.push_ruling(&outcome.question, r, Some(outcome.winner.clone()), now_ms));
+            ruling.map(|r| self.push_ruling(&outcome.question, r, Some(outcome.winner.clone()), now_ms, by));
         self.roll_offs.push(outcome.clone());
         let extra = self.roll_offs.len().saturating_sub(MAX_ROLL_OFFS);
         self.roll_offs.drain(..extra);
@@ -125,6 +148,7 @@ impl WarmachineState {
         ruling: String,
         winner: Option<Numbered>,
         now_ms: i64,
+        added_by: Option<u64>,
     ) -> Ruling {
         let id = self.next_ruling_id.max(1);
         self.next_ruling_id = id + 1;
@@ -134,6 +158,7 @@ impl WarmachineState {
             ruling,
             winner,
             at_ms: now_ms,
+            added_by,
         };
         self.rulings.push(r.clone());
         r
@@ -141,10 +166,29 @@ impl WarmachineState {
 
     /// WG-5: players add a ruling by hand (agreed without a roll-off).
     pub fn add_ruling(&mut self, question: &str, ruling: &str, now_ms: i64) -> Result<Ruling, RuleError> {
+        self.add_ruling_by(question, ruling, now_ms, None)
+    }
+
+    /// [`add_ruling`](Self::add_ruling), recorded as `by`'s (a Discord user id).
+    pub fn add_ruling_by(
+        &mut self,
+        question: &str,
+        ruling: &str,
+        now_ms: i64,
+        by: Option<u64>,
+    ) -> Result<Ruling, RuleError> {
         let question = text("question", question, super::rolloff::MAX_QUESTION_CHARS)?;
         let ruling = text("ruling", ruling, MAX_RULING_CHARS)?;
         self.room_for_ruling()?;
-        Ok(self.push_ruling(&question, ruling, None, now_ms))
+        Ok(self.push_ruling(&question, ruling, None, now_ms, by))
+    }
+
+    /// The ruling numbered `id`, if the game has it.
+    pub fn ruling(&self, id: u32) -> Result<&Ruling, RuleError> {
+        self.rulings
+            .iter()
+            .find(|r| r.id == id)
+            .ok_or(RuleError::NoSuchRuling { id })
     }
 
     pub fn remove_ruling(&mut self, id: u32) -> Result<Ruling, RuleError> {
@@ -156,7 +200,10 @@ impl WarmachineState {
         Ok(self.rulings.remove(at))
     }
 
-    /// WG-5: the game ends; its rulings are archived and the turn state starts afresh.
+    /// WG-5, rules §5: the game (one battle) ends; its rulings are archived with its players
+    /// (listed afterwards by `/wm-ruling list archived:`), the turn state and the roll-offs
+    /// start afresh. The one way a battle is archived: `/wm-turn end-game`, and a campaign's
+    /// next evening that starts a new battle.
     pub fn end_game(&mut self, now_ms: i64) -> ArchivedGame {
         let archived = ArchivedGame {
             ended_at_ms: now_ms,
@@ -168,6 +215,8 @@ impl WarmachineState {
         self.archived.drain(..extra);
         self.game.reset();
         self.roll_offs.clear();
+        self.games = self.games.wrapping_add(1);
+        self.end_votes.clear();
         archived
     }
 
@@ -295,6 +344,34 @@ mod tests {
         assert!(s.rulings.is_empty());
         assert_eq!(s.game.round, 0);
         assert_eq!(s.archived.len(), 1);
+    }
+
+    /// Issue 33: a ruling knows who recorded it (they or the GM remove it); issue 29: each
+    /// ended game is counted, and its votes to end are cleared.
+    #[test]
+    fn rulings_keep_their_author_and_games_are_counted() {
+        let mut s = game();
+        let r = s.add_ruling_by("Forest?", "Yes", 5, Some(42)).unwrap();
+        assert_eq!(r.added_by, Some(42));
+        let d = s
+            .dispute_by(
+                "LOS?",
+                &[],
+                Some("No"),
+                6,
+                Some(7),
+                &mut FixedRoller::new(vec![1, 2]),
+            )
+            .unwrap();
+        assert_eq!(d.ruling.unwrap().added_by, Some(7));
+        assert_eq!(s.ruling(2).unwrap().added_by, Some(7));
+        assert_eq!(s.ruling(9), Err(RuleError::NoSuchRuling { id: 9 }));
+        s.end_votes.push(42);
+        assert_eq!(s.games, 0);
+        let arch = s.end_game(10);
+        assert_eq!((arch.rulings.len(), s.games), (2, 1));
+        assert!(s.end_votes.is_empty());
+        assert_eq!(s.archived[0].rulings[0].added_by, Some(42));
     }
 
     #[test]

@@ -29,6 +29,10 @@ pub struct Trigger {
     pub id: u32,
     pub owner: String,
     pub text: String,
+    /// The model whose rule it is, when the line named a model (`Stalker: Retaliate`): its
+    /// controller owns it, and it leaves the queue when the model is destroyed (issue 29).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
 }
 
 /// How a trigger was closed (WG-6): all three count as resolved.
@@ -88,19 +92,29 @@ impl TriggerQueue {
     /// Add one trigger per non-blank line. Owners must be players of the game when it has any.
     /// All lines are checked before any is added.
     pub fn add(&mut self, lines: &str, players: &[String]) -> Result<Vec<u32>, RuleError> {
+        self.add_for(lines, players, &[])
+    }
+
+    /// [`add`](Self::add), where a line may also start with a model's name (`models`: each
+    /// model's name and controller): the trigger is that model's, owned by its controller.
+    pub fn add_for(
+        &mut self,
+        lines: &str,
+        players: &[String],
+        models: &[(&str, &str)],
+    ) -> Result<Vec<u32>, RuleError> {
         let mut parsed = Vec::new();
         for line in lines.lines().filter(|l| !l.trim().is_empty()) {
             let (owner, rule) = parse_line(line)?;
-            let owner = if players.is_empty() {
-                owner
-            } else {
-                players
-                    .iter()
-                    .find(|p| p.eq_ignore_ascii_case(&owner))
-                    .cloned()
-                    .ok_or(RuleError::UnknownPlayer { name: owner })?
+            let player = players.iter().find(|p| p.eq_ignore_ascii_case(&owner));
+            let model = models.iter().find(|(n, _)| n.eq_ignore_ascii_case(&owner));
+            let (owner, model) = match (player, model) {
+                (Some(p), _) => (p.clone(), None),
+                (None, Some((name, controller))) => (controller.to_string(), Some(name.to_string())),
+                (None, None) if players.is_empty() => (owner, None),
+                (None, None) => return Err(RuleError::UnknownPlayer { name: owner }),
             };
-            parsed.push((owner, rule));
+            parsed.push((owner, rule, model));
         }
         if parsed.is_empty() {
             return Err(RuleError::EmptyText {
@@ -114,11 +128,16 @@ impl TriggerQueue {
             });
         }
         let mut ids = Vec::new();
-        for (owner, text) in parsed {
+        for (owner, text, model) in parsed {
             self.next_id = self.next_id.max(1);
             let id = self.next_id;
             self.next_id += 1;
-            self.pending.push(Trigger { id, owner, text });
+            self.pending.push(Trigger {
+                id,
+                owner,
+                text,
+                model,
+            });
             ids.push(id);
         }
         Ok(ids)
@@ -195,14 +214,28 @@ impl TriggerQueue {
             });
         }
         self.pending.retain(|t| t.id != id);
-        let closed = ClosedTrigger {
-            trigger: next,
-            resolution,
-        };
+        Ok(self.keep_closed(next, resolution))
+    }
+
+    fn keep_closed(&mut self, trigger: Trigger, resolution: Resolution) -> ClosedTrigger {
+        let closed = ClosedTrigger { trigger, resolution };
         self.closed.push(closed.clone());
         let extra = self.closed.len().saturating_sub(MAX_CLOSED);
         self.closed.drain(..extra);
-        Ok(closed)
+        closed
+    }
+
+    /// Item 26, issue 29: the triggers of models in `gone` (destroyed) leave the queue, closed as
+    /// "condition no longer met": their model is no longer there to resolve them.
+    pub fn drop_models(&mut self, gone: &[&str]) -> Vec<ClosedTrigger> {
+        let (out, keep): (Vec<Trigger>, Vec<Trigger>) = self
+            .pending
+            .drain(..)
+            .partition(|t| t.model.as_deref().is_some_and(|m| gone.contains(&m)));
+        self.pending = keep;
+        out.into_iter()
+            .map(|t| self.keep_closed(t, Resolution::ConditionNoLongerMet))
+            .collect()
     }
 }
 

@@ -107,6 +107,12 @@ pub struct TurnState {
     pub triggers: TriggerQueue,
     #[serde(default)]
     pub any_time_log: Vec<AnyTimeUse>,
+    /// Counts the moments a damage button belongs to (WG-9, issue 29): it moves on with every
+    /// attack, every end of an activation or turn and every (re)start, so a button made before
+    /// knows the state it was made in has passed. A finished game starts again from 0; the
+    /// state's count of games ([`super::state::WarmachineState::games`]) tells games apart.
+    #[serde(default)]
+    pub moment: u32,
 }
 
 fn expire_all(models: &mut BTreeMap<String, Model>, at: &Expiry) -> Vec<Expired> {
@@ -124,6 +130,7 @@ impl TurnState {
         *self = TurnState {
             players: numbered.into_iter().map(|n| n.name).collect(),
             round: 1,
+            moment: self.moment.wrapping_add(1),
             ..TurnState::default()
         };
         Ok(())
@@ -245,6 +252,7 @@ impl TurnState {
             });
         }
         self.sticky_roles = None;
+        self.next_moment();
         let roles = self.roles_for(&attacker.controller);
         let open = self.open_attack.insert(OpenAttack {
             attacker: attacker.name.clone(),
@@ -286,6 +294,7 @@ impl TurnState {
         self.not_moving()?;
         let a = self.activation.take().ok_or(RuleError::NoActivation)?;
         self.sticky_roles = None;
+        self.next_moment();
         Ok(expire_all(models, &Expiry::EndOfActivation { model: a.model }))
     }
 
@@ -299,6 +308,17 @@ impl TurnState {
             });
         }
         self.no_attack_open()?;
+        // Issue 29: waiting triggers belong to this turn; they never run into the next.
+        if !self.triggers.is_empty() {
+            return Err(RuleError::TriggersWaiting {
+                waiting: self
+                    .trigger_order()
+                    .iter()
+                    .map(|t| format!("#{} {}: {}", t.id, t.owner, t.text))
+                    .collect(),
+            });
+        }
+        self.next_moment();
         let expired_at_end = expire_all(
             models,
             &Expiry::EndOfTurn {
@@ -359,9 +379,51 @@ impl TurnState {
         Ok(used)
     }
 
+    /// The moment moves on (see [`TurnState::moment`]).
+    pub fn next_moment(&mut self) {
+        self.moment = self.moment.wrapping_add(1);
+    }
+
     /// Enter pending triggers (WG-6).
     pub fn add_triggers(&mut self, lines: &str) -> Result<Vec<u32>, RuleError> {
         self.triggers.add(lines, &self.players)
+    }
+
+    /// Enter pending triggers, a line naming a model being that model's (its controller owns
+    /// it; it leaves the queue when the model is destroyed).
+    pub fn add_model_triggers(
+        &mut self,
+        lines: &str,
+        models: &BTreeMap<String, Model>,
+    ) -> Result<Vec<u32>, RuleError> {
+        let named: Vec<(&str, &str)> = models
+            .values()
+            .map(|m| (m.name.as_str(), m.controller.as_str()))
+            .collect();
+        self.triggers.add_for(lines, &self.players, &named)
+    }
+
+    /// Issue 29: the waiting triggers of destroyed models leave the queue (item 26: their
+    /// condition no longer holds); when it empties, the last attack's roles end (WG-9).
+    pub fn drop_destroyed(&mut self, models: &BTreeMap<String, Model>) -> Vec<ClosedTrigger> {
+        let gone: Vec<&str> = models
+            .values()
+            .filter(|m| m.alive().is_err())
+            .map(|m| m.name.as_str())
+            .collect();
+        if gone.is_empty() {
+            return Vec::new();
+        }
+        let closed = self.triggers.drop_models(&gone);
+        if self.triggers.is_empty() {
+            self.sticky_roles = None;
+        }
+        closed
+    }
+
+    /// The id of the trigger that resolves next, if any wait.
+    pub fn next_trigger(&self) -> Option<u32> {
+        self.trigger_order().first().map(|t| t.id)
     }
 
     /// The pending triggers in the order they resolve.
@@ -628,6 +690,65 @@ mod tests {
             Err(RuleError::AnyTimeAfterRun { .. })
         ));
         assert_eq!(t.any_time_log.len(), 3);
+    }
+
+    /// Issue 29: a turn does not end while triggers wait (the refusal lists them); a line that
+    /// names a model is that model's, owned by its controller, and leaves the queue when the
+    /// model is destroyed.
+    #[test]
+    fn a_turn_waits_for_its_triggers_and_a_destroyed_models_trigger_leaves() {
+        let mut m = table();
+        let mut t = started();
+        t.add_model_triggers("grunt: Counterblast\nAna: Vengeance", &m)
+            .unwrap();
+        assert_eq!(t.triggers.pending[0].owner, "Ben", "Grunt's controller");
+        assert_eq!(t.triggers.pending[0].model.as_deref(), Some("Grunt"));
+        let before = t.clone();
+        let e = t.end_turn(&mut m).unwrap_err();
+        assert_eq!(
+            e,
+            RuleError::TriggersWaiting {
+                waiting: vec!["#2 Ana: Vengeance".into(), "#1 Ben: Counterblast".into()]
+            }
+        );
+        assert_eq!(t, before, "nothing changed");
+        assert_eq!(t.next_trigger(), Some(2));
+        assert!(t.drop_destroyed(&m).is_empty(), "nobody is destroyed");
+        m.get_mut("Grunt").unwrap().destroy().unwrap();
+        let gone = t.drop_destroyed(&m);
+        assert_eq!(gone.len(), 1);
+        assert_eq!(
+            (gone[0].trigger.id, gone[0].resolution),
+            (1, Resolution::ConditionNoLongerMet)
+        );
+        assert_eq!(t.triggers.pending.len(), 1);
+        assert!(t.add_model_triggers("Nobody: x", &m).is_err());
+        let next = t.next_trigger().unwrap();
+        t.close_trigger(next, Resolution::Resolved).unwrap();
+        assert_eq!(t.next_trigger(), None);
+        t.end_turn(&mut m).unwrap();
+    }
+
+    /// Issue 29: the moment a damage button belongs to moves on with every attack and every
+    /// end of an activation or turn.
+    #[test]
+    fn the_moment_moves_with_attacks_activations_and_turns() {
+        let mut m = table();
+        let mut t = started();
+        let start = t.moment;
+        t.start_activation(&m["Stalker"]).unwrap();
+        assert_eq!(t.moment, start, "activating changes no effect");
+        t.begin_attack(&m["Stalker"], &m["Grunt"]).unwrap();
+        t.end_attack().unwrap();
+        let after_attack = t.moment;
+        assert_eq!(after_attack, start + 1);
+        t.end_activation(&mut m).unwrap();
+        assert_eq!(t.moment, after_attack + 1);
+        t.end_turn(&mut m).unwrap();
+        assert_eq!(t.moment, after_attack + 2);
+        let mut again = t.clone();
+        again.start(&players()).unwrap();
+        assert!(again.moment > t.moment, "a restart is a new moment");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use engine::systems::warmachine::{EffectSpec, Expiry, Stat};
 use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse};
 
 use super::embeds as view;
-use super::store::{self, model, model_name, refusal, rule};
+use super::store::{self, Commander, model, model_name, refusal, rule};
 use super::{model_autocomplete, notice};
 use crate::embeds::EmbedView;
 use crate::invocation::Invocation;
@@ -196,12 +196,19 @@ pub async fn effect_add(
         }
     };
     let expiry = expiry.unwrap_or(ExpiryChoice::Manual);
+    let commander = Commander::of(ctx, &inv);
     let (_, _, (m, id)) = store::run(ctx, &inv, &mut |s, game, _r| {
         let target = model_name(s, game, &model)?;
         let src = match &source {
             Some(n) => Some(self::model(game, &model_name(s, game, n)?)?.clone()),
             None => None,
         };
+        // Issue 33: a model's effects are its controller's or the GM's; a debuff another
+        // model's rule puts on it is that model's controller's (`source:`).
+        let on_target = commander.may_command(s, self::model(game, &target)?).is_ok();
+        if !on_target && src.as_ref().is_none_or(|x| commander.may_command(s, x).is_err()) {
+            return Err(not_yours(game, &target, "add"));
+        }
         let turn_player = game.state.game.turn_player().map(str::to_string);
         let expiry = match expiry {
             ExpiryChoice::Manual => Expiry::Manual,
@@ -259,6 +266,34 @@ pub async fn effect_add(
     notice(ctx, &v).await
 }
 
+/// Issue 33: changing another player's model's effects is refused, saying whose they are.
+fn not_yours(game: &store::Game, model: &str, verb: &str) -> SessionError {
+    let controller = game
+        .models
+        .get(model)
+        .map(|m| m.controller.clone())
+        .unwrap_or_default();
+    let (en, ja) = match verb {
+        "add" => (
+            format!(
+                "{model} is controlled by {controller}: its controller or the GM puts effects on it, or the controller of the model whose rule causes it (give source:)."
+            ),
+            format!(
+                "{model}のコントローラーは{controller}です。効果を付けられるのはコントローラーかGM、または効果の元になったモデルのコントローラー（source: を指定）です。"
+            ),
+        ),
+        _ => (
+            format!(
+                "{model} is controlled by {controller}: its controller or the GM removes its effects (or whoever controls the model that put them there)."
+            ),
+            format!(
+                "{model}のコントローラーは{controller}です。効果を取り除けるのはコントローラーかGM（または効果の元になったモデルのコントローラー）です。"
+            ),
+        ),
+    };
+    refusal(en, ja)
+}
+
 fn spec_name(m: &engine::systems::warmachine::Model, id: u32) -> String {
     m.effects
         .iter()
@@ -312,8 +347,10 @@ pub async fn effect_remove(
             "効果の名前かインスタンス番号のどちらか一方を指定してください。",
         ));
     }
+    let commander = Commander::of(ctx, &inv);
     let (_, _, (m, gone)) = store::run(ctx, &inv, &mut |s, game, _r| {
         let target = model_name(s, game, &model)?;
+        let commands = commander.may_command(s, self::model(game, &target)?).is_ok();
         let m = game.models.get_mut(&target).ok_or_else(|| {
             rule(engine::systems::warmachine::RuleError::UnknownModel { name: target.clone() })
         })?;
@@ -322,6 +359,14 @@ pub async fn effect_remove(
             (None, Some(i)) => vec![m.remove_instance(u32::try_from(i).unwrap_or(0)).map_err(rule)?],
             (None, None) => vec![],
         };
+        // Issue 33: the model's controller or the GM removes its effects; so does the
+        // controller of the model whose rule put them there (every instance removed).
+        let theirs = gone
+            .iter()
+            .all(|e| e.owner.as_deref().is_some_and(|o| commander.is_player(o)));
+        if !commands && !theirs {
+            return Err(not_yours(game, &target, "remove"));
+        }
         Ok((m.clone(), gone))
     })
     .await?;

@@ -9,12 +9,14 @@ use engine::systems::warmachine::state::Dispute;
 use engine::systems::warmachine::triggers::Resolution;
 
 use super::embeds as view;
-use super::store::{self, Commander, model, model_name, rule, say};
+use super::rulings::turn_end_game;
+use super::store::{self, Commander, model, model_name, refusal, rule};
 use super::{model_autocomplete, notice, reply};
 use crate::command_roll::CommandRoll;
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::{Invocation, now_ms};
 use crate::{BotError, Context};
+use engine::session::SessionError;
 
 /// Dispute roll-off: every player rolls a d6, tied leaders reroll; the ruling binds the game
 #[poise::command(
@@ -51,15 +53,17 @@ pub async fn wm_rolloff(
     let in_game = session
         .as_ref()
         .is_some_and(|s| s.system == engine::session::SystemId::Warmachine);
+    let by = Some(inv.user);
     let (roll, session, d) = if in_game {
         let (roll, s, d) = store::run(ctx, &inv, &mut |s, game, r| {
+            // Issue 29: in a game the players taking part are members.
             let list = if named.is_empty() {
                 store::players(s, game)
             } else {
-                named.clone()
+                store::typed_players(&named)?
             };
             game.state
-                .dispute(&question, &list, ruling.as_deref(), now_ms(), &mut &mut *r)
+                .dispute_by(&question, &list, ruling.as_deref(), now_ms(), by, &mut &mut *r)
                 .map_err(rule)
         })
         .await?;
@@ -121,99 +125,6 @@ pub async fn wm_status(ctx: Context<'_>) -> Result<(), BotError> {
     notice(ctx, &v).await
 }
 
-/// Rulings that bind the rest of the game
-#[poise::command(
-    slash_command,
-    rename = "wm-ruling",
-    name_localized("ja", "wm-裁定"),
-    description_localized("ja", "ゲームの最後まで有効な裁定"),
-    subcommands("ruling_list", "ruling_add", "ruling_remove"),
-    subcommand_required
-)]
-pub async fn wm_ruling(_ctx: Context<'_>) -> Result<(), BotError> {
-    Ok(())
-}
-
-/// List the game's rulings
-#[poise::command(
-    slash_command,
-    rename = "list",
-    name_localized("ja", "一覧"),
-    description_localized("ja", "このゲームの裁定一覧")
-)]
-pub async fn ruling_list(ctx: Context<'_>) -> Result<(), BotError> {
-    let inv = Invocation::load(ctx).await;
-    let (_, game) = store::read(ctx, &inv).await?;
-    notice(ctx, &view::rulings_view(&game.state, inv.lang)).await
-}
-
-/// Record a ruling agreed without a roll-off
-#[poise::command(
-    slash_command,
-    rename = "add",
-    name_localized("ja", "追加"),
-    description_localized("ja", "ロールオフなしで合意した裁定を記録")
-)]
-pub async fn ruling_add(
-    ctx: Context<'_>,
-    #[description = "The question"]
-    #[name_localized("ja", "論点")]
-    #[description_localized("ja", "争点")]
-    #[max_length = 200]
-    question: String,
-    #[description = "The ruling"]
-    #[name_localized("ja", "裁定")]
-    #[description_localized("ja", "裁定の内容")]
-    #[max_length = 500]
-    ruling: String,
-) -> Result<(), BotError> {
-    let inv = Invocation::load(ctx).await;
-    let (_, _, r) = store::run(ctx, &inv, &mut |_s, game, _r| {
-        game.state.add_ruling(&question, &ruling, now_ms()).map_err(rule)
-    })
-    .await?;
-    let v = EmbedView {
-        title: inv.lang.pick("📜 Ruling recorded", "📜 裁定を記録").to_string(),
-        description: view::ruling_line(&r, inv.lang),
-        colour: colour::NEUTRAL,
-        fields: vec![],
-        footer: None,
-    };
-    notice(ctx, &v).await
-}
-
-/// Remove a ruling by its number
-#[poise::command(
-    slash_command,
-    rename = "remove",
-    name_localized("ja", "削除"),
-    description_localized("ja", "番号で裁定を削除")
-)]
-pub async fn ruling_remove(
-    ctx: Context<'_>,
-    #[description = "Ruling number"]
-    #[name_localized("ja", "番号")]
-    #[description_localized("ja", "裁定の番号")]
-    #[min = 1]
-    #[max = 100000]
-    id: i64,
-) -> Result<(), BotError> {
-    let inv = Invocation::load(ctx).await;
-    let id = u32::try_from(id).unwrap_or(0);
-    let (_, _, r) = store::run(ctx, &inv, &mut |_s, game, _r| {
-        game.state.remove_ruling(id).map_err(rule)
-    })
-    .await?;
-    let v = EmbedView {
-        title: inv.lang.pick("📜 Ruling removed", "📜 裁定を削除").to_string(),
-        description: format!("~~{}~~", view::ruling_line(&r, inv.lang)),
-        colour: colour::NEUTRAL,
-        fields: vec![],
-        footer: None,
-    };
-    notice(ctx, &v).await
-}
-
 /// How a trigger was closed (all three count as resolved).
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum ResolutionChoice {
@@ -261,6 +172,22 @@ pub async fn wm_turn(_ctx: Context<'_>) -> Result<(), BotError> {
     Ok(())
 }
 
+/// Issue 33: the activating model's activation (its moves, its end) is its controller's or
+/// the GM's.
+fn activating_is_mine(
+    commander: &Commander,
+    s: &engine::session::Session,
+    game: &store::Game,
+) -> Result<(), SessionError> {
+    match &game.state.game.activation {
+        Some(a) => match game.models.get(&a.model) {
+            Some(m) => commander.may_command(s, m),
+            None => Ok(()),
+        },
+        None => Ok(()),
+    }
+}
+
 fn turn_view(title: String, lines: Vec<String>) -> EmbedView {
     EmbedView {
         title,
@@ -299,13 +226,23 @@ pub async fn turn_start(
     let inv = Invocation::load(ctx).await;
     let lang = inv.lang;
     let named = store::split_list(players.as_deref());
+    let commander = Commander::of(ctx, &inv);
     let (_, _, line) = store::run(ctx, &inv, &mut |s, game, _r| {
+        // Issue 33: restarting a game under way (its turns, triggers) is the GM's.
+        if game.state.game.started() {
+            commander.gm_only(
+                s,
+                "restart a game under way (/wm-turn end-game ends it)",
+                "進行中のゲームの再開始（/wm-turn end-game で終了できます）",
+            )?;
+        }
+        // Issue 29: players are Discord members, whether typed or the models' controllers.
         let list = if named.is_empty() {
             let mut g = game.clone();
             g.state.game.players.clear();
             store::players(s, &g)
         } else {
-            named.clone()
+            store::typed_players(&named)?
         };
         game.state.game.start(&list).map_err(rule)?;
         Ok(roles_line(game, lang))
@@ -371,7 +308,9 @@ pub async fn turn_move(
     let inv = Invocation::load(ctx).await;
     let lang = inv.lang;
     let ran = run.unwrap_or(false);
-    let (_, _, name) = store::run(ctx, &inv, &mut |_s, game, _r| {
+    let commander = Commander::of(ctx, &inv);
+    let (_, _, name) = store::run(ctx, &inv, &mut |s, game, _r| {
+        activating_is_mine(&commander, s, game)?;
         game.state.game.begin_move(ran).map_err(rule)?;
         game.state.game.end_move().map_err(rule)?;
         Ok(game
@@ -419,7 +358,7 @@ pub async fn turn_anytime(
     let inv = Invocation::load(ctx).await;
     let lang = inv.lang;
     let commander = Commander::of(ctx, &inv);
-    let (_, _, used) = store::run(ctx, &inv, &mut |s, game, _r| {
+    let (roll, session, used) = store::run(ctx, &inv, &mut |s, game, _r| {
         let name = model_name(s, game, &model)?;
         let m = self::model(game, &name)?.clone();
         commander.may_command(s, &m)?;
@@ -430,7 +369,16 @@ pub async fn turn_anytime(
         Lang::En => format!("✴️ {}: {}", used.model, used.rule),
         Lang::Ja => format!("✴️ {}：{}", used.model, used.rule),
     };
-    notice(ctx, &turn_view(title, vec![])).await
+    // Checklist 27: the bot logs the "any time" uses it allows.
+    reply(
+        roll,
+        &inv,
+        Some(&session),
+        &turn_view(title, vec![]),
+        vec![],
+        &used,
+    )
+    .await
 }
 
 /// End the activation: "end of activation" effects expire
@@ -443,7 +391,9 @@ pub async fn turn_anytime(
 pub async fn turn_end_activation(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let lang = inv.lang;
-    let (_, _, (name, expired)) = store::run(ctx, &inv, &mut |_s, game, _r| {
+    let commander = Commander::of(ctx, &inv);
+    let (_, _, (name, expired)) = store::run(ctx, &inv, &mut |s, game, _r| {
+        activating_is_mine(&commander, s, game)?;
         let name = game
             .state
             .game
@@ -471,7 +421,12 @@ pub async fn turn_end_activation(ctx: Context<'_>) -> Result<(), BotError> {
 )]
 pub async fn turn_end(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let (_, _, t) = store::run(ctx, &inv, &mut |_s, game, _r| {
+    let commander = Commander::of(ctx, &inv);
+    let (_, _, t) = store::run(ctx, &inv, &mut |s, game, _r| {
+        // Issue 33: the turn is its player's (or the GM's) to end.
+        if let Some(p) = game.state.game.turn_player() {
+            commander.may_act_for(s, p, ("This turn", "この手番"))?;
+        }
         game.state.game.end_turn(&mut game.models).map_err(rule)
     })
     .await?;
@@ -487,9 +442,9 @@ pub async fn turn_end(ctx: Context<'_>) -> Result<(), BotError> {
 )]
 pub async fn turn_trigger(
     ctx: Context<'_>,
-    #[description = "owner: rule text; owner: rule text"]
+    #[description = "player or model: rule text; … (a model's trigger leaves if it is destroyed)"]
     #[name_localized("ja", "トリガー")]
-    #[description_localized("ja", "持ち主: ルールの文; 持ち主: ルールの文")]
+    #[description_localized("ja", "プレイヤーかモデル: ルールの文; …（モデルのトリガーは破壊で消える）")]
     #[max_length = 1000]
     lines: String,
 ) -> Result<(), BotError> {
@@ -497,7 +452,8 @@ pub async fn turn_trigger(
     let lang = inv.lang;
     let text = lines.replace(['；', ';'], "\n");
     let (_, _, order) = store::run(ctx, &inv, &mut |_s, game, _r| {
-        game.state.game.add_triggers(&text).map_err(rule)?;
+        let models = game.models.clone();
+        game.state.game.add_model_triggers(&text, &models).map_err(rule)?;
         Ok(game
             .state
             .game
@@ -525,12 +481,12 @@ pub async fn turn_trigger(
 )]
 pub async fn turn_resolve(
     ctx: Context<'_>,
-    #[description = "Trigger number"]
+    #[description = "Trigger number (default: the next one)"]
     #[name_localized("ja", "番号")]
-    #[description_localized("ja", "トリガーの番号")]
+    #[description_localized("ja", "トリガーの番号（既定は次のもの）")]
     #[min = 1]
     #[max = 100000]
-    id: i64,
+    id: Option<i64>,
     #[description = "How it ended (default resolved)"]
     #[name_localized("ja", "結果")]
     #[description_localized("ja", "どう終わったか（既定は解決）")]
@@ -538,10 +494,33 @@ pub async fn turn_resolve(
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let lang = inv.lang;
-    let id = u32::try_from(id).unwrap_or(0);
+    let id = id.map(|i| u32::try_from(i).unwrap_or(0));
     let how: Resolution = how.map_or(Resolution::Resolved, Resolution::from);
-    let (_, _, (closed, left)) = store::run(ctx, &inv, &mut |_s, game, _r| {
-        let c = game.state.game.close_trigger(id, how).map_err(rule)?;
+    let commander = Commander::of(ctx, &inv);
+    let (_, _, (closed, left)) = store::run(ctx, &inv, &mut |s, game, _r| {
+        // Issue 29: only the next trigger closes, so without id: it is the one.
+        let next = game
+            .state
+            .game
+            .trigger_order()
+            .first()
+            .map(|t| (t.id, t.owner.clone()))
+            .ok_or_else(|| {
+                refusal(
+                    "No trigger is waiting (/wm-turn trigger enters them).",
+                    "待っているトリガーはありません（/wm-turn trigger で入力します）。",
+                )
+            })?;
+        // Issue 33: a trigger is closed by its owner, the active player or the GM.
+        let active = game.state.game.roles().map(|r| r.roles.active);
+        if !active.as_deref().is_some_and(|a| commander.is_player(a)) {
+            commander.may_act_for(s, &next.1, ("This trigger", "このトリガー"))?;
+        }
+        let c = game
+            .state
+            .game
+            .close_trigger(id.unwrap_or(next.0), how)
+            .map_err(rule)?;
         Ok((c, game.state.game.triggers.pending.len()))
     })
     .await?;
@@ -552,30 +531,4 @@ pub async fn turn_resolve(
     });
     let title = lang.pick("✅ Trigger closed", "✅ トリガーを閉じた").to_string();
     notice(ctx, &turn_view(title, lines)).await
-}
-
-/// End the game: its rulings are archived, the turn state starts afresh
-#[poise::command(
-    slash_command,
-    rename = "end-game",
-    name_localized("ja", "ゲーム終了"),
-    description_localized("ja", "ゲーム終了：裁定を保管し、手番をリセット")
-)]
-pub async fn turn_end_game(ctx: Context<'_>) -> Result<(), BotError> {
-    let inv = Invocation::load(ctx).await;
-    let lang = inv.lang;
-    if let Ok(s) = inv.session(ctx).await
-        && !s.may_manage(inv.actor)
-        && !s.is_member(inv.user)
-    {
-        return Err(say(&engine::session::SessionError::NotAPlayer, lang));
-    }
-    let (_, _, archived) =
-        store::run(ctx, &inv, &mut |_s, game, _r| Ok(game.state.end_game(now_ms()))).await?;
-    let title = lang.pick("🏁 Game over", "🏁 ゲーム終了").to_string();
-    let line = match lang {
-        Lang::En => format!("{} ruling(s) archived.", archived.rulings.len()),
-        Lang::Ja => format!("裁定{}件を保管しました。", archived.rulings.len()),
-    };
-    notice(ctx, &turn_view(title, vec![line])).await
 }

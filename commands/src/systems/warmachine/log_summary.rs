@@ -7,6 +7,7 @@ use engine::systems::warmachine::attack::AttackOutcome;
 use engine::systems::warmachine::dice::D3;
 use engine::systems::warmachine::model::ModelStatus;
 use engine::systems::warmachine::state::Dispute;
+use engine::systems::warmachine::turn::AnyTimeUse;
 
 use super::combat::Applied;
 use super::embeds::{self, PlainRoll};
@@ -131,6 +132,22 @@ impl LogSummary for Dispute {
         match lang {
             Lang::En => format!("roll-off \"{}\": {} wins", o.question, o.winner.name),
             Lang::Ja => format!("ロールオフ「{}」：{}の勝ち", o.question, o.winner.name),
+        }
+    }
+}
+
+/// Checklist 27: an "any time" rule the bot allowed goes into the log (no dice, no luck).
+impl LogSummary for AnyTimeUse {
+    fn summary(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => format!(
+                "{}: {} (\"any time\", round {})",
+                self.model, self.rule, self.round
+            ),
+            Lang::Ja => format!(
+                "{}：{}（「いつでも」、{}ラウンド目）",
+                self.model, self.rule, self.round
+            ),
         }
     }
 }

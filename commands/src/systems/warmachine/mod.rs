@@ -1,6 +1,7 @@
 //! Warmachine (issue 12): `/wm` (attack, damage, roll, d3, rolloff, status), `/wm-effect`
 //! (add, remove, list), `/wm-turn` (start, activate, move, anytime, end-activation, end,
-//! trigger, resolve, end-game) and `/wm-ruling` (list, add, remove). Each command maps its
+//! trigger, resolve, end-game) and `/wm-ruling` (list, add, remove; [`rulings`]); `/wm within`
+//! ([`distance`]). Each command maps its
 //! options to an engine request on session models (by roster name) or raw numbers, runs it in
 //! one transaction on the session ([`store`]) and renders the outcome ([`embeds`]). Buttons:
 //! "Roll damage" / "Boosted damage" after a hit and "Apply damage" ([`press_data`]).
@@ -8,6 +9,7 @@
 
 mod board;
 pub mod combat;
+pub mod distance;
 pub mod effects;
 pub mod embeds;
 pub mod game;
@@ -15,6 +17,7 @@ mod log_summary;
 mod moments;
 pub mod odds;
 pub mod press_data;
+pub mod rulings;
 pub mod store;
 
 use engine::i18n::Lang;
@@ -31,6 +34,7 @@ use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
 
 use combat::{wm_attack, wm_d3, wm_damage, wm_roll};
+use distance::wm_within;
 use game::{wm_rolloff, wm_status};
 use press_data::WmPress;
 
@@ -39,7 +43,15 @@ use press_data::WmPress;
     slash_command,
     name_localized("ja", "wm"),
     description_localized("ja", "ウォーマシン：攻撃、ダメージ、ロールオフ"),
-    subcommands("wm_attack", "wm_damage", "wm_roll", "wm_d3", "wm_rolloff", "wm_status"),
+    subcommands(
+        "wm_attack",
+        "wm_damage",
+        "wm_roll",
+        "wm_d3",
+        "wm_rolloff",
+        "wm_status",
+        "wm_within"
+    ),
     subcommand_required
 )]
 pub async fn wm(_ctx: Context<'_>) -> Result<(), BotError> {
@@ -79,6 +91,26 @@ pub async fn notice(ctx: Context<'_>, view: &EmbedView) -> Result<(), BotError> 
     Ok(())
 }
 
+/// What `/help topic:warmachine` says the bot decided (issue 29).
+pub const HELP_NOTES: &[(&str, &str)] = &[
+    (
+        "Players and controllers are Discord members (@mention or user id); a model without controller= is its owner's.",
+        "プレイヤーとコントローラーはDiscordのメンバー（@メンションかユーザーID）。controller= のないモデルは登録者のもの。",
+    ),
+    (
+        "Damage buttons belong to their attack's moment: after another attack or the end of an activation or turn they refuse and give the /wm damage line with the ARM of then.",
+        "ダメージボタンは攻撃の時点のもの：別の攻撃やアクティベーション・手番の終了の後は使えず、当時のARMでの /wm damage を示す。",
+    ),
+    (
+        "Damage on another player's model: /wm damage apply:false (nothing marked) hands Apply damage to its controller (or the GM).",
+        "他のプレイヤーのモデルへのダメージ：/wm damage apply:false（記入しない）で「ダメージを適用」はそのコントローラー（かGM）に渡る。",
+    ),
+    (
+        "Effects and activations are a model's controller's or the GM's; the turn its player's or the GM's; end-game the GM's or every player's.",
+        "効果とアクティベーションはモデルのコントローラーかGM、手番はそのプレイヤーかGM、ゲーム終了はGMかプレイヤー全員。",
+    ),
+];
+
 /// Warmachine in the bot's registry.
 pub struct WarmachineBot;
 
@@ -96,7 +128,7 @@ impl SystemBot for WarmachineBot {
     }
 
     fn commands(&self) -> Vec<Command> {
-        vec![wm(), effects::wm_effect(), game::wm_turn(), game::wm_ruling()]
+        vec![wm(), effects::wm_effect(), game::wm_turn(), rulings::wm_ruling()]
     }
 
     fn odds(&self) -> Option<Command> {
@@ -105,6 +137,14 @@ impl SystemBot for WarmachineBot {
 
     fn help_topic(&self) -> Option<&'static str> {
         Some("ウォーマシン")
+    }
+
+    /// Issue 29's decisions, as README's Warmachine section states them.
+    fn help_notes(&self, lang: Lang) -> Vec<String> {
+        HELP_NOTES
+            .iter()
+            .map(|(en, ja)| lang.pick(en, ja).to_string())
+            .collect()
     }
 
     fn button_prefix(&self) -> Option<&'static str> {
@@ -160,9 +200,18 @@ mod tests {
         assert!(WarmachineBot.sheet_choices("", Lang::En).is_empty());
         let decl = SystemId::Warmachine.rules().sheet_decl();
         let all = decl.choices("", Lang::En);
-        assert_eq!(all[0].1, "controller=Ana def=12 arm=18 boxes=30");
+        // Issue 29: what is offered is taken in a session too (controllers are members).
+        assert_eq!(all[0].1, "def=12 arm=18 boxes=30");
         let fields = engine::systems::sheet::parse_fields(&all[0].1).unwrap();
-        engine::systems::sheet::new_sheet(SystemId::Warmachine, &fields).unwrap();
+        engine::systems::sheet::edit_entry_in_session(
+            SystemId::Warmachine,
+            "J",
+            &serde_json::json!({}),
+            &fields,
+            false,
+            &serde_json::Value::Null,
+        )
+        .unwrap();
         assert!(all.iter().any(|(_, v)| v == "boxes="));
         assert!(all.iter().any(|(_, v)| v == "cover="));
         let next = decl.choices("controller=@ana def=13", Lang::Ja);

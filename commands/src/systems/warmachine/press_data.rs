@@ -32,6 +32,18 @@ pub struct DamagePress {
     /// The attacker's controller (WG-9), shown on the damage.
     #[serde(default)]
     pub active: Option<String>,
+    /// The attack's moment (WG-9, issue 29): past it, the press refuses and says why.
+    #[serde(default)]
+    pub moment: Option<Moment>,
+}
+
+/// When an attack was made, in the game's count: the game (`WarmachineState::games`) and the
+/// moment within it (`TurnState::moment`), with the target's ARM then.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moment {
+    pub games: u32,
+    pub moment: u32,
+    pub arm: u32,
 }
 
 /// Damage rolled but not marked: mark it on `target` now.
@@ -103,6 +115,11 @@ mod tests {
             pow: PowSource::Weapon("Blade".into()),
             arm: Some(15),
             active: Some("@ana".into()),
+            moment: Some(Moment {
+                games: 1,
+                moment: 4,
+                arm: 16,
+            }),
         });
         assert_eq!(WmPress::decode(DAMAGE, &d.payload().to_value()).unwrap(), d);
         let a = WmPress::Apply(ApplyPress {

@@ -10,7 +10,7 @@ use engine::i18n::Lang;
 use engine::session::{Actor, MAX_SHEET_BYTES, Session, SessionError, SystemId};
 use engine::systems::rules::SessionState;
 use engine::systems::warmachine::effects::Stat;
-use engine::systems::warmachine::{Model, RuleError, WarmachineState, sheet};
+use engine::systems::warmachine::{Model, RuleError, WarmachineState, players, sheet};
 use serde_json::Value;
 
 use crate::command_roll::CommandRoll;
@@ -55,6 +55,10 @@ pub fn load(s: &Session) -> Result<Game, SessionError> {
     for e in &s.roster {
         if let Ok(Some(mut m)) = sheet::read(&e.sheet) {
             m.name = e.name.clone();
+            // Issue 29: a model typed without a controller is its entry owner's.
+            if m.controller.trim().is_empty() {
+                m.controller = format!("<@{}>", e.owner);
+            }
             models.insert(e.name.clone(), m);
         }
     }
@@ -144,15 +148,54 @@ impl Commander {
         }
     }
 
-    /// Whether a model's `controller` names this person (`@alice`, `alice` or a mention).
+    /// Whether a model's `controller` names this person: their mention (issue 29), or, for a
+    /// model stored before controllers were members, their name.
     fn controls(&self, model: &Model) -> bool {
-        let c = model.controller.trim();
-        c == format!("<@{}>", self.actor.user)
-            || c == format!("<@!{}>", self.actor.user)
-            || self
+        self.is_player(&model.controller)
+    }
+
+    /// Whether `player` (as the game stores players: `<@id>`, or an older name) is this person.
+    pub fn is_player(&self, player: &str) -> bool {
+        match players::user_id(player) {
+            Some(id) => id == self.actor.user,
+            None => self
                 .names
                 .iter()
-                .any(|n| n.eq_ignore_ascii_case(c.trim_start_matches('@')))
+                .any(|n| n.eq_ignore_ascii_case(player.trim().trim_start_matches('@'))),
+        }
+    }
+
+    /// This person as the game names players: their mention.
+    pub fn mention(&self) -> String {
+        format!("<@{}>", self.actor.user)
+    }
+
+    /// The GM (or a server manager).
+    pub fn is_gm(&self, s: &Session) -> bool {
+        s.may_manage(self.actor)
+    }
+
+    /// Issue 33: what belongs to `player` (their turn, their trigger) is theirs or the GM's.
+    pub fn may_act_for(&self, s: &Session, player: &str, what: (&str, &str)) -> Result<(), SessionError> {
+        if self.is_gm(s) || self.is_player(player) {
+            return Ok(());
+        }
+        Err(refusal(
+            format!("{} is {player}'s: only they or the GM may do it.", what.0),
+            format!("{}は{player}のものです。本人かGMだけが行えます。", what.1),
+        ))
+    }
+
+    /// Issue 33: only the GM (or a server manager).
+    pub fn gm_only(&self, s: &Session, en: &str, ja: &str) -> Result<(), SessionError> {
+        if self.is_gm(s) {
+            Ok(())
+        } else {
+            Err(refusal(
+                format!("Only the GM may {en}."),
+                format!("{ja}はGMだけが行えます。"),
+            ))
+        }
     }
 
     /// Changing the game is for the people playing it: the GM (or a manager), a player who
@@ -219,6 +262,18 @@ pub fn raw_model(name: &str, stat: u32, def: u32, arm: u32) -> Model {
     m
 }
 
+/// Before any step: the triggers of models destroyed since (by a hit, or `/char edit
+/// status=destroyed`) leave the queue (issue 29), so they never block the turn or "any time"
+/// rules. Saved with the step; a refused step saves nothing, and the next one tidies again.
+fn tidy(game: &mut Game) {
+    game.state.game.drop_destroyed(&game.models);
+}
+
+/// Players typed into a command (`players:`), each a Discord member (issue 29).
+pub fn typed_players(list: &[String]) -> Result<Vec<String>, SessionError> {
+    players::members(list).map_err(rule)
+}
+
 /// What a step gets: the fresh session (names, owners), the game to change, the dice.
 pub type Step<'a, T> = dyn FnMut(&Session, &mut Game, &mut dyn Roller) -> Result<T, SessionError> + Send + 'a;
 
@@ -238,6 +293,7 @@ pub async fn run<'a, T: Send>(
             let before = load(s)?;
             commander.in_game(s, &before)?;
             let mut game = before.clone();
+            tidy(&mut game);
             let out = roll.with(|r| step(s, &mut game, r))?;
             save(s, &before, &game)?;
             produced = Some(out);
@@ -270,6 +326,7 @@ pub async fn run_press<T: Send>(
             }
             let before = load(s)?;
             let mut game = before.clone();
+            tidy(&mut game);
             // Without `rolling` (a press that rolls nothing) the step gets no dice.
             let out = match rolling {
                 Some(rolling) => rolling.dice().with(|r| step(s, &mut game, r))?,

@@ -61,6 +61,19 @@ pub(super) fn damage_step(
     }
 }
 
+/// Issue 29: damage typed onto another player's model is refused with the ways that work.
+fn hand_over(m: &Model) -> SessionError {
+    let (name, c) = (&m.name, &m.controller);
+    store::refusal(
+        format!(
+            "{name} is controlled by {c}: its controller or the GM marks its damage. Roll with apply:false — nothing is marked until {c} (or the GM) presses Apply damage — or attack with /wm attack and use its damage buttons; a server manager may let rollers apply it (/config option name:wm.roller_applies_damage value:on)."
+        ),
+        format!(
+            "{name}のコントローラーは{c}です。ダメージを記入するのはコントローラーかGMです。apply:false で振れば、{c}（またはGM）が「ダメージを適用」を押すまで記入されません。/wm attack のダメージボタンも使えます。サーバー管理者は /config option name:wm.roller_applies_damage value:on でロールした人の適用を許可できます。"
+        ),
+    )
+}
+
 pub(super) fn marked(l: &Landing) -> Marked {
     match l {
         Landing::Now => Marked::Applied,
@@ -162,9 +175,9 @@ pub async fn wm_damage(
     let roller_may =
         engine::systems::warmachine::rules::ROLLER_APPLIES_DAMAGE.value_in(&inv.settings.house) == "on";
     let uses_models = attacker.is_some() || target.is_some();
-    let (roll, session, o, landing, active) = if uses_models {
+    let (roll, session, o, landing, active, owner) = if uses_models {
         let commander = Commander::of(ctx, &inv);
-        let (roll, session, (o, landing, active)) = store::run(ctx, &inv, &mut |s, game, r| {
+        let (roll, session, (o, landing, active, owner)) = store::run(ctx, &inv, &mut |s, game, r| {
             let a = match &attacker {
                 Some(n) => {
                     let name = model_name(s, game, n)?;
@@ -180,15 +193,32 @@ pub async fn wm_damage(
             };
             // Typed damage lands on a model by the hand of whoever commands it (or the GM);
             // the roller's only where the server allows it (`wm.roller_applies_damage`).
-            if let (Some(name), false) = (&t, roller_may) {
-                commander.may_command(s, model(game, name)?)?;
+            // Previewed (`apply:false`, a raw `arm:`), nothing is marked: anyone in the game
+            // rolls it, and Apply damage is handed to the target's controller (issue 29).
+            let marks_now = apply && arm.is_none();
+            if let (Some(name), true, false) = (&t, marks_now, roller_may) {
+                let m = model(game, name)?;
+                if commander.may_command(s, m).is_err() {
+                    return Err(hand_over(m));
+                }
             }
             let (o, landing) = damage_step(game, &req, &a, t.as_deref(), arm, apply, r)?;
             let active = Some(a.controller.clone()).filter(|c| !c.is_empty());
-            Ok((o, landing, active))
+            let owner = match &landing {
+                Landing::Later(name) => super::press::apply_owner(s, game, name, commander.actor.user),
+                _ => commander.actor.user,
+            };
+            Ok((o, landing, active, owner))
         })
         .await?;
-        (roll, Some(std::sync::Arc::new(session)), o, landing, active)
+        (
+            roll,
+            Some(std::sync::Arc::new(session)),
+            o,
+            landing,
+            active,
+            owner,
+        )
     } else {
         let a = raw_model("", 0, 0, 0);
         let mut g = Game {
@@ -198,7 +228,7 @@ pub async fn wm_damage(
         let (roll, (o, landing)) =
             CommandRoll::roll(ctx, |r| damage_step(&mut g, &req, &a, None, arm, apply, r))
                 .map_err(|e| say(&e, lang))?;
-        (roll, inv.session_if_any(ctx).await, o, landing, None)
+        (roll, inv.session_if_any(ctx).await, o, landing, None, inv.user)
     };
     let mut buttons = vec![];
     if let (Landing::Later(name), Some(s)) = (&landing, &session) {
@@ -207,7 +237,7 @@ pub async fn wm_damage(
             target: name.clone(),
             damage: o.damage,
         };
-        buttons = apply_button(ctx.data(), inv.guild, inv.channel, inv.user, press, lang).await;
+        buttons = apply_button(ctx.data(), inv.guild, inv.channel, owner, press, lang).await;
     }
     let v = view::damage_view(&o, marked(&landing), active.as_deref(), lang);
     reply(roll, &inv, session.as_deref(), &v, buttons, &o).await

@@ -29,7 +29,7 @@ use engine::systems::warmachine::{
 use serenity::all::{ButtonStyle, CreateButton};
 
 use super::embeds::{self as view, AttackShown};
-use super::press_data::{ApplyPress, BOOST, DamagePress, WmPress};
+use super::press_data::{ApplyPress, BOOST, DamagePress, Moment, WmPress};
 use super::store::{self, Commander, Game, model, model_name, raw_model, refusal, rule, say, with_raw};
 use super::{model_autocomplete, reply};
 use crate::command_roll::CommandRoll;
@@ -154,6 +154,102 @@ struct AttackDone {
     outcome: AttackOutcome,
     target: Option<Model>,
     pow: Option<PowSource>,
+    moment: Option<Moment>,
+}
+
+/// Issue 29: `/wm attack` without `weapon:` (and without `kind:`): a model with one weapon
+/// attacks with it; one with several is refused with the list (never a silent melee attack).
+fn default_weapon(m: &Model) -> Result<Option<String>, SessionError> {
+    match m.weapons.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(one.name.clone())),
+        several => {
+            let list = |lang: Lang| {
+                several
+                    .iter()
+                    .map(|w| format!("{} (POW {} {})", w.name, w.pow, w.kind.name(lang)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            Err(refusal(
+                format!(
+                    "{} has several weapons: {}. Name one with weapon:.",
+                    m.name,
+                    list(Lang::En)
+                ),
+                format!(
+                    "{}には武器が複数あります：{}。weapon: で1つ指定してください。",
+                    m.name,
+                    list(Lang::Ja)
+                ),
+            ))
+        }
+    }
+}
+
+/// Autocomplete of `weapon:`: the weapons of the attacker typed (every model's when none is).
+pub async fn weapon_autocomplete(
+    ctx: Context<'_>,
+    partial: &str,
+) -> serenity::all::CreateAutocompleteResponse {
+    let attacker = match ctx {
+        poise::Context::Application(app) => typed_option(&app.interaction.data.options, "attacker"),
+        poise::Context::Prefix(_) => None,
+    };
+    let session = ctx
+        .data()
+        .store
+        .shared_session(ctx.channel_id().get())
+        .await
+        .ok()
+        .flatten();
+    let choices = session
+        .and_then(|s| store::peek(&s).map(|g| (s, g)))
+        .map(|(s, g)| weapon_choices(&s, &g, attacker.as_deref(), partial))
+        .unwrap_or_default();
+    serenity::all::CreateAutocompleteResponse::new().set_choices(
+        choices
+            .into_iter()
+            .map(|(label, value)| serenity::all::AutocompleteChoice::new(label, value))
+            .collect(),
+    )
+}
+
+/// The weapons `weapon:` offers: the attacker's (by roster name, any case), else every model's;
+/// those containing `partial`, at most 25.
+pub fn weapon_choices(s: &Session, g: &Game, attacker: Option<&str>, partial: &str) -> Vec<(String, String)> {
+    let wanted = attacker.and_then(|a| s.entry(a)).map(|e| e.name.clone());
+    let needle = partial.trim().to_lowercase();
+    let mut out: Vec<(String, String)> = Vec::new();
+    for m in g
+        .models
+        .values()
+        .filter(|m| wanted.as_ref().is_none_or(|w| *w == m.name))
+    {
+        for w in &m.weapons {
+            if w.name.to_lowercase().contains(&needle) && !out.iter().any(|(_, v)| *v == w.name) {
+                let label = format!(
+                    "{} — {} (POW {} {})",
+                    w.name,
+                    m.name,
+                    w.pow,
+                    w.kind.name(Lang::En)
+                );
+                out.push((label.chars().take(100).collect(), w.name.clone()));
+            }
+        }
+    }
+    out.truncate(25);
+    out
+}
+
+fn typed_option(options: &[serenity::all::CommandDataOption], name: &str) -> Option<String> {
+    use serenity::all::CommandDataOptionValue as V;
+    options.iter().find_map(|o| match &o.value {
+        V::SubCommand(inner) | V::SubCommandGroup(inner) => typed_option(inner, name),
+        V::String(v) | V::Autocomplete { value: v, .. } if o.name == name => Some(v.clone()),
+        _ => None,
+    })
 }
 
 /// The POW a hit's damage buttons use: the weapon named, a raw `pow`, or the attacker's only
@@ -200,9 +296,10 @@ pub async fn wm_attack(
     #[autocomplete = "model_autocomplete"]
     #[max_length = 64]
     target: Option<String>,
-    #[description = "Attacker's weapon (sets melee/ranged and POW)"]
+    #[description = "Attacker's weapon (sets melee/ranged and POW; a model's only one by default)"]
     #[name_localized("ja", "武器")]
-    #[description_localized("ja", "攻撃側の武器（近接・射撃とPOWが決まる）")]
+    #[description_localized("ja", "攻撃側の武器（近接・射撃とPOWが決まる。武器が1つならそれ）")]
+    #[autocomplete = "weapon_autocomplete"]
     #[max_length = 60]
     weapon: Option<String>,
     #[description = "Melee (MAT) or ranged (RAT); default melee"]
@@ -251,16 +348,23 @@ pub async fn wm_attack(
     #[min = 1]
     #[max = 10]
     discard_highest: Option<i64>,
-    #[description = "Modifier (cover, terrain, …)"]
+    #[description = "Modifier (terrain, elevation, …)"]
     #[name_localized("ja", "修正")]
-    #[description_localized("ja", "修正値（カバー、地形など）")]
+    #[description_localized("ja", "修正値（地形、高さなど）")]
     #[min = -20]
     #[max = 20]
     modifier: Option<i64>,
+    #[description = "The target is in cover: its DEF bonus (refused if it cannot gain cover)"]
+    #[name_localized("ja", "遮蔽")]
+    #[description_localized("ja", "目標が遮蔽を得ている：DEFボーナス（遮蔽を得られない目標は不可）")]
+    #[min = 1]
+    #[max = 10]
+    cover: Option<i64>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let lang = inv.lang;
     let options = attack_options(&inv.settings.house);
+    let kind_typed = kind.is_some();
     let dice = dice_request(boost, additional.as_deref(), discard_lowest, discard_highest)
         .map_err(|e| say(&e, lang))?;
     let kind: AttackKind = kind.map_or(AttackKind::Melee, AttackKind::from);
@@ -269,6 +373,7 @@ pub async fn wm_attack(
         weapon: weapon.clone(),
         modifier: self::modifier(modifier),
         dice,
+        cover: num(cover).unwrap_or(0),
     };
     let (stat, def, pow, arm) = (num(stat), num(def), num(pow), num(arm));
     let raw_attacker = || -> Result<Model, SessionError> {
@@ -288,6 +393,7 @@ pub async fn wm_attack(
     ) = if uses_models {
         let commander = Commander::of(ctx, &inv);
         let (roll, session, (done, a)) = store::run(ctx, &inv, &mut |s, game: &mut Game, r| {
+            let mut req = req.clone();
             let a_model = match &attacker {
                 Some(n) => {
                     let name = model_name(s, game, n)?;
@@ -314,6 +420,12 @@ pub async fn wm_attack(
                 (Some(m), None) => m.clone(),
                 (None, _) => raw_target()?,
             };
+            if req.weapon.is_none()
+                && !kind_typed
+                && let Some(m) = &a_model
+            {
+                req.weapon = default_weapon(m)?;
+            }
             // Item 22 / WG-9: both models in a started game: the attack opens, takes its roles
             // and closes; its roles stay while triggers wait.
             let turn = a_model.is_some() && t_model.is_some() && game.state.game.started();
@@ -325,12 +437,20 @@ pub async fn wm_attack(
                 game.state.game.record_attack(&outcome).map_err(rule)?;
                 game.state.game.end_attack().map_err(rule)?;
             }
-            let pow = damage_pow(weapon.as_deref(), pow, a_model.as_ref(), outcome.kind);
+            let pow = damage_pow(req.weapon.as_deref(), pow, a_model.as_ref(), outcome.kind);
+            // WG-9, issue 29: the damage belongs to this moment; what ARM it saw, for the
+            // refusal once the moment has passed.
+            let moment = Some(Moment {
+                games: game.state.games,
+                moment: game.state.game.moment,
+                arm: arm.unwrap_or_else(|| u32::try_from(t.stat(Stat::Arm).value).unwrap_or(0)),
+            });
             Ok((
                 AttackDone {
                     outcome,
                     target: t_model,
                     pow,
+                    moment,
                 },
                 a_model,
             ))
@@ -350,6 +470,7 @@ pub async fn wm_attack(
                 outcome,
                 target: None,
                 pow: pow.map(PowSource::Value),
+                moment: None,
             },
             None,
         )
@@ -368,6 +489,7 @@ pub async fn wm_attack(
                     pow: p.clone(),
                     arm,
                     active: Some(o.active_player.clone()).filter(|a| !a.is_empty()),
+                    moment: done.moment.clone(),
                 };
                 buttons = damage_buttons(ctx, &inv, &press).await;
             }

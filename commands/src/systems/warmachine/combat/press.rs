@@ -1,8 +1,9 @@
 //! The buttons after a hit: "Roll damage" / "Boosted damage", then "Apply damage".
 
 use engine::i18n::Lang;
+use engine::session::{Session, SessionError};
 use engine::systems::warmachine::dice::DiceRequest;
-use engine::systems::warmachine::{DamageRequest, ModelStatus};
+use engine::systems::warmachine::{DamageRequest, ModelStatus, PowSource};
 use serenity::all::{CreateActionRow, CreateButton, CreateEmbed, CreateInteractionResponseMessage};
 
 use super::apply_button;
@@ -10,7 +11,7 @@ use super::damage::{Landing, damage_step, marked};
 use crate::BotError;
 use crate::press::{Answer, Press, PressLog, PressReply, Shown};
 use crate::systems::warmachine::embeds as view;
-use crate::systems::warmachine::press_data::{ApplyPress, BOOST, DamagePress};
+use crate::systems::warmachine::press_data::{ApplyPress, BOOST, DamagePress, Moment};
 use crate::systems::warmachine::store::{self, Game, model, raw_model, rule, say};
 
 /// The press's reply: the message as it was, with `embed` added and `buttons` in place of the
@@ -53,15 +54,25 @@ pub async fn damage_press(p: &Press<'_>, answer: Answer<'_>, d: DamagePress) -> 
     };
     let (o, landing, session) = match d.session {
         Some(sid) => {
-            let (_, (o, landing)) = store::run_press(p, Some(&rolling), sid, &mut |_s, game, r| {
+            let (_, (o, landing, owner)) = store::run_press(p, Some(&rolling), sid, &mut |s, game, r| {
+                if let Some(m) = &d.moment
+                    && (m.games, m.moment) != (game.state.games, game.state.game.moment)
+                {
+                    return Err(moment_passed(&d, m));
+                }
                 let a = match &d.attacker {
                     Some(n) => model(game, n)?.clone(),
                     None => raw_model("", 0, 0, 0),
                 };
-                damage_step(game, &req, &a, d.target.as_deref(), d.arm, true, r)
+                let (o, landing) = damage_step(game, &req, &a, d.target.as_deref(), d.arm, true, r)?;
+                let owner = match &landing {
+                    Landing::Later(t) => apply_owner(s, game, t, p.action.owner),
+                    _ => p.action.owner,
+                };
+                Ok((o, landing, owner))
             })
             .await?;
-            (o, landing, Some(sid))
+            (o, landing, Some((sid, owner)))
         }
         None => {
             let a = raw_model("", 0, 0, 0);
@@ -82,11 +93,11 @@ pub async fn damage_press(p: &Press<'_>, answer: Answer<'_>, d: DamagePress) -> 
         "/wm damage"
     };
     let log = match session {
-        Some(session) => PressLog::new(session, command, &o),
+        Some((session, _)) => PressLog::new(session, command, &o),
         None => PressLog::outside_session(command, &o),
     };
     let mut buttons = vec![];
-    if let (Landing::Later(name), Some(sid)) = (&landing, session) {
+    if let (Landing::Later(name), Some((sid, owner))) = (&landing, session) {
         let press = ApplyPress {
             session: sid,
             target: name.clone(),
@@ -96,7 +107,7 @@ pub async fn damage_press(p: &Press<'_>, answer: Answer<'_>, d: DamagePress) -> 
             p.data,
             p.interaction.guild_id.map(|g| g.get()),
             p.interaction.channel_id.get(),
-            p.action.owner,
+            owner,
             press,
             lang,
         )
@@ -107,6 +118,57 @@ pub async fn damage_press(p: &Press<'_>, answer: Answer<'_>, d: DamagePress) -> 
         v.title.push_str(lang.pick(" (boosted)", "（ブースト）"));
     }
     Ok(rolling.show(updated(p, v.to_embed(), buttons), log))
+}
+
+/// Issue 29: a damage button past its attack's moment (WG-9) refuses, says why, and what to
+/// type instead: `/wm damage` with the ARM the target had then.
+fn moment_passed(d: &DamagePress, m: &Moment) -> SessionError {
+    let who = match (&d.attacker, &d.target) {
+        (Some(a), Some(t)) => format!("{a} → {t}"),
+        (None, Some(t)) => t.clone(),
+        (Some(a), None) => a.clone(),
+        (None, None) => String::new(),
+    };
+    let attacker = d
+        .attacker
+        .as_ref()
+        .map(|a| format!(" attacker:{a}"))
+        .unwrap_or_default();
+    let target = d
+        .target
+        .as_ref()
+        .map(|t| format!(" target:{t}"))
+        .unwrap_or_default();
+    let pow = match &d.pow {
+        PowSource::Weapon(w) => format!(" weapon:{w}"),
+        PowSource::Value(v) => format!(" pow:{v}"),
+    };
+    let typed = format!("/wm damage{attacker}{target}{pow} arm:{}", m.arm);
+    store::refusal(
+        format!(
+            "This damage belonged to its attack ({who}), and the game has moved on since (another attack, or the end of an activation or turn): effects may have changed. Roll it as it was with `{typed}` (ARM {} then); nothing is marked until Apply damage.",
+            m.arm
+        ),
+        format!(
+            "このダメージは攻撃（{who}）の時点のものですが、その後ゲームが進みました（別の攻撃、アクティベーションや手番の終了）。効果が変わっている可能性があります。当時のまま振るには `{typed}`（当時のARM {}）。ダメージを適用ボタンを押すまで記入されません。",
+            m.arm
+        ),
+    )
+}
+
+/// Issue 29: who applies damage previewed on `target` (Apply damage): the roller when they
+/// command it (its controller, its entry's owner), else its controller — the hand-over README
+/// describes — or, for a controller who is no member, the entry's owner.
+pub(super) fn apply_owner(s: &Session, game: &Game, target: &str, roller: u64) -> u64 {
+    let controller = game
+        .models
+        .get(target)
+        .and_then(|m| engine::systems::warmachine::players::user_id(&m.controller));
+    let owner = s.entry(target).map(|e| e.owner);
+    if controller == Some(roller) || owner == Some(roller) {
+        return roller;
+    }
+    controller.or(owner).unwrap_or(roller)
 }
 
 /// The applied damage as the press shows it.

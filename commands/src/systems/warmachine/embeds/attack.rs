@@ -111,6 +111,11 @@ pub fn attack_view(o: &AttackOutcome, shown: &AttackShown<'_>, lang: Lang) -> Em
     {
         fields.push((lang.pick("Damage", "ダメージ").to_string(), why.clone(), false));
     }
+    // In the description, where Discord shows a member's mention (a footer shows it raw).
+    let active = active_line(&o.active_player, lang);
+    if !active.is_empty() {
+        desc.push(active);
+    }
     EmbedView {
         title,
         description: desc.join("\n"),
@@ -125,7 +130,7 @@ pub fn attack_view(o: &AttackOutcome, shown: &AttackShown<'_>, lang: Lang) -> Em
             .into_iter()
             .map(|(n, v, i)| (n, truncate(&v, FIELD), i))
             .collect(),
-        footer: Some(active_line(&o.active_player, lang)).filter(|s| !s.is_empty()),
+        footer: None,
     }
 }
 
@@ -205,6 +210,9 @@ pub fn damage_view(o: &DamageOutcome, marked: Marked, active: Option<&str>, lang
         )),
         Marked::Nowhere => {}
     }
+    if let Some(a) = active.map(|a| active_line(a, lang)).filter(|s| !s.is_empty()) {
+        desc.push(a);
+    }
     EmbedView {
         title,
         description: desc.join("\n"),
@@ -215,7 +223,7 @@ pub fn damage_view(o: &DamageOutcome, marked: Marked, active: Option<&str>, lang
             _ => colour::NEUTRAL,
         },
         fields,
-        footer: active.map(|a| active_line(a, lang)).filter(|s| !s.is_empty()),
+        footer: None,
     }
 }
 
@@ -249,6 +257,7 @@ mod tests {
                     count: 1,
                 }),
             },
+            cover: 0,
         };
         let o = resolve_attack(
             &req,
@@ -281,7 +290,11 @@ mod tests {
             "{}",
             v.description
         );
-        assert_eq!(v.footer.as_deref(), Some("Active player: Ana"));
+        assert!(
+            v.description.ends_with("\nActive player: Ana"),
+            "{}",
+            v.description
+        );
         let line = model_line(&t, Lang::En);
         assert!(
             line.contains("Dark Shroud ×2") && line.contains("ARM 13→11"),

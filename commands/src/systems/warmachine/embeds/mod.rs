@@ -16,7 +16,7 @@ mod turn;
 
 pub use attack::{AttackShown, Marked, attack_view, damage_view};
 pub use effects::{changed_stats, effects_lines, effects_view, expiry_text, model_line};
-pub use rulings::{rolloff_view, ruling_line, rulings_view};
+pub use rulings::{archived_view, rolloff_view, ruling_line, rulings_view};
 pub use status::board_fields;
 pub use turn::{closed_line, expired_lines, resolution_text, turn_end_view};
 
