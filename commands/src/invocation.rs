@@ -34,6 +34,9 @@ pub struct ReadBreaker {
     down_until_ms: AtomicU64,
     /// The last server settings read per guild, used only while the store is down.
     settings: std::sync::Mutex<std::collections::HashMap<u64, ServerSettings>>,
+    /// Per channel, whether the last read of its active session found one: during an outage
+    /// a roll is announced as unlogged only where it would have been logged.
+    sessions: std::sync::Mutex<std::collections::HashMap<u64, bool>>,
 }
 
 /// Most servers' settings kept for outages (a bounded map: cleared when full).
@@ -55,6 +58,21 @@ impl ReadBreaker {
             map.clear();
         }
         map.insert(guild, settings.clone());
+    }
+
+    /// What the last read of `channel`'s active session found.
+    pub fn saw_session(&self, channel: u64, running: bool) {
+        let mut map = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= CACHED_SETTINGS && !map.contains_key(&channel) {
+            map.clear();
+        }
+        map.insert(channel, running);
+    }
+
+    /// Whether a session ran in `channel` when it was last read (`None`: never read).
+    pub fn session_known(&self, channel: u64) -> Option<bool> {
+        let map = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(&channel).copied()
     }
 
     /// The time a read at `now_ms` may take, or `None` to skip the store.
@@ -326,9 +344,10 @@ impl Invocation {
     /// The channel's active session, or a clear "start one" error.
     pub async fn session(&self, ctx: Context<'_>) -> Result<Arc<Session>, BotError> {
         let read = ctx.data().store.shared_session(self.channel).await;
-        if read.is_ok() {
+        if let Ok(found) = &read {
             // Storage answers again: optional reads need not wait for their probe.
             ctx.data().reads.succeeded();
+            ctx.data().reads.saw_session(self.channel, found.is_some());
         }
         match read {
             Ok(Some(s)) => Ok(s),
@@ -345,8 +364,9 @@ impl Invocation {
             ctx.data().store.shared_session(self.channel),
         )
         .await;
-        if read.is_none() {
-            self.session_unread.store(true, Ordering::SeqCst);
+        match &read {
+            None => self.session_unread.store(true, Ordering::SeqCst),
+            Some(found) => ctx.data().reads.saw_session(self.channel, found.is_some()),
         }
         read.flatten()
     }
@@ -418,8 +438,11 @@ impl Invocation {
     ) {
         let Some(session) = session else {
             // No session read: none here, or storage down. Nothing a player rolled may vanish
-            // silently, so an outage is said out loud.
-            if self.session_unread.load(Ordering::SeqCst) || !self.settings_loaded {
+            // silently, so an outage is said out loud — where something was lost: not where
+            // the channel's last read found no session (nothing can start one while storage
+            // is down), nor where the session was read and there is none.
+            let unread = self.session_unread.load(Ordering::SeqCst);
+            if unread && ctx.data().reads.session_known(self.channel) != Some(false) {
                 self.announce_unlogged(ctx, true).await;
             }
             return;

@@ -24,6 +24,7 @@ mod e2e_session;
 mod e2e_sr;
 mod e2e_terminator;
 mod e2e_warmachine;
+mod outage_hang;
 mod scale_metrics;
 mod scale_proxy;
 mod scale_reconnect;

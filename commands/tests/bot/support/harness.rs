@@ -21,6 +21,8 @@ use serde_json::Value;
 pub struct FlakyStore {
     pub inner: Arc<dyn Store>,
     pub settings_down: AtomicBool,
+    /// Every read of a channel's active session fails while set.
+    pub sessions_down: AtomicBool,
     /// Milliseconds every roll-log append waits first (slow work after a reply).
     pub append_delay_ms: std::sync::atomic::AtomicU64,
     /// Milliseconds every session update waits first (a slow database or a held row lock).
@@ -32,6 +34,7 @@ impl FlakyStore {
         FlakyStore {
             inner,
             settings_down: false.into(),
+            sessions_down: false.into(),
             append_delay_ms: 0.into(),
             update_delay_ms: 0.into(),
         }
@@ -70,6 +73,9 @@ impl Store for FlakyStore {
         self.inner.create_session(session)
     }
     fn active_session(&self, channel: u64) -> StoreFuture<'_, Option<Session>> {
+        if self.sessions_down.load(Ordering::SeqCst) {
+            return Box::pin(async { Err(StoreError::Unavailable("test outage".into())) });
+        }
         self.inner.active_session(channel)
     }
     fn session(&self, id: i64) -> StoreFuture<'_, Option<Session>> {
