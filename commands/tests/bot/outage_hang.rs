@@ -301,3 +301,39 @@ async fn only_rolls_that_would_have_been_logged_are_announced_during_an_outage()
     );
     h.shutdown().await;
 }
+
+/// With the server-settings row held by another transaction, `/config language` says the
+/// settings were being changed (not "the session changed meanwhile") and changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_held_settings_row_is_not_called_a_session_change() {
+    use crate::support::e2e::{as_, console_with, text};
+    use saikoro_bot::console::ConsoleOptions;
+    use sqlx::Connection;
+    let db = TestDb::create().await;
+    let mut c = console_with(ConsoleOptions {
+        database_url: Some(db.url.clone()),
+        ..Default::default()
+    })
+    .await;
+    let admin = c.invoker();
+    as_(&mut c, &admin, "/config language language:English").await;
+    let mut holder = sqlx::PgConnection::connect(&db.url).await.expect("connect");
+    let mut tx = holder.begin().await.expect("begin");
+    sqlx::query("SELECT settings FROM server_settings FOR UPDATE")
+        .execute(&mut *tx)
+        .await
+        .expect("hold the row");
+    // Past the 2 s lock wait the command was deferred ("thinking…", privately): the answer
+    // fills that response in.
+    let r = as_(&mut c, &admin, "/config language language:日本語").await;
+    assert!(
+        r.content().contains("settings were being changed"),
+        "{}",
+        text(&r)
+    );
+    assert!(!r.content().contains("session"), "{}", r.content());
+    tx.rollback().await.expect("release");
+    let s = c.store().server_settings(DEFAULT_GUILD).await.unwrap().unwrap();
+    assert_eq!(s.language, Some(Lang::En), "nothing changed");
+    c.shutdown().await;
+}
