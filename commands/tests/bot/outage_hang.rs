@@ -337,3 +337,50 @@ async fn a_held_settings_row_is_not_called_a_session_change() {
     assert_eq!(s.language, Some(Lang::En), "nothing changed");
     c.shutdown().await;
 }
+
+/// Through the bot: `/char edit` sent as PostgreSQL freezes is answered within the write limit
+/// that nothing was saved, and a second edit sent meanwhile is not answered after the first's
+/// wait plus its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn edits_sent_to_a_frozen_database_are_answered_in_time_through_the_bot() {
+    let (db, proxy, store) = proxied().await;
+    contract::cache_live(store.as_ref()).await;
+    let fake = FakeDiscord::start().await.expect("fake");
+    let h = support::harness::Harness::start(fake, store.clone()).await;
+    let gm = h.invoker("gm");
+    assert!(
+        !h.send(&gm, "/session start name:Run system:generic")
+            .await
+            .ephemeral
+    );
+    assert!(!h.send(&gm, "/char add name:Jack stats:arm=15").await.ephemeral);
+    // Read once more so the settings and the session are in the (still trusted) cache.
+    h.send(&gm, "/char show name:Jack").await;
+    let version = direct(&db)
+        .await
+        .active_session(saikoro_bot::fake_discord::DEFAULT_CHANNEL)
+        .await;
+    let version = version.unwrap().unwrap().version;
+    proxy.freeze();
+    let first = (h.deliver(&gm, "/char edit name:Jack stats:arm=1"), Instant::now());
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let second = (h.deliver(&gm, "/char edit name:Jack stats:arm=2"), Instant::now());
+    for (id, sent) in [first, second] {
+        let r = h
+            .fake
+            .wait_reply(id, WRITE_LIMIT + SLACK * 2)
+            .await
+            .expect("answered while the database stays frozen");
+        let took = sent.elapsed();
+        assert!(took < WRITE_LIMIT + SLACK, "answered after {took:?}");
+        assert!(r.content().contains("nothing was saved"), "{:?}", r.message);
+        eprintln!("edit answered after {took:?} with the database frozen");
+    }
+    proxy.pass();
+    let after = direct(&db)
+        .await
+        .active_session(saikoro_bot::fake_discord::DEFAULT_CHANNEL)
+        .await;
+    assert_eq!(after.unwrap().unwrap().version, version, "nothing was written");
+    h.shutdown().await;
+}

@@ -211,6 +211,18 @@ impl Harness {
         self.send_id(who, line).await.1
     }
 
+    /// Type `line` as `who` without waiting: the interaction's id.
+    pub fn deliver(&self, who: &Invoker, line: &str) -> u64 {
+        let built = saikoro_bot::console::line::build(line, &all_commands(), &|n| {
+            fake_discord::payloads::user(&user_for(n))
+        })
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+        let interaction =
+            self.fake
+                .command_interaction(who, 2, &built.command, built.options, built.resolved);
+        self.fake.deliver(interaction).expect("delivered")
+    }
+
     /// [`Self::send`], with the interaction's id (to read its later follow-ups).
     pub async fn send_id(&self, who: &Invoker, line: &str) -> (u64, Reply) {
         let built = saikoro_bot::console::line::build(line, &all_commands(), &|n| {
