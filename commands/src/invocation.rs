@@ -443,7 +443,7 @@ impl Invocation {
             // is down), nor where the session was read and there is none.
             let unread = self.session_unread.load(Ordering::SeqCst);
             if unread && ctx.data().reads.session_known(self.channel) != Some(false) {
-                self.announce_unlogged(ctx, true).await;
+                self.announce_unlogged(ctx, Unlogged::Unread).await;
             }
             return;
         };
@@ -451,32 +451,44 @@ impl Invocation {
             Some(Ok(true)) | None => {}
             Some(Ok(false)) => {
                 tracing::warn!(session = session.id, "roll not logged: the session ended");
-                self.announce_unlogged(ctx, false).await;
+                self.announce_unlogged(ctx, Unlogged::Lost).await;
             }
             Some(Err(e)) => {
                 tracing::warn!(session = session.id, "roll not logged: {e}");
-                self.announce_unlogged(ctx, false).await;
+                let how = match e {
+                    StoreError::Unconfirmed => Unlogged::Unconfirmed,
+                    _ => Unlogged::Lost,
+                };
+                self.announce_unlogged(ctx, how).await;
             }
         }
     }
 
-    /// Tell the channel (the roller and the GM) that this roll is not in the session's log;
-    /// `unread`: the session itself could not be read, so its game's reading did not apply.
-    async fn announce_unlogged(&self, ctx: Context<'_>, unread: bool) {
-        let text = match (self.lang, unread) {
-            (Lang::En, true) => format!(
+    /// Tell the channel (the roller and the GM) that this roll is not (or may not be) in the
+    /// session's log.
+    async fn announce_unlogged(&self, ctx: Context<'_>, how: Unlogged) {
+        let text = match (self.lang, how) {
+            (Lang::En, Unlogged::Unconfirmed) => format!(
+                "⚠️ Storage stopped answering while <@{}>'s roll above was being logged: it may or may not be in the session log (/session log shows it).",
+                self.user
+            ),
+            (Lang::Ja, Unlogged::Unconfirmed) => format!(
+                "⚠️ 記録の途中でストレージが応答しなくなりました。上の <@{}> のロールがセッションのログに残ったかどうか分かりません（/session log で確認できます）。",
+                self.user
+            ),
+            (Lang::En, Unlogged::Unread) => format!(
                 "⚠️ Storage is unavailable: if this channel has a session, <@{}>'s roll above is not in its log, and was read without its game's rules.",
                 self.user
             ),
-            (Lang::En, false) => format!(
+            (Lang::En, Unlogged::Lost) => format!(
                 "⚠️ Storage is unavailable: <@{}>'s roll above is not in the session log.",
                 self.user
             ),
-            (Lang::Ja, true) => format!(
+            (Lang::Ja, Unlogged::Unread) => format!(
                 "⚠️ ストレージが利用できません。このチャンネルにセッションがある場合、上の <@{}> のロールはログに残らず、ゲームのルールなしで読まれました。",
                 self.user
             ),
-            (Lang::Ja, false) => format!(
+            (Lang::Ja, Unlogged::Lost) => format!(
                 "⚠️ ストレージが利用できません。上の <@{}> のロールはセッションのログに残りません。",
                 self.user
             ),
@@ -485,6 +497,17 @@ impl Invocation {
             tracing::warn!("the unlogged roll could not be announced: {e}");
         }
     }
+}
+
+/// Why a shown roll is not in its session's log.
+#[derive(Debug, Clone, Copy)]
+enum Unlogged {
+    /// The session could not be read: the roll was read without its game's rules.
+    Unread,
+    /// The log write failed, or the session had ended.
+    Lost,
+    /// The log write was sent and never answered: it may be there.
+    Unconfirmed,
 }
 
 pub fn now_ms() -> i64 {
