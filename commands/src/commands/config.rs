@@ -243,7 +243,14 @@ async fn show_settings(
 )]
 pub async fn show(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    require_manager(ctx, &inv)?;
+    // Only looking: the refusal says who may look, not who may change (the member changes
+    // nothing here).
+    require_manager(ctx, &inv).map_err(|_| {
+        inv.text(
+            "The server's settings are shown only to members with Manage Server.",
+            "サーバー設定を表示できるのはサーバー管理権限を持つメンバーだけです。",
+        )
+    })?;
     let settings = loaded(&inv)?;
     show_settings(ctx, &inv, &settings).await
 }

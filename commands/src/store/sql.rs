@@ -455,7 +455,6 @@ macro_rules! sql_store {
                     let rolls = run(DELETE_LISTED_ROLLS).await?;
                     let sessions = run(DELETE_LISTED_SESSIONS).await?;
                     run(CLEAR_DELETION_LIST).await?;
-                    drop(run);
                     limits::mark(sent);
                     tx.commit().await.map_err(Self::classify)?;
                     Ok((sessions, rolls))

@@ -384,3 +384,25 @@ async fn edits_sent_to_a_frozen_database_are_answered_in_time_through_the_bot() 
     assert_eq!(after.unwrap().unwrap().version, version, "nothing was written");
     h.shutdown().await;
 }
+
+/// `/config show` asked by a member without Manage Server (a server may show `/config` to
+/// them) says who may see the settings, not that the member "can change settings".
+#[tokio::test]
+async fn config_show_refuses_a_member_without_talking_of_changing() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeDiscord::start().await.expect("fake");
+    let h = support::harness::Harness::start(fake, support::harness::sqlite(dir.path()).await).await;
+    let mut member = h.invoker("bob");
+    member.permissions = crate::support::e2e::SEND_MESSAGES;
+    let r = h.send(&member, "/config show").await;
+    assert!(
+        r.ephemeral && r.content().contains("shown only to members with Manage Server"),
+        "{:?}",
+        r.message
+    );
+    assert!(!r.content().contains("change"), "{}", r.content());
+    member.locale = "ja".into();
+    let r = h.send(&member, "/config show").await;
+    assert!(r.content().contains("表示できるのは"), "{}", r.content());
+    h.shutdown().await;
+}
