@@ -60,6 +60,9 @@ pub struct PgStore {
     combiner: Arc<Combiner>,
     /// Commands' records waiting to share a statement.
     records: Arc<RecordQueue>,
+    /// The migrations have run: before that the server may answer while its tables are being
+    /// made, and `/readyz` must not say ready.
+    migrated: Arc<AtomicBool>,
 }
 
 impl PgStore {
@@ -192,7 +195,13 @@ impl PgStore {
             pool,
             combiner: Arc::default(),
             records: Arc::default(),
+            migrated: Arc::new(AtomicBool::new(true)),
         })
+    }
+
+    /// Whether the schema is there (see `migrated`).
+    fn schema_ready(&self) -> bool {
+        self.migrated.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// A store for a server that may be down right now: the URL is checked at once (a malformed
@@ -202,18 +211,21 @@ impl PgStore {
     /// starts and serves what needs no storage.
     pub async fn connect_eventually(database_url: &str) -> Result<PgStore, StoreError> {
         let pool = Self::pool(database_url)?;
+        let migrated = Arc::new(AtomicBool::new(false));
         match Self::migrate(&pool).await {
-            Ok(()) => {}
+            Ok(()) => migrated.store(true, std::sync::atomic::Ordering::SeqCst),
             Err(StoreError::Unavailable(detail)) => {
                 tracing::warn!(
                     "database not reachable at start-up; serving without it until it is: {detail}"
                 );
                 let later = pool.clone();
+                let done = migrated.clone();
                 tokio::spawn(async move {
                     loop {
                         tokio::time::sleep(Duration::from_secs(1)).await;
                         match Self::migrate(&later).await {
                             Ok(()) => {
+                                done.store(true, std::sync::atomic::Ordering::SeqCst);
                                 tracing::info!("database reachable; migrations run");
                                 return;
                             }
@@ -232,6 +244,7 @@ impl PgStore {
             pool,
             combiner: Arc::default(),
             records: Arc::default(),
+            migrated,
         })
     }
 

@@ -98,7 +98,8 @@ pub(super) const RELEASE_ACTION: &str = "UPDATE actions SET used_at_ms = NULL WH
 /// Implements [`Store`](super::Store) for a backend type with a `pool` field and these
 /// associated items: `BACKEND`, `BEGIN_WRITE` (starts a transaction that may write),
 /// `BEGIN_SNAPSHOT` (a consistent read), `SELECT_ACTIVE_LOCKED`,
-/// `fn classify(sqlx::Error) -> StoreError`, `async fn write_turn(&self)` (what a writer holds
+/// `fn classify(sqlx::Error) -> StoreError`, `fn schema_ready(&self) -> bool` (the migrations
+/// have run: `/readyz`), `async fn write_turn(&self)` (what a writer holds
 /// while it writes: SQLite's one writer at a time, taken in turn instead of sleeping on the
 /// file lock); and [`BatchWriter`](super::record_batch::BatchWriter), which
 /// [`Store::record`](super::Store::record) writes through (group commit).
@@ -815,8 +816,16 @@ macro_rules! sql_store {
                 fn ping(&self) -> StoreFuture<'_, ()> {
                     Box::pin(async move {
                         let asked = async {
+                            if !self.schema_ready() {
+                                return Err(StoreError::Unavailable("migrations not run yet".into()));
+                            }
                             let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
-                            let answered = sqlx::query("SELECT 1").execute(&mut *held.conn).await;
+                            // A table the migrations make: a server that answers before
+                            // they ran is not ready to serve sessions.
+                            let answered = sqlx::query(SELECT_SETTINGS)
+                                .bind(0i64)
+                                .fetch_optional(&mut *held.conn)
+                                .await;
                             held.done();
                             answered.map(|_| ()).map_err(Self::classify)
                         };

@@ -51,6 +51,11 @@ impl SqliteStore {
     const SELECT_CHANNEL_LOCKED: &'static str = super::sql::SELECT_CHANNEL;
     const SELECT_ACTIVE_LOCKED: &'static str = super::sql::SELECT_ACTIVE;
 
+    /// Opened only once migrated.
+    fn schema_ready(&self) -> bool {
+        true
+    }
+
     async fn write_turn(&self) -> Option<MutexGuard<'_, ()>> {
         Some(self.writer.lock().await)
     }
