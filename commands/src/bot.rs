@@ -4,7 +4,7 @@
 //! Every interaction is counted (see [`crate::metrics`]) and logged at info with its id,
 //! command, guild/channel, outcome and latency; what the user typed is logged at debug only.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -119,7 +119,13 @@ struct Shared {
     commands_registered: watch::Sender<bool>,
     /// What gets registered (built once from the framework's commands).
     commands: CommandSet,
+    /// Servers whose system commands were skipped because their settings could not be read:
+    /// registered as soon as storage answers (see [`retry_skipped`]).
+    skipped: Mutex<BTreeSet<u64>>,
 }
+
+/// How often registrations skipped for storage are tried again.
+pub const REGISTRATION_RETRY: Duration = Duration::from_secs(2);
 
 impl TypeMapKey for Shared {
     type Value = Arc<Shared>;
@@ -181,31 +187,88 @@ impl CommandSet {
 }
 
 /// Registers one guild's system commands from its stored settings. When the settings cannot be
-/// read (a database outage) nothing is registered: the list Discord already has (what the
-/// admins chose) stays, instead of defaults that would bring disabled systems back.
-async fn register_guild_from_store(http: &Http, set: &CommandSet, store: &dyn Store, guild: u64) {
+/// read (a database outage) nothing is registered now: the list Discord already has (what the
+/// admins chose) stays, instead of defaults that would bring disabled systems back, and the
+/// guild is registered once storage answers again.
+async fn register_guild_from_store(
+    http: &Arc<Http>,
+    shared: &Arc<Shared>,
+    store: &Arc<dyn Store>,
+    guild: u64,
+) {
+    if !register_if_readable(http, &shared.commands, store.as_ref(), guild).await {
+        let first = {
+            let mut skipped = shared.skipped.lock().unwrap_or_else(|e| e.into_inner());
+            let first = skipped.is_empty();
+            skipped.insert(guild);
+            first
+        };
+        if first {
+            tokio::spawn(retry_skipped(http.clone(), shared.clone(), store.clone()));
+        }
+    }
+}
+
+/// False when the settings could not be read (nothing was sent to Discord).
+async fn register_if_readable(http: &Http, set: &CommandSet, store: &dyn Store, guild: u64) -> bool {
     let settings = match store.server_settings(guild).await {
         Ok(s) => s.unwrap_or_default(),
         Err(e) => {
             tracing::warn!(
                 guild,
-                "guild commands not re-registered: settings unreadable ({e})"
+                "guild commands not registered yet: settings unreadable ({e})"
             );
-            return;
+            return false;
         }
     };
     if let Err(e) = GuildId::new(guild).set_commands(http, set.guild(&settings)).await {
         tracing::warn!(guild, "guild commands not registered: {e}");
+    }
+    true
+}
+
+/// Registers the skipped servers as soon as their settings can be read, until none is left.
+/// One task at a time: started by the first skip of an empty list, it ends only when the list
+/// is empty under the same lock.
+async fn retry_skipped(http: Arc<Http>, shared: Arc<Shared>, store: Arc<dyn Store>) {
+    loop {
+        tokio::time::sleep(REGISTRATION_RETRY).await;
+        let waiting: Vec<u64> = {
+            let skipped = shared.skipped.lock().unwrap_or_else(|e| e.into_inner());
+            skipped.iter().copied().collect()
+        };
+        for guild in waiting {
+            if register_if_readable(&http, &shared.commands, store.as_ref(), guild).await {
+                tracing::info!(guild, "storage answers again; guild commands registered");
+                shared
+                    .skipped
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .remove(&guild);
+            } else {
+                // Still down: the rest would fail the same way.
+                break;
+            }
+        }
+        // A skip that finds the list empty starts a task of its own; two at once would only
+        // register a server twice, which Discord takes as the same list.
+        if shared
+            .skipped
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_empty()
+        {
+            return;
+        }
     }
 }
 
 /// Registers the system commands of the guilds in one shard's READY (each shard's READY lists
 /// only its own guilds), once per shard; a caller that comes second returns when it is done.
 async fn register_ready_guilds(
-    http: &Http,
-    set: &CommandSet,
-    store: &dyn Store,
-    shared: &Shared,
+    http: &Arc<Http>,
+    store: &Arc<dyn Store>,
+    shared: &Arc<Shared>,
     ready: &Ready,
 ) {
     if shared.dev_guild.is_some() {
@@ -221,7 +284,7 @@ async fn register_ready_guilds(
         .clone();
     once.get_or_init(|| async {
         for guild in &ready.guilds {
-            register_guild_from_store(http, set, store, guild.id.get()).await;
+            register_guild_from_store(http, shared, store, guild.id.get()).await;
         }
     })
     .await;
@@ -246,7 +309,7 @@ async fn register_at_start(http: Arc<Http>, store: Arc<dyn Store>, shared: Arc<S
             if let Err(e) = serenity::all::Command::set_global_commands(&http, set.global.clone()).await {
                 tracing::error!("global commands not registered: {e}");
             }
-            register_ready_guilds(&http, set, store.as_ref(), &shared, &ready).await;
+            register_ready_guilds(&http, &store, &shared, &ready).await;
         }
     }
     tracing::info!(user = %ready.user.name, shards = ?ready.shard, "commands registered");
@@ -271,6 +334,7 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
         registered_shards: Mutex::new(HashMap::new()),
         commands_registered: watch::Sender::new(false),
         commands: CommandSet::new(&commands::all()),
+        skipped: Mutex::new(BTreeSet::new()),
     });
     let commands_registered = shared.commands_registered.subscribe();
     let setup_shared = shared.clone();
@@ -447,7 +511,7 @@ async fn on_event(
                 let store = fw.user_data.store.clone();
                 let ready = data_about_bot.clone();
                 tokio::spawn(async move {
-                    register_ready_guilds(&http, &s.commands, store.as_ref(), &s, &ready).await;
+                    register_ready_guilds(&http, &store, &s, &ready).await;
                 });
             }
             Ok(())
@@ -465,7 +529,7 @@ async fn on_event(
                 let g = guild.id.get();
                 tracing::info!(guild = g, "added to a server; registering its commands");
                 tokio::spawn(async move {
-                    register_guild_from_store(&http, &s.commands, store.as_ref(), g).await;
+                    register_guild_from_store(&http, &s, &store, g).await;
                 });
             }
             Ok(())

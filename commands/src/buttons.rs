@@ -139,6 +139,15 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
         }
         Err(e) => return refuse(ctx, press, e.localized(lang)).await,
     };
+    // A button answers where its message is: pressed from another channel or server (a
+    // forwarded or crafted press) it would act on that channel's session.
+    if action.channel != press.channel_id.get() || action.guild != press.guild_id.map(|g| g.get()) {
+        let text = lang.pick(
+            "This button belongs to a message in another channel; press it there.",
+            "このボタンは別のチャンネルのメッセージのものです。そのチャンネルで押してください。",
+        );
+        return refuse(ctx, press, text.into()).await;
+    }
     let user = press.user.id.get();
     let session = data
         .store

@@ -34,6 +34,9 @@ pub struct ReadBreaker {
     down_until_ms: AtomicU64,
     /// The last server settings read per guild, used only while the store is down.
     settings: std::sync::Mutex<std::collections::HashMap<u64, ServerSettings>>,
+    /// Per channel, whether the last read of its active session found one: during an outage
+    /// a roll is announced as unlogged only where it would have been logged.
+    sessions: std::sync::Mutex<std::collections::HashMap<u64, bool>>,
 }
 
 /// Most servers' settings kept for outages (a bounded map: cleared when full).
@@ -55,6 +58,21 @@ impl ReadBreaker {
             map.clear();
         }
         map.insert(guild, settings.clone());
+    }
+
+    /// What the last read of `channel`'s active session found.
+    pub fn saw_session(&self, channel: u64, running: bool) {
+        let mut map = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= CACHED_SETTINGS && !map.contains_key(&channel) {
+            map.clear();
+        }
+        map.insert(channel, running);
+    }
+
+    /// Whether a session ran in `channel` when it was last read (`None`: never read).
+    pub fn session_known(&self, channel: u64) -> Option<bool> {
+        let map = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(&channel).copied()
     }
 
     /// The time a read at `now_ms` may take, or `None` to skip the store.
@@ -326,9 +344,10 @@ impl Invocation {
     /// The channel's active session, or a clear "start one" error.
     pub async fn session(&self, ctx: Context<'_>) -> Result<Arc<Session>, BotError> {
         let read = ctx.data().store.shared_session(self.channel).await;
-        if read.is_ok() {
+        if let Ok(found) = &read {
             // Storage answers again: optional reads need not wait for their probe.
             ctx.data().reads.succeeded();
+            ctx.data().reads.saw_session(self.channel, found.is_some());
         }
         match read {
             Ok(Some(s)) => Ok(s),
@@ -345,8 +364,9 @@ impl Invocation {
             ctx.data().store.shared_session(self.channel),
         )
         .await;
-        if read.is_none() {
-            self.session_unread.store(true, Ordering::SeqCst);
+        match &read {
+            None => self.session_unread.store(true, Ordering::SeqCst),
+            Some(found) => ctx.data().reads.saw_session(self.channel, found.is_some()),
         }
         read.flatten()
     }
@@ -418,9 +438,12 @@ impl Invocation {
     ) {
         let Some(session) = session else {
             // No session read: none here, or storage down. Nothing a player rolled may vanish
-            // silently, so an outage is said out loud.
-            if self.session_unread.load(Ordering::SeqCst) || !self.settings_loaded {
-                self.announce_unlogged(ctx, true).await;
+            // silently, so an outage is said out loud — where something was lost: not where
+            // the channel's last read found no session (nothing can start one while storage
+            // is down), nor where the session was read and there is none.
+            let unread = self.session_unread.load(Ordering::SeqCst);
+            if unread && ctx.data().reads.session_known(self.channel) != Some(false) {
+                self.announce_unlogged(ctx, Unlogged::Unread).await;
             }
             return;
         };
@@ -428,32 +451,44 @@ impl Invocation {
             Some(Ok(true)) | None => {}
             Some(Ok(false)) => {
                 tracing::warn!(session = session.id, "roll not logged: the session ended");
-                self.announce_unlogged(ctx, false).await;
+                self.announce_unlogged(ctx, Unlogged::Lost).await;
             }
             Some(Err(e)) => {
                 tracing::warn!(session = session.id, "roll not logged: {e}");
-                self.announce_unlogged(ctx, false).await;
+                let how = match e {
+                    StoreError::Unconfirmed => Unlogged::Unconfirmed,
+                    _ => Unlogged::Lost,
+                };
+                self.announce_unlogged(ctx, how).await;
             }
         }
     }
 
-    /// Tell the channel (the roller and the GM) that this roll is not in the session's log;
-    /// `unread`: the session itself could not be read, so its game's reading did not apply.
-    async fn announce_unlogged(&self, ctx: Context<'_>, unread: bool) {
-        let text = match (self.lang, unread) {
-            (Lang::En, true) => format!(
+    /// Tell the channel (the roller and the GM) that this roll is not (or may not be) in the
+    /// session's log.
+    async fn announce_unlogged(&self, ctx: Context<'_>, how: Unlogged) {
+        let text = match (self.lang, how) {
+            (Lang::En, Unlogged::Unconfirmed) => format!(
+                "⚠️ Storage stopped answering while <@{}>'s roll above was being logged: it may or may not be in the session log (/session log shows it).",
+                self.user
+            ),
+            (Lang::Ja, Unlogged::Unconfirmed) => format!(
+                "⚠️ 記録の途中でストレージが応答しなくなりました。上の <@{}> のロールがセッションのログに残ったかどうか分かりません（/session log で確認できます）。",
+                self.user
+            ),
+            (Lang::En, Unlogged::Unread) => format!(
                 "⚠️ Storage is unavailable: if this channel has a session, <@{}>'s roll above is not in its log, and was read without its game's rules.",
                 self.user
             ),
-            (Lang::En, false) => format!(
+            (Lang::En, Unlogged::Lost) => format!(
                 "⚠️ Storage is unavailable: <@{}>'s roll above is not in the session log.",
                 self.user
             ),
-            (Lang::Ja, true) => format!(
+            (Lang::Ja, Unlogged::Unread) => format!(
                 "⚠️ ストレージが利用できません。このチャンネルにセッションがある場合、上の <@{}> のロールはログに残らず、ゲームのルールなしで読まれました。",
                 self.user
             ),
-            (Lang::Ja, false) => format!(
+            (Lang::Ja, Unlogged::Lost) => format!(
                 "⚠️ ストレージが利用できません。上の <@{}> のロールはセッションのログに残りません。",
                 self.user
             ),
@@ -462,6 +497,17 @@ impl Invocation {
             tracing::warn!("the unlogged roll could not be announced: {e}");
         }
     }
+}
+
+/// Why a shown roll is not in its session's log.
+#[derive(Debug, Clone, Copy)]
+enum Unlogged {
+    /// The session could not be read: the roll was read without its game's rules.
+    Unread,
+    /// The log write failed, or the session had ended.
+    Lost,
+    /// The log write was sent and never answered: it may be there.
+    Unconfirmed,
 }
 
 pub fn now_ms() -> i64 {

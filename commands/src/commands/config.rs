@@ -106,7 +106,20 @@ async fn update(
         .store
         .update_server_settings(guild, &mut apply)
         .await
-        .map_err(|e| store_error(e, inv.lang))
+        .map_err(|e| settings_error(e, inv))
+}
+
+/// A store failure of a settings change: a conflict is the settings row held by another change
+/// (a settings change has no session to have "changed meanwhile").
+fn settings_error(e: crate::store::StoreError, inv: &Invocation) -> BotError {
+    match e {
+        crate::store::StoreError::Conflict => inv.text(
+            "The server's settings were being changed by someone else at the same moment, so \
+             nothing was changed; please try again.",
+            "サーバー設定が同時に別の操作で変更されていたため、何も変更していません。もう一度お試しください。",
+        ),
+        other => store_error(other, inv.lang),
+    }
 }
 
 fn settings_view(settings: &ServerSettings, channel: Option<&ChannelSettings>, lang: Lang) -> EmbedView {
@@ -230,7 +243,14 @@ async fn show_settings(
 )]
 pub async fn show(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    require_manager(ctx, &inv)?;
+    // Only looking: the refusal says who may look, not who may change (the member changes
+    // nothing here).
+    require_manager(ctx, &inv).map_err(|_| {
+        inv.text(
+            "The server's settings are shown only to members with Manage Server.",
+            "サーバー設定を表示できるのはサーバー管理権限を持つメンバーだけです。",
+        )
+    })?;
     let settings = loaded(&inv)?;
     show_settings(ctx, &inv, &settings).await
 }
@@ -341,7 +361,7 @@ pub async fn channel(
         .store
         .update_channel_settings(guild, inv.channel, &mut edit)
         .await
-        .map_err(|e| store_error(e, inv.lang))?;
+        .map_err(|e| settings_error(e, &inv))?;
     show_settings(ctx, &inv, &settings).await
 }
 

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Bytes;
+use axum::extract::DefaultBodyLimit;
 use axum::extract::{Path, State as AxState};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -39,8 +40,14 @@ pub(super) fn router(state: Arc<State>) -> Router {
             get(get_original).patch(edit_original).delete(delete_original),
         )
         .fallback(fallback)
+        // Discord's limits, not the web framework's 2 MB: what a request may carry is checked
+        // in `json_body` against the upload limit the bot is told (`attachment_size_limit`).
+        .layer(DefaultBodyLimit::max(REQUEST_CAP))
         .with_state(state)
 }
+
+/// Past this the fake stops reading a body at all (a runaway request, not a Discord rule).
+const REQUEST_CAP: usize = 256 << 20;
 
 fn ws_url(state: &State) -> String {
     lock(&state.base_url).replace("http://", "ws://")
@@ -78,7 +85,23 @@ fn json_body(s: &State, route: Route, headers: &HeaderMap, body: &Bytes) -> Resu
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
     let (payload, files) = if ctype.starts_with("multipart/") {
-        multipart_payload(ctype, body).ok_or_else(|| bad_request("unreadable multipart body"))?
+        let (payload, files) =
+            multipart_payload(ctype, body).ok_or_else(|| bad_request("unreadable multipart body"))?;
+        // Discord refuses a message whose files together pass the server's upload limit.
+        let limit = s.attachment_size_limit.load(std::sync::atomic::Ordering::SeqCst);
+        let bytes: u64 = files
+            .iter()
+            .flatten()
+            .map(|f| f["content"].as_str().map_or(0, |c| c.len() as u64))
+            .sum();
+        if bytes > limit {
+            s.refused(format!(
+                "{}: files of {bytes} bytes over the {limit}-byte limit",
+                route.key()
+            ));
+            return Err(too_large());
+        }
+        (payload, files)
     } else {
         let v = serde_json::from_slice(body).map_err(|e| bad_request(&format!("invalid JSON: {e}")))?;
         (v, None)
@@ -115,6 +138,15 @@ fn multipart_payload(ctype: &str, body: &Bytes) -> Option<(Value, Option<Vec<Val
         }
     }
     Some((payload?, Some(files)))
+}
+
+/// Discord's answer to files over the upload limit.
+fn too_large() -> Response {
+    (
+        StatusCode::PAYLOAD_TOO_LARGE,
+        axum::Json(json!({ "message": "Request entity too large", "code": 40005 })),
+    )
+        .into_response()
 }
 
 /// Discord's answer to a body that breaks its schema.

@@ -176,4 +176,10 @@ impl Store for CachedStore {
     fn pool_status(&self) -> Option<(u32, usize)> {
         self.inner.pool_status()
     }
+
+    /// The database itself, never the cache: a cache kept while the database hangs would
+    /// answer for it.
+    fn ping(&self) -> StoreFuture<'_, ()> {
+        self.inner.ping()
+    }
 }

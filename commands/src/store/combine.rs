@@ -36,7 +36,11 @@ pub enum Turn {
     Done(Result<Session, StoreError>),
 }
 
-pub type Member = mpsc::UnboundedSender<Turn>;
+/// A waiting edit: where its turns go, and when it must have its answer (see `limits`).
+pub struct Member {
+    pub turns: mpsc::UnboundedSender<Turn>,
+    pub deadline: tokio::time::Instant,
+}
 
 /// The edits waiting per channel. A channel has an entry while a batch task serves it.
 #[derive(Default)]
@@ -107,7 +111,7 @@ pub async fn apply_all(
     let mut outcomes = Vec::with_capacity(members.len());
     for m in members {
         let (back, answer) = oneshot::channel();
-        let offered = m.send(Turn::Apply {
+        let offered = m.turns.send(Turn::Apply {
             session: current.clone(),
             back,
         });
@@ -146,22 +150,28 @@ pub async fn apply_all(
 mod tests {
     use super::*;
 
+    fn waiting() -> (Member, mpsc::UnboundedReceiver<Turn>) {
+        let (turns, rx) = mpsc::unbounded_channel();
+        let deadline = tokio::time::Instant::now();
+        (Member { turns, deadline }, rx)
+    }
+
     #[test]
     fn a_channel_is_served_by_one_task_at_a_time() {
         let c = Combiner::default();
-        let (a, _ra) = mpsc::unbounded_channel();
-        let (b, _rb) = mpsc::unbounded_channel();
+        let (a, _ra) = waiting();
+        let (b, _rb) = waiting();
         assert!(c.join(1, a), "the first edit starts the task");
         assert!(!c.join(1, b), "the second joins it");
         assert_eq!(c.take(1).len(), 2);
-        let (d, _rd) = mpsc::unbounded_channel();
+        let (d, _rd) = waiting();
         assert!(
             !c.join(1, d),
             "the task still serves the channel until it finds nobody"
         );
         assert_eq!(c.take(1).len(), 1);
         assert!(c.take(1).is_empty());
-        let (e, _re) = mpsc::unbounded_channel();
+        let (e, _re) = waiting();
         assert!(c.join(1, e), "after that a new edit starts a new task");
     }
 
@@ -170,7 +180,7 @@ mod tests {
         let c = Combiner::default();
         let mut keep = Vec::new();
         for _ in 0..MAX_BATCH + 5 {
-            let (m, r) = mpsc::unbounded_channel();
+            let (m, r) = waiting();
             keep.push(r);
             c.join(9, m);
         }

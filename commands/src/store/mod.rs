@@ -11,6 +11,7 @@ pub mod cache;
 mod cached_store;
 mod combine;
 mod json_text;
+pub(crate) mod limits;
 mod migrations;
 mod postgres;
 mod record_batch;
@@ -32,6 +33,7 @@ use thiserror::Error;
 pub use cache::Caches;
 pub use cached_store::CachedStore;
 pub use json_text::JsonText;
+pub use limits::{PING_LIMIT, READ_LIMIT, WRITE_LIMIT};
 pub use migrations::until as migrations_until;
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
@@ -94,6 +96,10 @@ pub enum StoreError {
     /// down, disk full…). Nothing was written.
     #[error("storage unavailable: {0}")]
     Unavailable(String),
+    /// The change was sent with its commit and the database never answered (it froze): it may
+    /// or may not have been made ([`WRITE_LIMIT`]).
+    #[error("the database did not confirm the commit")]
+    Unconfirmed,
     /// The session kept changing under us for [`UPDATE_ATTEMPTS`] attempts.
     #[error("the session changed meanwhile")]
     Conflict,
@@ -125,6 +131,18 @@ impl Localized for StoreError {
             (StoreError::Unavailable(_), Lang::Ja) => {
                 "現在データを保存できないため、何も変更していません。セッションを使わないダイスは\
                  振れます。しばらくしてからもう一度お試しください。"
+                    .into()
+            }
+            (StoreError::Unconfirmed, Lang::En) => {
+                "Storage stopped answering just as the change was being saved, so it may or may not \
+                 have been made. Look before trying again (for example /session status or /char \
+                 show) so it is not made twice."
+                    .into()
+            }
+            (StoreError::Unconfirmed, Lang::Ja) => {
+                "保存の途中でストレージが応答しなくなったため、変更が反映されたかどうか分かりません。\
+                 二重に変更しないよう、やり直す前に確認してください（例: /session status や /char \
+                 show）。"
                     .into()
             }
             (StoreError::Conflict, Lang::En) => "The session changed meanwhile; please try again.".into(),
@@ -370,6 +388,17 @@ pub trait Store: Send + Sync {
     /// Closes the pool: waits for operations in flight, then refuses new ones.
     fn close(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
 
+    /// Asks the database itself (never a cache) whether it answers, within [`PING_LIMIT`]:
+    /// what `/readyz` reports.
+    fn ping(&self) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            match tokio::time::timeout(PING_LIMIT, self.server_settings(0)).await {
+                Ok(r) => r.map(|_| ()),
+                Err(_) => Err(StoreError::Unavailable("no answer to the probe".into())),
+            }
+        })
+    }
+
     /// The read cache in front of this store, if any (for tests and metrics).
     fn caches(&self) -> Option<&Caches> {
         None
@@ -497,6 +526,7 @@ mod tests {
         );
         for e in [
             StoreError::Conflict,
+            StoreError::Unconfirmed,
             StoreError::NotFound,
             StoreError::AlreadyActive,
         ] {

@@ -1,5 +1,6 @@
 //! The production store: PostgreSQL, shared by every bot process.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -9,6 +10,7 @@ use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions};
 
 use super::cache::{Caches, Change};
 use super::combine::Combiner;
+use super::limits::{self, Held};
 use super::migrations;
 use super::record_batch::{self, BatchWriter, PendingRecord, RecordQueue};
 use super::sql::sql_store;
@@ -18,6 +20,13 @@ use super::{
 
 /// A pooled connection used this recently is not pinged before its next use.
 const RECENTLY_USED: Duration = Duration::from_secs(1);
+
+/// A change feed quiet this long is asked whether its connection still answers.
+pub const FEED_HEARTBEAT: Duration = Duration::from_secs(3);
+/// How long that question (and connecting the feed) may take before the feed counts as lost.
+const FEED_ANSWER: Duration = Duration::from_secs(2);
+/// How long a pooled connection's liveness check before use may take.
+const PING_BEFORE_USE: Duration = Duration::from_secs(1);
 
 /// The notification channel of the `change_feed` migration's trigger.
 const CHANGES: &str = "saikoro_changes";
@@ -51,6 +60,9 @@ pub struct PgStore {
     combiner: Arc<Combiner>,
     /// Commands' records waiting to share a statement.
     records: Arc<RecordQueue>,
+    /// The migrations have run: before that the server may answer while its tables are being
+    /// made, and `/readyz` must not say ready.
+    migrated: Arc<AtomicBool>,
 }
 
 impl PgStore {
@@ -62,7 +74,14 @@ impl PgStore {
         None
     }
 
-    async fn write_records(&self, batch: &[PendingRecord]) -> Result<Vec<Recorded>, StoreError> {
+    async fn write_records(
+        &self,
+        batch: &[PendingRecord],
+        sent: &AtomicBool,
+    ) -> Result<Vec<Recorded>, StoreError> {
+        let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+        // One statement, its own transaction: once sent it may land.
+        limits::mark(sent);
         let actions: Vec<&NewAction> = batch.iter().flat_map(|p| &p.actions).collect();
         let rolls: Vec<&NewRoll> = batch.iter().filter_map(|p| p.roll.as_ref()).collect();
         let row = sqlx::query(RECORD)
@@ -78,9 +97,10 @@ impl PgStore {
             .bind(rolls.iter().map(|r| r.outcome.as_str()).collect::<Vec<_>>())
             .bind(rolls.iter().map(|r| r.at_ms).collect::<Vec<_>>())
             .bind(rolls.iter().map(|r| r.user_name.as_deref()).collect::<Vec<_>>())
-            .fetch_one(&self.pool)
-            .await
-            .map_err(Self::classify)?;
+            .fetch_one(&mut *held.conn)
+            .await;
+        held.done();
+        let row = row.map_err(Self::classify)?;
         let ids: Vec<i64> = row.try_get("ids").map_err(Self::classify)?;
         let active: Vec<i64> = row.try_get("logged").map_err(Self::classify)?;
         record_batch::recorded(batch, ids, &active)
@@ -97,9 +117,10 @@ impl PgStore {
                 if caches.strong_count() == 0 || pool.is_closed() {
                     return;
                 }
-                match Self::listen(&pool).await {
-                    Ok(listener) => Self::relay(listener, &caches).await,
-                    Err(e) => tracing::debug!("change feed not connected: {e}"),
+                match tokio::time::timeout(FEED_ANSWER, Self::listen(&pool)).await {
+                    Ok(Ok(listener)) => Self::relay(listener, &caches).await,
+                    Ok(Err(e)) => tracing::debug!("change feed not connected: {e}"),
+                    Err(_) => tracing::debug!("change feed not connected: no answer"),
                 }
                 if let Some(c) = caches.upgrade() {
                     c.set_live(false);
@@ -124,7 +145,21 @@ impl PgStore {
         }
         tracing::debug!("change feed connected");
         loop {
-            let next = listener.try_recv().await;
+            let next = match tokio::time::timeout(FEED_HEARTBEAT, listener.try_recv()).await {
+                Ok(next) => next,
+                // Quiet for a while: a frozen server (or a partition without reset) sends
+                // nothing either, and a feed that may miss changes must not keep the cache
+                // trusted. Its own connection is asked, briefly.
+                Err(_) => {
+                    let asked = sqlx::query("SELECT 1").execute(&mut listener);
+                    match tokio::time::timeout(FEED_ANSWER, asked).await {
+                        Ok(Ok(_)) => continue,
+                        Ok(Err(e)) => tracing::warn!("change feed lost; caches off until it is back: {e}"),
+                        Err(_) => tracing::warn!("change feed hangs; caches off until it answers"),
+                    }
+                    return;
+                }
+            };
             let Some(c) = caches.upgrade() else { return };
             match next {
                 Ok(Some(n)) => match Change::parse(n.payload()) {
@@ -160,7 +195,13 @@ impl PgStore {
             pool,
             combiner: Arc::default(),
             records: Arc::default(),
+            migrated: Arc::new(AtomicBool::new(true)),
         })
+    }
+
+    /// Whether the schema is there (see `migrated`).
+    fn schema_ready(&self) -> bool {
+        self.migrated.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// A store for a server that may be down right now: the URL is checked at once (a malformed
@@ -170,18 +211,21 @@ impl PgStore {
     /// starts and serves what needs no storage.
     pub async fn connect_eventually(database_url: &str) -> Result<PgStore, StoreError> {
         let pool = Self::pool(database_url)?;
+        let migrated = Arc::new(AtomicBool::new(false));
         match Self::migrate(&pool).await {
-            Ok(()) => {}
+            Ok(()) => migrated.store(true, std::sync::atomic::Ordering::SeqCst),
             Err(StoreError::Unavailable(detail)) => {
                 tracing::warn!(
                     "database not reachable at start-up; serving without it until it is: {detail}"
                 );
                 let later = pool.clone();
+                let done = migrated.clone();
                 tokio::spawn(async move {
                     loop {
                         tokio::time::sleep(Duration::from_secs(1)).await;
                         match Self::migrate(&later).await {
                             Ok(()) => {
+                                done.store(true, std::sync::atomic::Ordering::SeqCst);
                                 tracing::info!("database reachable; migrations run");
                                 return;
                             }
@@ -200,6 +244,7 @@ impl PgStore {
             pool,
             combiner: Arc::default(),
             records: Arc::default(),
+            migrated,
         })
     }
 
@@ -217,6 +262,13 @@ impl PgStore {
             ("statement_timeout", "15s"),
             ("lock_timeout", "2s"),
             ("idle_in_transaction_session_timeout", "30s"),
+            // The server probes an idle connection after 10 s and drops it after three
+            // unanswered probes, freeing the locks of a bot it lost without a reset. sqlx does
+            // not expose its own sockets, so the bot's side is guarded by `limits` and the
+            // bounded liveness check below instead.
+            ("tcp_keepalives_idle", "10"),
+            ("tcp_keepalives_interval", "5"),
+            ("tcp_keepalives_count", "3"),
         ]);
         Ok(PgPoolOptions::new()
             // Ten for commands, one held by the change feed.
@@ -232,7 +284,12 @@ impl PgStore {
             .before_acquire(|conn, meta| {
                 Box::pin(async move {
                     if meta.idle_for >= RECENTLY_USED {
-                        sqlx::Connection::ping(conn).await?;
+                        // A frozen server never answers the ping: such a connection is
+                        // dropped (another is taken) instead of holding the command.
+                        match tokio::time::timeout(PING_BEFORE_USE, sqlx::Connection::ping(conn)).await {
+                            Ok(answered) => answered?,
+                            Err(_) => return Ok(false),
+                        }
                     }
                     Ok(true)
                 })
@@ -278,12 +335,12 @@ impl BatchWriter for PgStore {
         &self.records
     }
 
-    async fn write(&self, batch: &[PendingRecord]) -> Result<Vec<Recorded>, StoreError> {
-        self.write_records(batch).await
+    async fn write(&self, batch: &[PendingRecord], sent: &AtomicBool) -> Result<Vec<Recorded>, StoreError> {
+        self.write_records(batch, sent).await
     }
 }
 
-sql_store!(PgStore, sqlx::postgres::PgRow);
+sql_store!(PgStore, sqlx::postgres::PgRow, sqlx::Postgres);
 
 /// Migration failures: a database that cannot be reached is `Unavailable`; anything else
 /// (a changed or missing migration) is a deployment error.

@@ -6,9 +6,11 @@
 
 use std::future::Future;
 use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
 
 use tokio::sync::oneshot;
 
+use super::limits::{self, WRITE_LIMIT};
 use super::{NewAction, NewRoll, Recorded, StoreError};
 
 /// Most records one batch takes; the rest wait for the next.
@@ -19,6 +21,8 @@ pub struct PendingRecord {
     pub actions: Vec<NewAction>,
     pub roll: Option<NewRoll>,
     back: oneshot::Sender<Result<Recorded, StoreError>>,
+    /// When its command must know (see `limits`): a batch ends by its oldest record's.
+    deadline: tokio::time::Instant,
 }
 
 /// Records waiting, and whether a batch task serves them: decided under one lock, so every
@@ -55,9 +59,11 @@ impl RecordQueue {
 /// batch's order), one [`Recorded`] per record in order.
 pub trait BatchWriter: Clone + Send + Sync + 'static {
     fn queue(&self) -> &RecordQueue;
+    /// `sent` is set just before what makes the batch durable is sent.
     fn write(
         &self,
         batch: &[PendingRecord],
+        sent: &AtomicBool,
     ) -> impl Future<Output = Result<Vec<Recorded>, StoreError>> + Send;
 }
 
@@ -78,6 +84,7 @@ pub async fn record(
         actions: actions.to_vec(),
         roll: roll.cloned(),
         back,
+        deadline: tokio::time::Instant::now() + WRITE_LIMIT,
     };
     if store.queue().join(pending) {
         let store = store.clone();
@@ -87,7 +94,10 @@ pub async fn record(
                 if batch.is_empty() {
                     return;
                 }
-                let written = store.write(&batch).await;
+                let deadline = batch.iter().map(|p| p.deadline).min();
+                let deadline = deadline.unwrap_or_else(|| tokio::time::Instant::now() + WRITE_LIMIT);
+                let sent = AtomicBool::new(false);
+                let written = limits::by(deadline, &sent, store.write(&batch, &sent)).await;
                 let n = batch.len();
                 for (p, result) in batch.into_iter().zip(answers(written, n)) {
                     let _ = p.back.send(result);

@@ -98,24 +98,27 @@ pub(super) const RELEASE_ACTION: &str = "UPDATE actions SET used_at_ms = NULL WH
 /// Implements [`Store`](super::Store) for a backend type with a `pool` field and these
 /// associated items: `BACKEND`, `BEGIN_WRITE` (starts a transaction that may write),
 /// `BEGIN_SNAPSHOT` (a consistent read), `SELECT_ACTIVE_LOCKED`,
-/// `fn classify(sqlx::Error) -> StoreError`, `async fn write_turn(&self)` (what a writer holds
+/// `fn classify(sqlx::Error) -> StoreError`, `fn schema_ready(&self) -> bool` (the migrations
+/// have run: `/readyz`), `async fn write_turn(&self)` (what a writer holds
 /// while it writes: SQLite's one writer at a time, taken in turn instead of sleeping on the
 /// file lock); and [`BatchWriter`](super::record_batch::BatchWriter), which
 /// [`Store::record`](super::Store::record) writes through (group commit).
 macro_rules! sql_store {
-    ($store:ty, $row:ty) => {
+    ($store:ty, $row:ty, $db:ty) => {
         // An anonymous const scopes these imports to the expansion.
         const _: () = {
             use std::future::Future;
             use std::pin::Pin;
+            use std::sync::atomic::AtomicBool;
 
             use engine::session::{
                 ChannelSettings, RollLogEntry, ServerSettings, Session, SessionError, SessionExport,
             };
-            use sqlx::Row;
             use sqlx::types::Json;
+            use sqlx::{Connection, Row};
 
             use $crate::store::combine::{Member, Turn, apply_all, member};
+            use $crate::store::limits::{self, Held, PING_LIMIT, WRITE_LIMIT};
             use $crate::store::sql::*;
             use $crate::store::{
                 Action, Backend, Edit, ExportPage, LogScope, MAX_EXPORT_ROLLS, MAX_RECENT_ROLLS, NewAction,
@@ -168,6 +171,15 @@ macro_rules! sql_store {
                 /// One page of an evening's or a whole campaign's log with its session (the
                 /// campaign's newest evening) and the log's length, read as one snapshot.
                 async fn log_page(
+                    &self,
+                    scope: LogScope,
+                    offset: u32,
+                    limit: u32,
+                ) -> Result<ExportPage, StoreError> {
+                    limits::read(self.read_page(scope, offset, limit)).await
+                }
+
+                async fn read_page(
                     &self,
                     scope: LogScope,
                     offset: u32,
@@ -236,21 +248,34 @@ macro_rules! sql_store {
                         if members.is_empty() {
                             return;
                         }
-                        let mut attempt = 1;
-                        let outcomes = loop {
-                            // Each attempt waits its turn on the row (PostgreSQL `FOR UPDATE`,
-                            // SQLite's writer turn): nothing to sleep for. A conflict is a deadlock
-                            // or a lock held past `lock_timeout`; the members apply again.
-                            match self.write_batch(channel, &members).await {
-                                Err(StoreError::Conflict) if attempt < UPDATE_ATTEMPTS => attempt += 1,
-                                Err(e) => {
-                                    break members.iter().map(|_| Err(e.clone())).collect();
+                        // The batch ends by its oldest edit's deadline, so no edit waits longer
+                        // than its own limit, however long the one before it hung.
+                        let deadline = members
+                            .iter()
+                            .map(|m| m.deadline)
+                            .min()
+                            .unwrap_or_else(|| tokio::time::Instant::now() + WRITE_LIMIT);
+                        let sent = AtomicBool::new(false);
+                        let attempts = async {
+                            let mut attempt = 1;
+                            loop {
+                                // Each attempt waits its turn on the row (PostgreSQL `FOR UPDATE`,
+                                // SQLite's writer turn): nothing to sleep for. A conflict is a
+                                // deadlock or a lock held past `lock_timeout`; the members apply
+                                // again.
+                                match self.write_batch(channel, &members, &sent).await {
+                                    Err(StoreError::Conflict) if attempt < UPDATE_ATTEMPTS => attempt += 1,
+                                    other => return other,
                                 }
-                                Ok(outcomes) => break outcomes,
                             }
                         };
+                        let outcomes: Vec<Result<Session, StoreError>> =
+                            match limits::by(deadline, &sent, attempts).await {
+                                Ok(outcomes) => outcomes,
+                                Err(e) => members.iter().map(|_| Err(e.clone())).collect(),
+                            };
                         for (m, outcome) in members.iter().zip(outcomes) {
-                            let _ = m.send(Turn::Done(outcome));
+                            let _ = m.turns.send(Turn::Done(outcome));
                         }
                     }
                 }
@@ -262,10 +287,24 @@ macro_rules! sql_store {
                     &self,
                     channel: u64,
                     members: &[Member],
+                    sent: &AtomicBool,
                 ) -> Result<Vec<Result<Session, StoreError>>, StoreError> {
                     let _turn = self.write_turn().await;
-                    let mut tx = self
-                        .pool
+                    let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                    let written = self.write_batch_on(&mut held, channel, members, sent).await;
+                    held.done();
+                    written
+                }
+
+                async fn write_batch_on(
+                    &self,
+                    held: &mut Held<$db>,
+                    channel: u64,
+                    members: &[Member],
+                    sent: &AtomicBool,
+                ) -> Result<Vec<Result<Session, StoreError>>, StoreError> {
+                    let mut tx = held
+                        .conn
                         .begin_with(Self::BEGIN_WRITE)
                         .await
                         .map_err(Self::classify)?;
@@ -299,11 +338,127 @@ macro_rules! sql_store {
                     if written != 1 {
                         return Err(StoreError::Conflict);
                     }
+                    limits::mark(sent);
                     tx.commit().await.map_err(Self::classify)?;
                     for saved in outcomes.iter_mut().flatten() {
                         saved.updated_at_ms = after.updated_at_ms;
                     }
                     Ok(outcomes)
+                }
+
+                async fn settings_on(
+                    &self,
+                    held: &mut Held<$db>,
+                    guild: u64,
+                    edit: &mut SettingsEdit<'_, ServerSettings>,
+                    sent: &AtomicBool,
+                ) -> Result<ServerSettings, StoreError> {
+                    let mut tx = held
+                        .conn
+                        .begin_with(Self::BEGIN_WRITE)
+                        .await
+                        .map_err(Self::classify)?;
+                    sqlx::query(ENSURE_SETTINGS)
+                        .bind(to_db(guild))
+                        .bind(Json(ServerSettings::default()))
+                        .bind(now_ms())
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(Self::classify)?;
+                    let (Json(mut settings),): (Json<ServerSettings>,) =
+                        sqlx::query_as(Self::SELECT_SETTINGS_LOCKED)
+                            .bind(to_db(guild))
+                            .fetch_one(&mut *tx)
+                            .await
+                            .map_err(Self::classify)?;
+                    // A refused edit returns here: the transaction rolls back, nothing written.
+                    edit(&mut settings)?;
+                    settings.validate()?;
+                    sqlx::query(UPSERT_SETTINGS)
+                        .bind(to_db(guild))
+                        .bind(Json(&settings))
+                        .bind(now_ms())
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(Self::classify)?;
+                    limits::mark(sent);
+                    tx.commit().await.map_err(Self::classify)?;
+                    Ok(settings)
+                }
+
+                async fn channel_on(
+                    &self,
+                    held: &mut Held<$db>,
+                    guild: u64,
+                    channel: u64,
+                    edit: &mut SettingsEdit<'_, ChannelSettings>,
+                    sent: &AtomicBool,
+                ) -> Result<ChannelSettings, StoreError> {
+                    let mut tx = held
+                        .conn
+                        .begin_with(Self::BEGIN_WRITE)
+                        .await
+                        .map_err(Self::classify)?;
+                    sqlx::query(ENSURE_CHANNEL)
+                        .bind(to_db(channel))
+                        .bind(to_db(guild))
+                        .bind(Json(ChannelSettings::default()))
+                        .bind(now_ms())
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(Self::classify)?;
+                    let (Json(mut settings),): (Json<ChannelSettings>,) =
+                        sqlx::query_as(Self::SELECT_CHANNEL_LOCKED)
+                            .bind(to_db(channel))
+                            .fetch_one(&mut *tx)
+                            .await
+                            .map_err(Self::classify)?;
+                    edit(&mut settings)?;
+                    sqlx::query(UPSERT_CHANNEL)
+                        .bind(to_db(channel))
+                        .bind(to_db(guild))
+                        .bind(Json(&settings))
+                        .bind(now_ms())
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(Self::classify)?;
+                    limits::mark(sent);
+                    tx.commit().await.map_err(Self::classify)?;
+                    Ok(settings)
+                }
+
+                async fn delete_on(
+                    &self,
+                    held: &mut Held<$db>,
+                    campaign: i64,
+                    sent: &AtomicBool,
+                ) -> Result<(u64, u64), StoreError> {
+                    let mut tx = held.conn.begin().await.map_err(Self::classify)?;
+                    let (active,): (i64,) = sqlx::query_as(COUNT_CAMPAIGN_ACTIVE)
+                        .bind(campaign)
+                        .fetch_one(&mut *tx)
+                        .await
+                        .map_err(Self::classify)?;
+                    if active > 0 {
+                        return Err(StoreError::AlreadyActive);
+                    }
+                    let mut run = async |sql: &'static str| -> Result<u64, StoreError> {
+                        sqlx::query(sql)
+                            .bind(campaign)
+                            .execute(&mut *tx)
+                            .await
+                            .map(|r| r.rows_affected())
+                            .map_err(Self::classify)
+                    };
+                    if run(LIST_CAMPAIGN_DELETION).await? == 0 {
+                        return Err(StoreError::NotFound);
+                    }
+                    let rolls = run(DELETE_LISTED_ROLLS).await?;
+                    let sessions = run(DELETE_LISTED_SESSIONS).await?;
+                    run(CLEAR_DELETION_LIST).await?;
+                    limits::mark(sent);
+                    tx.commit().await.map_err(Self::classify)?;
+                    Ok((sessions, rolls))
                 }
             }
 
@@ -313,14 +468,14 @@ macro_rules! sql_store {
                 }
 
                 fn server_settings(&self, guild: u64) -> StoreFuture<'_, Option<ServerSettings>> {
-                    Box::pin(async move {
+                    Box::pin(limits::read(async move {
                         let row: Option<(Json<ServerSettings>,)> = sqlx::query_as(SELECT_SETTINGS)
                             .bind(to_db(guild))
                             .fetch_optional(&self.pool)
                             .await
                             .map_err(Self::classify)?;
                         Ok(row.map(|(Json(s),)| s))
-                    })
+                    }))
                 }
 
                 fn update_server_settings<'a>(
@@ -329,37 +484,15 @@ macro_rules! sql_store {
                     edit: &'a mut SettingsEdit<'_, ServerSettings>,
                 ) -> StoreFuture<'a, ServerSettings> {
                     Box::pin(async move {
-                        let _turn = self.write_turn().await;
-                        let mut tx = self
-                            .pool
-                            .begin_with(Self::BEGIN_WRITE)
-                            .await
-                            .map_err(Self::classify)?;
-                        sqlx::query(ENSURE_SETTINGS)
-                            .bind(to_db(guild))
-                            .bind(Json(ServerSettings::default()))
-                            .bind(now_ms())
-                            .execute(&mut *tx)
-                            .await
-                            .map_err(Self::classify)?;
-                        let (Json(mut settings),): (Json<ServerSettings>,) =
-                            sqlx::query_as(Self::SELECT_SETTINGS_LOCKED)
-                                .bind(to_db(guild))
-                                .fetch_one(&mut *tx)
-                                .await
-                                .map_err(Self::classify)?;
-                        // A refused edit returns here: the transaction rolls back, nothing written.
-                        edit(&mut settings)?;
-                        settings.validate()?;
-                        sqlx::query(UPSERT_SETTINGS)
-                            .bind(to_db(guild))
-                            .bind(Json(&settings))
-                            .bind(now_ms())
-                            .execute(&mut *tx)
-                            .await
-                            .map_err(Self::classify)?;
-                        tx.commit().await.map_err(Self::classify)?;
-                        Ok(settings)
+                        let sent = AtomicBool::new(false);
+                        limits::write(&sent, async {
+                            let _turn = self.write_turn().await;
+                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            let saved = self.settings_on(&mut held, guild, edit, &sent).await;
+                            held.done();
+                            saved
+                        })
+                        .await
                     })
                 }
 
@@ -370,49 +503,29 @@ macro_rules! sql_store {
                     edit: &'a mut SettingsEdit<'_, ChannelSettings>,
                 ) -> StoreFuture<'a, ChannelSettings> {
                     Box::pin(async move {
-                        let _turn = self.write_turn().await;
-                        let mut tx = self
-                            .pool
-                            .begin_with(Self::BEGIN_WRITE)
-                            .await
-                            .map_err(Self::classify)?;
-                        sqlx::query(ENSURE_CHANNEL)
-                            .bind(to_db(channel))
-                            .bind(to_db(guild))
-                            .bind(Json(ChannelSettings::default()))
-                            .bind(now_ms())
-                            .execute(&mut *tx)
-                            .await
-                            .map_err(Self::classify)?;
-                        let (Json(mut settings),): (Json<ChannelSettings>,) =
-                            sqlx::query_as(Self::SELECT_CHANNEL_LOCKED)
-                                .bind(to_db(channel))
-                                .fetch_one(&mut *tx)
-                                .await
-                                .map_err(Self::classify)?;
-                        edit(&mut settings)?;
-                        sqlx::query(UPSERT_CHANNEL)
-                            .bind(to_db(channel))
-                            .bind(to_db(guild))
-                            .bind(Json(&settings))
-                            .bind(now_ms())
-                            .execute(&mut *tx)
-                            .await
-                            .map_err(Self::classify)?;
-                        tx.commit().await.map_err(Self::classify)?;
-                        Ok(settings)
+                        let sent = AtomicBool::new(false);
+                        limits::write(&sent, async {
+                            let _turn = self.write_turn().await;
+                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            let saved = self
+                                .channel_on(&mut held, guild, channel, edit, &sent)
+                                .await;
+                            held.done();
+                            saved
+                        })
+                        .await
                     })
                 }
 
                 fn channel_settings(&self, channel: u64) -> StoreFuture<'_, Option<ChannelSettings>> {
-                    Box::pin(async move {
+                    Box::pin(limits::read(async move {
                         let row: Option<(Json<ChannelSettings>,)> = sqlx::query_as(SELECT_CHANNEL)
                             .bind(to_db(channel))
                             .fetch_optional(&self.pool)
                             .await
                             .map_err(Self::classify)?;
                         Ok(row.map(|(Json(s),)| s))
-                    })
+                    }))
                 }
 
                 fn create_session<'a>(&'a self, session: &'a Session) -> StoreFuture<'a, Session> {
@@ -421,53 +534,61 @@ macro_rules! sql_store {
                             return Err(StoreError::Invalid(SessionError::Ended));
                         }
                         session.validate()?;
-                        let _turn = self.write_turn().await;
-                        let row = sqlx::query(INSERT_SESSION)
-                            .bind(to_db(session.guild_id))
-                            .bind(to_db(session.channel_id))
-                            .bind(&session.name)
-                            .bind(session.system.key())
-                            .bind(to_db(session.gm))
-                            .bind(Json(session))
-                            .bind(session.created_at_ms)
-                            .bind(session.updated_at_ms)
-                            .bind((session.campaign_id != 0).then_some(session.campaign_id))
-                            .bind(i64::from(session.evening))
-                            .fetch_one(&self.pool)
-                            .await
-                            .map_err(|e| match &e {
+                        let sent = AtomicBool::new(false);
+                        limits::write(&sent, async {
+                            let _turn = self.write_turn().await;
+                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            // One statement is its own transaction: once sent, it may land.
+                            limits::mark(&sent);
+                            let row = sqlx::query(INSERT_SESSION)
+                                .bind(to_db(session.guild_id))
+                                .bind(to_db(session.channel_id))
+                                .bind(&session.name)
+                                .bind(session.system.key())
+                                .bind(to_db(session.gm))
+                                .bind(Json(session))
+                                .bind(session.created_at_ms)
+                                .bind(session.updated_at_ms)
+                                .bind((session.campaign_id != 0).then_some(session.campaign_id))
+                                .bind(i64::from(session.evening))
+                                .fetch_one(&mut *held.conn)
+                                .await;
+                            held.done();
+                            let row = row.map_err(|e| match &e {
                                 sqlx::Error::Database(db) if db.is_unique_violation() => {
                                     StoreError::AlreadyActive
                                 }
                                 _ => Self::classify(e),
                             })?;
-                        let mut stored = session.clone();
-                        stored.id = row.try_get("id").map_err(Self::classify)?;
-                        stored.version = 1;
-                        Ok(stored)
+                            let mut stored = session.clone();
+                            stored.id = row.try_get("id").map_err(Self::classify)?;
+                            stored.version = 1;
+                            Ok(stored)
+                        })
+                        .await
                     })
                 }
 
                 fn active_session(&self, channel: u64) -> StoreFuture<'_, Option<Session>> {
-                    Box::pin(async move {
+                    Box::pin(limits::read(async move {
                         let row = sqlx::query(SELECT_ACTIVE)
                             .bind(to_db(channel))
                             .fetch_optional(&self.pool)
                             .await
                             .map_err(Self::classify)?;
                         row.as_ref().map(Self::session_from_row).transpose()
-                    })
+                    }))
                 }
 
                 fn session(&self, id: i64) -> StoreFuture<'_, Option<Session>> {
-                    Box::pin(async move {
+                    Box::pin(limits::read(async move {
                         let row = sqlx::query(SELECT_BY_ID)
                             .bind(id)
                             .fetch_optional(&self.pool)
                             .await
                             .map_err(Self::classify)?;
                         row.as_ref().map(Self::session_from_row).transpose()
-                    })
+                    }))
                 }
 
                 fn update_session<'a>(
@@ -479,7 +600,11 @@ macro_rules! sql_store {
                         // Join the channel's next batch (group commit, see `combine`); the first
                         // edit of a quiet channel starts the task that writes it.
                         let (member_tx, mut turns) = tokio::sync::mpsc::unbounded_channel();
-                        if self.combiner.join(channel, member_tx) {
+                        let joined = Member {
+                            turns: member_tx,
+                            deadline: tokio::time::Instant::now() + WRITE_LIMIT,
+                        };
+                        if self.combiner.join(channel, joined) {
                             tokio::spawn(self.clone().serve_edits(channel));
                         }
                         member(&mut turns, edit).await
@@ -487,7 +612,7 @@ macro_rules! sql_store {
                 }
 
                 fn ended_sessions(&self, guild: u64, limit: u32) -> StoreFuture<'_, Vec<Session>> {
-                    Box::pin(async move {
+                    Box::pin(limits::read(async move {
                         let rows = sqlx::query(SELECT_ENDED)
                             .bind(to_db(guild))
                             .bind(i64::from(limit))
@@ -495,28 +620,33 @@ macro_rules! sql_store {
                             .await
                             .map_err(Self::classify)?;
                         rows.iter().map(Self::session_from_row).collect()
-                    })
+                    }))
                 }
 
                 fn append_roll<'a>(&'a self, entry: &'a NewRoll) -> StoreFuture<'a, ()> {
+                    let sent = AtomicBool::new(false);
                     Box::pin(async move {
-                        let _turn = self.write_turn().await;
-                        let written = sqlx::query(APPEND_ROLL)
-                            .bind(entry.session_id)
-                            .bind(to_db(entry.user_id))
-                            .bind(&entry.command)
-                            .bind(Json(&entry.outcome))
-                            .bind(entry.at_ms)
-                            .bind(entry.user_name.as_deref())
-                            .execute(&self.pool)
-                            .await
-                            .map_err(Self::classify)?
-                            .rows_affected();
-                        if written == 1 {
-                            Ok(())
-                        } else {
-                            Err(StoreError::NotFound)
-                        }
+                        limits::write(&sent, async {
+                            let _turn = self.write_turn().await;
+                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            limits::mark(&sent);
+                            let written = sqlx::query(APPEND_ROLL)
+                                .bind(entry.session_id)
+                                .bind(to_db(entry.user_id))
+                                .bind(&entry.command)
+                                .bind(Json(&entry.outcome))
+                                .bind(entry.at_ms)
+                                .bind(entry.user_name.as_deref())
+                                .execute(&mut *held.conn)
+                                .await;
+                            held.done();
+                            if written.map_err(Self::classify)?.rows_affected() == 1 {
+                                Ok(())
+                            } else {
+                                Err(StoreError::NotFound)
+                            }
+                        })
+                        .await
                     })
                 }
 
@@ -532,7 +662,7 @@ macro_rules! sql_store {
                 }
 
                 fn recent_rolls(&self, session_id: i64, count: u32) -> StoreFuture<'_, Vec<RollLogEntry>> {
-                    Box::pin(async move {
+                    Box::pin(limits::read(async move {
                         let rows = sqlx::query(SELECT_RECENT_ROLLS)
                             .bind(session_id)
                             .bind(i64::from(count.min(MAX_RECENT_ROLLS)))
@@ -541,7 +671,7 @@ macro_rules! sql_store {
                             .map_err(Self::classify)?;
                         // Newest first from the index; callers read a log oldest first.
                         rows.iter().rev().map(Self::roll_from_row).collect()
-                    })
+                    }))
                 }
 
                 fn export_page(
@@ -564,96 +694,92 @@ macro_rules! sql_store {
 
                 fn delete_campaign(&self, campaign: i64) -> StoreFuture<'_, (u64, u64)> {
                     Box::pin(async move {
-                        let _turn = self.write_turn().await;
-                        let mut tx = self.pool.begin().await.map_err(Self::classify)?;
-                        let (active,): (i64,) = sqlx::query_as(COUNT_CAMPAIGN_ACTIVE)
-                            .bind(campaign)
-                            .fetch_one(&mut *tx)
-                            .await
-                            .map_err(Self::classify)?;
-                        if active > 0 {
-                            return Err(StoreError::AlreadyActive);
-                        }
-                        let mut run = async |sql: &'static str| -> Result<u64, StoreError> {
-                            sqlx::query(sql)
-                                .bind(campaign)
-                                .execute(&mut *tx)
-                                .await
-                                .map(|r| r.rows_affected())
-                                .map_err(Self::classify)
-                        };
-                        if run(LIST_CAMPAIGN_DELETION).await? == 0 {
-                            return Err(StoreError::NotFound);
-                        }
-                        let rolls = run(DELETE_LISTED_ROLLS).await?;
-                        let sessions = run(DELETE_LISTED_SESSIONS).await?;
-                        run(CLEAR_DELETION_LIST).await?;
-                        tx.commit().await.map_err(Self::classify)?;
-                        Ok((sessions, rolls))
+                        let sent = AtomicBool::new(false);
+                        limits::write(&sent, async {
+                            let _turn = self.write_turn().await;
+                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            let deleted = self.delete_on(&mut held, campaign, &sent).await;
+                            held.done();
+                            deleted
+                        })
+                        .await
                     })
                 }
 
                 fn last_session(&self, channel: u64) -> StoreFuture<'_, Option<Session>> {
-                    Box::pin(async move {
+                    Box::pin(limits::read(async move {
                         let row = sqlx::query(SELECT_LAST_IN_CHANNEL)
                             .bind(to_db(channel))
                             .fetch_optional(&self.pool)
                             .await
                             .map_err(Self::classify)?;
                         row.as_ref().map(Self::session_from_row).transpose()
-                    })
+                    }))
                 }
 
                 fn campaign_sessions(&self, campaign: i64) -> StoreFuture<'_, Vec<Session>> {
-                    Box::pin(async move {
+                    Box::pin(limits::read(async move {
                         let rows = sqlx::query(SELECT_CAMPAIGN)
                             .bind(campaign)
                             .fetch_all(&self.pool)
                             .await
                             .map_err(Self::classify)?;
                         rows.iter().map(Self::session_from_row).collect()
-                    })
+                    }))
                 }
 
                 fn create_action<'a>(&'a self, action: &'a NewAction) -> StoreFuture<'a, i64> {
                     Box::pin(async move {
-                        let _turn = self.write_turn().await;
-                        let row = sqlx::query(INSERT_ACTION)
-                            .bind(&action.kind)
-                            .bind(action.guild.map(to_db))
-                            .bind(to_db(action.channel))
-                            .bind(to_db(action.owner))
-                            .bind(Json(&action.payload))
-                            .bind(now_ms())
-                            .fetch_one(&self.pool)
-                            .await
-                            .map_err(Self::classify)?;
-                        row.try_get::<i64, _>("id").map_err(Self::classify)
+                        let sent = AtomicBool::new(false);
+                        limits::write(&sent, async {
+                            let _turn = self.write_turn().await;
+                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            limits::mark(&sent);
+                            let row = sqlx::query(INSERT_ACTION)
+                                .bind(&action.kind)
+                                .bind(action.guild.map(to_db))
+                                .bind(to_db(action.channel))
+                                .bind(to_db(action.owner))
+                                .bind(Json(&action.payload))
+                                .bind(now_ms())
+                                .fetch_one(&mut *held.conn)
+                                .await;
+                            held.done();
+                            row.map_err(Self::classify)?
+                                .try_get::<i64, _>("id")
+                                .map_err(Self::classify)
+                        })
+                        .await
                     })
                 }
 
                 fn action(&self, id: i64) -> StoreFuture<'_, Option<Action>> {
-                    Box::pin(async move {
+                    Box::pin(limits::read(async move {
                         let row = sqlx::query(SELECT_ACTION)
                             .bind(id)
                             .fetch_optional(&self.pool)
                             .await
                             .map_err(Self::classify)?;
                         row.as_ref().map(Self::action_from_row).transpose()
-                    })
+                    }))
                 }
 
                 fn use_action(&self, id: i64) -> StoreFuture<'_, Action> {
                     Box::pin(async move {
-                        let row = {
+                        let sent = AtomicBool::new(false);
+                        let row = limits::write(&sent, async {
                             let _turn = self.write_turn().await;
-                            sqlx::query(USE_ACTION)
+                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            limits::mark(&sent);
+                            let row = sqlx::query(USE_ACTION)
                                 .bind(id)
                                 .bind(now_ms())
-                                .fetch_optional(&self.pool)
-                                .await
-                                .map_err(Self::classify)?
-                        };
+                                .fetch_optional(&mut *held.conn)
+                                .await;
+                            held.done();
+                            row.map_err(Self::classify)
+                        })
+                        .await?;
                         match row {
                             Some(row) => Self::action_from_row(&row),
                             None => match self.action(id).await? {
@@ -666,18 +792,46 @@ macro_rules! sql_store {
 
                 fn release_action(&self, id: i64) -> StoreFuture<'_, ()> {
                     Box::pin(async move {
-                        let _turn = self.write_turn().await;
-                        sqlx::query(RELEASE_ACTION)
-                            .bind(id)
-                            .execute(&self.pool)
-                            .await
-                            .map_err(Self::classify)?;
-                        Ok(())
+                        let sent = AtomicBool::new(false);
+                        limits::write(&sent, async {
+                            let _turn = self.write_turn().await;
+                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            limits::mark(&sent);
+                            let released = sqlx::query(RELEASE_ACTION)
+                                .bind(id)
+                                .execute(&mut *held.conn)
+                                .await;
+                            held.done();
+                            released.map_err(Self::classify)?;
+                            Ok(())
+                        })
+                        .await
                     })
                 }
 
                 fn close(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
                     Box::pin(self.pool.close())
+                }
+
+                fn ping(&self) -> StoreFuture<'_, ()> {
+                    Box::pin(async move {
+                        let asked = async {
+                            if !self.schema_ready() {
+                                return Err(StoreError::Unavailable("migrations not run yet".into()));
+                            }
+                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            // A table the migrations make: a server that answers before
+                            // they ran is not ready to serve sessions.
+                            let answered = sqlx::query(SELECT_SETTINGS)
+                                .bind(0i64)
+                                .fetch_optional(&mut *held.conn)
+                                .await;
+                            held.done();
+                            answered.map(|_| ()).map_err(Self::classify)
+                        };
+                        let deadline = tokio::time::Instant::now() + PING_LIMIT;
+                        limits::by(deadline, &AtomicBool::new(false), asked).await
+                    })
                 }
 
                 fn pool_status(&self) -> Option<(u32, usize)> {

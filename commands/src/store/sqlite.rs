@@ -2,16 +2,19 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
+use sqlx::Connection;
 use sqlx::types::Json;
 use tokio::sync::{Mutex, MutexGuard};
 
 use super::combine::Combiner;
+use super::limits::{self, Held};
 use super::migrations;
 use super::postgres::migrate_error;
 use super::record_batch::{self, BatchWriter, PendingRecord, RecordQueue};
@@ -48,6 +51,11 @@ impl SqliteStore {
     const SELECT_CHANNEL_LOCKED: &'static str = super::sql::SELECT_CHANNEL;
     const SELECT_ACTIVE_LOCKED: &'static str = super::sql::SELECT_ACTIVE;
 
+    /// Opened only once migrated.
+    fn schema_ready(&self) -> bool {
+        true
+    }
+
     async fn write_turn(&self) -> Option<MutexGuard<'_, ()>> {
         Some(self.writer.lock().await)
     }
@@ -56,10 +64,26 @@ impl SqliteStore {
     /// handed out in row order while the write lock is ours; RETURNING's order is unspecified,
     /// so they are sorted back), every roll in one insert that keeps the batch's order and
     /// skips rolls of sessions ended meanwhile.
-    async fn write_records(&self, batch: &[PendingRecord]) -> Result<Vec<Recorded>, StoreError> {
+    async fn write_records(
+        &self,
+        batch: &[PendingRecord],
+        sent: &AtomicBool,
+    ) -> Result<Vec<Recorded>, StoreError> {
         let _turn = self.write_turn().await;
-        let mut tx = self
-            .pool
+        let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+        let written = self.records_on(&mut held, batch, sent).await;
+        held.done();
+        written
+    }
+
+    async fn records_on(
+        &self,
+        held: &mut Held<sqlx::Sqlite>,
+        batch: &[PendingRecord],
+        sent: &AtomicBool,
+    ) -> Result<Vec<Recorded>, StoreError> {
+        let mut tx = held
+            .conn
             .begin_with(Self::BEGIN_WRITE)
             .await
             .map_err(Self::classify)?;
@@ -119,6 +143,7 @@ impl SqliteStore {
             active.extend(rows.into_iter().map(|(id,)| id));
         }
         let recorded = record_batch::recorded(batch, ids, &active)?;
+        limits::mark(sent);
         tx.commit().await.map_err(Self::classify)?;
         Ok(recorded)
     }
@@ -175,9 +200,9 @@ impl BatchWriter for SqliteStore {
         &self.records
     }
 
-    async fn write(&self, batch: &[PendingRecord]) -> Result<Vec<Recorded>, StoreError> {
-        self.write_records(batch).await
+    async fn write(&self, batch: &[PendingRecord], sent: &AtomicBool) -> Result<Vec<Recorded>, StoreError> {
+        self.write_records(batch, sent).await
     }
 }
 
-sql_store!(SqliteStore, sqlx::sqlite::SqliteRow);
+sql_store!(SqliteStore, sqlx::sqlite::SqliteRow, sqlx::Sqlite);

@@ -149,3 +149,49 @@ async fn the_fake_refuses_a_body_that_breaks_discords_schema() {
     let waited = fake.wait_reply(42, WAIT).await.expect_err("the wait fails");
     assert!(matches!(waited, FakeError::Refused(_)), "{waited}");
 }
+
+/// The fake takes what Discord takes: a 5,001-roll `/session export` (past the framework's
+/// 2 MB, inside the 10 MiB the bot is told) arrives whole; files past the limit the bot is told
+/// are refused as Discord refuses them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_five_thousand_and_one_roll_export_fits_discords_limits_in_the_console() {
+    use crate::support::e2e::{as_, console, text};
+    let mut c = console().await;
+    let gm = c.invoker();
+    as_(&mut c, &gm, "/session start name:Long system:generic").await;
+    let session = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
+    let store = c.store();
+    let long = "x".repeat(400);
+    let writes = (0..5_001).map(|i| {
+        let store = store.clone();
+        let roll = saikoro_bot::store::NewRoll {
+            session_id: session.id,
+            user_id: gm.user.id,
+            command: format!("/roll dice:1d6 label:{long}{i}"),
+            outcome: saikoro_bot::store::JsonText::from(&json!({"total": i % 6 + 1})),
+            at_ms: 1_700_000_000_000 + i,
+            user_name: Some("gm".into()),
+        };
+        async move { store.record(&[], Some(&roll)).await.map(|r| r.logged) }
+    });
+    for logged in futures::future::join_all(writes).await {
+        assert!(logged.expect("written"), "logged");
+    }
+    let r = as_(&mut c, &gm, "/session export").await;
+    let files = r.body["files"].as_array().expect("attachments");
+    let bytes: usize = files
+        .iter()
+        .map(|f| f["content"].as_str().map_or(0, str::len))
+        .sum();
+    assert!(bytes > 2 << 20, "over the old 2 MB: {bytes}");
+    // Told 1 MiB, the bot splits or says so; the fake refuses nothing it was told it may send.
+    c.fake.set_attachment_size_limit(1 << 20);
+    let r = as_(&mut c, &gm, "/session export").await;
+    assert!(
+        c.fake.refused_requests().is_empty(),
+        "{:?}",
+        c.fake.refused_requests()
+    );
+    assert!(!text(&r).is_empty());
+    c.shutdown().await;
+}

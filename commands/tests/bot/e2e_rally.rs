@@ -1110,3 +1110,33 @@ async fn collide_is_applied_only_by_the_gm_or_a_player_of_a_gear_in_it() {
     assert_eq!(sheet(&c, "Jager").await["state"]["spin_outs_caused"], 1);
     c.shutdown().await;
 }
+
+/// A pool past the limit is refused with what was typed and the limit (it was clamped first
+/// and read as "a pool of 1000"), in both languages, and nothing is rolled.
+#[tokio::test]
+async fn a_huge_pool_is_refused_as_typed_with_the_limit() {
+    let mut c = system_console().await;
+    c.queue_dice([6, 6]);
+    for line in [
+        "/rally roll rating:4 dice:2147483647",
+        "/rally check rating:4 dice:2 extra:2147483647",
+    ] {
+        let r = send(&mut c, line).await;
+        assert!(r.ephemeral, "{line}: {}", text(&r));
+        assert!(
+            r.content().contains("2147483647") && r.content().contains("60"),
+            "{line}: {}",
+            r.content()
+        );
+    }
+    let mut ja = c.invoker();
+    ja.locale = "ja".into();
+    let r = as_(&mut c, &ja, "/rally roll rating:4 dice:2147483647").await;
+    assert!(
+        r.ephemeral && r.content().contains("ダイスが2147483647個") && r.content().contains("60個まで"),
+        "{}",
+        r.content()
+    );
+    assert_eq!(c.dice_left(), Some(2), "nothing was rolled");
+    c.shutdown().await;
+}

@@ -1497,3 +1497,38 @@ async fn a_sheet_typed_with_full_width_digits_is_read() {
         (json!(4), json!(3))
     );
 }
+
+/// A button pressed from another channel or server is refused as such (not "the session of
+/// this roll has ended"), in both languages, and stays usable where its message is.
+#[tokio::test]
+async fn a_button_pressed_from_elsewhere_says_so_and_stays_usable() {
+    let mut c = system_console().await;
+    run(&mut c).await;
+    let ana = player(&c, "ana");
+    c.queue_dice([5, 2, 3, 1, 6, 5, 2, 2, 5, 1, 2, 2, 3, 4, 2, 3, 4]);
+    let (id, r) = as_id(&mut c, &ana, ATTACK).await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let message = c.fake.original_message(id).expect("the result message");
+    let chance = button(&message, "Second chance");
+    let mut other_channel = ana.clone();
+    other_channel.channel_id += 1;
+    let mut other_server = ana.clone();
+    other_server.guild_id = other_server.guild_id.map(|g| g + 1);
+    for who in [&other_channel, &other_server] {
+        let r = press(&c, who, &message, &chance).await;
+        assert!(
+            r.ephemeral && r.content().contains("another channel"),
+            "{}",
+            text(&r)
+        );
+    }
+    let mut ja = other_channel.clone();
+    ja.locale = "ja".into();
+    let r = press(&c, &ja, &message, &chance).await;
+    assert!(r.content().contains("別のチャンネル"), "{}", text(&r));
+    // Where it belongs it still works: Ana rerolls her three misses.
+    c.queue_dice([5, 6, 2]);
+    let r = press(&c, &ana, &message, &chance).await;
+    assert_eq!(r.body["type"], 7, "{}", text(&r));
+    c.shutdown().await;
+}

@@ -1,6 +1,7 @@
 //! `/rally roll` (target test) and `/rally check` (opposed test): dice against a rating.
 
-use engine::systems::badlands_rally::roll::{self, TestRequest};
+use engine::systems::badlands_rally::error::RuleError;
+use engine::systems::badlands_rally::roll::{self, MAX_POOL, TestRequest};
 
 use super::embeds::{check_view, roll_view};
 use super::{reply, who};
@@ -8,15 +9,33 @@ use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
-fn request(rating: i64, dice: Option<i64>, rattled: Option<bool>, extra: Option<i64>) -> TestRequest {
+fn request(
+    rating: i64,
+    dice: Option<i64>,
+    rattled: Option<bool>,
+    extra: Option<i64>,
+) -> Result<TestRequest, RuleError> {
+    // A count over the pool's limit is refused as typed (clamped first, 2147483647 dice read as
+    // "a pool of 1000").
+    if let Some(over) = [dice, extra]
+        .into_iter()
+        .flatten()
+        .find(|&v| v > i64::from(MAX_POOL))
+    {
+        return Err(RuleError::PoolTooLarge {
+            dice: over,
+            max: MAX_POOL,
+        });
+    }
+    // Far below zero means no dice either way.
     let clamp = |v: i64| v.clamp(-1000, 1000) as i32;
-    TestRequest {
+    Ok(TestRequest {
         // Out-of-range ratings become 0 and are refused by the engine with its own sentence.
         rating: u8::try_from(rating).unwrap_or(0),
         dice: clamp(dice.unwrap_or(i64::from(roll::BASE_DICE))),
         rattled: rattled.unwrap_or(false),
         extra_dice: clamp(extra.unwrap_or(0)),
-    }
+    })
 }
 
 /// Roll dice against a rating and count the successes
@@ -48,7 +67,7 @@ pub async fn rally_roll(
     extra: Option<i64>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let req = request(rating, dice, rattled, extra);
+    let req = request(rating, dice, rattled, extra).map_err(|e| inv.user_error(&e))?;
     let (roll, out) =
         CommandRoll::roll(ctx, |mut r| roll::resolve_roll(&req, &mut r)).map_err(|e| inv.user_error(&e))?;
     roll.answer_in_channel(&inv, reply(ctx, &roll_view(&out, &who(ctx), inv.lang)), &out)
@@ -85,7 +104,7 @@ pub async fn rally_check(
     extra: Option<i64>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
-    let req = request(rating, dice, rattled, extra);
+    let req = request(rating, dice, rattled, extra).map_err(|e| inv.user_error(&e))?;
     let (roll, out) =
         CommandRoll::roll(ctx, |mut r| roll::resolve_check(&req, &mut r)).map_err(|e| inv.user_error(&e))?;
     roll.answer_in_channel(&inv, reply(ctx, &check_view(&out, &who(ctx), inv.lang)), &out)

@@ -21,6 +21,8 @@ use serde_json::Value;
 pub struct FlakyStore {
     pub inner: Arc<dyn Store>,
     pub settings_down: AtomicBool,
+    /// Every read of a channel's active session fails while set.
+    pub sessions_down: AtomicBool,
     /// Milliseconds every roll-log append waits first (slow work after a reply).
     pub append_delay_ms: std::sync::atomic::AtomicU64,
     /// Milliseconds every session update waits first (a slow database or a held row lock).
@@ -32,6 +34,7 @@ impl FlakyStore {
         FlakyStore {
             inner,
             settings_down: false.into(),
+            sessions_down: false.into(),
             append_delay_ms: 0.into(),
             update_delay_ms: 0.into(),
         }
@@ -70,6 +73,9 @@ impl Store for FlakyStore {
         self.inner.create_session(session)
     }
     fn active_session(&self, channel: u64) -> StoreFuture<'_, Option<Session>> {
+        if self.sessions_down.load(Ordering::SeqCst) {
+            return Box::pin(async { Err(StoreError::Unavailable("test outage".into())) });
+        }
         self.inner.active_session(channel)
     }
     fn session(&self, id: i64) -> StoreFuture<'_, Option<Session>> {
@@ -203,6 +209,18 @@ impl Harness {
     /// Type `line` as `who` (built from every command the bot has, registered or not).
     pub async fn send(&self, who: &Invoker, line: &str) -> Reply {
         self.send_id(who, line).await.1
+    }
+
+    /// Type `line` as `who` without waiting: the interaction's id.
+    pub fn deliver(&self, who: &Invoker, line: &str) -> u64 {
+        let built = saikoro_bot::console::line::build(line, &all_commands(), &|n| {
+            fake_discord::payloads::user(&user_for(n))
+        })
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+        let interaction =
+            self.fake
+                .command_interaction(who, 2, &built.command, built.options, built.resolved);
+        self.fake.deliver(interaction).expect("delivered")
     }
 
     /// [`Self::send`], with the interaction's id (to read its later follow-ups).

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod e2e;
+pub mod freeze_proxy;
 pub mod harness;
 pub mod pg;
 pub mod store_contract;
