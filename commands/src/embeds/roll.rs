@@ -229,7 +229,12 @@ pub fn roll_view(
                 format!("**{s}**"),
                 true,
             ));
-        } else if let Some(t) = only.total.filter(|_| !outcome.flags.no_result) {
+        } else if let Some(t) = only
+            .total
+            // A system that reads the roll names its result (Shadowrun's hits); the dice's sum
+            // above it would read as the result.
+            .filter(|_| !outcome.flags.no_result && !read_by_system)
+        {
             fields.push((lang.pick("Total", "合計").to_string(), format!("**{t}**"), true));
         }
         colour = match only.verdict {

@@ -178,6 +178,8 @@ async fn the_expression_and_the_result_are_said_once() {
     let fields = embed["fields"].to_string();
     assert!(fields.contains("Hits **3**"), "{fields}");
     assert!(!fields.contains("Successes"), "the hits are said once: {fields}");
+    // The dice's sum (5+6+1+2+3+5 = 22) is no Shadowrun result: no "Total" above the hits.
+    assert!(!fields.contains("Total") && !fields.contains("22"), "{fields}");
     assert!(!embed["description"].as_str().unwrap().contains("Successes"));
     console.shutdown().await;
 }
