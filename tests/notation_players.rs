@@ -523,5 +523,8 @@ fn call_of_cthulhu_checks_point_to_the_d100_roll() {
 fn full_width_call_of_cthulhu_checks_point_to_the_same_d100_roll() {
     assert_eq!(suggestion("ＣＣ<=50"), (Hint::CthulhuCheck, "1D100<=50".into()));
     assert_eq!(suggestion("ＣＣＢ<=50"), (Hint::CthulhuCheck, "1D100<=50".into()));
-    assert_eq!(suggestion("ＣＣ＜＝５０"), (Hint::CthulhuCheck, "1D100<=50".into()));
+    assert_eq!(
+        suggestion("ＣＣ＜＝５０"),
+        (Hint::CthulhuCheck, "1D100<=50".into())
+    );
 }

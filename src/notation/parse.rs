@@ -774,7 +774,8 @@ fn looks_like_bcdice_sum(c: &Cursor) -> bool {
     chars.iter().enumerate().any(|(i, &ch)| {
         let next = chars.get(i + 1).copied();
         match ch {
-            '<' | '>' | '=' => true,
+            '<' | '>' => !super::d20::is_selector(&chars, i),
+            '=' => true,
             ')' => matches!(next, Some('d' | 'D')),
             '/' => {
                 let mut j = i + 1;

@@ -20,6 +20,10 @@ fn die_text(d: &Die, fudge: bool) -> String {
         (true, 3) => "+".to_string(),
         _ => d.face.to_string(),
     };
+    // `4d6mi2`: the 1 rolled counts 2.
+    if let Some(rolled) = d.raised_from {
+        s = format!("{rolled}→{s}");
+    }
     if d.success > 0 {
         s = format!("**{s}**");
     }
@@ -162,7 +166,8 @@ fn line_text(line: &RollLine, outcome: &RollOutcome, lang: Lang, single: bool) -
 }
 
 /// `1d20+1d4+3`: the breakdown written as the expression, each group with its dice, so the
-/// flat `+3` is not left out of it (`1d20[11]+1d4[2]+3`). Unchanged when the expression has no
+/// flat `+3` (and Avrae's annotations, `1d20[11] + 5 [fire]`) is not left out of it
+/// (`1d20[11]+1d4[2]+3`). Unchanged when the expression has no
 /// number outside its groups, or when its groups cannot be found in it in order.
 fn with_flat_terms(line: &RollLine, dice: Vec<String>) -> Vec<String> {
     if dice.len() != line.groups.len() || dice.is_empty() || !matches!(line.kind, Kind::Dice | Kind::Sum) {
@@ -189,7 +194,8 @@ fn with_flat_terms(line: &RollLine, dice: Vec<String>) -> Vec<String> {
     let tail = &expr[from..];
     between.push_str(tail);
     out.push_str(tail);
-    if !between.chars().any(|c| c.is_ascii_digit()) {
+    // A flat number or an annotation (`2d6 [attack]`) outside the groups: show the expression.
+    if !between.chars().any(|c| c.is_ascii_digit() || c == '[') {
         return dice;
     }
     vec![out]

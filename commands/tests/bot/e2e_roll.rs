@@ -204,3 +204,37 @@ async fn flat_terms_stay_in_the_breakdown_and_avrae_advantage_says_how_it_was_re
     assert_eq!(embed["footer"]["text"], "player · Hide");
     console.shutdown().await;
 }
+
+/// Avrae's annotations stay beside their term in the breakdown; the d20 library's minimum shows
+/// the face rolled and what it counts (issue 31).
+#[tokio::test]
+async fn avrae_annotations_and_the_minimum_show_in_the_breakdown() {
+    let mut console = start().await;
+    console.queue_dice([11]);
+    let reply = console.send("/roll dice:1d20 + 5 [fire]").await.unwrap();
+    let embed = &reply.embeds()[0];
+    assert_eq!(embed["description"], "1d20[11] + 5 [fire]");
+    assert_eq!(find(&embed["fields"], "Total")["value"], "**16**");
+
+    console.queue_dice([3, 4]);
+    let reply = console.send("/roll dice:2d6 [attack]").await.unwrap();
+    let embed = &reply.embeds()[0];
+    assert_eq!(embed["description"], "2d6[4, 3] [attack]");
+    assert_eq!(find(&embed["fields"], "Total")["value"], "**7**");
+
+    // 1 counts 2: 2 + 3 + 5 + 2 = 12.
+    console.queue_dice([1, 3, 5, 2]);
+    let reply = console.send("/roll dice:4d6mi2").await.unwrap();
+    let embed = &reply.embeds()[0];
+    assert_eq!(embed["description"], "[5, 3, 1→2, 2]");
+    assert_eq!(find(&embed["fields"], "Total")["value"], "**12**");
+
+    // `ra5` is refused with the explosion to type, in the reader's language.
+    let reply = console.send("/roll dice:10d6ra5").await.unwrap();
+    assert!(
+        reply.content().contains("Did you mean `10d6e5`?"),
+        "{}",
+        reply.content()
+    );
+    console.shutdown().await;
+}
