@@ -249,13 +249,19 @@ pub fn roll_view(
             None => colour::NEUTRAL,
         };
     }
+    let mut description = lines.join("\n");
+    if let [only] = outcome.lines.as_slice()
+        && let Some(note) = total_compared_note(only, lang)
+    {
+        description = format!("{description}\n{note}");
+    }
     let mut footer = roller_name.to_string();
     if let Some(c) = &outcome.comment {
         footer = format!("{footer} · {c}");
     }
     let mut view = EmbedView {
         title,
-        description: lines.join("\n"),
+        description,
         colour,
         fields,
         footer: Some(footer),
@@ -264,6 +270,46 @@ pub fn roll_view(
         add_reading(&mut view, r);
     }
     view
+}
+
+/// `10d6>4`: BCDice compares the total, Roll20 counts the dice over 4. The total was compared
+/// (BCDice's reading): say so, and how to count the dice (`10d6 t5`). Only for several dice of one
+/// group with nothing else, compared by `>` or `>=`, where counting could be what was meant.
+fn total_compared_note(line: &RollLine, lang: Lang) -> Option<String> {
+    use engine::notation::CmpOp;
+    let [g] = line.groups.as_slice() else {
+        return None;
+    };
+    let target = line.target?;
+    let at_least = match target.op {
+        CmpOp::Gt => target.value.checked_add(1)?,
+        CmpOp::Ge => target.value,
+        _ => return None,
+    };
+    let plain =
+        line.expression.replace(' ', "") == format!("{}{}{}", g.text, target.op.symbol(), target.value);
+    if line.kind != Kind::Sum
+        || g.count < 2
+        || g.fudge
+        || !plain
+        || !(1..=i64::from(g.sides)).contains(&at_least)
+    {
+        return None;
+    }
+    let count = format!("{}d{} t{at_least}", g.count, g.sides);
+    Some(if lang == Lang::Ja {
+        format!(
+            "*BCDiceの読み方で合計を{}{}と比べました。{at_least}以上のダイスを数えるなら `{count}`*",
+            target.op.symbol(),
+            target.value
+        )
+    } else {
+        format!(
+            "*Read as BCDice does: the total against {}{}. To count the dice of {at_least} or more, type `{count}`*",
+            target.op.symbol(),
+            target.value
+        )
+    })
 }
 
 /// What the channel's system reads in the roll (its `/roll` dialect: Shadowrun's hits and
