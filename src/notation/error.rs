@@ -303,6 +303,13 @@ impl Localized for NotationError {
             InputTooLong { len, max } => format!("The roll is too long: {len} characters, at most {max}."),
             Unexpected { at, found, expected } => {
                 let what = expected.text(lang);
+                // Japanese puts a space between inline code and its particle (`(` が), as
+                // everywhere else in these messages.
+                let what = if ja && what.ends_with('`') {
+                    format!("{what} ")
+                } else {
+                    what.to_string()
+                };
                 match (found.is_empty(), ja) {
                     (true, false) => {
                         format!("At position {at}: the roll ends here, but {what} was expected.")
