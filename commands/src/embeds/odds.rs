@@ -60,11 +60,12 @@ pub fn reply_bins(mut view: EmbedView, bars: &[Bin], good: &dyn Fn(i64) -> bool)
     reply
 }
 
-/// `58.33 %`; tiny chances keep a significant digit instead of reading as 0.
+/// `58.33 %`; a chance too small to show in two decimals reads `< 0.01 %`, never 0 and never
+/// in exponent form (`4.5e-3 %`).
 pub fn percent(p: f64) -> String {
     let pc = p * 100.0;
-    if pc > 0.0 && pc < 0.01 {
-        format!("{pc:.1e} %")
+    if pc > 0.0 && pc < 0.005 {
+        "< 0.01 %".to_string()
     } else {
         format!("{pc:.2} %")
     }
@@ -115,12 +116,19 @@ pub fn bins(dist: &Dist, max: usize) -> Vec<Bin> {
         .map_or(last.0, |x| x.0);
     let width = ((hi - lo + 1) as usize).div_ceil(max).max(1) as i64;
     let count = ((hi - lo + 1) / width + i64::from((hi - lo + 1) % width != 0)) as usize;
+    // Every row the same width (`39–41`, `42–44`, not `42–43`): the rows are widened over
+    // values beyond the 0.1 % tails, kept inside the values the roll can show.
+    let spare = count as i64 * width - (hi - lo + 1);
+    let lo = (lo - spare / 2).max(first.0);
+    let lo = lo.min(last.0 - count as i64 * width + 1).max(first.0);
+    // Uneven only where the roll has too few values to fill the last row.
+    let hi = (lo + count as i64 * width - 1).min(last.0);
     let mut out: Vec<Bin> = (0..count)
         .map(|i| {
             let a = lo + i as i64 * width;
             Bin {
                 lo: a,
-                hi: (a + width - 1).min(hi),
+                hi: (a + width - 1).min(hi).max(a),
                 p: 0.0,
             }
         })
@@ -136,6 +144,23 @@ pub fn bins(dist: &Dist, max: usize) -> Vec<Bin> {
 
 /// A code block of bars: `value ████▌ 16.67 %`.
 pub fn histogram(dist: &Dist) -> String {
+    histogram_marked(dist, None)
+}
+
+/// Which rows of a histogram succeed: all of their values, or only some.
+pub fn success_mark(b: &Bin, good: &dyn Fn(i64) -> bool) -> &'static str {
+    let hits = (b.lo..=b.hi).filter(|&v| good(v)).count() as i64;
+    if hits == 0 {
+        ""
+    } else if hits == b.hi - b.lo + 1 {
+        " ✓"
+    } else {
+        " (✓)"
+    }
+}
+
+/// [`histogram`], each row whose values succeed marked `✓` (`(✓)` where only some do).
+pub fn histogram_marked(dist: &Dist, good: Option<&dyn Fn(i64) -> bool>) -> String {
     let rows = bins(dist, MAX_BINS);
     let peak = rows.iter().map(|b| b.p).fold(0.0, f64::max);
     let labels: Vec<String> = rows
@@ -151,7 +176,10 @@ pub fn histogram(dist: &Dist) -> String {
     let w = labels.iter().map(|l| l.chars().count()).max().unwrap_or(1);
     let mut out = String::from("```\n");
     for (b, label) in rows.iter().zip(&labels) {
-        out.push_str(&format!("{label:>w$} {:<16} {}\n", bar(b.p, peak), percent(b.p)));
+        let mark = good.map_or("", |g| success_mark(b, g));
+        let row = format!("{label:>w$} {:<16} {}{mark}", bar(b.p, peak), percent(b.p));
+        out.push_str(row.trim_end());
+        out.push('\n');
     }
     out.push_str("```");
     out
@@ -252,6 +280,56 @@ pub mod chart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tiny_chances_read_as_plain_decimals_or_under_a_hundredth() {
+        assert_eq!(percent(0.5833333), "58.33 %");
+        assert_eq!(percent(0.000045), "< 0.01 %");
+        assert_eq!(percent(0.00005), "0.01 %");
+        assert_eq!(percent(0.0), "0.00 %");
+        // 4d20 = 80 has the chance 1/160000: no exponent reaches the reader.
+        let h = histogram(&engine::odds::roll_odds("4d20").unwrap().dist);
+        assert!(!h.contains('e'), "{h}");
+    }
+
+    #[test]
+    fn wide_rows_are_all_as_wide() {
+        for input in ["10d6", "6d10", "4d20", "3d20+1d6", "8d8"] {
+            let rows = bins(&engine::odds::roll_odds(input).unwrap().dist, MAX_BINS);
+            assert!(rows.len() <= MAX_BINS, "{input}");
+            let widths: Vec<i64> = rows.iter().map(|b| b.hi - b.lo + 1).collect();
+            assert!(widths.iter().all(|w| *w == widths[0]), "{input}: {rows:?}");
+            let mass: f64 = rows.iter().map(|b| b.p).sum();
+            assert!((mass - 1.0).abs() < 1e-9, "{input}: {mass}");
+            // Consecutive rows.
+            assert!(rows.windows(2).all(|w| w[1].lo == w[0].hi + 1), "{input}");
+        }
+    }
+
+    #[test]
+    fn rows_that_succeed_are_marked() {
+        let dist = engine::odds::roll_odds("2d6").unwrap().dist;
+        let h = histogram_marked(&dist, Some(&|v| v >= 7));
+        let lines: Vec<&str> = h.lines().collect();
+        // "```", then 2…12.
+        assert!(lines[1].starts_with(" 2 ") && !lines[1].contains('✓'), "{h}");
+        assert!(lines[5].starts_with(" 6 ") && !lines[5].contains('✓'), "{h}");
+        assert!(
+            lines[6].starts_with(" 7 ") && lines[6].ends_with("16.67 % ✓"),
+            "{h}"
+        );
+        assert!(lines[11].starts_with("12 ") && lines[11].ends_with(" ✓"), "{h}");
+        // A wide row holding both sides is marked as partly succeeding.
+        let wide = Bin {
+            lo: 9,
+            hi: 11,
+            p: 0.1,
+        };
+        assert_eq!(success_mark(&wide, &|v| v >= 10), " (✓)");
+        assert_eq!(success_mark(&wide, &|v| v >= 9), " ✓");
+        assert_eq!(success_mark(&wide, &|v| v >= 12), "");
+        assert!(!histogram(&dist).contains('✓'));
+    }
 
     #[test]
     fn the_chart_is_a_png() {

@@ -97,7 +97,13 @@ mod tests {
     /// both kinds of label.
     #[test]
     fn the_page_shows_private_advantage_explosions_and_labels() {
-        for wanted in ["p 1d20+5", "1d20+5 adv", "3d6 e5", "(Attack) 1d20+5", "1d20 + 5 [fire]"] {
+        for wanted in [
+            "p 1d20+5",
+            "1d20+5 adv",
+            "3d6 e5",
+            "(Attack) 1d20+5",
+            "1d20 + 5 [fire]",
+        ] {
             assert!(EXAMPLES.iter().any(|(e, _, _)| *e == wanted), "{wanted}");
         }
         let ie = EXAMPLES.iter().find(|(e, _, _)| *e == "3d6 e5").unwrap();
