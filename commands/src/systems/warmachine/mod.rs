@@ -107,6 +107,29 @@ impl SystemBot for WarmachineBot {
         Some("ウォーマシン")
     }
 
+    /// Five steps with real commands (`/help topic:warmachine`).
+    fn first_evening(&self) -> &'static [super::Step] {
+        &[
+            (
+                "/session start name:Game system:warmachine",
+                "start the game evening",
+                "ゲームのセッションを始める",
+            ),
+            (
+                "/wm-turn start",
+                "round 1, the first player's turn",
+                "第1ラウンド、先手の手番",
+            ),
+            ("/wm roll", "roll 2d6", "2d6を振る"),
+            ("/wm status", "turn, models, effects", "手番・モデル・効果を見る"),
+            (
+                "/session end",
+                "end the evening: the log is kept",
+                "セッションを終える（ログは残る）",
+            ),
+        ]
+    }
+
     fn button_prefix(&self) -> Option<&'static str> {
         Some("wm.")
     }
