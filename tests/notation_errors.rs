@@ -382,8 +382,14 @@ fn messages_in_both_languages() {
     );
     assert_eq!(
         e.localized(Lang::Ja),
-        "5文字目: `x` は読めません。`2d6` のようなダイス、数、または `(`が必要です。"
+        "5文字目: `x` は読めません。`2d6` のようなダイス、数、または `(` が必要です。"
     );
+    // Every expectation ending in inline code keeps the space before its particle.
+    assert_eq!(
+        err("(2d6").localized(Lang::Ja),
+        "5文字目: 式が終わっていますが、`)` が必要です。"
+    );
+    assert!(!err("2d6*").localized(Lang::Ja).contains("`が"));
     let e = err("2d6*");
     assert!(
         e.localized(Lang::En)

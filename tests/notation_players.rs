@@ -518,3 +518,13 @@ fn call_of_cthulhu_checks_point_to_the_d100_roll() {
     let o = roll("1D100<=50", &[37]);
     assert_eq!(line(&o).verdict, Some(Verdict::Success));
 }
+
+#[test]
+fn full_width_call_of_cthulhu_checks_point_to_the_same_d100_roll() {
+    assert_eq!(suggestion("ＣＣ<=50"), (Hint::CthulhuCheck, "1D100<=50".into()));
+    assert_eq!(suggestion("ＣＣＢ<=50"), (Hint::CthulhuCheck, "1D100<=50".into()));
+    assert_eq!(
+        suggestion("ＣＣ＜＝５０"),
+        (Hint::CthulhuCheck, "1D100<=50".into())
+    );
+}

@@ -85,6 +85,10 @@ enum Command {
         /// as the option's value (`file:ana.saikoro.txt`).
         #[arg(long)]
         attach: Option<std::path::PathBuf>,
+        /// Write every file a reply attaches (the `/odds` chart, exports) into this folder, as
+        /// `<interaction>-<name>`; `--json` carries their bytes as base64 too.
+        #[arg(long)]
+        save_attachments: Option<std::path::PathBuf>,
     },
     /// Measure: the real bot against the built-in fake Discord on loopback, N interactions over
     /// the gateway; reports throughput, latency percentiles and peak memory.
@@ -140,6 +144,7 @@ async fn main() -> ExitCode {
             data_dir,
             database_url,
             attach,
+            save_attachments,
         } => {
             // The console's output is the replies; keep the bot's logs to warnings.
             init_logging("warn,serenity=error");
@@ -159,6 +164,7 @@ async fn main() -> ExitCode {
                 database_url,
                 data_dir,
                 attach,
+                save_attachments,
             };
             let mut out = tokio::io::stdout();
             let result = match line {

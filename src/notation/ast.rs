@@ -177,6 +177,8 @@ pub(crate) struct DiceSpec {
     pub success: Option<SuccessRule>,
     /// Fate/Fudge dice (`4dF`): each a d3 read 1 → −1, 2 → 0, 3 → +1.
     pub fudge: bool,
+    /// The d20 library's `miN`: a die showing less counts N (after stage 2, before keep).
+    pub minimum: Option<u32>,
     /// `2D66`: each "die" a D66 roll (two d6 read as tens and units), as BCDice reads it.
     pub d66: bool,
 }

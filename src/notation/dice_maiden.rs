@@ -158,6 +158,15 @@ pub(crate) fn roll_group(
             }
         }
     }
+    // The d20 library's minimum, on every die in play once rerolls and explosions are done.
+    if let Some(min) = spec.minimum {
+        for i in p.live.clone() {
+            if let Some(d) = p.die(i).filter(|d| d.face < min) {
+                d.raised_from = Some(d.face);
+                d.face = min;
+            }
+        }
+    }
     // Stage 3: keep/drop over the dice in play, exploded ones included.
     if let Some(keep) = spec.keep {
         let n = |k: u32| (k as usize).min(p.live.len());

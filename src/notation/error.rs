@@ -93,6 +93,9 @@ pub enum Hint {
     CommandWord,
     /// BCDice's Call of Cthulhu `CC<=50` / `CCB<=50`: not read by the generic `/roll`.
     CthulhuCheck,
+    /// The d20 library's `ra5` on a d6 (add a die on exactly 5) or `ra<3`: only the highest face
+    /// and `ra>N` are read.
+    RerollAndAdd,
 }
 
 impl Hint {
@@ -134,6 +137,10 @@ impl Hint {
             CthulhuCheck => lang.pick(
                 "Call of Cthulhu's `CC` / `CCB` checks (BCDice) are not read by the generic /roll; roll the d100 against the skill",
                 "クトゥルフ神話TRPGの `CC`・`CCB`（BCDice）は汎用の /roll では読めません。技能値に対して1D100を振ってください",
+            ),
+            RerollAndAdd => lang.pick(
+                "`ra` adds a die here only on the highest face (`ra6` on a d6) or above a number (`ra>4`); `eN` adds one on N or more",
+                "`ra` で1個振り足せるのは最大の出目（d6なら `ra6`）か、ある数より上（`ra>4`）のときだけです。`eN` はN以上で1個振り足します",
             ),
             CommandWord => lang.pick(
                 "type only the roll: the command is already /roll",
@@ -296,6 +303,13 @@ impl Localized for NotationError {
             InputTooLong { len, max } => format!("The roll is too long: {len} characters, at most {max}."),
             Unexpected { at, found, expected } => {
                 let what = expected.text(lang);
+                // Japanese puts a space between inline code and its particle (`(` が), as
+                // everywhere else in these messages.
+                let what = if ja && what.ends_with('`') {
+                    format!("{what} ")
+                } else {
+                    what.to_string()
+                };
                 match (found.is_empty(), ja) {
                     (true, false) => {
                         format!("At position {at}: the roll ends here, but {what} was expected.")

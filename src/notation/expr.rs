@@ -6,6 +6,7 @@ use super::alias;
 use super::arith;
 use super::ast::{DiceSpec, Expr, Keep, Op, Rounding, Stage2, SuccessRule};
 use super::cursor::{Cursor, Source};
+use super::d20;
 use super::error::{Expected, Hint, NotationError};
 use super::limits::{MAX_DEPTH, MAX_DICE_PER_COMMAND, MAX_SIDES, MAX_TERMS};
 use super::outcome::CmpOp;
@@ -64,7 +65,7 @@ impl<'c, 'a> ExprParser<'c, 'a> {
     }
 
     fn term(&mut self) -> Result<Expr, NotationError> {
-        let mut lhs = self.unary()?;
+        let mut lhs = self.annotated()?;
         loop {
             self.c.skip_ws();
             let op = match self.c.peek() {
@@ -74,7 +75,7 @@ impl<'c, 'a> ExprParser<'c, 'a> {
             };
             let at = self.c.at();
             self.c.bump();
-            let rhs = self.unary()?;
+            let rhs = self.annotated()?;
             lhs = Expr::Bin {
                 op,
                 at,
@@ -82,6 +83,15 @@ impl<'c, 'a> ExprParser<'c, 'a> {
                 rhs: Box::new(rhs),
             };
         }
+    }
+
+    /// A term and, in Dice Maiden's reading, Avrae's annotation after it (`5 [fire]`).
+    fn annotated(&mut self) -> Result<Expr, NotationError> {
+        let e = self.unary()?;
+        if self.mode == Mode::DiceMaiden {
+            d20::annotation(self.c);
+        }
+        Ok(e)
     }
 
     fn enter(&mut self) -> Result<(), NotationError> {
@@ -344,10 +354,11 @@ pub(crate) fn check_sides(sides: u64, at: usize, max: u32) -> Result<u32, Notati
 
 /// Keywords, longest first so `irg` wins over `ir` and `i`. Beside Dice Maiden's own: `kh`
 /// (keep highest), `dh` / `dl` (drop highest / lowest) of Roll20 and the d20 library (Avrae),
-/// whose drop is also written `ph` / `pl`, and its rerolls `ro` (once) / `rr` (until above).
-pub(crate) const KEYWORDS: [&str; 25] = [
-    "adv", "dis", "irg", "ir", "ie", "rg", "ro", "rr", "kh", "kl", "km", "dh", "dl", "ds", "ph", "pl", "tl",
-    "r", "e", "i", "k", "d", "t", "f", "b",
+/// whose drop is also written `ph` / `pl`, its rerolls `ro` (once) / `rr` (until above) / `ra`
+/// (reroll and add), and its minimum `mi`.
+pub(crate) const KEYWORDS: [&str; 27] = [
+    "adv", "dis", "irg", "ir", "ie", "rg", "ro", "rr", "ra", "mi", "kh", "kl", "km", "dh", "dl", "ds", "ph",
+    "pl", "tl", "r", "e", "i", "k", "d", "t", "f", "b",
 ];
 
 /// Whether a lower-case word is a run of modifier keywords, each but the last with its number
@@ -529,6 +540,7 @@ fn modifiers(c: &mut Cursor, spec: &mut DiceSpec) -> Result<(), NotationError> {
         }
         c.eat_ci(kw);
         let kw_end = c.pos;
+        let selector = d20::selector(c, kw);
         let n = c.number()?;
         check_seen(&mut seen, at, kw)?;
         let canon = canonical(kw);
@@ -549,7 +561,20 @@ fn modifiers(c: &mut Cursor, spec: &mut DiceSpec) -> Result<(), NotationError> {
             }
         };
         let endless = || NotationError::EndlessChain { at, modifier: kw };
+        if let Some(cmp) = selector.filter(|_| kw != "ra") {
+            // `ro<3`, `rr>5`: every face below 1 or above the sides is refused by `face`, so
+            // neither rerolls every face.
+            spec.stage2.push(d20::reroll(cmp, face(None)?, kw));
+            continue;
+        }
         match canon {
+            "ra" => {
+                let value = face(None)?;
+                spec.stage2
+                    .push(d20::reroll_and_add(c, selector, value, sides, at)?);
+            }
+            // Applied after rerolls and explosions, before keep (see `roll_group`).
+            "mi" => spec.minimum = Some(face(None)?),
             "adv" | "dis" => {
                 let extra = n.unwrap_or(1);
                 let total = u64::from(spec.count).saturating_add(extra);

@@ -8,6 +8,7 @@ pub(crate) mod arith;
 pub(crate) mod ast;
 mod bcdice;
 mod cursor;
+mod d20;
 mod dice_maiden;
 mod error;
 mod eval;

@@ -211,6 +211,9 @@ pub struct Die {
     pub success: u8,
     pub failure: bool,
     pub botch: bool,
+    /// The face rolled when the d20 library's minimum (`mi2`) raised it to `face`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raised_from: Option<u32>,
 }
 
 impl Die {
@@ -225,6 +228,7 @@ impl Die {
             success: 0,
             failure: false,
             botch: false,
+            raised_from: None,
         }
     }
 }

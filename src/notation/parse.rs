@@ -293,7 +293,9 @@ fn explain(e: NotationError, src: &Source, start: usize, end: usize) -> Notation
         }
     }
     // Call of Cthulhu's `CC<=50` / `CCB<=50` (BCDice): the plain d100 check.
-    let body = src.text(start, end).to_ascii_uppercase();
+    // Read from the width-folded text, so `ＣＣ<=50` typed on a Japanese keyboard is met too.
+    let body: String = src.norm.get(start..end).unwrap_or_default().iter().collect();
+    let body = body.trim().to_ascii_uppercase();
     if let Some(rest) = body.strip_prefix("CCB<=").or_else(|| body.strip_prefix("CC<="))
         && !rest.is_empty()
         && rest.chars().all(|c| c.is_ascii_digit())
@@ -772,7 +774,8 @@ fn looks_like_bcdice_sum(c: &Cursor) -> bool {
     chars.iter().enumerate().any(|(i, &ch)| {
         let next = chars.get(i + 1).copied();
         match ch {
-            '<' | '>' | '=' => true,
+            '<' | '>' => !super::d20::is_selector(&chars, i),
+            '=' => true,
             ')' => matches!(next, Some('d' | 'D')),
             '/' => {
                 let mut j = i + 1;

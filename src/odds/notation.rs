@@ -212,6 +212,8 @@ fn linear(expr: &Expr, negative: bool, signed: &mut Vec<(usize, bool)>, constant
 /// What a group's worth per face is: its face, or its successes minus failures.
 fn worth(g: &DiceSpec, successes: bool) -> impl Fn(u32) -> i64 + '_ {
     move |f: u32| {
+        // The d20 library's `miN`: a lower face counts N (it never changes which dice rank higher).
+        let f = g.minimum.map_or(f, |m| f.max(m));
         if !successes {
             // A Fate/Fudge die is a d3 read −1, 0, +1.
             return if g.fudge { i64::from(f) - 2 } else { i64::from(f) };

@@ -243,6 +243,28 @@ fn assert_same(input: &str, brute: &BTreeMap<i64, f64>, capped: f64) {
 }
 
 #[test]
+fn d20_library_operators_match_brute_force() {
+    // Minimum (also under keep, explosions and success counting), reroll-and-add, selectors.
+    for e in [
+        "4d6mi2",
+        "3d4mi2k2",
+        "2d4mi3e4",
+        "3d4mi3t3",
+        "3d6ra6",
+        "2d6ra>4",
+        "3d4ro<3",
+        "2d4rr<2",
+        "2d4ro>2k1",
+        "2d6 [attack]",
+        "1d20 + 5 [fire]",
+    ] {
+        assert_enumerated(e, 200_000);
+    }
+    // 4d6mi2: each die's mean (2+2+3+4+5+6)/6, four of them.
+    assert!((odds("4d6mi2").mean() - 4.0 * 22.0 / 6.0).abs() < 1e-12);
+}
+
+#[test]
 fn fixed_expressions_match_brute_force() {
     for e in [
         "3d6",

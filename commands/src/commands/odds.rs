@@ -6,7 +6,9 @@
 use engine::i18n::Lang;
 use engine::odds::{self, Dist, Measure, RollOdds};
 
-use crate::embeds::odds::{Bin, bar, exact_note, histogram, number, percent, reply, reply_bins, send};
+use crate::embeds::odds::{
+    Bin, bar, exact_note, histogram, histogram_marked, number, percent, reply, reply_bins, send,
+};
 #[cfg(test)]
 use crate::embeds::odds::{MAX_BINS, bins, chart};
 use crate::embeds::{EmbedView, colour};
@@ -236,9 +238,18 @@ fn roll_view(o: &RollOdds, lang: Lang) -> EmbedView {
             true,
         ));
     }
+    // The rows that meet the target are marked, with what the mark means.
+    let description = match o.target {
+        Some(t) => format!(
+            "{}\n{}",
+            histogram_marked(&o.dist, Some(&|v| t.test(v))),
+            lang.pick("✓ meets the target", "✓ 目標を満たす")
+        ),
+        None => histogram(&o.dist),
+    };
     EmbedView {
         title: roll_title(o, lang),
-        description: histogram(&o.dist),
+        description,
         colour: colour::NEUTRAL,
         fields,
         footer: Some(exact_note(lang)),
@@ -253,6 +264,10 @@ mod tests {
     fn two_d6_at_least_7_reads_58_33_percent() {
         let o = odds::roll_odds("2D6>=7").unwrap();
         let v = roll_view(&o, Lang::En);
+        // The six rows 7…12 meet the target.
+        assert_eq!(v.description.matches(" ✓\n").count(), 6, "{}", v.description);
+        assert!(v.description.ends_with("✓ meets the target"));
+        assert!(roll_view(&o, Lang::Ja).description.ends_with("✓ 目標を満たす"));
         assert!(
             v.fields
                 .iter()

@@ -53,6 +53,8 @@ pub struct ConsoleOptions {
     /// A file for the first command typed that has an attachment option and leaves it out
     /// (`--attach`).
     pub attach: Option<PathBuf>,
+    /// Write every file a reply attaches into this folder (`--save-attachments`).
+    pub save_attachments: Option<PathBuf>,
 }
 
 impl Default for ConsoleOptions {
@@ -68,6 +70,7 @@ impl Default for ConsoleOptions {
             database_url: None,
             data_dir: None,
             attach: None,
+            save_attachments: None,
         }
     }
 }
@@ -116,6 +119,8 @@ pub enum ConsoleError {
     Bot(#[from] BotError),
     #[error("the bot did not finish registering its commands within {0:?}")]
     NotRegistered(Duration),
+    #[error("cannot save an attachment: {0}")]
+    Save(String),
     #[error("cannot attach `{0}`: {1}")]
     File(String, String),
 }
@@ -196,6 +201,37 @@ impl Console {
     /// Queued faces not rolled yet (`None` without fixed dice): whether something rolled.
     pub fn dice_left(&self) -> Option<usize> {
         self.dice.remaining()
+    }
+
+    /// Write the files `x` attached into the `--save-attachments` folder, named
+    /// `<interaction>-<file name>`; the paths written. Nothing without the flag.
+    pub fn save_attachments(&self, x: &Exchange) -> Result<Vec<PathBuf>, ConsoleError> {
+        use base64::Engine as _;
+        let Some(dir) = &self.opts.save_attachments else {
+            return Ok(Vec::new());
+        };
+        let mut written = Vec::new();
+        for file in x
+            .shown
+            .iter()
+            .flat_map(|s| s.body["files"].as_array().into_iter().flatten())
+        {
+            let name = file["filename"].as_str().unwrap_or("file");
+            // Only the name: a file name never leaves the folder.
+            let name = std::path::Path::new(name)
+                .file_name()
+                .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(file["base64"].as_str().unwrap_or_default())
+                .map_err(|e| ConsoleError::Save(format!("{name}: {e}")))?;
+            std::fs::create_dir_all(dir)
+                .map_err(|e| ConsoleError::Save(format!("{}: {e}", dir.display())))?;
+            let path = dir.join(format!("{}-{name}", x.interaction));
+            std::fs::write(&path, bytes)
+                .map_err(|e| ConsoleError::Save(format!("{}: {e}", path.display())))?;
+            written.push(path);
+        }
+        Ok(written)
     }
 
     pub fn json(&self) -> bool {

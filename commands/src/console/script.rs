@@ -22,12 +22,17 @@ fn error_line(e: &ConsoleError, json: bool) -> String {
     }
 }
 
-fn show(c: &Console, x: &Exchange) -> String {
-    if c.json() {
+fn show(c: &Console, x: &Exchange) -> Result<String, ConsoleError> {
+    let saved = c.save_attachments(x)?;
+    Ok(if c.json() {
         x.json().to_string()
     } else {
-        c.readable(&exchange_text(x))
-    }
+        let mut text = c.readable(&exchange_text(x));
+        for path in saved {
+            text.push_str(&format!("\n[saved: {}]", path.display()));
+        }
+        text
+    })
 }
 
 /// A command's (or subcommand's) name or description in the console's locale: Japanese when
@@ -115,11 +120,11 @@ async fn run_word(c: &mut Console, line: &str) -> Result<Done, ConsoleError> {
         }
         "press" => {
             let x = c.press(rest).await?;
-            Ok(Done::Print(show(c, &x)))
+            Ok(Done::Print(show(c, &x)?))
         }
         "complete" => {
             let x = c.complete(rest).await?;
-            Ok(Done::Print(show(c, &x)))
+            Ok(Done::Print(show(c, &x)?))
         }
         "as" => {
             let who = Who::parse(rest).map_err(ConsoleError::As)?;
@@ -134,7 +139,7 @@ async fn run_word(c: &mut Console, line: &str) -> Result<Done, ConsoleError> {
         }
         _ => {
             let x = c.type_line(line).await?;
-            Ok(Done::Print(show(c, &x)))
+            Ok(Done::Print(show(c, &x)?))
         }
     }
 }

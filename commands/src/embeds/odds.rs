@@ -39,12 +39,27 @@ pub async fn send(ctx: Context<'_>, reply: CreateReply) -> Result<(), BotError> 
 
 /// The embed, with the chart attached and shown in it. `good` marks the values that succeed.
 pub fn reply(view: EmbedView, dist: &Dist, good: &dyn Fn(i64) -> bool) -> CreateReply {
-    reply_bins(view, &bins(dist, MAX_BINS), good)
+    reply_chart(view, &bins(dist, MAX_BINS), Some(dist.mean()), good)
 }
 
-/// [`reply`] with the chart's bars given.
-pub fn reply_bins(mut view: EmbedView, bars: &[Bin], good: &dyn Fn(i64) -> bool) -> CreateReply {
-    let png = chart::draw(bars, good);
+/// [`reply`] with the chart's bars given (the mean read from them).
+pub fn reply_bins(view: EmbedView, bars: &[Bin], good: &dyn Fn(i64) -> bool) -> CreateReply {
+    let mean = bars.iter().map(|b| (b.lo + b.hi) as f64 / 2.0 * b.p).sum::<f64>();
+    let mass: f64 = bars.iter().map(|b| b.p).sum();
+    reply_chart(view, bars, (mass > 0.0).then(|| mean / mass), good)
+}
+
+fn reply_chart(
+    mut view: EmbedView,
+    bars: &[Bin],
+    mean: Option<f64>,
+    good: &dyn Fn(i64) -> bool,
+) -> CreateReply {
+    let text = chart::Labels {
+        title: chart::title(&view.title),
+        mean,
+    };
+    let png = chart::draw_with(bars, good, &text);
     let mut reply = CreateReply::default();
     match png {
         Some(bytes) => {
@@ -60,11 +75,12 @@ pub fn reply_bins(mut view: EmbedView, bars: &[Bin], good: &dyn Fn(i64) -> bool)
     reply
 }
 
-/// `58.33 %`; tiny chances keep a significant digit instead of reading as 0.
+/// `58.33 %`; a chance too small to show in two decimals reads `< 0.01 %`, never 0 and never
+/// in exponent form (`4.5e-3 %`).
 pub fn percent(p: f64) -> String {
     let pc = p * 100.0;
-    if pc > 0.0 && pc < 0.01 {
-        format!("{pc:.1e} %")
+    if pc > 0.0 && pc < 0.005 {
+        "< 0.01 %".to_string()
     } else {
         format!("{pc:.2} %")
     }
@@ -115,12 +131,19 @@ pub fn bins(dist: &Dist, max: usize) -> Vec<Bin> {
         .map_or(last.0, |x| x.0);
     let width = ((hi - lo + 1) as usize).div_ceil(max).max(1) as i64;
     let count = ((hi - lo + 1) / width + i64::from((hi - lo + 1) % width != 0)) as usize;
+    // Every row the same width (`39–41`, `42–44`, not `42–43`): the rows are widened over
+    // values beyond the 0.1 % tails, kept inside the values the roll can show.
+    let spare = count as i64 * width - (hi - lo + 1);
+    let lo = (lo - spare / 2).max(first.0);
+    let lo = lo.min(last.0 - count as i64 * width + 1).max(first.0);
+    // Uneven only where the roll has too few values to fill the last row.
+    let hi = (lo + count as i64 * width - 1).min(last.0);
     let mut out: Vec<Bin> = (0..count)
         .map(|i| {
             let a = lo + i as i64 * width;
             Bin {
                 lo: a,
-                hi: (a + width - 1).min(hi),
+                hi: (a + width - 1).min(hi).max(a),
                 p: 0.0,
             }
         })
@@ -136,6 +159,23 @@ pub fn bins(dist: &Dist, max: usize) -> Vec<Bin> {
 
 /// A code block of bars: `value ████▌ 16.67 %`.
 pub fn histogram(dist: &Dist) -> String {
+    histogram_marked(dist, None)
+}
+
+/// Which rows of a histogram succeed: all of their values, or only some.
+pub fn success_mark(b: &Bin, good: &dyn Fn(i64) -> bool) -> &'static str {
+    let hits = (b.lo..=b.hi).filter(|&v| good(v)).count() as i64;
+    if hits == 0 {
+        ""
+    } else if hits == b.hi - b.lo + 1 {
+        " ✓"
+    } else {
+        " (✓)"
+    }
+}
+
+/// [`histogram`], each row whose values succeed marked `✓` (`(✓)` where only some do).
+pub fn histogram_marked(dist: &Dist, good: Option<&dyn Fn(i64) -> bool>) -> String {
     let rows = bins(dist, MAX_BINS);
     let peak = rows.iter().map(|b| b.p).fold(0.0, f64::max);
     let labels: Vec<String> = rows
@@ -151,7 +191,10 @@ pub fn histogram(dist: &Dist) -> String {
     let w = labels.iter().map(|l| l.chars().count()).max().unwrap_or(1);
     let mut out = String::from("```\n");
     for (b, label) in rows.iter().zip(&labels) {
-        out.push_str(&format!("{label:>w$} {:<16} {}\n", bar(b.p, peak), percent(b.p)));
+        let mark = good.map_or("", |g| success_mark(b, g));
+        let row = format!("{label:>w$} {:<16} {}{mark}", bar(b.p, peak), percent(b.p));
+        out.push_str(row.trim_end());
+        out.push('\n');
     }
     out.push_str("```");
     out
@@ -180,34 +223,130 @@ pub fn exact_note(lang: Lang) -> String {
         .to_string()
 }
 
-/// The PNG chart: bars and axis ticks only (no text, so no font is needed; the numbers are in
-/// the embed). Bars where the roll succeeds are green, the others blue.
+/// The PNG chart: a title, the bars with their values under them and their percentages, a
+/// percentage axis and the mean. Bars where the roll succeeds are green, the others blue. Its
+/// text is drawn with DejaVu Sans carried in the binary (no system font); the font has no
+/// Japanese, so the chart's text is what reads the same in both languages (the expression,
+/// numbers, `%`, `μ`), and the embed beside it says the words in the reader's language.
 pub mod chart {
-    use plotters::prelude::*;
+    use std::sync::Once;
 
-    use super::Bin;
+    use ab_glyph::{Font, FontRef};
+    use plotters::prelude::*;
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+    use super::{Bin, percent};
 
     pub const WIDTH: u32 = 640;
     pub const HEIGHT: u32 = 320;
     const MARGIN: i32 = 16;
+    /// Room for the title above and the values below the bars, and the axis on the left.
+    const TOP: i32 = 40;
+    const BOTTOM: i32 = 28;
+    const LEFT: i32 = 56;
+
+    static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+    const FAMILY: &str = "saikoro-sans";
+
+    /// The text drawn on the chart.
+    #[derive(Debug, Clone, Default)]
+    pub struct Labels {
+        pub title: Option<String>,
+        pub mean: Option<f64>,
+    }
+
+    /// Whether the carried font draws every character of `s`.
+    pub fn covers(s: &str) -> bool {
+        FontRef::try_from_slice(FONT)
+            .is_ok_and(|f| s.chars().all(|c| c.is_whitespace() || f.glyph_id(c).0 != 0))
+    }
+
+    /// The embed's title as the chart can draw it: without the leading emoji, and from the
+    /// first part the font covers (`📊 確率: 2D6>=7` → `2D6>=7`); `None` when nothing is left.
+    pub fn title(embed_title: &str) -> Option<String> {
+        let t = embed_title
+            .trim_start_matches(|c: char| !c.is_alphanumeric())
+            .trim();
+        let mut candidates = vec![t];
+        candidates.extend(t.match_indices(": ").map(|(i, _)| &t[i + 2..]));
+        candidates
+            .into_iter()
+            .map(str::trim)
+            .find(|c| !c.is_empty() && covers(c))
+            .map(str::to_string)
+    }
+
+    fn register() -> bool {
+        static ONCE: Once = Once::new();
+        ONCE.call_once(|| {
+            let _ = plotters::style::register_font(FAMILY, FontStyle::Normal, FONT);
+        });
+        true
+    }
+
+    fn style(size: f64, h: HPos, v: VPos) -> TextStyle<'static> {
+        (FAMILY, size).into_font().color(&BLACK).pos(Pos::new(h, v))
+    }
+
+    /// A bar's value under it: `7`, `39–41`.
+    fn label(b: &Bin) -> String {
+        if b.lo == b.hi {
+            b.lo.to_string()
+        } else {
+            format!("{}–{}", b.lo, b.hi)
+        }
+    }
+
+    /// The chart without title or mean.
+    pub fn draw(bins: &[Bin], good: &dyn Fn(i64) -> bool) -> Option<Vec<u8>> {
+        draw_with(bins, good, &Labels::default())
+    }
 
     /// `None` if drawing or encoding fails (the embed is sent without a chart).
-    pub fn draw(bins: &[Bin], good: &dyn Fn(i64) -> bool) -> Option<Vec<u8>> {
+    pub fn draw_with(bins: &[Bin], good: &dyn Fn(i64) -> bool, text: &Labels) -> Option<Vec<u8>> {
+        register();
         let mut rgb = vec![0u8; (WIDTH * HEIGHT * 3) as usize];
         {
             let root = BitMapBackend::with_buffer(&mut rgb, (WIDTH, HEIGHT)).into_drawing_area();
             root.fill(&WHITE).ok()?;
             let peak = bins.iter().map(|b| b.p).fold(0.0, f64::max);
             let (w, h) = (WIDTH as i32, HEIGHT as i32);
-            let base = h - MARGIN;
-            let plot_w = w - 2 * MARGIN;
+            let base = h - BOTTOM;
+            let plot_w = w - LEFT - MARGIN;
             let n = bins.len().max(1) as i32;
             let slot = plot_w / n;
+            if let Some(t) = &text.title {
+                root.draw(&Text::new(
+                    t.clone(),
+                    (w / 2, 8),
+                    style(18.0, HPos::Center, VPos::Top),
+                ))
+                .ok()?;
+            }
+            // The percentage axis: 0, half the peak, the peak.
+            for k in 0..=2 {
+                let p = peak * f64::from(k) / 2.0;
+                let y = base - (f64::from(k) / 2.0 * f64::from(base - TOP)).round() as i32;
+                root.draw(&PathElement::new(vec![(LEFT - 4, y), (LEFT, y)], BLACK))
+                    .ok()?;
+                root.draw(&Text::new(
+                    percent(p),
+                    (LEFT - 6, y),
+                    style(11.0, HPos::Right, VPos::Center),
+                ))
+                .ok()?;
+            }
+            root.draw(&PathElement::new(vec![(LEFT, TOP), (LEFT, base)], BLACK))
+                .ok()?;
+            // Values under every bar that has room, and each bar's percentage above it.
+            let widest = bins.iter().map(|b| label(b).chars().count()).max().unwrap_or(1) as i32;
+            let every = ((widest * 7 + 4) / slot.max(1) + 1).max(1) as usize;
+            let per_bar = slot >= 34;
             let gap = (slot / 6).max(1);
             for (i, b) in bins.iter().enumerate() {
-                let x0 = MARGIN + i as i32 * slot;
+                let x0 = LEFT + i as i32 * slot;
                 let height = if peak > 0.0 {
-                    (b.p / peak * f64::from(base - MARGIN)).round() as i32
+                    (b.p / peak * f64::from(base - TOP)).round() as i32
                 } else {
                     0
                 };
@@ -225,12 +364,48 @@ pub mod chart {
                 let mid = x0 + slot / 2;
                 root.draw(&PathElement::new(vec![(mid, base), (mid, base + 5)], BLACK))
                     .ok()?;
+                if i % every == 0 {
+                    root.draw(&Text::new(
+                        label(b),
+                        (mid, base + 7),
+                        style(11.0, HPos::Center, VPos::Top),
+                    ))
+                    .ok()?;
+                }
+                if per_bar && b.p > 0.0 {
+                    let pc = format!("{:.1}", b.p * 100.0);
+                    root.draw(&Text::new(
+                        pc,
+                        (mid, base - height - 2),
+                        style(10.0, HPos::Center, VPos::Bottom),
+                    ))
+                    .ok()?;
+                }
             }
             root.draw(&PathElement::new(
-                vec![(MARGIN, base), (MARGIN + n * slot, base)],
+                vec![(LEFT, base), (LEFT + n * slot, base)],
                 BLACK.stroke_width(2),
             ))
             .ok()?;
+            // The mean: a line where it falls among the bars, and its value.
+            if let (Some(m), Some(first), Some(last)) = (text.mean, bins.first(), bins.last()) {
+                let span = (last.hi - first.lo + 1) as f64;
+                let x = LEFT + ((m - first.lo as f64 + 0.5) / span * f64::from(n * slot)).round() as i32;
+                let x = x.clamp(LEFT, LEFT + n * slot);
+                let orange = RGBColor(0xE6, 0x7E, 0x22);
+                root.draw(&PathElement::new(
+                    vec![(x, TOP), (x, base)],
+                    orange.stroke_width(2),
+                ))
+                .ok()?;
+                // In the top right corner, in the line's colour: clear of the bars' labels.
+                root.draw(&Text::new(
+                    format!("μ = {}", super::number(m)),
+                    (w - MARGIN, 10),
+                    style(13.0, HPos::Right, VPos::Top).color(&orange),
+                ))
+                .ok()?;
+            }
             root.present().ok()?;
         }
         encode(&rgb)
@@ -252,6 +427,96 @@ pub mod chart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tiny_chances_read_as_plain_decimals_or_under_a_hundredth() {
+        assert_eq!(percent(0.5833333), "58.33 %");
+        assert_eq!(percent(0.000045), "< 0.01 %");
+        assert_eq!(percent(0.00005), "0.01 %");
+        assert_eq!(percent(0.0), "0.00 %");
+        // 4d20 = 80 has the chance 1/160000: no exponent reaches the reader.
+        let h = histogram(&engine::odds::roll_odds("4d20").unwrap().dist);
+        assert!(!h.contains('e'), "{h}");
+    }
+
+    #[test]
+    fn wide_rows_are_all_as_wide() {
+        for input in ["10d6", "6d10", "4d20", "3d20+1d6", "8d8"] {
+            let rows = bins(&engine::odds::roll_odds(input).unwrap().dist, MAX_BINS);
+            assert!(rows.len() <= MAX_BINS, "{input}");
+            let widths: Vec<i64> = rows.iter().map(|b| b.hi - b.lo + 1).collect();
+            assert!(widths.iter().all(|w| *w == widths[0]), "{input}: {rows:?}");
+            let mass: f64 = rows.iter().map(|b| b.p).sum();
+            assert!((mass - 1.0).abs() < 1e-9, "{input}: {mass}");
+            // Consecutive rows.
+            assert!(rows.windows(2).all(|w| w[1].lo == w[0].hi + 1), "{input}");
+        }
+    }
+
+    #[test]
+    fn rows_that_succeed_are_marked() {
+        let dist = engine::odds::roll_odds("2d6").unwrap().dist;
+        let h = histogram_marked(&dist, Some(&|v| v >= 7));
+        let lines: Vec<&str> = h.lines().collect();
+        // "```", then 2…12.
+        assert!(lines[1].starts_with(" 2 ") && !lines[1].contains('✓'), "{h}");
+        assert!(lines[5].starts_with(" 6 ") && !lines[5].contains('✓'), "{h}");
+        assert!(
+            lines[6].starts_with(" 7 ") && lines[6].ends_with("16.67 % ✓"),
+            "{h}"
+        );
+        assert!(lines[11].starts_with("12 ") && lines[11].ends_with(" ✓"), "{h}");
+        // A wide row holding both sides is marked as partly succeeding.
+        let wide = Bin {
+            lo: 9,
+            hi: 11,
+            p: 0.1,
+        };
+        assert_eq!(success_mark(&wide, &|v| v >= 10), " (✓)");
+        assert_eq!(success_mark(&wide, &|v| v >= 9), " ✓");
+        assert_eq!(success_mark(&wide, &|v| v >= 12), "");
+        assert!(!histogram(&dist).contains('✓'));
+    }
+
+    /// Non-white pixels of a PNG in rows `y0..y1`.
+    fn inked(png: &[u8], y0: usize, y1: usize) -> usize {
+        let mut reader = png::Decoder::new(std::io::Cursor::new(png)).read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        let row = info.line_size;
+        (y0..y1)
+            .flat_map(|y| buf[y * row..(y + 1) * row].chunks(3))
+            .filter(|px| px.iter().any(|&c| c < 200))
+            .count()
+    }
+
+    #[test]
+    fn the_chart_carries_its_title_axis_percentages_and_mean() {
+        let o = engine::odds::roll_odds("2D6>=7").unwrap();
+        let rows = bins(&o.dist, MAX_BINS);
+        let bare = chart::draw(&rows, &|v| v >= 7).unwrap();
+        let text = chart::Labels {
+            title: chart::title("📊 Odds: 2D6>=7"),
+            mean: Some(o.mean()),
+        };
+        let full = chart::draw_with(&rows, &|v| v >= 7, &text).unwrap();
+        std::fs::write(std::env::temp_dir().join("saikoro-odds-chart.png"), &full).unwrap();
+        // The title band is empty without a title and inked with it; values stand under the bars.
+        assert_eq!(inked(&bare, 0, 20), 0);
+        assert!(inked(&full, 0, 20) > 100);
+        let h = chart::HEIGHT as usize;
+        assert!(inked(&bare, h - 20, h) > 50);
+    }
+
+    #[test]
+    fn the_chart_title_is_what_the_carried_font_draws() {
+        assert_eq!(chart::title("📊 Odds: 2D6>=7").as_deref(), Some("Odds: 2D6>=7"));
+        // No Japanese glyphs in the font: the expression alone, never boxes.
+        assert_eq!(chart::title("📊 確率: 2D6>=7").as_deref(), Some("2D6>=7"));
+        assert_eq!(chart::title("📊 確率"), None);
+        assert!(chart::covers("μ = 7.00 39–41 58.33 %"));
+        assert!(!chart::covers("平均"));
+    }
 
     #[test]
     fn the_chart_is_a_png() {

@@ -20,6 +20,10 @@ fn die_text(d: &Die, fudge: bool) -> String {
         (true, 3) => "+".to_string(),
         _ => d.face.to_string(),
     };
+    // `4d6mi2`: the 1 rolled counts 2.
+    if let Some(rolled) = d.raised_from {
+        s = format!("{rolled}→{s}");
+    }
     if d.success > 0 {
         s = format!("**{s}**");
     }
@@ -162,7 +166,8 @@ fn line_text(line: &RollLine, outcome: &RollOutcome, lang: Lang, single: bool) -
 }
 
 /// `1d20+1d4+3`: the breakdown written as the expression, each group with its dice, so the
-/// flat `+3` is not left out of it (`1d20[11]+1d4[2]+3`). Unchanged when the expression has no
+/// flat `+3` (and Avrae's annotations, `1d20[11] + 5 [fire]`) is not left out of it
+/// (`1d20[11]+1d4[2]+3`). Unchanged when the expression has no
 /// number outside its groups, or when its groups cannot be found in it in order.
 fn with_flat_terms(line: &RollLine, dice: Vec<String>) -> Vec<String> {
     if dice.len() != line.groups.len() || dice.is_empty() || !matches!(line.kind, Kind::Dice | Kind::Sum) {
@@ -189,7 +194,8 @@ fn with_flat_terms(line: &RollLine, dice: Vec<String>) -> Vec<String> {
     let tail = &expr[from..];
     between.push_str(tail);
     out.push_str(tail);
-    if !between.chars().any(|c| c.is_ascii_digit()) {
+    // A flat number or an annotation (`2d6 [attack]`) outside the groups: show the expression.
+    if !between.chars().any(|c| c.is_ascii_digit() || c == '[') {
         return dice;
     }
     vec![out]
@@ -229,7 +235,12 @@ pub fn roll_view(
                 format!("**{s}**"),
                 true,
             ));
-        } else if let Some(t) = only.total.filter(|_| !outcome.flags.no_result) {
+        } else if let Some(t) = only
+            .total
+            // A system that reads the roll names its result (Shadowrun's hits); the dice's sum
+            // above it would read as the result.
+            .filter(|_| !outcome.flags.no_result && !read_by_system)
+        {
             fields.push((lang.pick("Total", "合計").to_string(), format!("**{t}**"), true));
         }
         colour = match only.verdict {
@@ -238,13 +249,19 @@ pub fn roll_view(
             None => colour::NEUTRAL,
         };
     }
+    let mut description = lines.join("\n");
+    if let [only] = outcome.lines.as_slice()
+        && let Some(note) = total_compared_note(only, lang)
+    {
+        description = format!("{description}\n{note}");
+    }
     let mut footer = roller_name.to_string();
     if let Some(c) = &outcome.comment {
         footer = format!("{footer} · {c}");
     }
     let mut view = EmbedView {
         title,
-        description: lines.join("\n"),
+        description,
         colour,
         fields,
         footer: Some(footer),
@@ -253,6 +270,46 @@ pub fn roll_view(
         add_reading(&mut view, r);
     }
     view
+}
+
+/// `10d6>4`: BCDice compares the total, Roll20 counts the dice over 4. The total was compared
+/// (BCDice's reading): say so, and how to count the dice (`10d6 t5`). Only for several dice of one
+/// group with nothing else, compared by `>` or `>=`, where counting could be what was meant.
+fn total_compared_note(line: &RollLine, lang: Lang) -> Option<String> {
+    use engine::notation::CmpOp;
+    let [g] = line.groups.as_slice() else {
+        return None;
+    };
+    let target = line.target?;
+    let at_least = match target.op {
+        CmpOp::Gt => target.value.checked_add(1)?,
+        CmpOp::Ge => target.value,
+        _ => return None,
+    };
+    let plain =
+        line.expression.replace(' ', "") == format!("{}{}{}", g.text, target.op.symbol(), target.value);
+    if line.kind != Kind::Sum
+        || g.count < 2
+        || g.fudge
+        || !plain
+        || !(1..=i64::from(g.sides)).contains(&at_least)
+    {
+        return None;
+    }
+    let count = format!("{}d{} t{at_least}", g.count, g.sides);
+    Some(if lang == Lang::Ja {
+        format!(
+            "*BCDiceの読み方で合計を{}{}と比べました。{at_least}以上のダイスを数えるなら `{count}`*",
+            target.op.symbol(),
+            target.value
+        )
+    } else {
+        format!(
+            "*Read as BCDice does: the total against {}{}. To count the dice of {at_least} or more, type `{count}`*",
+            target.op.symbol(),
+            target.value
+        )
+    })
 }
 
 /// What the channel's system reads in the roll (its `/roll` dialect: Shadowrun's hits and

@@ -118,23 +118,38 @@ fn json_body(s: &State, route: Route, headers: &HeaderMap, body: &Bytes) -> Resu
 }
 
 /// The `payload_json` part of a multipart body, and the files' names and contents (kept under
-/// `"files"` so a test can see what was attached).
+/// `"files"` so a test can see what was attached): `content` as text, and `base64` the exact
+/// bytes (a PNG is no text), read from the body's bytes, never through a lossy string.
 fn multipart_payload(ctype: &str, body: &Bytes) -> Option<(Value, Option<Vec<Value>>)> {
+    use base64::Engine as _;
     let boundary = ctype.split("boundary=").nth(1)?.trim_matches('"');
     let delimiter = format!("--{boundary}");
-    let text = String::from_utf8_lossy(body);
+    let d = delimiter.as_bytes();
+    let starts: Vec<usize> = body
+        .windows(d.len())
+        .enumerate()
+        .filter(|(_, w)| *w == d)
+        .map(|(i, _)| i)
+        .collect();
     let mut payload = None;
     let mut files = Vec::new();
-    for part in text.split(delimiter.as_str()).skip(1) {
-        // The closing delimiter is followed by `--`.
-        let Some((head, content)) = part.split_once("\r\n\r\n") else {
+    // The closing delimiter is followed by `--` and has no part after it.
+    for pair in starts.windows(2) {
+        let part = body.get(pair[0] + d.len()..pair[1])?;
+        let Some(split) = part.windows(4).position(|w| w == b"\r\n\r\n") else {
             continue;
         };
-        let content = content.strip_suffix("\r\n").unwrap_or(content);
+        let head = String::from_utf8_lossy(&part[..split]);
+        let content = &part[split + 4..];
+        let content = content.strip_suffix(b"\r\n").unwrap_or(content);
         if head.contains("name=\"payload_json\"") {
-            payload = serde_json::from_str::<Value>(content).ok();
+            payload = serde_json::from_slice::<Value>(content).ok();
         } else if let Some(name) = head.split("filename=\"").nth(1).and_then(|r| r.split('"').next()) {
-            files.push(json!({ "filename": name, "content": content }));
+            files.push(json!({
+                "filename": name,
+                "content": String::from_utf8_lossy(content),
+                "base64": base64::engine::general_purpose::STANDARD.encode(content),
+            }));
         }
     }
     Some((payload?, Some(files)))

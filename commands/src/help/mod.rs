@@ -3,6 +3,7 @@
 //! its house options). Built from the registered commands and the systems' own tables, so a
 //! page never lists what the bot does not have.
 
+pub mod first_evening;
 pub mod notation;
 
 use engine::i18n::Lang;
@@ -221,6 +222,8 @@ pub fn system_page(commands: &[Command], id: SystemId, settings: &ServerSettings
             false,
         ));
     }
+    // The first evening next to it, before the long lists, for the same reason.
+    fields.extend(first_evening::field(id, lang));
     // Terminator: the tables' weapons, which a weapon slot takes by name (issue 29).
     if id == SystemId::Terminator {
         fields.push((

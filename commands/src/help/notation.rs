@@ -16,7 +16,17 @@ pub const EXAMPLES: &[(&str, &str, &str)] = &[
     ),
     ("+d20", "advantage: 2d20, the higher", "有利：2d20の大きい方"),
     ("-d20", "disadvantage: 2d20, the lower", "不利：2d20の小さい方"),
+    (
+        "1d20+5 adv",
+        "advantage after the math (Avrae): 2d20kh1+5",
+        "計算の後の有利（Avrae）：2d20kh1+5",
+    ),
     ("3d6!", "exploding sixes", "6で振り足し"),
+    (
+        "3d6 e5",
+        "explode once on 5+ (ie5: again and again)",
+        "5以上で1回振り足し（ie5 は何度でも）",
+    ),
     ("6d10 t8", "count successes: 8 or more", "8以上の成功数を数える"),
     (
         "6d10 t8 f1",
@@ -48,6 +58,21 @@ pub const EXAMPLES: &[(&str, &str, &str)] = &[
         "D&Dの能力値6つ（4d6 k3 ×6）",
     ),
     (
+        "(Attack) 1d20+5",
+        "a label: the title of the roll",
+        "ラベル：ロールのタイトル",
+    ),
+    (
+        "1d20 + 5 [fire]",
+        "a bracketed word labels the term before it",
+        "角括弧の語は直前の項のラベル",
+    ),
+    (
+        "p 1d20+5",
+        "private: only you see the result",
+        "非公開：結果は自分だけに表示",
+    ),
+    (
         "1d20+5 # attack",
         "text after the roll (or after #) is a comment",
         "ロールの後（または # の後）の文字はコメント",
@@ -63,3 +88,25 @@ pub const EXAMPLES: &[(&str, &str, &str)] = &[
         "1つ選ぶ（BCDice）",
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::EXAMPLES;
+
+    /// What issue 31 found missing from the page: the private flag, advantage, explosions and
+    /// both kinds of label.
+    #[test]
+    fn the_page_shows_private_advantage_explosions_and_labels() {
+        for wanted in [
+            "p 1d20+5",
+            "1d20+5 adv",
+            "3d6 e5",
+            "(Attack) 1d20+5",
+            "1d20 + 5 [fire]",
+        ] {
+            assert!(EXAMPLES.iter().any(|(e, _, _)| *e == wanted), "{wanted}");
+        }
+        let ie = EXAMPLES.iter().find(|(e, _, _)| *e == "3d6 e5").unwrap();
+        assert!(ie.1.contains("ie5") && ie.2.contains("ie5"));
+    }
+}

@@ -26,6 +26,9 @@ use crate::{BotError, Context};
 
 pub use crate::Command;
 
+/// One step of a first evening: `(command as typed, English, Japanese)`.
+pub type Step = (&'static str, &'static str, &'static str);
+
 /// What the bot needs of one system beyond its engine rules.
 pub trait SystemBot: Sync {
     fn id(&self) -> SystemId;
@@ -46,6 +49,13 @@ pub trait SystemBot: Sync {
     /// one line each, in `lang`. Default: none.
     fn help_notes(&self, _lang: Lang) -> Vec<String> {
         Vec::new()
+    }
+
+    /// Its `/help` topic's "first evening in five lines": five steps, each a command as typed
+    /// and what it does in English and Japanese (a test checks every command and option is
+    /// registered). Empty only for a system without commands.
+    fn first_evening(&self) -> &'static [Step] {
+        &[]
     }
 
     /// The prefix of its button action kinds (`sr.`), unique across systems; `None`: no buttons.

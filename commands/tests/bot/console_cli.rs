@@ -792,3 +792,62 @@ fn the_console_runs_beside_the_bots_settings() {
         text(&out.stdout)
     );
 }
+
+/// The `/odds` chart leaves the console whole: `--json` carries its bytes as base64, and
+/// `--save-attachments` writes the same bytes to a file a person can open (issue 31).
+#[test]
+fn attachments_keep_their_bytes_in_json_and_on_disk() {
+    use base64::Engine as _;
+    let dir = std::env::temp_dir().join(format!("saikoro-attachments-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = saikoro(
+        &[
+            "console",
+            "-c",
+            "/odds roll expression:2d6>=7",
+            "--json",
+            "--save-attachments",
+            dir.to_str().unwrap(),
+        ],
+        None,
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("JSON on stdout");
+    let file = &v[0]["body"]["files"][0];
+    assert_eq!(file["filename"], "odds.png");
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(file["base64"].as_str().expect("base64"))
+        .unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let saved: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    assert!(saved[0].to_string_lossy().ends_with("-odds.png"), "{saved:?}");
+    assert_eq!(std::fs::read(&saved[0]).unwrap(), bytes);
+    // The picture decodes: as wide and tall as the chart.
+    let decoder = png::Decoder::new(std::io::Cursor::new(&bytes));
+    let info = decoder.read_info().unwrap();
+    assert_eq!((info.info().width, info.info().height), (640, 320));
+
+    // Without --json, the text says where the file went.
+    let out = saikoro(
+        &[
+            "console",
+            "-c",
+            "/odds roll expression:3d6",
+            "--save-attachments",
+            dir.to_str().unwrap(),
+        ],
+        None,
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("[saved: ") && stdout.contains("-odds.png]"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -178,6 +178,8 @@ async fn the_expression_and_the_result_are_said_once() {
     let fields = embed["fields"].to_string();
     assert!(fields.contains("Hits **3**"), "{fields}");
     assert!(!fields.contains("Successes"), "the hits are said once: {fields}");
+    // The dice's sum (5+6+1+2+3+5 = 22) is no Shadowrun result: no "Total" above the hits.
+    assert!(!fields.contains("Total") && !fields.contains("22"), "{fields}");
     assert!(!embed["description"].as_str().unwrap().contains("Successes"));
     console.shutdown().await;
 }
@@ -200,5 +202,83 @@ async fn flat_terms_stay_in_the_breakdown_and_avrae_advantage_says_how_it_was_re
     assert_eq!(embed["description"], "2d20kl1[~~15~~, 7]-2");
     assert_eq!(find(&embed["fields"], "Total")["value"], "**5**");
     assert_eq!(embed["footer"]["text"], "player · Hide");
+    console.shutdown().await;
+}
+
+/// Avrae's annotations stay beside their term in the breakdown; the d20 library's minimum shows
+/// the face rolled and what it counts (issue 31).
+#[tokio::test]
+async fn avrae_annotations_and_the_minimum_show_in_the_breakdown() {
+    let mut console = start().await;
+    console.queue_dice([11]);
+    let reply = console.send("/roll dice:1d20 + 5 [fire]").await.unwrap();
+    let embed = &reply.embeds()[0];
+    assert_eq!(embed["description"], "1d20[11] + 5 [fire]");
+    assert_eq!(find(&embed["fields"], "Total")["value"], "**16**");
+
+    console.queue_dice([3, 4]);
+    let reply = console.send("/roll dice:2d6 [attack]").await.unwrap();
+    let embed = &reply.embeds()[0];
+    assert_eq!(embed["description"], "2d6[4, 3] [attack]");
+    assert_eq!(find(&embed["fields"], "Total")["value"], "**7**");
+
+    // 1 counts 2: 2 + 3 + 5 + 2 = 12.
+    console.queue_dice([1, 3, 5, 2]);
+    let reply = console.send("/roll dice:4d6mi2").await.unwrap();
+    let embed = &reply.embeds()[0];
+    assert_eq!(embed["description"], "[5, 3, 1→2, 2]");
+    assert_eq!(find(&embed["fields"], "Total")["value"], "**12**");
+
+    // `ra5` is refused with the explosion to type, in the reader's language.
+    let reply = console.send("/roll dice:10d6ra5").await.unwrap();
+    assert!(
+        reply.content().contains("Did you mean `10d6e5`?"),
+        "{}",
+        reply.content()
+    );
+    console.shutdown().await;
+}
+
+/// `10d6>4`: BCDice's reading (the total against 4) is kept, and the reply says so and how to
+/// count the dice instead (`10d6 t5`), in the roller's language (issue 31).
+#[tokio::test]
+async fn a_total_compared_says_its_reading_and_how_to_count_the_dice() {
+    let mut console = start().await;
+    // 1+2+…+6 +1+2+3+4 = 31 > 4: success.
+    console.queue_dice([1, 2, 3, 4, 5, 6, 1, 2, 3, 4]);
+    let reply = console.send("/roll dice:10d6>4").await.unwrap();
+    let embed = &reply.embeds()[0];
+    let description = embed["description"].as_str().unwrap();
+    assert!(
+        description.ends_with(
+            "*Read as BCDice does: the total against >4. To count the dice of 5 or more, type `10d6 t5`*"
+        ),
+        "{description}"
+    );
+    assert_eq!(find(&embed["fields"], "Total")["value"], "**31**");
+    // The other reading, typed as suggested: the 5 and the 6 count.
+    console.queue_dice([1, 2, 3, 4, 5, 6, 1, 2, 3, 4]);
+    let reply = console.send("/roll dice:10d6 t5").await.unwrap();
+    assert_eq!(find(&reply.embeds()[0]["fields"], "Successes")["value"], "**2**");
+
+    let mut ja = console.invoker();
+    ja.locale = "ja".into();
+    console.queue_dice([6, 6, 6, 6]);
+    let (_, reply) = console.send_as("/roll dice:4D6>=5", &ja).await.unwrap();
+    let description = reply.embeds()[0]["description"].as_str().unwrap().to_string();
+    assert!(
+        description.contains("BCDiceの読み方で合計を>=5と比べました。5以上のダイスを数えるなら `4d6 t5`"),
+        "{description}"
+    );
+    // One die, a target no die reaches, or more than the dice: nothing to tell apart.
+    console.queue_dice([6, 6]);
+    let reply = console.send("/roll dice:2D6>=10").await.unwrap();
+    assert!(!reply.embeds()[0]["description"].to_string().contains("BCDice"));
+    console.queue_dice([15]);
+    let reply = console.send("/roll dice:1d20>=15").await.unwrap();
+    assert!(!reply.embeds()[0]["description"].to_string().contains("BCDice"));
+    console.queue_dice([3, 4]);
+    let reply = console.send("/roll dice:2d6+1>=7").await.unwrap();
+    assert!(!reply.embeds()[0]["description"].to_string().contains("BCDice"));
     console.shutdown().await;
 }

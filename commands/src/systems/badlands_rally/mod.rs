@@ -154,6 +154,29 @@ impl SystemBot for BadlandsRallyBot {
         Some("バッドランズ・ラリー")
     }
 
+    /// Five steps with real commands (`/help topic:badlands_rally`).
+    fn first_evening(&self) -> &'static [super::Step] {
+        &[
+            (
+                "/session start name:Race system:badlands_rally",
+                "start the race evening",
+                "レースのセッションを始める",
+            ),
+            ("/rally scenario", "roll the scenario", "シナリオを決める"),
+            (
+                "/rally initiative",
+                "every gear checks initiative",
+                "全ギアのイニシアチブ判定",
+            ),
+            ("/rally status", "the race board", "レースの状況を見る"),
+            (
+                "/session end",
+                "end the evening: the log is kept",
+                "セッションを終える（ログは残る）",
+            ),
+        ]
+    }
+
     fn button_prefix(&self) -> Option<&'static str> {
         Some("rally.")
     }

@@ -89,6 +89,37 @@ impl SystemBot for MechaD20Bot {
         Some("d20メカ")
     }
 
+    /// Five steps with real commands (`/help topic:mecha_d20`).
+    fn first_evening(&self) -> &'static [super::Step] {
+        &[
+            (
+                "/session start name:Sortie system:mecha_d20",
+                "start the sortie evening",
+                "出撃のセッションを始める",
+            ),
+            (
+                "/mecha turn",
+                "the next turn: AP refreshed",
+                "次のターン（APを回復）",
+            ),
+            (
+                "/mecha initiative",
+                "every pilot rolls initiative",
+                "全パイロットのイニシアチブ",
+            ),
+            (
+                "/mecha status",
+                "the turn, every unit, held damage",
+                "ターン・全ユニット・保留ダメージを見る",
+            ),
+            (
+                "/session end",
+                "end the evening: the log is kept",
+                "セッションを終える（ログは残る）",
+            ),
+        ]
+    }
+
     fn button_prefix(&self) -> Option<&'static str> {
         Some(buttons::PREFIX)
     }

@@ -63,6 +63,37 @@ impl SystemBot for Shadowrun4Bot {
         Some("シャドウラン4")
     }
 
+    /// Five steps with real commands (`/help topic:shadowrun4`).
+    fn first_evening(&self) -> &'static [super::Step] {
+        &[
+            (
+                "/session start name:Run system:shadowrun4",
+                "start the evening in this channel",
+                "このチャンネルでセッションを始める",
+            ),
+            (
+                "/char add name:Ana stats:\"body=3 agility=4\"",
+                "add a runner's sheet",
+                "ランナーのシートを登録する",
+            ),
+            (
+                "/sr test pool:8",
+                "a success test: hits on 5+",
+                "成功テスト：5以上がヒット",
+            ),
+            (
+                "/sr initiative roll",
+                "roll initiative: the turn order",
+                "イニシアチブを振り、手番を決める",
+            ),
+            (
+                "/session end",
+                "end the evening: the log is kept",
+                "セッションを終える（ログは残る）",
+            ),
+        ]
+    }
+
     fn button_prefix(&self) -> Option<&'static str> {
         Some("sr.")
     }

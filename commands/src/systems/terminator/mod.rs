@@ -122,6 +122,37 @@ impl SystemBot for TerminatorBot {
         Some("ターミネーター")
     }
 
+    /// Five steps with real commands (`/help topic:terminator`).
+    fn first_evening(&self) -> &'static [super::Step] {
+        &[
+            (
+                "/session start name:Battle system:terminator",
+                "start the battle evening",
+                "戦闘のセッションを始める",
+            ),
+            (
+                "/term start",
+                "a new game between the two sides",
+                "2陣営で新しいゲームを始める",
+            ),
+            (
+                "/term rolloff",
+                "the turn's tactical roll-off",
+                "ターンのタクティカル・ロールオフ",
+            ),
+            (
+                "/term status",
+                "every character's markers",
+                "全キャラクターのマーカーを見る",
+            ),
+            (
+                "/session end",
+                "end the evening: the log is kept",
+                "セッションを終える（ログは残る）",
+            ),
+        ]
+    }
+
     fn button_prefix(&self) -> Option<&'static str> {
         Some(buttons::PREFIX)
     }

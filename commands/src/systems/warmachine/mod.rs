@@ -147,6 +147,33 @@ impl SystemBot for WarmachineBot {
             .collect()
     }
 
+    /// Five steps with real commands (`/help topic:warmachine`).
+    fn first_evening(&self) -> &'static [super::Step] {
+        &[
+            (
+                "/session start name:Game system:warmachine",
+                "start the game evening",
+                "ゲームのセッションを始める",
+            ),
+            (
+                "/char add name:Stalker stats:\"mat=7 rat=4 def=13 arm=17 boxes=10\"",
+                "each player adds a model (its controller: who adds it)",
+                "各プレイヤーがモデルを追加する（コントローラーは追加した人）",
+            ),
+            (
+                "/wm-turn start",
+                "round 1 between the models' controllers",
+                "モデルのコントローラー同士で第1ラウンドを始める",
+            ),
+            ("/wm status", "turn, models, effects", "手番・モデル・効果を見る"),
+            (
+                "/session end",
+                "end the evening: the log is kept",
+                "セッションを終える（ログは残る）",
+            ),
+        ]
+    }
+
     fn button_prefix(&self) -> Option<&'static str> {
         Some("wm.")
     }
