@@ -225,9 +225,11 @@ pub fn exact_note(lang: Lang) -> String {
 
 /// The PNG chart: a title, the bars with their values under them and their percentages, a
 /// percentage axis and the mean. Bars where the roll succeeds are green, the others blue. Its
-/// text is drawn with DejaVu Sans carried in the binary (no system font); the font has no
-/// Japanese, so the chart's text is what reads the same in both languages (the expression,
-/// numbers, `%`, `μ`), and the embed beside it says the words in the reader's language.
+/// text is drawn with fonts carried in the binary (no system font): DejaVu Sans, and for a
+/// Japanese title Noto Sans CJK JP cut down to the characters the bot writes (kana, the kanji
+/// of its Japanese strings, punctuation: `assets/fonts/README.md` says how it is made), so the
+/// title is in the reader's language. A title with a character neither font has (a name typed
+/// in rare kanji) is drawn from its first part that reads (`確率: 2D6>=7` → `2D6>=7`).
 pub mod chart {
     use std::sync::Once;
 
@@ -247,6 +249,8 @@ pub mod chart {
 
     static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
     const FAMILY: &str = "saikoro-sans";
+    static FONT_JA: &[u8] = include_bytes!("../../assets/fonts/NotoSansCJKjp-saikoro.otf");
+    const FAMILY_JA: &str = "saikoro-sans-ja";
 
     /// The text drawn on the chart.
     #[derive(Debug, Clone, Default)]
@@ -255,14 +259,31 @@ pub mod chart {
         pub mean: Option<f64>,
     }
 
-    /// Whether the carried font draws every character of `s`.
-    pub fn covers(s: &str) -> bool {
-        FontRef::try_from_slice(FONT)
+    /// Whether `font` draws every character of `s`.
+    fn draws(font: &'static [u8], s: &str) -> bool {
+        FontRef::try_from_slice(font)
             .is_ok_and(|f| s.chars().all(|c| c.is_whitespace() || f.glyph_id(c).0 != 0))
     }
 
-    /// The embed's title as the chart can draw it: without the leading emoji, and from the
-    /// first part the font covers (`📊 確率: 2D6>=7` → `2D6>=7`); `None` when nothing is left.
+    /// The carried font family that draws every character of `s`: DejaVu Sans where it can
+    /// (Latin, Greek, numbers), else the Japanese one.
+    pub fn family_for(s: &str) -> Option<&'static str> {
+        if draws(FONT, s) {
+            Some(FAMILY)
+        } else if draws(FONT_JA, s) {
+            Some(FAMILY_JA)
+        } else {
+            None
+        }
+    }
+
+    /// Whether a carried font draws every character of `s`.
+    pub fn covers(s: &str) -> bool {
+        family_for(s).is_some()
+    }
+
+    /// The embed's title as the chart can draw it: without the leading emoji, whole where a
+    /// carried font draws it, else from the first part one does; `None` when nothing is left.
     pub fn title(embed_title: &str) -> Option<String> {
         let t = embed_title
             .trim_start_matches(|c: char| !c.is_alphanumeric())
@@ -280,12 +301,17 @@ pub mod chart {
         static ONCE: Once = Once::new();
         ONCE.call_once(|| {
             let _ = plotters::style::register_font(FAMILY, FontStyle::Normal, FONT);
+            let _ = plotters::style::register_font(FAMILY_JA, FontStyle::Normal, FONT_JA);
         });
         true
     }
 
     fn style(size: f64, h: HPos, v: VPos) -> TextStyle<'static> {
-        (FAMILY, size).into_font().color(&BLACK).pos(Pos::new(h, v))
+        styled(FAMILY, size, h, v)
+    }
+
+    fn styled(family: &'static str, size: f64, h: HPos, v: VPos) -> TextStyle<'static> {
+        (family, size).into_font().color(&BLACK).pos(Pos::new(h, v))
     }
 
     /// A bar's value under it: `7`, `39–41`.
@@ -315,11 +341,11 @@ pub mod chart {
             let plot_w = w - LEFT - MARGIN;
             let n = bins.len().max(1) as i32;
             let slot = plot_w / n;
-            if let Some(t) = &text.title {
+            if let Some((t, family)) = text.title.as_ref().and_then(|t| Some((t, family_for(t)?))) {
                 root.draw(&Text::new(
                     t.clone(),
                     (w / 2, 8),
-                    style(18.0, HPos::Center, VPos::Top),
+                    styled(family, 18.0, HPos::Center, VPos::Top),
                 ))
                 .ok()?;
             }
@@ -511,11 +537,16 @@ mod tests {
     #[test]
     fn the_chart_title_is_what_the_carried_font_draws() {
         assert_eq!(chart::title("📊 Odds: 2D6>=7").as_deref(), Some("Odds: 2D6>=7"));
-        // No Japanese glyphs in the font: the expression alone, never boxes.
-        assert_eq!(chart::title("📊 確率: 2D6>=7").as_deref(), Some("2D6>=7"));
-        assert_eq!(chart::title("📊 確率"), None);
+        // A Japanese title is drawn in Japanese; a character no carried font has (a rare kanji
+        // in a typed name) leaves the part that reads, never boxes.
+        assert_eq!(chart::title("📊 確率: 2D6>=7").as_deref(), Some("確率: 2D6>=7"));
+        assert_eq!(chart::family_for("確率: 2D6>=7"), Some("saikoro-sans-ja"));
+        assert_eq!(chart::family_for("Odds: 2D6>=7"), Some("saikoro-sans"));
+        assert_eq!(chart::title("📊 𪚲: 2D6>=7").as_deref(), Some("2D6>=7"));
+        assert_eq!(chart::title("📊 𪚲"), None);
         assert!(chart::covers("μ = 7.00 39–41 58.33 %"));
-        assert!(!chart::covers("平均"));
+        assert!(chart::covers("平均"));
+        assert!(!chart::covers("𪚲"));
     }
 
     #[test]
