@@ -82,9 +82,14 @@ impl LogSummary for ApplicationOutcome {
     fn summary(&self, lang: Lang) -> String {
         let mut s = match lang {
             Lang::En => format!(
-                "turn {}: {} damage entries applied",
+                "turn {}: {} damage {} applied",
                 self.turn,
-                self.entries.len()
+                self.entries.len(),
+                if self.entries.len() == 1 {
+                    "entry"
+                } else {
+                    "entries"
+                }
             ),
             Lang::Ja => format!("ターン{}：ダメージ{}件を適用", self.turn, self.entries.len()),
         };
@@ -121,10 +126,12 @@ impl LogSummary for PromptAnswer {
     }
 
     fn summary(&self, lang: Lang) -> String {
+        // The embed's field bolds the result; a log line is plain text (the export's pages show
+        // it as it is).
         embeds::answer_view("", self, lang, "")
             .fields
             .first()
-            .map(|(_, v, _)| v.clone())
+            .map(|(_, v, _)| v.replace("**", ""))
             .unwrap_or_default()
     }
 }

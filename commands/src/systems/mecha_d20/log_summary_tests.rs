@@ -46,3 +46,14 @@ fn a_plain_check_reads_its_d20() {
         "{chance:?}"
     );
 }
+
+#[test]
+fn a_survival_checks_log_line_is_plain_text() {
+    let mut u = Unit::default();
+    u.pilot.ap_max = 5;
+    let o = fatigue_check("Zaku", &mut u, 0, &mut FixedRoller::new([5])).unwrap();
+    let en = PromptAnswer::Fatigue(o).summary(engine::i18n::Lang::En);
+    // The embed bolds the result; the log (and the export's pages) show no Markdown marks.
+    assert!(en.contains("+1 fatigue (total 1) · AP left"), "{en}");
+    assert!(!en.contains("**"), "{en}");
+}
