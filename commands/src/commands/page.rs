@@ -189,7 +189,7 @@ fn recap_section(r: &Recap, lang: Lang) -> String {
                 esc(m.kind.icon),
                 esc(m.kind.name(lang)),
                 esc(&subject),
-                esc(&m.command)
+                esc(&super::transcript::command_text(&m.command, lang))
             );
         }
         out.push_str("</ol>");
@@ -278,7 +278,7 @@ pub fn html(
                     out,
                     "<tr><td>{time}</td><td>{}</td><td><code>{}</code></td><td>{}</td></tr>",
                     esc(&who),
-                    esc(&entry.command),
+                    esc(&super::transcript::command_text(&entry.command, lang)),
                     esc(&result_text(entry, lang))
                 ),
             };

@@ -187,7 +187,8 @@ pub async fn log(
             "<t:{}:t> {} `{}`{}",
             r.at_ms / 1000,
             roller(r),
-            r.command,
+            // The command in the reader's language, as the transcript names it.
+            super::transcript::command_text(&r.command, inv.lang),
             summary(r, inv.lang)
         )
     };

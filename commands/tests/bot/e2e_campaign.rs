@@ -337,3 +337,32 @@ async fn game_is_refused_where_nothing_is_continued() {
         "a battle's fight does not end with the evening"
     );
 }
+
+/// The log is read in the reader's language: a Japanese table's `/セッション ログ` and export
+/// name every command the Japanese way, whichever language it was typed in.
+#[tokio::test]
+async fn a_japanese_log_names_commands_in_japanese() {
+    let mut c = console_with(saikoro_bot::console::ConsoleOptions {
+        locale: "ja".into(),
+        ..Default::default()
+    })
+    .await;
+    send(&mut c, "/セッション 開始 名前:夜 システム:generic").await;
+    c.queue_dice([5, 3, 4]);
+    send(&mut c, "/ダイス 式:1d20+2").await;
+    send(&mut c, "/roll dice:2d6").await;
+    let log = text(&send(&mut c, "/セッション ログ").await);
+    assert!(
+        log.contains("`/ダイス 式:1d20+2`") && log.contains("`/ダイス 式:2d6`"),
+        "{log}"
+    );
+    assert!(!log.contains("/roll"), "{log}");
+    let r = send(&mut c, "/セッション エクスポート").await;
+    let files = r.body["files"].as_array().expect("attachments");
+    let html = files[2]["content"].as_str().unwrap();
+    assert!(
+        html.contains("/ダイス 式:2d6"),
+        "the page names it the Japanese way"
+    );
+    assert!(!html.contains("<code>/roll"), "{html}");
+}
