@@ -65,7 +65,7 @@ pub async fn attack(
     target: String,
     #[description = "Weapon skill (pistols, blades…)"]
     #[name_localized("ja", "技能")]
-    #[description_localized("ja", "攻撃者の武器技能（pistols、blades…）")]
+    #[description_localized("ja", "攻撃者の武器技能（ピストル、刀剣…）")]
     #[max_length = 40]
     skill: String,
     #[description = "Weapon damage value"]
@@ -115,7 +115,7 @@ pub async fn attack(
     melee_defence: Option<MeleeChoice>,
     #[description = "Target's parry skill (default blades)"]
     #[name_localized("ja", "受け流し技能")]
-    #[description_localized("ja", "目標の受け流し技能（既定 blades）")]
+    #[description_localized("ja", "目標の受け流し技能（既定は刀剣）")]
     #[max_length = 40]
     parry_skill: Option<String>,
     #[description = "Attacker's Edge before the roll"]

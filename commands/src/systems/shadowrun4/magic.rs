@@ -204,7 +204,7 @@ pub async fn spell(
     threshold: Option<i64>,
     #[description = "Skill (default spellcasting)"]
     #[name_localized("ja", "技能")]
-    #[description_localized("ja", "技能（既定 spellcasting）")]
+    #[description_localized("ja", "技能（既定は呪文行使）")]
     #[max_length = 40]
     skill: Option<String>,
     #[description = "Modifier presets"]

@@ -97,7 +97,7 @@ pub async fn cybercombat(
     character: Option<String>,
     #[description = "Skill (default cybercombat)"]
     #[name_localized("ja", "技能")]
-    #[description_localized("ja", "技能（既定 cybercombat）")]
+    #[description_localized("ja", "技能（既定はサイバー戦闘）")]
     #[max_length = 40]
     skill: Option<String>,
     #[description = "Rating or sheet name (default attack)"]
@@ -267,7 +267,7 @@ pub async fn hack(
     character: Option<String>,
     #[description = "Skill (default hacking)"]
     #[name_localized("ja", "技能")]
-    #[description_localized("ja", "技能（既定 hacking）")]
+    #[description_localized("ja", "技能（既定はハッキング）")]
     #[max_length = 40]
     skill: Option<String>,
     #[description = "Rating or sheet name (default exploit)"]
@@ -350,7 +350,7 @@ pub async fn perception(
     character: Option<String>,
     #[description = "Skill (default computer)"]
     #[name_localized("ja", "技能")]
-    #[description_localized("ja", "技能（既定 computer）")]
+    #[description_localized("ja", "技能（既定はコンピューター）")]
     #[max_length = 40]
     skill: Option<String>,
     #[description = "Rating or sheet name (default analyze)"]

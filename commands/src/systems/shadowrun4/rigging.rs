@@ -83,7 +83,7 @@ pub async fn sensor(
     character: Option<String>,
     #[description = "Skill (default perception)"]
     #[name_localized("ja", "技能")]
-    #[description_localized("ja", "技能（既定 perception）")]
+    #[description_localized("ja", "技能（既定は知覚）")]
     #[max_length = 40]
     skill: Option<String>,
     #[description = "Rating or sheet name (default sensor)"]
