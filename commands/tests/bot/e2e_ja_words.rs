@@ -39,3 +39,31 @@ async fn session_messages_quote_the_session_name_without_spaces() {
     assert!(text(&r).contains("「夜の仕事」を削除しますか？"), "{}", text(&r));
     c.shutdown().await;
 }
+
+/// Shadowrun 4 in the Japanese edition's words (the seed): a sheet typed with `身体ダメージ=`
+/// (or the old `肉体ダメージ=`) shows 身体 and 精神 damage, never 肉体 or 朦朧.
+#[tokio::test]
+async fn shadowrun_damage_reads_shintai_and_seishin() {
+    let mut c = console().await;
+    let mut gm = c.invoker();
+    gm.locale = "ja".into();
+    as_(&mut c, &gm, "/session start name:ラン system:shadowrun4").await;
+    for (name, typed) in [
+        ("ケン", "身体ダメージ=3 精神ダメージ=2"),
+        ("アナ", "肉体ダメージ=3 朦朧ダメージ=2"),
+    ] {
+        let r = as_(
+            &mut c,
+            &gm,
+            &format!("/char add name:{name} stats:強靭力=4 意志力=3 {typed}"),
+        )
+        .await;
+        assert!(!r.ephemeral, "{}", text(&r));
+        let r = as_(&mut c, &gm, &format!("/char show name:{name}")).await;
+        let shown = text(&r);
+        assert!(shown.contains("身体") && shown.contains("精神"), "{shown}");
+        assert!(!shown.contains("肉体") && !shown.contains("朦朧"), "{shown}");
+        assert!(shown.contains("3/10"), "{shown}");
+    }
+    c.shutdown().await;
+}

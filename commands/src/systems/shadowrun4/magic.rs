@@ -298,7 +298,7 @@ pub async fn spell(
     slash_command,
     guild_only,
     name_localized("ja", "召喚"),
-    description_localized("ja", "精霊召喚：魔力＋召喚 対 フォース、奉仕回数、ドレイン")
+    description_localized("ja", "精霊召喚：魔力＋召喚 対 フォース、助力、ドレイン")
 )]
 pub async fn summon(
     ctx: Context<'_>,

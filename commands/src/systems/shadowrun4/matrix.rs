@@ -20,10 +20,10 @@ pub enum TargetChoice {
     #[name_localized("ja", "アイコン")]
     Icon,
     #[name = "black IC (stun)"]
-    #[name_localized("ja", "ブラックIC（朦朧）")]
+    #[name_localized("ja", "ブラックIC（精神）")]
     BlackIcStun,
     #[name = "black IC (physical)"]
-    #[name_localized("ja", "ブラックIC（肉体）")]
+    #[name_localized("ja", "ブラックIC（身体）")]
     BlackIcPhysical,
 }
 
@@ -218,7 +218,7 @@ pub async fn cybercombat(
     slash_command,
     guild_only,
     name_localized("ja", "ハッキング"),
-    description_localized("ja", "即興ハッキング：ハッカーとノードの延長テストの競争")
+    description_localized("ja", "即興ハッキング：ハッカーとノードの継続テストの競争")
 )]
 #[allow(clippy::too_many_arguments)]
 pub async fn hack(
