@@ -18,7 +18,7 @@ const SUMMARY: &str = "summary";
 pub const LUCK: &str = "luck";
 
 /// A logged outcome's result in one line: who did what to whom and the figure that matters
-/// ("Ana → Bob: hit, 6P" / 「Ana → Bob: 命中、肉体6」).
+/// ("Ana → Bob: hit, 6P" / 「Ana → Bob: 命中、身体6」).
 pub trait LogSummary {
     fn summary(&self, lang: Lang) -> String;
 

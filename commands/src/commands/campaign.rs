@@ -625,7 +625,7 @@ pub async fn delete(ctx: Context<'_>) -> Result<(), BotError> {
         title: say(
             lang,
             format!("Delete {}?", base.name),
-            format!("{} を削除しますか？", base.name),
+            format!("「{}」を削除しますか？", base.name),
         ),
         description: say(
             lang,
@@ -719,7 +719,7 @@ async fn press_delete(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, B
             escape(&name)
         ),
         format!(
-            "{} を削除しました（{evenings}回分、ロール{rolls}件）。",
+            "「{}」を削除しました（{evenings}回分、ロール{rolls}件）。",
             escape(&name)
         ),
     )))

@@ -179,7 +179,7 @@ pub async fn import(
     ctx: Context<'_>,
     #[description = "A file from /char export"]
     #[name_localized("ja", "ファイル")]
-    #[description_localized("ja", "/char export のファイル")]
+    #[description_localized("ja", "/キャラ 書き出し のファイル")]
     file: Attachment,
     #[description = "Who plays them (default: you; the GM may choose anyone)"]
     #[name_localized("ja", "所有者")]

@@ -332,7 +332,7 @@ pub async fn channel(
     system: Option<SystemChoice>,
     #[description = "Who sees /roll results by default"]
     #[name_localized("ja", "公開範囲")]
-    #[description_localized("ja", "/roll の結果を誰が見るか")]
+    #[description_localized("ja", "/ダイス の結果を誰が見るか")]
     visibility: Option<VisibilityChoice>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;

@@ -41,13 +41,13 @@ pub fn odds() -> crate::Command {
 #[poise::command(
     slash_command,
     name_localized("ja", "ダイス"),
-    description_localized("ja", "/roll の式の確率（例: 2D6>=7、4d6 k3、6d10 t8）")
+    description_localized("ja", "/ダイス の式の確率（例: 2D6>=7、4d6 k3、6d10 t8）")
 )]
 pub async fn roll(
     ctx: Context<'_>,
     #[description = "A /roll expression, e.g. 2D6>=7"]
     #[name_localized("ja", "式")]
-    #[description_localized("ja", "/roll の式（例: 2D6>=7）")]
+    #[description_localized("ja", "/ダイス の式（例: 2D6>=7）")]
     #[max_length = 200]
     expression: String,
 ) -> Result<(), BotError> {

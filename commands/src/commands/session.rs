@@ -105,7 +105,7 @@ pub async fn join(ctx: Context<'_>) -> Result<(), BotError> {
     let text = say(
         inv.lang,
         format!("<@{user}> joined {}.", escape(&s.name)),
-        format!("<@{user}> が {} に参加しました。", escape(&s.name)),
+        format!("<@{user}>が「{}」に参加しました。", escape(&s.name)),
     );
     crate::reply::send(ctx, CreateReply::default().content(text)).await?;
     Ok(())
@@ -125,7 +125,7 @@ pub async fn leave(ctx: Context<'_>) -> Result<(), BotError> {
     let text = say(
         inv.lang,
         format!("<@{user}> left {}.", escape(&s.name)),
-        format!("<@{user}> が {} から抜けました。", escape(&s.name)),
+        format!("<@{user}>が「{}」から抜けました。", escape(&s.name)),
     );
     crate::reply::send(ctx, CreateReply::default().content(text)).await?;
     Ok(())
@@ -599,7 +599,7 @@ pub async fn gm(
     let text = say(
         inv.lang,
         format!("<@{new_gm}> is now the GM of {}.", escape(&s.name)),
-        format!("{} のGMは <@{new_gm}> になりました。", escape(&s.name)),
+        format!("「{}」のGMは<@{new_gm}>になりました。", escape(&s.name)),
     );
     crate::reply::send(ctx, CreateReply::default().content(text)).await?;
     Ok(())

@@ -267,7 +267,7 @@ async fn a_shadowrun_attack_and_its_edge_reroll_are_logged_with_hits_damage_and_
     let ja = japanese(&c, "kenji");
     let lines = log_lines(&mut c, &ja).await;
     assert!(
-        lines[0].ends_with("→ ヒット2対1（ネット1） → 命中、肉体6：5ボックス"),
+        lines[0].ends_with("→ ヒット2対1（純ヒット1） → 命中、身体6：5ボックス"),
         "{lines:?}"
     );
     c.shutdown().await;

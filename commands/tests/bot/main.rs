@@ -10,6 +10,7 @@ mod docs_pages;
 mod e2e_campaign;
 mod e2e_char_files;
 mod e2e_help;
+mod e2e_ja_words;
 mod e2e_limits;
 mod e2e_log;
 mod e2e_luck;

@@ -41,7 +41,7 @@ pub static EVENINGS: Evenings = Evenings {
     carries: &[
         (
             "damage: Physical and Stun boxes stay until healed (the GM's edit)",
-            "ダメージ：肉体・朦朧ダメージのボックスは治療まで残る（GMが編集）",
+            "ダメージ：身体・精神ダメージのボックスは治療まで残る（GMが編集）",
         ),
         (
             "burnt Edge (the Edge attribute stays lowered), attributes, skills, armour, passes",

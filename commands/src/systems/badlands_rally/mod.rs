@@ -46,7 +46,7 @@ use track::{rally_collide, rally_move, rally_victory};
 #[poise::command(
     slash_command,
     name_localized("ja", "ラリー"),
-    description_localized("ja", "Heavy Gear: バッドランズ・ラリー"),
+    description_localized("ja", "ヘヴィギア：バッドランズ・ラリー"),
     subcommands(
         "rally_roll",
         "rally_check",

@@ -162,7 +162,7 @@ pub async fn rally_lap(
     gear: String,
     #[description = "Laps in this race (default: the race's, from /rally scenario)"]
     #[name_localized("ja", "周回数")]
-    #[description_localized("ja", "このレースのラップ数（既定は /rally scenario で決めたもの）")]
+    #[description_localized("ja", "このレースのラップ数（既定は /ラリー シナリオ で決めたもの）")]
     #[min = 1]
     #[max = 99]
     laps: Option<i64>,

@@ -197,7 +197,7 @@ pub async fn position_cmd(
     name_localized("ja", "進路妨害"),
     description_localized(
         "ja",
-        "進路妨害（至近距離）：負けた側がネット・ヒット分のペナルティで衝突テスト"
+        "進路妨害（至近距離）：負けた側が純ヒット分のペナルティでクラッシュ・テスト"
     )
 )]
 pub async fn cut_off_cmd(

@@ -65,7 +65,7 @@ pub async fn attack(
     target: String,
     #[description = "Weapon skill (pistols, blades…)"]
     #[name_localized("ja", "技能")]
-    #[description_localized("ja", "攻撃者の武器技能（pistols、blades…）")]
+    #[description_localized("ja", "攻撃者の武器技能（ピストル、刀剣…）")]
     #[max_length = 40]
     skill: String,
     #[description = "Weapon damage value"]
@@ -85,8 +85,8 @@ pub async fn attack(
     #[description_localized("ja", "射撃（既定）か近接")]
     kind: Option<KindChoice>,
     #[description = "The weapon does Stun damage"]
-    #[name_localized("ja", "朦朧武器")]
-    #[description_localized("ja", "朦朧ダメージの武器")]
+    #[name_localized("ja", "精神ダメージ")]
+    #[description_localized("ja", "精神ダメージの武器")]
     stun: Option<bool>,
     #[description = "Weapon name shown"]
     #[name_localized("ja", "武器")]
@@ -115,7 +115,7 @@ pub async fn attack(
     melee_defence: Option<MeleeChoice>,
     #[description = "Target's parry skill (default blades)"]
     #[name_localized("ja", "受け流し技能")]
-    #[description_localized("ja", "目標の受け流し技能（既定 blades）")]
+    #[description_localized("ja", "目標の受け流し技能（既定は刀剣）")]
     #[max_length = 40]
     parry_skill: Option<String>,
     #[description = "Attacker's Edge before the roll"]
@@ -346,8 +346,8 @@ pub async fn attack_buttons(
 #[poise::command(
     slash_command,
     guild_only,
-    name_localized("ja", "不意討ち"),
-    description_localized("ja", "不意討ち：各自 直観力＋反応力（気づいていれば+3、待ち伏せ+6）")
+    name_localized("ja", "不意打ち"),
+    description_localized("ja", "不意打ち：各自 直観力＋反応力（気づいていれば+3、待ち伏せ+6）")
 )]
 pub async fn surprise(
     ctx: Context<'_>,

@@ -48,8 +48,8 @@ fn dv(value: u32, t: DamageType, lang: Lang) -> String {
     match (t, lang) {
         (DamageType::Physical, Lang::En) => format!("{value}P"),
         (DamageType::Stun, Lang::En) => format!("{value}S"),
-        (DamageType::Physical, Lang::Ja) => format!("肉体{value}"),
-        (DamageType::Stun, Lang::Ja) => format!("朦朧{value}"),
+        (DamageType::Physical, Lang::Ja) => format!("身体{value}"),
+        (DamageType::Stun, Lang::Ja) => format!("精神{value}"),
     }
 }
 
@@ -64,7 +64,7 @@ fn boxes(n: u32, lang: Lang) -> String {
 fn versus(a: u32, b: u32, net: i64, lang: Lang) -> String {
     match lang {
         Lang::En => format!("hits {a} vs {b} (net {net})"),
-        Lang::Ja => format!("ヒット{a}対{b}（ネット{net}）"),
+        Lang::Ja => format!("ヒット{a}対{b}（純ヒット{net}）"),
     }
 }
 

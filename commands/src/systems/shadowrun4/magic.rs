@@ -204,7 +204,7 @@ pub async fn spell(
     threshold: Option<i64>,
     #[description = "Skill (default spellcasting)"]
     #[name_localized("ja", "技能")]
-    #[description_localized("ja", "技能（既定 spellcasting）")]
+    #[description_localized("ja", "技能（既定は呪文行使）")]
     #[max_length = 40]
     skill: Option<String>,
     #[description = "Modifier presets"]
@@ -298,7 +298,7 @@ pub async fn spell(
     slash_command,
     guild_only,
     name_localized("ja", "召喚"),
-    description_localized("ja", "精霊召喚：魔力＋召喚 対 フォース、奉仕回数、ドレイン")
+    description_localized("ja", "精霊召喚：魔力＋召喚 対 フォース、助力、ドレイン")
 )]
 pub async fn summon(
     ctx: Context<'_>,

@@ -20,10 +20,10 @@ pub enum TargetChoice {
     #[name_localized("ja", "アイコン")]
     Icon,
     #[name = "black IC (stun)"]
-    #[name_localized("ja", "ブラックIC（朦朧）")]
+    #[name_localized("ja", "ブラックIC（精神）")]
     BlackIcStun,
     #[name = "black IC (physical)"]
-    #[name_localized("ja", "ブラックIC（肉体）")]
+    #[name_localized("ja", "ブラックIC（身体）")]
     BlackIcPhysical,
 }
 
@@ -97,7 +97,7 @@ pub async fn cybercombat(
     character: Option<String>,
     #[description = "Skill (default cybercombat)"]
     #[name_localized("ja", "技能")]
-    #[description_localized("ja", "技能（既定 cybercombat）")]
+    #[description_localized("ja", "技能（既定はサイバー戦闘）")]
     #[max_length = 40]
     skill: Option<String>,
     #[description = "Rating or sheet name (default attack)"]
@@ -218,7 +218,7 @@ pub async fn cybercombat(
     slash_command,
     guild_only,
     name_localized("ja", "ハッキング"),
-    description_localized("ja", "即興ハッキング：ハッカーとノードの延長テストの競争")
+    description_localized("ja", "即興ハッキング：ハッカーとノードの継続テストの競争")
 )]
 #[allow(clippy::too_many_arguments)]
 pub async fn hack(
@@ -267,7 +267,7 @@ pub async fn hack(
     character: Option<String>,
     #[description = "Skill (default hacking)"]
     #[name_localized("ja", "技能")]
-    #[description_localized("ja", "技能（既定 hacking）")]
+    #[description_localized("ja", "技能（既定はハッキング）")]
     #[max_length = 40]
     skill: Option<String>,
     #[description = "Rating or sheet name (default exploit)"]
@@ -350,7 +350,7 @@ pub async fn perception(
     character: Option<String>,
     #[description = "Skill (default computer)"]
     #[name_localized("ja", "技能")]
-    #[description_localized("ja", "技能（既定 computer）")]
+    #[description_localized("ja", "技能（既定はコンピューター）")]
     #[max_length = 40]
     skill: Option<String>,
     #[description = "Rating or sheet name (default analyze)"]

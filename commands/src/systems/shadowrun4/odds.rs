@@ -15,7 +15,7 @@ use crate::{BotError, Context};
 #[poise::command(
     slash_command,
     name_localized("ja", "シャドウラン"),
-    description_localized("ja", "シャドウラン4: ダイスプールの成功・ネットヒット・グリッチの確率")
+    description_localized("ja", "シャドウラン4: ダイスプールの成功・純ヒット・グリッチの確率")
 )]
 // A slash command's options are its parameters.
 #[allow(clippy::too_many_arguments)]
@@ -47,7 +47,7 @@ pub async fn sr(
     opposed: Option<u32>,
     #[description = "Session character: the pool from their sheet, as /sr test builds it"]
     #[name_localized("ja", "キャラ")]
-    #[description_localized("ja", "セッションのキャラクター（/sr test と同じくシートからプールを作る）")]
+    #[description_localized("ja", "セッションのキャラクター（/sr テスト と同じくシートからプールを作る）")]
     #[autocomplete = "crate::systems::shadowrun4::common::autocomplete_character"]
     #[max_length = 64]
     character: Option<String>,
@@ -169,7 +169,7 @@ fn sr_view(o: &Sr4Odds, lang: Lang) -> EmbedView {
     sr_fields(&o.plain, lang, false, &mut fields);
     let (dist, net) = sr_shown(&o.plain);
     let heading = if net {
-        lang.pick("Net hits", "ネットヒット")
+        lang.pick("Net hits", "純ヒット")
     } else {
         lang.pick("Hits", "ヒット")
     };

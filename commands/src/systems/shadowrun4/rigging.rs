@@ -24,7 +24,7 @@ use crate::{BotError, Context};
     name_localized("ja", "sr-リガー"),
     description_localized(
         "ja",
-        "リガー：センサー、衝突、チェイス、フィードバック、離脱、位置取り、進路妨害"
+        "リガー：センサー、クラッシュ、チェイス、フィードバック、離脱、位置取り、進路妨害"
     ),
     subcommands(
         "sensor",
@@ -83,7 +83,7 @@ pub async fn sensor(
     character: Option<String>,
     #[description = "Skill (default perception)"]
     #[name_localized("ja", "技能")]
-    #[description_localized("ja", "技能（既定 perception）")]
+    #[description_localized("ja", "技能（既定は知覚）")]
     #[max_length = 40]
     skill: Option<String>,
     #[description = "Rating or sheet name (default sensor)"]
@@ -119,8 +119,8 @@ pub async fn sensor(
 #[poise::command(
     slash_command,
     guild_only,
-    name_localized("ja", "衝突"),
-    description_localized("ja", "衝突テスト：ダメージが車両の強靭力以上なら目標値3のテスト")
+    name_localized("ja", "クラッシュ"),
+    description_localized("ja", "クラッシュ・テスト：ダメージが車両の強靭力以上なら目標値3のテスト")
 )]
 #[allow(clippy::too_many_arguments)]
 pub async fn crash(
@@ -289,7 +289,7 @@ pub async fn chase(
     slash_command,
     guild_only,
     name_localized("ja", "フィードバック"),
-    description_localized("ja", "フィードバック：機器のダメージ÷2（切り上げ）の朦朧に抵抗")
+    description_localized("ja", "フィードバック：機器のダメージ÷2（切り上げ）の精神に抵抗")
 )]
 pub async fn feedback(
     ctx: Context<'_>,

@@ -305,8 +305,8 @@ pub async fn opposed(
 #[poise::command(
     slash_command,
     guild_only,
-    name_localized("ja", "延長"),
-    description_localized("ja", "延長テスト：合計ヒットが目標値に届くまで振る")
+    name_localized("ja", "継続"),
+    description_localized("ja", "継続テスト：合計ヒットが目標値に届くまで振る")
 )]
 #[allow(clippy::too_many_arguments)]
 pub async fn extended(

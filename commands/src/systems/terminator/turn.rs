@@ -404,7 +404,7 @@ pub async fn term_define(
     name: String,
     #[description = "A profile's fields as in /char, e.g. armour=7 skill=d10"]
     #[name_localized("ja", "項目")]
-    #[description_localized("ja", "プロフィールの項目（/char と同じ、例 armour=7 skill=d10）")]
+    #[description_localized("ja", "プロフィールの項目（/キャラ と同じ、例 armour=7 skill=d10）")]
     #[max_length = 1000]
     fields: Option<String>,
 ) -> Result<(), BotError> {

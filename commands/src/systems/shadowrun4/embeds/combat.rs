@@ -4,8 +4,8 @@ use super::*;
 
 pub(super) fn damage_type(t: DamageType, lang: Lang) -> &'static str {
     match t {
-        DamageType::Physical => lang.pick("Physical", "肉体"),
-        DamageType::Stun => lang.pick("Stun", "朦朧"),
+        DamageType::Physical => lang.pick("Physical", "身体"),
+        DamageType::Stun => lang.pick("Stun", "精神"),
     }
 }
 
@@ -20,9 +20,9 @@ pub(super) fn damage_code(t: DamageType) -> &'static str {
 pub fn monitors_text(c: &Character, lang: Lang) -> String {
     format!(
         "{} {}\n{} {}\n{} · {} {}",
-        lang.pick("Physical", "肉体"),
+        lang.pick("Physical", "身体"),
         monitor_bar(c.physical, c.physical_track()),
-        lang.pick("Stun", "朦朧"),
+        lang.pick("Stun", "精神"),
         monitor_bar(c.stun, c.stun_track()),
         condition_text(c.condition(), lang),
         lang.pick("wounds", "負傷修正"),
@@ -47,7 +47,7 @@ pub fn damage_report_text(name: &str, r: &DamageReport, c: &Character, lang: Lan
     if r.stun_overflow > 0 {
         s.push_str(&match lang {
             Lang::En => format!(" {} Stun overflowed into Physical.", r.stun_overflow),
-            Lang::Ja => format!(" 朦朧{}点が肉体にあふれました。", r.stun_overflow),
+            Lang::Ja => format!(" 精神{}点が身体にあふれました。", r.stun_overflow),
         });
     }
     s.push('\n');
@@ -91,7 +91,7 @@ pub fn attack_view(
     };
     fields.push(f(&defence_name, defence));
     fields.push(fi(
-        lang.pick("Net hits", "ネット・ヒット"),
+        lang.pick("Net hits", "純ヒット"),
         format!("**{}**", o.net_hits),
     ));
     fields.push(fi(
@@ -110,7 +110,7 @@ pub fn attack_view(
         let mut dmg = format!(
             "DV {} + {} = **{}{}** {} {}+({}) = {} → **{}**",
             d.weapon_dv,
-            lang.pick("net", "ネット"),
+            lang.pick("net", "純ヒット"),
             d.modified_dv,
             damage_code(d.damage_type),
             lang.pick("vs armour", "対 装甲"),
@@ -251,7 +251,7 @@ pub fn surprise_view(o: &SurpriseOutcome, lang: Lang) -> EmbedView {
         })
         .collect();
     view(
-        format!("😱 {}", lang.pick("Surprise", "不意討ち")),
+        format!("😱 {}", lang.pick("Surprise", "不意打ち")),
         colour::NEUTRAL,
         lines.join("\n"),
         vec![f(

@@ -55,7 +55,7 @@ pub fn spell_view(o: &SpellOutcome, caster: &str, target: Option<&str>, lang: La
         fields.push(fi(lang.pick("Threshold", "目標値"), t.to_string()));
     }
     fields.push(fi(
-        lang.pick("Net hits", "ネット・ヒット"),
+        lang.pick("Net hits", "純ヒット"),
         format!("**{}**", o.net_hits),
     ));
     fields.push(fi(
@@ -96,10 +96,7 @@ pub fn dispel_view(o: &DispelOutcome, who_: &str, force: u32, lang: Lang) -> Emb
             ),
             rolled_text(&o.opposition, lang),
         ),
-        fi(
-            lang.pick("Net hits", "ネット・ヒット"),
-            format!("**{}**", o.net_hits),
-        ),
+        fi(lang.pick("Net hits", "純ヒット"), format!("**{}**", o.net_hits)),
         fi(
             lang.pick("Spell hits removed", "呪文のヒット減少"),
             format!("**{}**", o.hits_removed),
@@ -135,7 +132,7 @@ pub fn summon_view(o: &SummonOutcome, caster: &str, force: u32, lang: Lang) -> E
             &format!("{} {force}", lang.pick("Spirit, Force", "精霊 フォース")),
             rolled_text(&o.spirit, lang),
         ),
-        fi(lang.pick("Services", "奉仕回数"), format!("**{}**", o.services)),
+        fi(lang.pick("Services", "助力"), format!("**{}**", o.services)),
         f(lang.pick("Drain", "ドレイン"), drain_text(&o.drain, lang)),
     ];
     let (title, colour) = headline_of(

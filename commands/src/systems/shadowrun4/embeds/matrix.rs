@@ -14,10 +14,7 @@ pub fn cybercombat_view(o: &CybercombatOutcome, lang: Lang) -> EmbedView {
     let mut fields = vec![
         f(lang.pick("Attack", "攻撃"), rolled_text(&o.attack, lang)),
         f(lang.pick("Defence", "防御"), opt_rolled(&o.defence, lang)),
-        fi(
-            lang.pick("Net hits", "ネット・ヒット"),
-            format!("**{}**", o.net_hits),
-        ),
+        fi(lang.pick("Net hits", "純ヒット"), format!("**{}**", o.net_hits)),
     ];
     if o.hit {
         fields.push(f(lang.pick("Resist", "抵抗"), opt_rolled(&o.resist, lang)));

@@ -309,7 +309,7 @@ pub fn test_view(o: &SuccessOutcome, actor: Option<&str>, lang: Lang) -> EmbedVi
         fields.push(fi(lang.pick("Threshold", "目標値"), t.to_string()));
     }
     if let Some(n) = o.net_hits {
-        fields.push(fi(lang.pick("Net hits", "ネット・ヒット"), format!("**{n}**")));
+        fields.push(fi(lang.pick("Net hits", "純ヒット"), format!("**{n}**")));
     }
     if let Some(ok) = o.success {
         fields.push(fi(lang.pick("Result", "結果"), verdict(ok, lang)));
@@ -343,10 +343,7 @@ pub fn opposed_view(
     let fields = vec![
         f(a, rolled_text(&o.actor, lang)),
         f(b, opt_rolled(&o.opponent, lang)),
-        fi(
-            lang.pick("Net hits", "ネット・ヒット"),
-            format!("**{}**", o.net_hits),
-        ),
+        fi(lang.pick("Net hits", "純ヒット"), format!("**{}**", o.net_hits)),
         fi(
             lang.pick("Result", "結果"),
             format!("**{}**", opposed_words(o.result, lang)),
@@ -405,7 +402,7 @@ pub fn extended_view(o: &ExtendedOutcome, actor: Option<&str>, lang: Lang) -> Em
         Glitch::None
     };
     let (title, colour) = headline(
-        who(actor, lang.pick("Extended test", "延長テスト")),
+        who(actor, lang.pick("Extended test", "継続テスト")),
         glitch,
         Some(o.success),
         lang,

@@ -5,7 +5,7 @@ use super::*;
 pub fn crash_view(o: &CrashOutcome, lang: Lang) -> EmbedView {
     match &o.test {
         None => view(
-            format!("🚗 {}", lang.pick("Crash test", "衝突テスト")),
+            format!("🚗 {}", lang.pick("Crash test", "クラッシュ・テスト")),
             colour::SUCCESS,
             lang.pick(
                 "Damage below the vehicle's Body: no crash test.",
@@ -18,10 +18,10 @@ pub fn crash_view(o: &CrashOutcome, lang: Lang) -> EmbedView {
             let mut v = test_view(t, None, lang);
             v.title = v.title.replace(
                 lang.pick("Success test", "成功テスト"),
-                lang.pick("Crash test", "衝突テスト"),
+                lang.pick("Crash test", "クラッシュ・テスト"),
             );
             v.fields.push(fi(
-                lang.pick("Crashed", "衝突"),
+                lang.pick("Crashed", "クラッシュ"),
                 format!(
                     "**{}**",
                     lang.pick(
@@ -136,7 +136,7 @@ pub fn cut_off_view(o: &CutOffOutcome, lang: Lang) -> EmbedView {
     );
     match (o.loser, &o.crash_test) {
         (None, _) => v.fields.push(f(
-            lang.pick("Crash test", "衝突テスト"),
+            lang.pick("Crash test", "クラッシュ・テスト"),
             lang.pick("A tie: nobody is cut off.", "同数：進路妨害は起きません。")
                 .to_string(),
         )),
@@ -155,13 +155,13 @@ pub fn cut_off_view(o: &CutOffOutcome, lang: Lang) -> EmbedView {
                     .to_string(),
             };
             v.fields.push(f(
-                &format!("{} ({who})", lang.pick("Crash test", "衝突テスト")),
+                &format!("{} ({who})", lang.pick("Crash test", "クラッシュ・テスト")),
                 text,
             ));
         }
     }
     v.fields.push(fi(
-        lang.pick("Crashed", "衝突"),
+        lang.pick("Crashed", "クラッシュ"),
         format!("**{}**", yes_no(o.crashed, lang)),
     ));
     if o.crash_test.as_ref().is_some_and(|t| t.glitch != Glitch::None) {

@@ -148,7 +148,7 @@ pub async fn wm_damage(
     modifier: Option<i64>,
     #[description = "Mark the boxes now (default yes); no: an Apply damage button"]
     #[name_localized("ja", "適用")]
-    #[description_localized("ja", "すぐボックスに記入（既定）。noなら適用ボタン")]
+    #[description_localized("ja", "すぐボックスに記入（既定）。オフなら適用ボタン")]
     apply: Option<bool>,
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
