@@ -2,29 +2,12 @@
 //! before them, the minimum `mi`, reroll-and-add `ra` and the `<` / `>` selectors of `ro` / `rr`.
 //! Every input is exact, with fixed dice.
 
+mod notation_support;
+use notation_support::{group, line, roll, total};
+
 use saikoro::dice::FixedRoller;
 use saikoro::i18n::{Lang, Localized};
-use saikoro::notation::{DiceGroup, Hint, NotationError, RollLine, RollOutcome, Status, evaluate};
-
-fn roll(input: &str, faces: &[u32]) -> RollOutcome {
-    let mut r = FixedRoller::new(faces.iter().copied());
-    let o = evaluate(input, &mut r).unwrap_or_else(|e| panic!("{input}: {e}"));
-    assert_eq!(r.remaining(), 0, "{input}: faces left over");
-    o
-}
-
-fn line(o: &RollOutcome) -> &RollLine {
-    assert_eq!(o.lines.len(), 1);
-    &o.lines[0]
-}
-
-fn total(input: &str, faces: &[u32]) -> i64 {
-    line(&roll(input, faces)).total.unwrap()
-}
-
-fn group(input: &str, faces: &[u32]) -> DiceGroup {
-    line(&roll(input, faces)).groups[0].clone()
-}
+use saikoro::notation::{DiceGroup, Hint, NotationError, Status, evaluate};
 
 /// Faces in roll order with `r` for a die rolled away, `!` for one that added a die.
 fn marks(g: &DiceGroup) -> String {

@@ -2,35 +2,17 @@
 //! BCDice read them, the keep/drop spellings of Avrae, Roll20 and the d20 library, Roll20's `!`,
 //! Dice Maiden's aliases, and refusals that say what to type instead. Every input is exact.
 
+mod notation_support;
+use notation_support::{group, line, roll, total};
+
 use saikoro::dice::FixedRoller;
 use saikoro::i18n::{Lang, Localized};
-use saikoro::notation::{DiceGroup, Hint, NotationError, RollLine, RollOutcome, Status, Verdict, evaluate};
+use saikoro::notation::{DiceGroup, Hint, NotationError, Status, Verdict, evaluate};
 
 use NotationError::*;
 
-/// Roll with exactly these faces: all must be used.
-fn roll(input: &str, faces: &[u32]) -> RollOutcome {
-    let mut r = FixedRoller::new(faces.iter().copied());
-    let o = evaluate(input, &mut r).unwrap_or_else(|e| panic!("{input}: {e}"));
-    assert_eq!(r.remaining(), 0, "{input}: faces left over");
-    o
-}
-
-fn line(o: &RollOutcome) -> &RollLine {
-    assert_eq!(o.lines.len(), 1);
-    &o.lines[0]
-}
-
-fn total(input: &str, faces: &[u32]) -> i64 {
-    line(&roll(input, faces)).total.unwrap()
-}
-
 fn successes(input: &str, faces: &[u32]) -> i64 {
     line(&roll(input, faces)).successes.unwrap()
-}
-
-fn group(input: &str, faces: &[u32]) -> DiceGroup {
-    line(&roll(input, faces)).groups[0].clone()
 }
 
 fn marks(g: &DiceGroup) -> String {

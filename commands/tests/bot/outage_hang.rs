@@ -174,7 +174,7 @@ async fn readyz_says_unavailable_while_the_database_is_frozen() {
     let ready = |want: u16| async move {
         let deadline = Instant::now() + Duration::from_secs(15);
         loop {
-            let (code, body) = http_get(addr, "/readyz").await;
+            let (code, body) = crate::support::http::get(addr, "/readyz").await;
             if code == want {
                 return body;
             }
@@ -229,25 +229,6 @@ async fn system_commands_skipped_at_start_up_are_registered_once_storage_is_back
     assert!(listed.iter().any(|c| c["name"] == "sr"), "{listed:?}");
     eprintln!("registered {:?} after storage returned", started.elapsed());
     h.shutdown().await;
-}
-
-async fn http_get(addr: std::net::SocketAddr, path: &str) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let req = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
-    s.write_all(req.as_bytes()).await.expect("write");
-    let mut raw = String::new();
-    s.read_to_string(&mut raw).await.expect("read");
-    let status = raw
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .expect("status");
-    let body = raw
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_string())
-        .unwrap_or_default();
-    (status, body)
 }
 
 /// During an outage only a roll that would have been logged is announced as unlogged: not one

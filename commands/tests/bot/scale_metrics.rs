@@ -1,7 +1,6 @@
 //! `/metrics` moves with interactions: commands by name and outcome, the latency histogram,
 //! errors by kind, the database pool and the gateway shards; `/readyz` follows the shards.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use saikoro_bot::bot::{self, BotOptions, ScaleOptions};
@@ -12,27 +11,8 @@ use saikoro_bot::fake_discord::{
 use saikoro_bot::metrics::{self, Metrics, Probe};
 use saikoro_bot::store;
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const WAIT: Duration = Duration::from_secs(30);
-
-async fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
-    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let req = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
-    s.write_all(req.as_bytes()).await.expect("write");
-    let mut raw = String::new();
-    s.read_to_string(&mut raw).await.expect("read");
-    let status = raw
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .expect("status");
-    let body = raw
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_string())
-        .unwrap_or_default();
-    (status, body)
-}
 
 /// The value of the sample `name{labels}` (labels exactly as rendered), 0 when absent.
 fn sample(body: &str, series: &str) -> f64 {
@@ -101,16 +81,16 @@ async fn metrics_count_commands_outcomes_latency_pool_and_shards() {
     // Ready once the shard is connected (serenity marks it after READY).
     let deadline = tokio::time::Instant::now() + WAIT;
     loop {
-        let (code, body) = http_get(addr, "/readyz").await;
+        let (code, body) = crate::support::http::get(addr, "/readyz").await;
         if code == 200 {
             break;
         }
         assert!(tokio::time::Instant::now() < deadline, "never ready: {body}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert_eq!(http_get(addr, "/healthz").await.0, 200);
+    assert_eq!(crate::support::http::get(addr, "/healthz").await.0, 200);
 
-    let (_, before) = http_get(addr, "/metrics").await;
+    let (_, before) = crate::support::http::get(addr, "/metrics").await;
     let ok = r#"saikoro_commands_total{command="roll",outcome="ok"}"#;
     let user_err = r#"saikoro_commands_total{command="roll",outcome="user_error"}"#;
     let hist = r#"saikoro_interaction_duration_seconds_count{command="roll"}"#;
@@ -128,7 +108,7 @@ async fn metrics_count_commands_outcomes_latency_pool_and_shards() {
     // between): on a busy machine the last ones may still be in flight.
     let deadline = tokio::time::Instant::now() + WAIT;
     let (code, after) = loop {
-        let (code, body) = http_get(addr, "/metrics").await;
+        let (code, body) = crate::support::http::get(addr, "/metrics").await;
         if sample(&body, "saikoro_interactions_in_flight") == 0.0 || tokio::time::Instant::now() > deadline {
             break (code, body);
         }

@@ -6,5 +6,6 @@
 pub mod e2e;
 pub mod freeze_proxy;
 pub mod harness;
+pub mod http;
 pub mod pg;
 pub mod store_contract;
