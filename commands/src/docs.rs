@@ -386,6 +386,9 @@ pub fn lang_of(page: &Path) -> Lang {
 /// Every file the bot writes, with what it should hold: whole pages, the chart, and each page
 /// with generated regions.
 pub fn generated() -> Result<Vec<(PathBuf, Vec<u8>)>, String> {
+    // The Japanese pages name commands in Japanese: the names must be learned first, as the
+    // bot does before it serves (else the pages would depend on which test ran first).
+    crate::command_names::learn(&crate::commands::all());
     let root = root();
     let mut out = Vec::new();
     for lang in [Lang::En, Lang::Ja] {

@@ -180,6 +180,35 @@ pub fn roller_name(entry: &RollLogEntry) -> Option<String> {
     entry.user_name.clone().filter(|n| !n.trim().is_empty())
 }
 
+/// A text written for Discord with the members it mentions (`<@123>`, `<@!123>`) as `@name`,
+/// for pages read outside Discord (the export), where a mention shows only an id. A member
+/// `name` does not know stays a mention.
+pub fn mentions_as_names(text: &str, name: impl Fn(u64) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("<@") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 2..];
+        let digits = tail.strip_prefix('!').unwrap_or(tail);
+        let len = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
+        let known = digits[..len]
+            .parse::<u64>()
+            .ok()
+            .filter(|_| digits[len..].starts_with('>'))
+            .and_then(&name);
+        if let Some(known) = known {
+            out.push('@');
+            out.push_str(&known);
+            rest = &digits[len + 1..];
+        } else {
+            out.push_str("<@");
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The slash command as typed: `/sr test character:Ana attribute:agility skill:pistols`.
 pub fn typed(ctx: Context<'_>) -> String {
     let poise::Context::Application(app) = ctx else {
@@ -354,5 +383,15 @@ mod tests {
     fn old_entries_have_no_summary() {
         assert_eq!(stored_summary(&json!({"total": 3}), Lang::En), None);
         assert_eq!(stored_summary(&json!({"summary": {"en": ""}}), Lang::En), None);
+    }
+
+    #[test]
+    fn mentions_read_as_names_where_the_member_is_known() {
+        let name = |id: u64| (id == 5).then(|| "alice".to_string());
+        assert_eq!(
+            mentions_as_names("roll-off \"first\": <@5> wins over <@!5>, <@6> and <@x> <@", name),
+            "roll-off \"first\": @alice wins over @alice, <@6> and <@x> <@"
+        );
+        assert_eq!(mentions_as_names("no mention", name), "no mention");
     }
 }

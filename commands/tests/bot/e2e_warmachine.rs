@@ -420,3 +420,39 @@ async fn typed_damage_on_another_players_model_is_refused_unless_the_server_allo
     assert!(!r.ephemeral, "{}", text(&r));
     c.shutdown().await;
 }
+
+/// Names, not ids, in the export: a roll-off's players are Discord mentions (issue 29), which a
+/// page read outside Discord shows as `@name` for every member the game has seen.
+#[tokio::test]
+async fn the_export_names_the_members_a_roll_off_mentions() {
+    let mut c = system_console().await;
+    game(&mut c).await;
+    // ana and bob each act once, so the game has seen their names.
+    for who in ["ana", "bob"] {
+        let p = player(&c, who);
+        c.queue_dice([3, 3]);
+        as_(&mut c, &p, "/wm roll").await;
+    }
+    c.queue_dice([2, 6]);
+    let r = send(
+        &mut c,
+        "/wm rolloff question:LOS through the wreck? ruling:Wrecks block LOS",
+    )
+    .await;
+    assert!(
+        text(&r).contains(&format!("2. {} wins", at("bob"))),
+        "{}",
+        text(&r)
+    );
+    let r = send(&mut c, "/session export").await;
+    let files = r.body["files"].as_array().expect("attachments");
+    let md = files[1]["content"].as_str().unwrap();
+    assert!(
+        md.contains("roll-off \"LOS through the wreck?\": @bob wins"),
+        "{md}"
+    );
+    let html = files[2]["content"].as_str().unwrap();
+    assert!(html.contains("@bob wins"), "{html}");
+    assert!(!md.contains("<@") && !html.contains("&lt;@"), "{md}");
+    c.shutdown().await;
+}
