@@ -137,6 +137,15 @@ async fn damage_keeps_its_moment_and_is_handed_over() {
     let r = press(&c, &bob, &message, &apply).await;
     assert!(!r.ephemeral, "{}", text(&r));
     assert_eq!(sheet(&c, "Grunt").await["marked"], 5);
+    // The log says the roll marked nothing and the press marked it, in that order.
+    let log = text(&send(&mut c, "/session log").await);
+    let rolled = log
+        .find("ARM 14 → 5 damage, boxes 5/8 if applied (not marked until Apply damage)")
+        .unwrap_or_else(|| panic!("{log}"));
+    let applied = log
+        .find("5 damage applied to Grunt: boxes 5/8")
+        .unwrap_or_else(|| panic!("{log}"));
+    assert!(rolled < applied, "{log}");
     c.shutdown().await;
 }
 

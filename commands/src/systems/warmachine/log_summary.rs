@@ -70,6 +70,26 @@ impl LogSummary for DamageOutcome {
     }
 }
 
+/// Damage rolled on a session model but not marked (`apply:false`, a raw `arm:`): the boxes
+/// it would leave, said as such; the Apply damage press marks them and logs its own line.
+#[derive(serde::Serialize)]
+#[serde(transparent)]
+pub struct Unmarked<'a>(pub &'a DamageOutcome);
+
+impl LogSummary for Unmarked<'_> {
+    fn luck(&self) -> Option<LuckInput> {
+        self.0.luck()
+    }
+
+    fn summary(&self, lang: Lang) -> String {
+        let would = self.0.summary(lang);
+        match lang {
+            Lang::En => format!("{would} if applied (not marked until Apply damage)"),
+            Lang::Ja => format!("{would}（適用した場合。「ダメージを適用」まで未記入）"),
+        }
+    }
+}
+
 impl LogSummary for PlainRoll {
     fn luck(&self) -> Option<LuckInput> {
         kept_dice(&self.roll)

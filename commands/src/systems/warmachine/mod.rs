@@ -13,7 +13,7 @@ pub mod distance;
 pub mod effects;
 pub mod embeds;
 pub mod game;
-mod log_summary;
+pub(crate) mod log_summary;
 mod moments;
 pub mod odds;
 pub mod press_data;

@@ -8,6 +8,7 @@ use super::{apply_button, dice_request, modifier, need, num};
 use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::systems::warmachine::embeds::{self as view, Marked};
+use crate::systems::warmachine::log_summary::Unmarked;
 use crate::systems::warmachine::press_data::ApplyPress;
 use crate::systems::warmachine::store::{
     self, Commander, Game, model, model_name, raw_model, rule, say, with_raw,
@@ -240,5 +241,8 @@ pub async fn wm_damage(
         buttons = apply_button(ctx.data(), inv.guild, inv.channel, owner, press, lang).await;
     }
     let v = view::damage_view(&o, marked(&landing), active.as_deref(), lang);
-    reply(roll, &inv, session.as_deref(), &v, buttons, &o).await
+    match landing {
+        Landing::Later(_) => reply(roll, &inv, session.as_deref(), &v, buttons, &Unmarked(&o)).await,
+        _ => reply(roll, &inv, session.as_deref(), &v, buttons, &o).await,
+    }
 }

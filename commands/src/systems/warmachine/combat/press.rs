@@ -11,6 +11,7 @@ use super::damage::{Landing, damage_step, marked};
 use crate::BotError;
 use crate::press::{Answer, Press, PressLog, PressReply, Shown};
 use crate::systems::warmachine::embeds as view;
+use crate::systems::warmachine::log_summary::Unmarked;
 use crate::systems::warmachine::press_data::{ApplyPress, BOOST, DamagePress, Moment};
 use crate::systems::warmachine::store::{self, Game, model, raw_model, rule, say};
 
@@ -92,9 +93,10 @@ pub async fn damage_press(p: &Press<'_>, answer: Answer<'_>, d: DamagePress) -> 
     } else {
         "/wm damage"
     };
-    let log = match session {
-        Some((session, _)) => PressLog::new(session, command, &o),
-        None => PressLog::outside_session(command, &o),
+    let log = match (session, &landing) {
+        (Some((session, _)), Landing::Later(_)) => PressLog::new(session, command, &Unmarked(&o)),
+        (Some((session, _)), _) => PressLog::new(session, command, &o),
+        (None, _) => PressLog::outside_session(command, &o),
     };
     let mut buttons = vec![];
     if let (Landing::Later(name), Some((sid, owner))) = (&landing, session) {
