@@ -457,8 +457,30 @@ async fn the_table_of_issue_29() {
         out.contains("The roll-off of this turn is done: the Tactical Edge holder chooses the first player"),
         "{out}"
     );
+    // An attack or a Fate roll before the choice says what comes first, not just "not now".
+    let out = line(
+        &mut c,
+        "/term attack band:long (6+) attacker:Kyle weapon:1 target:Arnold",
+    )
+    .await;
+    assert!(
+        out.contains(
+            "This is not the time for activation: the Tactical Edge holder chooses the first player first (the button, or /term first)"
+        ),
+        "{out}"
+    );
+    let out = line(&mut c, "/term fate").await;
+    assert!(
+        out.contains("This is not the time for the Fate roll: the Tactical Edge holder chooses"),
+        "{out}"
+    );
     as_(&mut c, "alice");
     press(&mut c, "Resistance goes first").await;
+    let out = line(&mut c, "/term activate character:Kyle").await;
+    assert!(
+        out.contains("roll the Fate die first (/term fate)") || out.contains("Roll the Fate die first"),
+        "{out}"
+    );
     c.queue_dice([1]);
     line(&mut c, "/term fate").await;
     line(&mut c, "/term activate character:Kyle").await;

@@ -143,8 +143,9 @@ pub enum RuleError {
     UnknownSide { side: String },
     #[error("{name} has no side: set `side` on its sheet")]
     NoSide { name: String },
-    #[error("this is not the time for {}", needed.name(Lang::En))]
-    WrongStep { needed: Step },
+    /// `needed` is what was asked for; `now` what the game waits for instead.
+    #[error("{}", wrong_step(*needed, *now, Lang::En))]
+    WrongStep { needed: Step, now: Step },
     /// The roll-off starts a turn; `now` is the step the game waits for instead.
     #[error("{}", roll_off_now(*now, Lang::En))]
     RollOffNotNow { now: Step },
@@ -269,7 +270,7 @@ impl Localized for RuleError {
             NeedTwoSides => "ゲームには異なる2つの陣営が必要です。".to_string(),
             UnknownSide { side } => format!("{side}はこのゲームの陣営ではありません。"),
             NoSide { name } => format!("{name}に陣営がありません。シートで `陣営` を設定してください。"),
-            WrongStep { needed } => format!("今は{}の時ではありません。", needed.name(Lang::Ja)),
+            WrongStep { needed, now } => wrong_step(*needed, *now, Lang::Ja),
             RollOffNotNow { now } => roll_off_now(*now, Lang::Ja),
             FateRolled => "このインパルスではフェイトダイスを既に振っています。".to_string(),
             FateNotRolled => "先にフェイトダイスを振ってください。".to_string(),
@@ -364,6 +365,40 @@ fn friends(max: u32) -> String {
 }
 
 /// Why `/term rolloff` waits: the roll-off opens a turn, and the game is at `now`.
+/// "this is not the time for activation: …" and what comes first, with the command for it.
+fn wrong_step(needed: Step, now: Step, lang: Lang) -> String {
+    let first = match (now, lang) {
+        (Step::Start, Lang::En) => "start the game first (/term start)",
+        (Step::Start, Lang::Ja) => "先にゲームを始めてください（/term start）",
+        (Step::RollOff, Lang::En) => "the turn begins with the roll-off (/term rolloff)",
+        (Step::RollOff, Lang::Ja) => "ターンはロールオフから始まります（/term rolloff）",
+        (Step::FirstPlayer, Lang::En) => {
+            "the Tactical Edge holder chooses the first player first (the button, or /term first)"
+        }
+        (Step::FirstPlayer, Lang::Ja) => {
+            "先にタクティカルエッジを持つ側が先攻プレイヤーを選びます（ボタンか /term first）"
+        }
+        (Step::Fate, Lang::En) => "roll the Fate die first (/term fate)",
+        (Step::Fate, Lang::Ja) => "先にフェイトダイスを振ってください（/term fate）",
+        (Step::Activation, Lang::En) => "an impulse is under way: activate a character (/term activate)",
+        (Step::Activation, Lang::Ja) => {
+            "インパルスの途中です。キャラクターをアクティベートしてください（/term activate）"
+        }
+        (Step::EndTurn, Lang::En) => "every character has activated: end the turn (/term endturn)",
+        (Step::EndTurn, Lang::Ja) => {
+            "全キャラクターがアクティベートしました。ターンを終えてください（/term endturn）"
+        }
+        (Step::OnYourFeet, Lang::En) => "On Your Feet (/term feet) or the next roll-off (/term rolloff)",
+        (Step::OnYourFeet, Lang::Ja) => "さあ立ち上がれ！（/term feet）か次のロールオフ（/term rolloff）です",
+    };
+    match lang {
+        Lang::En if needed == now => format!("this is not the time for {}", needed.name(lang)),
+        Lang::En => format!("this is not the time for {}: {first}", needed.name(lang)),
+        Lang::Ja if needed == now => format!("今は{}の時ではありません。", needed.name(lang)),
+        Lang::Ja => format!("今は{}の時ではありません。{first}。", needed.name(lang)),
+    }
+}
+
 fn roll_off_now(now: Step, lang: Lang) -> String {
     match (now, lang) {
         (Step::FirstPlayer, Lang::En) => {
@@ -441,7 +476,10 @@ mod tests {
                 weapon: "Pistol".into(),
                 band: "long".into(),
             },
-            RuleError::WrongStep { needed: Step::Fate },
+            RuleError::WrongStep {
+                needed: Step::Fate,
+                now: Step::RollOff,
+            },
             RuleError::FriendlyTouched,
             RuleError::TooMany {
                 what: "profiles".into(),

@@ -188,6 +188,29 @@ pub struct Status {
 }
 
 impl TerminatorState {
+    /// What the game waits for now: a refusal says it beside what was asked for.
+    pub fn waiting_for(&self) -> super::error::Step {
+        use super::error::Step;
+        match self.phase {
+            Phase::NotStarted if self.players.len() == 2 => Step::RollOff,
+            Phase::NotStarted => Step::Start,
+            Phase::FirstPlayer if self.edge.is_none() => Step::RollOff,
+            Phase::FirstPlayer => Step::FirstPlayer,
+            Phase::Impulse if self.impulse.as_ref().is_none_or(|i| i.fate.is_none()) => Step::Fate,
+            Phase::Impulse => Step::Activation,
+            Phase::EndTurn => Step::EndTurn,
+            Phase::OnYourFeet => Step::OnYourFeet,
+        }
+    }
+
+    /// `needed` is not what the game waits for.
+    pub(super) fn wrong(&self, needed: super::error::Step) -> RuleError {
+        RuleError::WrongStep {
+            needed,
+            now: self.waiting_for(),
+        }
+    }
+
     pub fn library(&self) -> Library<'_> {
         Library {
             profiles: &self.profiles,
@@ -302,9 +325,7 @@ impl TerminatorState {
         attacker.ensure_on_field(&order.attacker)?;
         if self.turn > 0 {
             if self.phase != Phase::Impulse {
-                return Err(RuleError::WrongStep {
-                    needed: super::error::Step::Activation,
-                });
+                return Err(self.wrong(super::error::Step::Activation));
             }
             if !attacker.ready {
                 return Err(RuleError::NotReady {
@@ -540,7 +561,7 @@ impl TerminatorState {
                 });
             }
         }
-        let wrong = |needed| Err(RuleError::WrongStep { needed });
+        let wrong = |needed| Err(self.wrong(needed));
         use super::error::Step;
         match self.phase {
             Phase::Impulse if self.impulse.is_none() => return wrong(Step::Fate),

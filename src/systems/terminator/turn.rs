@@ -73,10 +73,6 @@ pub struct OnYourFeetOutcome {
     pub left: u32,
 }
 
-fn wrong(needed: Step) -> RuleError {
-    RuleError::WrongStep { needed }
-}
-
 /// The names of `side`'s characters that may activate now.
 pub fn eligible(chars: &BTreeMap<String, Character>, side: &str) -> Vec<String> {
     chars
@@ -168,7 +164,7 @@ impl TerminatorState {
         chars: &BTreeMap<String, Character>,
     ) -> Result<Next, RuleError> {
         if self.phase != Phase::FirstPlayer {
-            return Err(wrong(Step::FirstPlayer));
+            return Err(self.wrong(Step::FirstPlayer));
         }
         let first = self.side_of(first)?;
         let mut next = self.clone();
@@ -219,10 +215,13 @@ impl TerminatorState {
     }
 
     fn impulse_mut(&mut self) -> Result<&mut Impulse, RuleError> {
-        match (self.phase, self.impulse.as_mut()) {
-            (Phase::Impulse, Some(i)) => Ok(i),
-            _ => Err(wrong(Step::Activation)),
+        if self.phase != Phase::Impulse || self.impulse.is_none() {
+            return Err(self.wrong(Step::Activation));
         }
+        self.impulse.as_mut().ok_or(RuleError::WrongStep {
+            needed: Step::Activation,
+            now: Step::Fate,
+        })
     }
 
     /// Step 1 (item 8): the impulse player's Fate roll. 1 or 2: that many may activate, no more
@@ -235,7 +234,7 @@ impl TerminatorState {
         roller: &mut impl Roller,
     ) -> Result<FateOutcome, RuleError> {
         let mut next = self.clone();
-        let imp = next.impulse_mut().map_err(|_| wrong(Step::Fate))?;
+        let imp = next.impulse_mut().map_err(|_| self.wrong(Step::Fate))?;
         if imp.fate.is_some() {
             return Err(RuleError::FateRolled);
         }
@@ -284,7 +283,7 @@ impl TerminatorState {
     ) -> Result<Activation, RuleError> {
         self.ensure_no_attack()?;
         let imp = self.impulse.clone().filter(|_| self.phase == Phase::Impulse);
-        let mut imp = imp.ok_or_else(|| wrong(Step::Activation))?;
+        let mut imp = imp.ok_or_else(|| self.wrong(Step::Activation))?;
         if imp.fate.is_none() {
             return Err(RuleError::FateNotRolled);
         }
@@ -380,7 +379,7 @@ impl TerminatorState {
     ) -> Result<DoneOutcome, RuleError> {
         self.ensure_no_attack()?;
         if self.phase != Phase::Impulse {
-            return Err(wrong(Step::Activation));
+            return Err(self.wrong(Step::Activation));
         }
         let c = character::get(chars, name)?;
         if !c.ready || !c.on_field() {
@@ -424,7 +423,7 @@ impl TerminatorState {
     pub fn end_impulse(&mut self, chars: &BTreeMap<String, Character>) -> Result<Next, RuleError> {
         self.ensure_no_attack()?;
         let imp = self.impulse.as_ref().filter(|_| self.phase == Phase::Impulse);
-        let imp = imp.ok_or_else(|| wrong(Step::Activation))?;
+        let imp = imp.ok_or_else(|| self.wrong(Step::Activation))?;
         if imp.fate.is_none() {
             return Err(RuleError::FateNotRolled);
         }
@@ -442,7 +441,7 @@ impl TerminatorState {
     pub fn end_turn(&mut self, chars: &mut BTreeMap<String, Character>) -> Result<EndTurnOutcome, RuleError> {
         self.ensure_no_attack()?;
         if self.phase != Phase::EndTurn {
-            return Err(wrong(Step::EndTurn));
+            return Err(self.wrong(Step::EndTurn));
         }
         let mut done = Vec::new();
         let mut recovered = Vec::new();
@@ -480,7 +479,7 @@ impl TerminatorState {
         chars: &mut BTreeMap<String, Character>,
     ) -> Result<OnYourFeetOutcome, RuleError> {
         if self.phase != Phase::OnYourFeet {
-            return Err(wrong(Step::OnYourFeet));
+            return Err(self.wrong(Step::OnYourFeet));
         }
         bounded(Quantity::Markers, i64::from(count), 1, 10)?;
         let cmd = character::get(chars, commander)?;
