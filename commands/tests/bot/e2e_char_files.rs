@@ -130,6 +130,11 @@ async fn a_whole_roster_goes_out_as_one_file_and_comes_back_in_one_go() {
          # Saikoro character sheet (Generic)\nformat = 1\nsystem = generic\nname = Bo\nnote = scout\n"
     );
     assert_eq!(attached(&send(&mut c, "/char export name:all").await).1, body);
+    // Issue 36: the Japanese description's word, typed in Japanese.
+    assert_eq!(
+        attached(&send(&mut c, "/キャラ 書き出し 名前:全員").await).1,
+        body
+    );
     let path = write(dir.path(), &file, &body);
     let b = elsewhere(&c);
     as_(&mut c, &b, "/session start name:In system:generic").await;

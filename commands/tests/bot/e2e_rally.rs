@@ -254,7 +254,7 @@ async fn the_gms_scenario_roll_is_kept_with_the_race_and_models_autocomplete() {
     // The datacards autocomplete in /char add's model option.
     let command = c
         .fake
-        .commands(None)
+        .commands(Some(DEFAULT_GUILD))
         .into_iter()
         .find(|c| c["name"] == "char")
         .unwrap();

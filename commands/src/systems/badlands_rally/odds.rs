@@ -43,11 +43,13 @@ pub async fn rally(
     #[max = 60]
     vs_dice: Option<u32>,
     #[description = "The weapon's POW (needs the defence)"]
+    #[name_localized("ja", "パワー")]
     #[description_localized("ja", "武器のPOW（防御側の指定が必要）")]
     #[min = 0]
     #[max = 30]
     pow: Option<u32>,
     #[description = "The defender's AR"]
+    #[name_localized("ja", "アーマー")]
     #[description_localized("ja", "防御側のAR")]
     #[min = 0]
     #[max = 30]
