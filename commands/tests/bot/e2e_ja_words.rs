@@ -136,7 +136,39 @@ async fn a_japanese_table_types_japanese_command_names() {
     )
     .await;
     assert!(!r.ephemeral, "{}", text(&r));
-    assert!(text(&r).contains("ヒット 2"), "{}", text(&r));
+    assert!(
+        text(&r).contains("ヒット **2**") && text(&r).contains("**成功**"),
+        "{}",
+        text(&r)
+    );
+    // The options renamed for one word per idea: ダメージ値 and 装甲修正 (Shadowrun's DV and
+    // AP), 攻撃値 / 防御値 / 威力 / 装甲 (Warmachine's MAT / DEF / POW / ARM, as `/確率` names them).
+    as_(
+        &mut c,
+        &gm,
+        "/キャラ 追加 名前:ボブ シート:強靭力=3 反応力=3 装甲=6/4",
+    )
+    .await;
+    c.queue_dice([5, 6, 1, 2, 3, 1, 1, 2, 2, 5, 5, 6, 1, 2, 3, 4]);
+    let line = "/シャドウラン 攻撃 攻撃者:ケン 目標:ボブ 技能:ピストル ダメージ値:5 装甲修正:-1";
+    let r = as_(&mut c, &gm, line).await;
+    assert!(!r.ephemeral && text(&r).contains("**命中**"), "{}", text(&r));
+    assert!(text(&r).contains("**7P**"), "{}", text(&r));
+    c.queue_dice([5, 6]);
+    let r = as_(
+        &mut c,
+        &gm,
+        "/ウォーマシン 攻撃 攻撃値:7 防御値:12 威力:10 装甲:15",
+    )
+    .await;
+    assert!(text(&r).contains("**18** vs DEF **12**"), "{}", text(&r));
+    let r = as_(
+        &mut c,
+        &gm,
+        "/セッション ゲームマスター交代 新ゲームマスター:@alice",
+    )
+    .await;
+    assert!(r.content().contains("「ラン」のGMは<@"), "{}", r.content());
     c.shutdown().await;
 }
 
