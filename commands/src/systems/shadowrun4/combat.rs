@@ -81,7 +81,7 @@ pub async fn attack(
     #[max = 20]
     ap: Option<i64>,
     #[description = "Ranged (default) or melee"]
-    #[name_localized("ja", "種別")]
+    #[name_localized("ja", "種類")]
     #[description_localized("ja", "射撃（既定）か近接")]
     kind: Option<KindChoice>,
     #[description = "The weapon does Stun damage"]

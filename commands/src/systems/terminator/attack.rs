@@ -487,7 +487,7 @@ pub async fn term_resolution(
     #[description_localized("ja", "レゾリューションダイス（またはキャラクターの値）")]
     die: Option<DieChoice>,
     #[description = "Character (its resolution die)"]
-    #[name_localized("ja", "キャラクター")]
+    #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "キャラクター（レゾリューションダイスを参照）")]
     #[autocomplete = "autocomplete_entry"]
     #[max_length = 64]

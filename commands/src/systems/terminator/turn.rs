@@ -165,7 +165,7 @@ pub async fn term_fate(ctx: Context<'_>) -> Result<(), BotError> {
 pub async fn term_activate(
     ctx: Context<'_>,
     #[description = "Character"]
-    #[name_localized("ja", "キャラクター")]
+    #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "キャラクター")]
     #[autocomplete = "autocomplete_entry"]
     #[max_length = 64]
@@ -203,7 +203,7 @@ pub async fn term_activate(
 pub async fn term_moved(
     ctx: Context<'_>,
     #[description = "Character"]
-    #[name_localized("ja", "キャラクター")]
+    #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "キャラクター")]
     #[autocomplete = "autocomplete_entry"]
     #[max_length = 64]
@@ -246,7 +246,7 @@ pub async fn term_moved(
 pub async fn term_done(
     ctx: Context<'_>,
     #[description = "Character"]
-    #[name_localized("ja", "キャラクター")]
+    #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "キャラクター")]
     #[autocomplete = "autocomplete_entry"]
     #[max_length = 64]
