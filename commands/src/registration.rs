@@ -1,6 +1,7 @@
 //! Which commands Discord shows where. The generic commands are registered globally; each
 //! system's command tree is registered per server, only where the server's admins enabled that
-//! system, and re-registered whenever they change it — so disabled systems disappear.
+//! system, and re-registered whenever they change it — so disabled systems disappear. `/char`
+//! is registered per server too: its sheet option is named for the server's one system.
 
 use engine::session::{ServerSettings, SystemId};
 use serde_json::Value;
