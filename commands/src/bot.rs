@@ -162,6 +162,11 @@ pub(crate) struct CommandSet {
     global: Vec<serenity::all::CreateCommand>,
     /// Each system's command tree.
     systems: Vec<(engine::session::SystemId, serenity::all::CreateCommand)>,
+    /// The per-server generic commands for a server playing one system (`Some`) or several.
+    per_server: Vec<(
+        Option<engine::session::SystemId>,
+        Vec<serenity::all::CreateCommand>,
+    )>,
 }
 
 impl CommandSet {
@@ -173,15 +178,27 @@ impl CommandSet {
                 .iter()
                 .filter_map(|c| Some((registration::system_of(&c.name)?, c.create_as_slash_command()?)))
                 .collect(),
+            per_server: std::iter::once(None)
+                .chain(engine::session::SystemId::ALL.map(Some))
+                .map(|s| (s, registration::per_server_commands(s)))
+                .collect(),
         }
     }
 
-    /// The system commands a server with `settings` sees.
+    /// The system commands a server with `settings` sees, and the per-server generic ones
+    /// made for its systems (as [`registration::guild_commands`] builds them).
     fn guild(&self, settings: &engine::session::ServerSettings) -> Vec<serenity::all::CreateCommand> {
+        let only = registration::only_system(settings);
         self.systems
             .iter()
             .filter(|(s, _)| settings.is_enabled(*s))
             .map(|(_, c)| c.clone())
+            .chain(
+                self.per_server
+                    .iter()
+                    .filter(|(s, _)| *s == only)
+                    .flat_map(|(_, cs)| cs.iter().cloned()),
+            )
             .collect()
     }
 }

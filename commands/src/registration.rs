@@ -1,6 +1,7 @@
 //! Which commands Discord shows where. The generic commands are registered globally; each
 //! system's command tree is registered per server, only where the server's admins enabled that
-//! system, and re-registered whenever they change it — so disabled systems disappear.
+//! system, and re-registered whenever they change it — so disabled systems disappear. `/char`
+//! is registered per server too: its sheet option is named for the server's one system.
 
 use engine::session::{ServerSettings, SystemId};
 use serde_json::Value;
@@ -58,16 +59,74 @@ fn slash(commands: &[Command], keep: impl Fn(&Command) -> bool) -> Vec<CreateCom
         .collect()
 }
 
+/// Generic commands registered per server all the same: their options follow the server's
+/// systems (`/char`'s sheet option is named for the one system a server plays, issue 36).
+pub const PER_SERVER: &[&str] = &["char"];
+
 /// The commands every server sees.
 pub fn global_commands(commands: &[Command]) -> Vec<CreateCommand> {
-    slash(commands, |c| system_of(&c.name).is_none())
+    slash(commands, |c| {
+        system_of(&c.name).is_none() && !PER_SERVER.contains(&c.name.as_ref())
+    })
 }
 
-/// The system commands a server with `settings` sees.
+/// The system commands a server with `settings` sees, and the per-server generic ones made
+/// for its systems.
 pub fn guild_commands(commands: &[Command], settings: &ServerSettings) -> Vec<CreateCommand> {
-    slash(commands, |c| {
+    let mut list = slash(commands, |c| {
         system_of(&c.name).is_some_and(|s| settings.is_enabled(s))
-    })
+    });
+    list.extend(per_server_commands(only_system(settings)));
+    list
+}
+
+/// The one system a server plays (`None`: several).
+pub fn only_system(settings: &ServerSettings) -> Option<SystemId> {
+    let mut on = settings.enabled_systems.iter();
+    match (on.next(), on.next()) {
+        (Some(s), None) => Some(*s),
+        _ => None,
+    }
+}
+
+/// The per-server generic commands for a server playing `system` alone (`None`: several).
+pub fn per_server_commands(system: Option<SystemId>) -> Vec<CreateCommand> {
+    char_command(system)
+        .create_as_slash_command()
+        .into_iter()
+        .collect()
+}
+
+/// `/char` as a server playing `system` alone sees it: the sheet option of `add` and `edit`
+/// named and exemplified from the system's sheet declaration ([`SheetOption`]); with several
+/// systems, the neutral name and words written on the command.
+///
+/// [`SheetOption`]: engine::systems::sheet_decl::SheetOption
+pub fn char_command(system: Option<SystemId>) -> Command {
+    let mut c = crate::commands::char::char();
+    let Some(system) = system else {
+        return c;
+    };
+    let o = system.rules().sheet_decl().option;
+    for sub in c.subcommands.iter_mut() {
+        let (en, ja) = match sub.name.as_ref() {
+            "add" => (
+                format!("The sheet as name=value, e.g. {}", o.add.0),
+                format!("{}（例: {}）", o.ja, o.add.1),
+            ),
+            "edit" => (
+                format!("Fields to change (an empty value removes one), e.g. {}", o.edit.0),
+                format!("変更する{}の項目（例: {}、空の値で削除）", o.ja, o.edit.1),
+            ),
+            _ => continue,
+        };
+        for p in sub.parameters.iter_mut().filter(|p| p.name == "stats") {
+            p.name_localizations = vec![("ja".into(), o.ja.into())].into();
+            p.description = Some(en.clone().into());
+            p.description_localizations = vec![("ja".into(), ja.clone().into())].into();
+        }
+    }
+    c
 }
 
 pub async fn register_global(http: &Http, commands: &[Command]) -> Result<(), BotError> {
@@ -97,7 +156,9 @@ mod tests {
     #[test]
     fn every_command_fits_discords_limits() {
         let mut over = Vec::new();
-        for command in crate::commands::all() {
+        // Every `/char` a server may see: one per system played alone.
+        let per_server = SystemId::ALL.into_iter().map(|s| char_command(Some(s)));
+        for command in crate::commands::all().into_iter().chain(per_server) {
             let json =
                 serde_json::to_value(command.create_as_slash_command().expect("slash command")).unwrap();
             let chars = command_chars(&json);
@@ -160,6 +221,102 @@ mod tests {
         assert_eq!(command_chars(&v), 12);
     }
 
+    /// The `/char add` and `/char edit` sheet option in a server's registration: `(Japanese
+    /// name, English description, Japanese description)` of each.
+    fn sheet_options(list: &[CreateCommand]) -> Vec<(String, String, String)> {
+        let char = list
+            .iter()
+            .map(|c| serde_json::to_value(c).unwrap())
+            .find(|c| c["name"] == "char")
+            .expect("/char is registered per server");
+        ["add", "edit"]
+            .iter()
+            .map(|sub| {
+                let sub = char["options"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|o| o["name"] == *sub)
+                    .unwrap();
+                let o = sub["options"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|o| o["name"] == "stats")
+                    .unwrap();
+                let text = |v: &Value| v.as_str().unwrap().to_string();
+                (
+                    text(&o["name_localizations"]["ja"]),
+                    text(&o["description"]),
+                    text(&o["description_localizations"]["ja"]),
+                )
+            })
+            .collect()
+    }
+
+    /// Issue 36: a server playing one system names `/char`'s sheet option for it, with an
+    /// example in its words; a server playing several sees the neutral シート. `/char` is not
+    /// among the global commands (a global one would show beside the server's).
+    #[test]
+    fn the_sheet_option_fits_the_servers_one_system() {
+        let commands = crate::commands::all();
+        assert!(
+            global_commands(&commands)
+                .iter()
+                .all(|c| serde_json::to_value(c).unwrap()["name"] != "char")
+        );
+        let mut settings = ServerSettings::default();
+        let several = sheet_options(&guild_commands(&commands, &settings));
+        assert_eq!(several[0].0, "シート");
+        assert_eq!(
+            several[0].2,
+            "シート（項目名=値。項目は /ヘルプ の各システムのページ）"
+        );
+        assert_eq!(several[1].0, "シート");
+        for (system, ja, add, edit) in [
+            (
+                SystemId::Shadowrun4,
+                "能力値",
+                "能力値（例: 強靭力=3 敏捷力=4 エッジ=3 ピストル=4）",
+                "変更する能力値の項目（例: エッジ=2 装甲=8、空の値で削除）",
+            ),
+            (
+                SystemId::Warmachine,
+                "ステータス",
+                "ステータス（例: 近接=6 防御=12 装甲=18 ダメージボックス=30）",
+                "変更するステータスの項目（例: ダメージ=4、空の値で削除）",
+            ),
+            (
+                SystemId::MechaD20,
+                "データ",
+                "データ（例: 耐久度=30 移動力=4 行動ポイント=6 精神ポイント=10）",
+                "変更するデータの項目（例: 疲労=1、空の値で削除）",
+            ),
+        ] {
+            settings.enabled_systems = [system].into();
+            let options = sheet_options(&guild_commands(&commands, &settings));
+            assert_eq!(
+                (options[0].0.as_str(), options[0].2.as_str()),
+                (ja, add),
+                "{system}"
+            );
+            assert_eq!(
+                (options[1].0.as_str(), options[1].2.as_str()),
+                (ja, edit),
+                "{system}"
+            );
+        }
+        settings.enabled_systems = [SystemId::Shadowrun4].into();
+        let sr = sheet_options(&guild_commands(&commands, &settings));
+        assert_eq!(
+            sr[0].1,
+            "The sheet as name=value, e.g. body=3 agility=4 edge=3 pistols=4"
+        );
+        // Two systems, or one beside free-form: neutral again.
+        settings.enabled_systems = [SystemId::Shadowrun4, SystemId::Generic].into();
+        assert_eq!(sheet_options(&guild_commands(&commands, &settings)), several);
+    }
+
     #[test]
     fn system_commands_belong_to_their_systems() {
         assert_eq!(system_of("sr"), Some(SystemId::Shadowrun4));
@@ -175,45 +332,10 @@ mod tests {
         "POW", "AR", "MR", "DEF", "ARM", "MAT", "RAT", "P", "S",
     ];
 
-    /// Still Latin, each for an open part of issue 36 (a new entry needs a reason): the short
-    /// command and option names wait for the one style of names; the values are what a user
-    /// types today, waiting for Japanese input aliases (per-system sheet examples, effect flags,
-    /// Terminator weapon lines, rally path letters).
-    const PENDING: &[(&str, &[&str])] = &[
-        ("/sr (name", &["sr"]),
-        ("/sr-matrix (name", &["sr"]),
-        ("/sr-rig (name", &["sr"]),
-        ("/wm (name", &["wm"]),
-        ("/wm-effect (name", &["wm"]),
-        ("/wm-turn (name", &["wm"]),
-        ("/wm-ruling (name", &["wm"]),
-        ("/session gm (name", &["gm"]),
-        ("/session gm user (name", &["gm"]),
-        ("/config gm-role (name", &["gm"]),
-        ("/odds sr character (desc", &["sr"]),
-        ("/sr attack dv (name", &["dv"]),
-        ("/sr attack ap (name", &["ap"]),
-        ("/sr-matrix cybercombat dv (name", &["dv"]),
-        ("/sr-rig crash vr (name", &["vr"]),
-        ("/rally damage mos (name", &["mos"]),
-        ("/rally damage pow (name", &["pow"]),
-        ("/rally damage ar (name", &["ar"]),
-        ("/char add stats (desc", &["body", "agility"]),
-        ("/char edit stats (desc", &["edge"]),
-        ("/char export name (desc", &["all"]),
-        ("/rally attack weapon (desc", &["wacker"]),
-        ("/rally jump landing_on (desc", &["terrain"]),
-        ("/rally move path (desc", &["h", "n", "r", "w", "t"]),
-        ("/rally victory ahead (desc", &["A", "B"]),
-        ("/rally initiative ahead (desc", &["A", "B", "C"]),
-        ("/mecha range (desc", &["r"]),
-        ("/wm-effect add changes (desc", &["arm", "def"]),
-        ("/wm-effect add cannot (desc", &["knockdown", "boost", "attack"]),
-        ("/odds term area (desc", &["T2", "T3", "cover"]),
-        ("/term attack area (desc", &["T2", "T3", "cover"]),
-        ("/term define name (desc", &["Railgun", "long", "rof2", "heavy"]),
-        ("/term define fields (desc", &["armour", "skill"]),
-    ];
+    /// Latin still allowed in one place, each with its reason (`(where it starts, words)`).
+    /// Empty: every name is Japanese and every example is typed in words the parsers read in
+    /// Japanese (issue 36); a new entry needs a reason beside it.
+    const PENDING: &[(&str, &[&str])] = &[];
 
     /// Every Japanese name and description in a registered command tree, `(where, text)`, and
     /// every command path, `(English, Japanese)`.
@@ -237,9 +359,8 @@ mod tests {
                 format!("{ja} {ja_name}"),
             )
         };
-        if let Some(ja) = v["name_localizations"]["ja"].as_str() {
-            out.push((format!("{en} (name)"), ja.to_string()));
-        }
+        // A name without a Japanese one shows the English name to a Japanese table.
+        out.push((format!("{en} (name)"), ja_name.to_string()));
         if let Some(ja) = v["description_localizations"]["ja"].as_str() {
             out.push((format!("{en} (description)"), ja.to_string()));
         }
@@ -294,7 +415,8 @@ mod tests {
         let mut found = Vec::new();
         let mut texts = Vec::new();
         let mut paths = Vec::new();
-        for command in crate::commands::all() {
+        let per_server = SystemId::ALL.into_iter().map(|s| char_command(Some(s)));
+        for command in crate::commands::all().into_iter().chain(per_server) {
             let json = serde_json::to_value(command.create_as_slash_command().expect("slash")).unwrap();
             japanese_texts(("", ""), &json, &mut texts, &mut paths);
         }
@@ -336,11 +458,11 @@ mod tests {
         let paths = vec![
             ("/roll".to_string(), "/ダイス".to_string()),
             ("/sr".to_string(), "/sr".to_string()),
-            ("/sr test".to_string(), "/sr テスト".to_string()),
+            ("/sr test".to_string(), "/シャドウラン テスト".to_string()),
         ];
         assert_eq!(english_commands("/roll の式の確率", &paths), vec!["/roll"]);
         assert_eq!(english_commands("/sr test と同じく", &paths), vec!["/sr test"]);
-        assert!(english_commands("/sr テスト と同じく", &paths).is_empty());
+        assert!(english_commands("/シャドウラン テスト と同じく", &paths).is_empty());
         assert!(english_commands("/ダイス の式の確率（例: 2D6>=7、4d6 k3、6d10 t8）", &paths).is_empty());
         assert_eq!(
             stray_latin("攻撃者の武器技能（pistols、blades…）"),

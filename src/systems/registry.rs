@@ -395,4 +395,41 @@ mod conformance {
             40
         );
     }
+
+    /// Issue 36: the sheet option's examples in both languages are sheets the parser takes:
+    /// `add` makes a new sheet, `edit` changes it, and the Japanese `add` writes the same
+    /// fields as the English one (values typed in Japanese, a side's name, may differ).
+    #[test]
+    fn every_sheet_options_examples_are_read() {
+        use crate::systems::sheet::parse_fields;
+        for id in SystemId::ALL {
+            let r = rules(id);
+            let o = r.sheet_decl().option;
+            assert!(
+                !o.ja.is_empty() && o.ja.chars().all(|c| !c.is_ascii()),
+                "{id}: {}",
+                o.ja
+            );
+            let mut sheets = Vec::new();
+            for (add, edit) in [(o.add.0, o.edit.0), (o.add.1, o.edit.1)] {
+                let fields = parse_fields(add).unwrap_or_else(|e| panic!("{id}: {add}: {e:?}"));
+                let sheet = r
+                    .edit_sheet(&json!({}), &fields, true)
+                    .unwrap_or_else(|e| panic!("{id}: `{add}`: {}", e.en));
+                let edited = r
+                    .edit_sheet(&sheet, &parse_fields(edit).unwrap(), false)
+                    .unwrap_or_else(|e| panic!("{id}: `{edit}`: {}", e.en));
+                assert_ne!(edited, sheet, "{id}: `{edit}` changes nothing");
+                let mut sheet = sheet;
+                // Texts typed in Japanese: the free-form names, Terminator's side.
+                if let Some(m) = sheet.as_object_mut() {
+                    m.remove("side");
+                }
+                sheets.push(sheet);
+            }
+            if id != SystemId::Generic {
+                assert_eq!(sheets[0], sheets[1], "{id}: the examples write different sheets");
+            }
+        }
+    }
 }

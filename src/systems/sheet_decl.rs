@@ -338,12 +338,38 @@ pub struct Free {
     pub stored: fn(&Value) -> Vec<(String, String)>,
 }
 
+/// How `/char add` and `/char edit` present the sheet option on a server playing only this
+/// system (issue 36): a Japanese name that fits what the sheet carries (not 能力値 for a sheet of
+/// weapons and squads) and examples as typed, in Japanese words the parser reads (a test
+/// applies them).
+#[derive(Debug, Clone, Copy)]
+pub struct SheetOption {
+    /// The option's Japanese name (its English one stays `stats`).
+    pub ja: &'static str,
+    /// A new sheet, `(English, Japanese)`.
+    pub add: (&'static str, &'static str),
+    /// A change to the sheet `add` makes, `(English, Japanese)`.
+    pub edit: (&'static str, &'static str),
+}
+
+impl SheetOption {
+    /// A server playing several systems: a name that fits every sheet, and no example (each
+    /// system's fields are on its `/help` page).
+    pub const NEUTRAL: SheetOption = SheetOption {
+        ja: "シート",
+        add: ("", ""),
+        edit: ("", ""),
+    };
+}
+
 /// A system's whole sheet.
 #[derive(Debug, Clone, Copy)]
 pub struct SheetDecl {
     /// A whole new entry as typed (`/char add stats:`): the autocomplete's first offer, and
     /// the sheet the conformance test adds each field to.
     pub example: &'static str,
+    /// The sheet option's name and examples ([`SheetOption`]).
+    pub option: SheetOption,
     pub fields: &'static [Field],
     pub weapons: Option<Weapons>,
     pub free: Option<Free>,

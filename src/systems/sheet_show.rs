@@ -115,12 +115,13 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::systems::sheet_decl::{Field, Kind};
+    use crate::systems::sheet_decl::{Field, Kind, SheetOption};
 
     const STATS: (&str, &str) = ("Stats", "能力値");
 
     static DECL: SheetDecl = SheetDecl {
         example: "a=1",
+        option: SheetOption::NEUTRAL,
         fields: &[
             Field::new("name", "名前", Kind::Text { max: 10 }, "x").at("/name"),
             Field::new("body", "体", Kind::Int { min: 0, max: 9 }, "3")
@@ -180,6 +181,7 @@ mod tests {
     fn assign_checks_and_writes_at_the_pointer_and_leaves_other_grammars() {
         static NESTED: SheetDecl = SheetDecl {
             example: "",
+            option: SheetOption::NEUTRAL,
             fields: &[
                 Field::new("hp", "HP", Kind::Int { min: 0, max: 9 }, "3").at("/suit/hp"),
                 Field::new(

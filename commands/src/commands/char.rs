@@ -124,7 +124,7 @@ async fn show_entry(
     slash_command,
     guild_only,
     name_localized("ja", "追加"),
-    description_localized("ja", "キャラクター・機体を追加（能力値は 名前=値）")
+    description_localized("ja", "キャラクター・機体を追加（シートは 項目名=値）")
 )]
 pub async fn add(
     ctx: Context<'_>,
@@ -133,9 +133,9 @@ pub async fn add(
     #[description_localized("ja", "名前")]
     #[max_length = 64]
     name: String,
-    #[description = "Stats, e.g. body=4 agility=5 firearms=5"]
-    #[name_localized("ja", "能力値")]
-    #[description_localized("ja", "能力値（例: body=4 agility=5）")]
+    #[description = "The sheet as name=value (each system's fields: /help)"]
+    #[name_localized("ja", "シート")]
+    #[description_localized("ja", "シート（項目名=値。項目は /ヘルプ の各システムのページ）")]
     #[max_length = 1500]
     #[autocomplete = "crate::autocomplete::autocomplete_stats"]
     stats: Option<String>,
@@ -189,7 +189,7 @@ pub async fn add(
     slash_command,
     guild_only,
     name_localized("ja", "編集"),
-    description_localized("ja", "能力値（名前=値、空で削除）や名前を変更")
+    description_localized("ja", "シートの項目（項目名=値、空で削除）や名前を変更")
 )]
 pub async fn edit(
     ctx: Context<'_>,
@@ -199,9 +199,9 @@ pub async fn edit(
     #[autocomplete = "autocomplete_entry"]
     #[max_length = 64]
     name: String,
-    #[description = "Stats to change, e.g. edge=2 armor=8"]
-    #[name_localized("ja", "能力値")]
-    #[description_localized("ja", "変更する能力値（例: edge=2）")]
+    #[description = "Fields to change as name=value (an empty value removes one)"]
+    #[name_localized("ja", "シート")]
+    #[description_localized("ja", "変更するシートの項目（項目名=値、空の値で削除）")]
     #[max_length = 1500]
     #[autocomplete = "crate::autocomplete::autocomplete_stats"]
     stats: Option<String>,
@@ -216,7 +216,7 @@ pub async fn edit(
     if fields.is_empty() && rename.is_none() {
         return Err(inv.text(
             "Nothing to change: give stats or rename.",
-            "変更内容がありません（能力値か新しい名前を指定してください）。",
+            "変更内容がありません（変更する項目か新しい名前を指定してください）。",
         ));
     }
     let actor = inv.actor;

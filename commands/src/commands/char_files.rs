@@ -55,7 +55,7 @@ pub async fn export(
     ctx: Context<'_>,
     #[description = "Character (empty or all: the whole roster)"]
     #[name_localized("ja", "名前")]
-    #[description_localized("ja", "キャラクター（空か all で全員）")]
+    #[description_localized("ja", "キャラクター（空欄か「全員」で全員）")]
     #[autocomplete = "crate::autocomplete::autocomplete_entry"]
     #[max_length = 64]
     name: Option<String>,

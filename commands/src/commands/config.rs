@@ -370,7 +370,7 @@ pub async fn channel(
     slash_command,
     guild_only,
     rename = "gm-role",
-    name_localized("ja", "gmロール"),
+    name_localized("ja", "ゲームマスターロール"),
     description_localized(
         "ja",
         "このロールのメンバーはすべてのセッションでGMとして扱われます（省略で解除）"

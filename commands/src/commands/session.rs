@@ -583,13 +583,13 @@ pub async fn export(
 #[poise::command(
     slash_command,
     guild_only,
-    name_localized("ja", "gm交代"),
+    name_localized("ja", "ゲームマスター交代"),
     description_localized("ja", "GMを交代します（GMのみ）")
 )]
 pub async fn gm(
     ctx: Context<'_>,
     #[description = "The new GM"]
-    #[name_localized("ja", "新gm")]
+    #[name_localized("ja", "新ゲームマスター")]
     #[description_localized("ja", "新しいGM")]
     user: User,
 ) -> Result<(), BotError> {

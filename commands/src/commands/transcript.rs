@@ -121,7 +121,7 @@ fn recap_section(r: &Recap, lang: Lang) -> String {
 }
 
 /// The command as typed, named in the reader's language (one language per line: a Japanese
-/// reader gets `/sr テスト 能力値:敏捷力`, as `/session log` shows it).
+/// reader gets `/シャドウラン テスト 能力値:敏捷力`, as `/session log` shows it).
 fn command(entry: &RollLogEntry, lang: Lang) -> String {
     command_text(&entry.command, lang)
 }

@@ -65,7 +65,7 @@ fn options_after_a_japanese_value_stay_japanese() {
     );
     assert_eq!(
         in_japanese_text("ログ `/sr test character:アナ attribute:agility skill:pistols`"),
-        "ログ `/sr テスト キャラ:アナ 能力値:敏捷力 技能:pistols`"
+        "ログ `/シャドウラン テスト キャラ:アナ 能力値:敏捷力 技能:pistols`"
     );
     // A value with spaces is one value: its choice still reads in Japanese.
     let named = in_japanese_text("ログ `/term attack band:long (6+) attacker:G weapon:Gun target:E`");

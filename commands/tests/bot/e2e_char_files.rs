@@ -10,10 +10,19 @@ use serde_json::Value;
 
 use crate::support::e2e::{as_, console, player, send, text};
 
-/// A member of another server, in a channel there, with Manage Server (its GM).
-fn elsewhere(c: &Console) -> Invoker {
+/// A member of another server, in a channel there, with Manage Server (its GM). The bot joins
+/// that server first: `/char` is registered per server.
+async fn elsewhere(c: &Console) -> Invoker {
+    let guild = DEFAULT_GUILD + 1;
+    if c.fake.commands(Some(guild)).is_empty() {
+        c.fake.add_guild(guild, "Elsewhere").unwrap();
+        c.fake
+            .wait_commands(Some(guild), crate::support::e2e::WAIT)
+            .await
+            .expect("the other server's commands are registered");
+    }
     let mut who = c.invoker();
-    who.guild_id = Some(DEFAULT_GUILD + 1);
+    who.guild_id = Some(guild);
     who.channel_id = DEFAULT_CHANNEL + 50;
     who
 }
@@ -95,7 +104,7 @@ async fn every_systems_character_round_trips_to_another_server() {
         assert!(body.contains("format = 1\n"), "{body}");
         let path = write(dir.path(), &file, &body);
 
-        let b = elsewhere(&c);
+        let b = elsewhere(&c).await;
         as_(&mut c, &b, &format!("/session start name:In system:{system}")).await;
         let r = as_(&mut c, &b, &format!("/char import file:{}", path.display())).await;
         assert!(!r.ephemeral, "{system}: {}", text(&r));
@@ -130,8 +139,13 @@ async fn a_whole_roster_goes_out_as_one_file_and_comes_back_in_one_go() {
          # Saikoro character sheet (Generic)\nformat = 1\nsystem = generic\nname = Bo\nnote = scout\n"
     );
     assert_eq!(attached(&send(&mut c, "/char export name:all").await).1, body);
+    // Issue 36: the Japanese description's word, typed in Japanese.
+    assert_eq!(
+        attached(&send(&mut c, "/キャラ 書き出し 名前:全員").await).1,
+        body
+    );
     let path = write(dir.path(), &file, &body);
-    let b = elsewhere(&c);
+    let b = elsewhere(&c).await;
     as_(&mut c, &b, "/session start name:In system:generic").await;
     let r = as_(&mut c, &b, &format!("/char import file:{}", path.display())).await;
     assert!(text(&r).contains("Imported 2"), "{}", text(&r));

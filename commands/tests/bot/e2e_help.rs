@@ -61,13 +61,13 @@ async fn every_help_page_answers_in_both_languages_within_limits() {
     // The Japanese system page lists the Japanese field names and the Japanese commands.
     let r = send(&mut c, "/help topic:shadowrun4").await;
     let e = &r.embeds()[0];
-    let fields = field(e, "シートの項目（/キャラ 追加 能力値:）");
+    let fields = field(e, "シートの項目（/キャラ 追加 シート:）");
     assert!(fields.contains("`armour` (装甲"), "{e}");
     assert!(
         e["description"]
             .as_str()
             .unwrap_or_default()
-            .contains("`/sr テスト`"),
+            .contains("`/シャドウラン テスト`"),
         "{e}"
     );
 }

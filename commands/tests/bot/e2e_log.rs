@@ -75,7 +75,7 @@ async fn every_systems_log_line_is_the_command_as_typed_and_its_result_in_the_re
     let lines = log_lines(&mut c, &ja).await;
     assert_eq!(
         lines[0],
-        "`/sr テスト キャラ:Ana 能力値:敏捷力 技能:pistols 目標値:3` → ヒット 2 / 3 → 失敗"
+        "`/シャドウラン テスト キャラ:Ana 能力値:敏捷力 技能:pistols 目標値:3` → ヒット 2 / 3 → 失敗"
     );
     send(&mut c, "/session end").await;
 
@@ -190,7 +190,7 @@ async fn the_export_carries_a_markdown_transcript_beside_the_json() {
     assert!(md.contains("\n## 振り返り\n\nロール2件\n"), "{md}");
     assert!(
         md.contains(
-            "(Ana) `/sr テスト キャラ:Ana 能力値:敏捷力 技能:pistols 目標値:3` → ヒット 2 / 3 → 失敗\n"
+            "(Ana) `/シャドウラン テスト キャラ:Ana 能力値:敏捷力 技能:pistols 目標値:3` → ヒット 2 / 3 → 失敗\n"
         ),
         "{md}"
     );
@@ -204,7 +204,7 @@ async fn the_export_carries_a_markdown_transcript_beside_the_json() {
     // the transcript; nobody outside Discord reads a mention.
     assert_eq!(json["log"][0]["user_name"], "gm");
     assert!(md.contains("- GM: gm\n"), "{md}");
-    assert!(md.contains(" gm (Ana) `/sr テスト"), "{md}");
+    assert!(md.contains(" gm (Ana) `/シャドウラン テスト"), "{md}");
     assert!(!md.contains("<@"), "{md}");
     c.shutdown().await;
 }
@@ -326,7 +326,7 @@ async fn a_japanese_value_keeps_the_rest_of_the_command_japanese() {
     let lines = log_lines(&mut c, &ja).await;
     assert_eq!(
         lines,
-        ["`/sr テスト キャラ:アナ 能力値:敏捷力 技能:pistols 目標値:3` → ヒット 2 / 3 → 失敗"],
+        ["`/シャドウラン テスト キャラ:アナ 能力値:敏捷力 技能:pistols 目標値:3` → ヒット 2 / 3 → 失敗"],
         "{lines:?}"
     );
     c.shutdown().await;

@@ -254,7 +254,7 @@ async fn the_gms_scenario_roll_is_kept_with_the_race_and_models_autocomplete() {
     // The datacards autocomplete in /char add's model option.
     let command = c
         .fake
-        .commands(None)
+        .commands(Some(DEFAULT_GUILD))
         .into_iter()
         .find(|c| c["name"] == "char")
         .unwrap();
@@ -671,6 +671,13 @@ async fn new_race_commands_speak_japanese() {
     );
     let r = as_(&mut c, &ja, "/rally move gear:Hopper path:n x").await;
     assert!(r.ephemeral && r.content().contains("「x」"), "{}", r.content());
+    // Issue 36: the path in the Japanese words its description shows; the refusal names them.
+    let r = as_(&mut c, &ja, "/ラリー 移動 ギア:Hopper 経路:通常 向こう").await;
+    assert!(
+        r.ephemeral && r.content().contains("「向こう」") && r.content().contains("舗装・通常・荒地・水"),
+        "{}",
+        r.content()
+    );
     let r = as_(&mut c, &ja, "/rally status").await;
     assert!(text(&r).contains("Hopper (0/2ラップ)"), "{}", text(&r));
     c.shutdown().await;

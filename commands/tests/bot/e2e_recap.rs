@@ -100,7 +100,7 @@ async fn the_recap_counts_each_players_rolls_and_tells_the_moments_in_the_system
     let d = description(&r, 0);
     assert!(d.contains("ロール3件"), "{d}");
     assert!(d.contains("**🍀 運（正確な確率）**"), "{d}");
-    assert!(d.contains("最も不運: /sr テスト キャラ\\:Ana"), "{d}");
+    assert!(d.contains("最も不運: /シャドウラン テスト キャラ\\:Ana"), "{d}");
     assert!(d.contains("平均パーセンタイル: 28 %"), "{d}");
     assert!(
         d.contains("**名場面**\n💥 クリティカル・グリッチ ×1 · ⚠️ グリッチ ×1"),

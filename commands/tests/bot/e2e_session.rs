@@ -289,7 +289,7 @@ async fn fifty_concurrent_edits(mut c: Console) {
     as_(&mut c, &admin, "/char add name:Jack").await;
     let command = c
         .fake
-        .commands(None)
+        .commands(Some(DEFAULT_GUILD))
         .into_iter()
         .find(|c| c["name"] == "char")
         .unwrap();
@@ -504,7 +504,7 @@ async fn character_names_autocomplete_from_the_roster() {
     }
     let command = c
         .fake
-        .commands(None)
+        .commands(Some(DEFAULT_GUILD))
         .into_iter()
         .find(|c| c["name"] == "char")
         .unwrap();

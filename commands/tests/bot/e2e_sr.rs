@@ -1486,7 +1486,7 @@ async fn a_sheet_typed_with_full_width_digits_is_read() {
     let mut ja = c.invoker();
     ja.locale = "ja".into();
     as_(&mut c, &ja, "/セッション 開始 名前:ラン システム:Shadowrun 4").await;
-    let r = as_(&mut c, &ja, "/キャラ 追加 名前:ケン 能力値:強靭力＝４ 敏捷力＝３").await;
+    let r = as_(&mut c, &ja, "/キャラ 追加 名前:ケン シート:強靭力＝４ 敏捷力＝３").await;
     assert!(!r.ephemeral, "{}", text(&r));
     let s = sheet(&c, "ケン").await;
     assert_eq!(

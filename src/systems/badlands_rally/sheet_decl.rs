@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::gear::{Gear, MAX_STAT, WeaponTrait};
-use crate::systems::sheet_decl::{Field, Group, Kind, SheetDecl, Weapons};
+use crate::systems::sheet_decl::{Field, Group, Kind, SheetDecl, SheetOption, Weapons};
 
 /// Most weapons one gear carries.
 pub const MAX_WEAPONS: usize = 6;
@@ -25,6 +25,14 @@ const STAT: Kind = Kind::Int {
 
 pub static DECL: SheetDecl = SheetDecl {
     example: "model=jerboa attack=4+ defence=4+ initiative=4+ mr=14 hits=2/1 ar=5",
+    option: SheetOption {
+        ja: "ギアデータ",
+        add: (
+            "attack=4+ defence=3+ initiative=4+ mr=14 hull=2 structure=1 ar=5",
+            "攻撃=4+ 防御=3+ イニシアチブ=4+ 移動力=14 ハル=2 ストラクチャー=1 アーマー=5",
+        ),
+        edit: ("hull=1", "ハル=1"),
+    },
     fields: &[
         Field::new("model", "機種", Kind::Text { max: 64 }, "jerboa")
             .names(&["モデル"])

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::rules::{HouseOption, RollDialect, SystemRules};
-use super::sheet_decl::{Free, SheetDecl};
+use super::sheet_decl::{Free, SheetDecl, SheetOption};
 use super::sheet_error::SheetError;
 use crate::i18n::Lang;
 
@@ -44,6 +44,11 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Value {
 /// Free-form sheets declare no field: any `name=number` or short text, written back as typed.
 pub static DECL: SheetDecl = SheetDecl {
     example: "hp=12 note=warjack",
+    option: SheetOption {
+        ja: "シート",
+        add: ("hp=12 note=scout", "体力=12 メモ=偵察"),
+        edit: ("hp-=3", "体力-=3"),
+    },
     fields: &[],
     weapons: None,
     free: Some(Free {

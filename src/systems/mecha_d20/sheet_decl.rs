@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::unit::Unit;
 use super::weapon_sheet::typed_weapon;
-use crate::systems::sheet_decl::{Field, Group, Kind, SheetDecl, Weapons};
+use crate::systems::sheet_decl::{Field, Group, Kind, SheetDecl, SheetOption, Weapons};
 
 const ABILITY: Kind = Kind::Int { min: 0, max: 30 };
 const MODIFIER: Kind = Kind::Int { min: -30, max: 30 };
@@ -29,6 +29,14 @@ pub const MAX_WEAPONS: usize = 8;
 
 pub static DECL: SheetDecl = SheetDecl {
     example: "durability=30 movement=4 ap=6 spirit=10 propellant=20 w1=\"MG 2d6+3 r3\"",
+    option: SheetOption {
+        ja: "データ",
+        add: (
+            "durability=30 movement=4 ap=6 spirit=10",
+            "耐久度=30 移動力=4 行動ポイント=6 精神ポイント=10",
+        ),
+        edit: ("fatigue=1", "疲労=1"),
+    },
     fields: &[
         Field::new("pilot", "パイロット", NAME, "Amuro")
             .at("/pilot/name")

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::character::{MAX_ATTRIBUTE, MAX_INITIATIVE};
 use super::dice::MAX_EDGE;
-use crate::systems::sheet_decl::{Field, Free, Group, Kind, SheetDecl};
+use crate::systems::sheet_decl::{Field, Free, Group, Kind, SheetDecl, SheetOption};
 
 const ATTR: Kind = Kind::Int {
     min: 0,
@@ -25,6 +25,14 @@ const BOXES: Kind = Kind::Int { min: 0, max: 100 };
 
 pub static DECL: SheetDecl = SheetDecl {
     example: "body=3 agility=4 reaction=3 strength=3 charisma=2 intuition=4 logic=3 willpower=4 edge=3 pistols=4",
+    option: SheetOption {
+        ja: "能力値",
+        add: (
+            "body=3 agility=4 edge=3 pistols=4",
+            "強靭力=3 敏捷力=4 エッジ=3 ピストル=4",
+        ),
+        edit: ("edge=2 armour=8", "エッジ=2 装甲=8"),
+    },
     fields: &[
         Field::new("body", "強靭力", ATTR, "3")
             .names(&["bod"])

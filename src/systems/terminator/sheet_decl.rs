@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::character::Character;
-use crate::systems::sheet_decl::{Field, Group, Kind, SheetDecl, Weapons};
+use crate::systems::sheet_decl::{Field, Group, Kind, SheetDecl, SheetOption, Weapons};
 
 pub const MAX_WEAPONS: usize = 8;
 
@@ -23,6 +23,11 @@ const MARKERS: Group = ("Markers", "マーカー");
 
 pub static DECL: SheetDecl = SheetDecl {
     example: "side=Resistance armour=4 skill=d8 damage_limit=3",
+    option: SheetOption {
+        ja: "ステータス",
+        add: ("side=Resistance skill=d8 armour=4 damage_limit=3", "陣営=レジスタンス スキル=d8 アーマー=4 損傷限界値=3"),
+        edit: ("command=2", "コマンド=2"),
+    },
     fields: &[
         Field::new("side", "陣営", Kind::Text { max: 40 }, "Resistance")
             .names(&["player", "サイド", "プレイヤー"])

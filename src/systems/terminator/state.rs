@@ -688,4 +688,28 @@ mod tests {
         assert!(s.remove_definition("hunter"));
         assert!(!s.remove_definition("hunter"));
     }
+
+    /// Issue 36: `/term define` typed in Japanese, as its option descriptions show it, defines
+    /// what the English words define.
+    #[test]
+    fn definitions_read_in_japanese_words() {
+        let mut ja = TerminatorState::default();
+        let mut en = TerminatorState::default();
+        let fields = |t: &str| crate::systems::sheet::parse_fields(t).unwrap();
+        let p = ja
+            .define_profile("Hunter", &fields("アーマー=7 スキル=d10"))
+            .unwrap();
+        assert_eq!(
+            p,
+            en.define_profile("Hunter", &fields("armour=7 skill=d10"))
+                .unwrap()
+        );
+        let w = ja.define_weapon("レールガン 遠 射撃回数2 d12 重火器").unwrap();
+        let e = en.define_weapon("Railgun long rof2 d12 heavy").unwrap();
+        assert_eq!(w.name, "レールガン");
+        assert_eq!(
+            (w.reach, w.rof, w.power, w.heavy),
+            (e.reach, e.rof, e.power, e.heavy)
+        );
+    }
 }

@@ -54,7 +54,7 @@ impl Stat {
         Some(match k.as_str() {
             "mat" | "近接" | "近接攻撃" => Stat::Mat,
             "rat" | "射撃" | "射撃攻撃" => Stat::Rat,
-            "def" | "防御" => Stat::Def,
+            "def" | "防御" | "防御値" => Stat::Def,
             "arm" | "装甲" => Stat::Arm,
             "cmd" | "指揮" => Stat::Cmd,
             "spd" | "速度" => Stat::Spd,

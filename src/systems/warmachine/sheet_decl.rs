@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::model::{AttackKind, MAX_BOXES, MAX_STAT, MAX_WEAPONS, Model};
-use crate::systems::sheet_decl::{Field, Group, Kind, SheetDecl, Weapons};
+use crate::systems::sheet_decl::{Field, Group, Kind, SheetDecl, SheetOption, Weapons};
 
 const STAT: Kind = Kind::Int {
     min: 0,
@@ -19,6 +19,14 @@ const DAMAGE: Group = ("Damage", "ダメージ");
 
 pub static DECL: SheetDecl = SheetDecl {
     example: "def=12 arm=18 boxes=30",
+    option: SheetOption {
+        ja: "ステータス",
+        add: (
+            "mat=6 def=12 arm=18 boxes=30",
+            "近接=6 防御=12 装甲=18 ダメージボックス=30",
+        ),
+        edit: ("damage=4", "ダメージ=4"),
+    },
     fields: &[
         // Issue 29: a member (`@ana`, a mention); left out, the entry's owner controls it, so
         // what autocomplete offers is never refused for a name that is no member.
@@ -40,6 +48,7 @@ pub static DECL: SheetDecl = SheetDecl {
             .group(STATS)
             .help("ranged attack", "射撃攻撃"),
         Field::new("def", "防御", STAT, "12")
+            .names(&["防御値"])
             .at("/def")
             .group(STATS)
             .required()

@@ -55,7 +55,7 @@ fn weapon_choice(inv: &Invocation, typed: Option<&str>) -> Result<WeaponChoice, 
         Ok(n) if n >= 1 => Ok(WeaponChoice::Sheet(n - 1)),
         _ => Err(inv.text(
             "The weapon is its number on the gear's sheet (1, 2, …) or `wacker`.",
-            "武器はシートの番号（1、2…）か `wacker` で指定してください。",
+            "武器はシートの番号（1、2…）か `ワッカー` で指定してください。",
         )),
     }
 }
@@ -168,7 +168,7 @@ pub async fn rally_attack(
     distance: i64,
     #[description = "Weapon number on the attacker's sheet (1, 2, …) or wacker; default 1"]
     #[name_localized("ja", "武器")]
-    #[description_localized("ja", "攻撃側シートの武器番号（1、2…）か wacker。既定は1")]
+    #[description_localized("ja", "攻撃側シートの武器番号（1、2…）かワッカー。既定は1")]
     #[max_length = 16]
     weapon: Option<String>,
     #[description = "Attacking from the target's front, side (+1D6) or rear (+2D6)"]
@@ -287,19 +287,19 @@ pub async fn rally_push(
 pub async fn rally_damage(
     ctx: Context<'_>,
     #[description = "Margin of Success"]
-    #[name_localized("ja", "mos")]
+    #[name_localized("ja", "成功度")]
     #[description_localized("ja", "成功度（MOS）")]
     #[min = 0]
     #[max = 60]
     mos: i64,
     #[description = "Weapon POW"]
-    #[name_localized("ja", "pow")]
+    #[name_localized("ja", "パワー")]
     #[description_localized("ja", "武器のPOW")]
     #[min = 0]
     #[max = 99]
     pow: i64,
     #[description = "Target's AR (default: the target gear's)"]
-    #[name_localized("ja", "ar")]
+    #[name_localized("ja", "アーマー")]
     #[description_localized("ja", "目標のAR（既定は目標ギアのAR）")]
     #[min = 0]
     #[max = 99]

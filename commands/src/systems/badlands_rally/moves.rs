@@ -292,7 +292,7 @@ pub async fn rally_jump(
     over_tall: Option<bool>,
     #[description = "What is in the landing hex: a gear's name, or terrain (level 1)"]
     #[name_localized("ja", "着地点")]
-    #[description_localized("ja", "着地するヘクスにあるもの：ギアの名前か terrain（レベル1地形）")]
+    #[description_localized("ja", "着地するヘクスにあるもの：ギアの名前か「地形」（レベル1の地形）")]
     #[autocomplete = "gear_autocomplete"]
     #[max_length = 64]
     landing_on: Option<String>,

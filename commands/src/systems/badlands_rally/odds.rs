@@ -19,7 +19,7 @@ use crate::{BotError, Context};
 pub async fn rally(
     ctx: Context<'_>,
     #[description = "The rating dice must meet (2 to 6, for 2+ to 6+)"]
-    #[name_localized("ja", "レーティング")]
+    #[name_localized("ja", "能力値")]
     #[description_localized("ja", "ダイスが満たす値（2〜6、2+〜6+）")]
     #[min = 2]
     #[max = 6]
@@ -31,8 +31,8 @@ pub async fn rally(
     #[max = 60]
     dice: u32,
     #[description = "The defence's rating"]
-    #[name_localized("ja", "相手レーティング")]
-    #[description_localized("ja", "防御側のレーティング")]
+    #[name_localized("ja", "相手能力値")]
+    #[description_localized("ja", "防御側の能力値")]
     #[min = 2]
     #[max = 6]
     vs_rating: Option<u8>,
@@ -43,11 +43,13 @@ pub async fn rally(
     #[max = 60]
     vs_dice: Option<u32>,
     #[description = "The weapon's POW (needs the defence)"]
+    #[name_localized("ja", "パワー")]
     #[description_localized("ja", "武器のPOW（防御側の指定が必要）")]
     #[min = 0]
     #[max = 30]
     pow: Option<u32>,
     #[description = "The defender's AR"]
+    #[name_localized("ja", "アーマー")]
     #[description_localized("ja", "防御側のAR")]
     #[min = 0]
     #[max = 30]
@@ -60,7 +62,7 @@ pub async fn rally(
     #[name_localized("ja", "ブラスト")]
     #[description_localized(
         "ja",
-        "ブラスト：外れてもレーティングを満たすダイスがありPOW>ARならダイス1個（4+で1ダメージ）"
+        "ブラスト：外れても能力値を満たすダイスがありPOW>ARならダイス1個（4+で1ダメージ）"
     )]
     blast: Option<bool>,
 ) -> Result<(), BotError> {
@@ -71,7 +73,7 @@ pub async fn rally(
         vs_dice,
         (
             "Give both `vs_rating` and `vs_dice` for a check against a check.",
-            "対抗チェックには `vs_rating` と `vs_dice` の両方を指定してください。",
+            "対抗チェックには `相手能力値` と `相手ダイス数` の両方を指定してください。",
         ),
     )?;
     let weapon = both_or_neither(
@@ -80,7 +82,7 @@ pub async fn rally(
         ar,
         (
             "Give both `pow` and `ar` for the chance to damage.",
-            "ダメージの確率には `pow` と `ar` の両方を指定してください。",
+            "ダメージの確率には `パワー` と `アーマー` の両方を指定してください。",
         ),
     )?;
     let traits = RallyTraits {
@@ -90,7 +92,7 @@ pub async fn rally(
     if traits != RallyTraits::default() && weapon.is_none() {
         return Err(inv.text(
             "Heat and Blast are weapon traits: give the weapon's `pow` and the defender's `ar` too.",
-            "ヒートとブラストは武器の特性です。`pow` と `ar` も指定してください。",
+            "ヒートとブラストは武器の特性です。`パワー` と `アーマー` も指定してください。",
         ));
     }
     let req = RallyRequest {
@@ -162,7 +164,7 @@ fn rally_view(o: &RallyOdds, traits: RallyTraits, lang: Lang) -> EmbedView {
                 if pow_over_ar {
                     lang.pick(
                         "counted: a miss with a die at the rating rolls one die, 4+ is 1 damage",
-                        "計算済み：レーティングを満たすダイスのある外れはダイス1個、4+で1ダメージ",
+                        "計算済み：能力値を満たすダイスのある外れはダイス1個、4+で1ダメージ",
                     )
                 } else {
                     lang.pick("no effect: POW is not over AR", "効果なし：POWがARを超えない")

@@ -28,7 +28,7 @@ pub async fn rally_initiative(
     ctx: Context<'_>,
     #[description = "Track positions for ties, leader first: \"A, B, C\""]
     #[name_localized("ja", "順位")]
-    #[description_localized("ja", "同値のときの位置（先頭から）：\"A, B, C\"")]
+    #[description_localized("ja", "同値のときの位置：ギアの名前を先頭から「、」区切りで")]
     #[max_length = 1000]
     ahead: Option<String>,
     #[description = "Pole position (before the first round; ties reroll, no Rally dice)"]

@@ -76,8 +76,9 @@ fn terrain(word: &str) -> Option<Terrain> {
 }
 
 /// A path such as `n n t r t t h -n`: one word per hex entered (h hardpack, n normal, r rough,
-/// w water; `-` in front: backwards), `t` (or `2t`) for hexside turns before the next hex, or
-/// after the last one. The word it cannot read is the error.
+/// w water, or 舗装 通常 荒地 水; `-` in front: backwards), `t` or 向き (`2t`, `2向き`) for
+/// hexside turns before the next hex, or after the last one. The word it cannot read is the
+/// error.
 pub fn parse_path(start: Terrain, path: &str) -> Result<MovePlan, String> {
     let mut plan = MovePlan {
         start,
@@ -91,7 +92,7 @@ pub fn parse_path(start: Terrain, path: &str) -> Result<MovePlan, String> {
         .filter(|w| !w.is_empty())
     {
         let w = word.to_lowercase();
-        if let Some(n) = w.strip_suffix('t') {
+        if let Some(n) = w.strip_suffix('t').or_else(|| w.strip_suffix("向き")) {
             let n = if n.is_empty() { Ok(1) } else { n.parse::<u32>() };
             match n {
                 Ok(n) if n <= 6 => {
@@ -134,7 +135,10 @@ pub async fn rally_move(
     gear: String,
     #[description = "Hexes entered: h hardpack, n normal, r rough, w water; t = a turn; -n backwards"]
     #[name_localized("ja", "経路")]
-    #[description_localized("ja", "進入ヘクス：h舗装 n通常 r荒地 w水、tは向き変更1回、-nは後退")]
+    #[description_localized(
+        "ja",
+        "進入ヘクス：舗装・通常・荒地・水、「向き」で向き変更1回、前に - で後退（例: 通常 向き 荒地 -通常）"
+    )]
     #[max_length = 600]
     path: String,
     #[description = "The hex the gear starts in (default normal)"]
@@ -147,7 +151,9 @@ pub async fn rally_move(
     let plan = parse_path(start, &path).map_err(|w| {
         inv.text(
             &format!("“{w}” is not a hex: use h, n, r, w (- in front for backwards) and t for a turn."),
-            &format!("「{w}」はヘクスではありません。h、n、r、w（後退は前に -）、向き変更は t で。"),
+            &format!(
+                "「{w}」はヘクスではありません。舗装・通常・荒地・水（後退は前に -）、向き変更は 向き で。"
+            ),
         )
     })?;
     let action = Action::Move(plan);
@@ -259,7 +265,7 @@ pub async fn rally_victory(
     ctx: Context<'_>,
     #[description = "Track positions for ties, leader first: \"A, B\""]
     #[name_localized("ja", "順位")]
-    #[description_localized("ja", "同値のときの位置（先頭から）：\"A, B\"")]
+    #[description_localized("ja", "同値のときの位置：ギアの名前を先頭から「、」区切りで")]
     #[max_length = 1000]
     ahead: Option<String>,
 ) -> Result<(), BotError> {
@@ -340,5 +346,15 @@ mod tests {
         assert_eq!(parse_path(Terrain::Normal, "n x").unwrap_err(), "x");
         assert!(parse_path(Terrain::Normal, "9t").is_err());
         assert!(parse_path(Terrain::Normal, "").unwrap().steps.is_empty());
+    }
+
+    /// Issue 36: the path in the Japanese words the option's description shows reads as the
+    /// letters do.
+    #[test]
+    fn paths_read_in_japanese_words() {
+        let ja = parse_path(Terrain::Normal, "通常 2向き 荒地、向き -舗装 向き").unwrap();
+        let en = parse_path(Terrain::Normal, "n 2t r t -h t").unwrap();
+        assert_eq!(ja, en);
+        assert_eq!(parse_path(Terrain::Normal, "通常 向こう").unwrap_err(), "向こう");
     }
 }

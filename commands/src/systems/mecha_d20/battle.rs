@@ -475,7 +475,7 @@ fn target_verdict(ok: bool, t: i64, lang: Lang) -> String {
     guild_only,
     rename = "range",
     name_localized("ja", "射程"),
-    description_localized("ja", "射程：兵器が距離に届くか（格闘は0、射程rはr−1〜r+1）")
+    description_localized("ja", "射程：兵器が距離に届くか（格闘は0、射撃は射程の値±1）")
 )]
 pub async fn mecha_range(
     ctx: Context<'_>,

@@ -69,19 +69,19 @@ pub async fn attack(
     #[max_length = 40]
     skill: String,
     #[description = "Weapon damage value"]
-    #[name_localized("ja", "dv")]
+    #[name_localized("ja", "ダメージ値")]
     #[description_localized("ja", "武器のダメージ値")]
     #[min = 0]
     #[max = 50]
     dv: i64,
     #[description = "Armour penetration (e.g. -1)"]
-    #[name_localized("ja", "ap")]
-    #[description_localized("ja", "装甲貫通（例: -1）")]
+    #[name_localized("ja", "装甲修正")]
+    #[description_localized("ja", "AP（装甲修正値、例: -1）")]
     #[min = -20]
     #[max = 20]
     ap: Option<i64>,
     #[description = "Ranged (default) or melee"]
-    #[name_localized("ja", "種別")]
+    #[name_localized("ja", "種類")]
     #[description_localized("ja", "射撃（既定）か近接")]
     kind: Option<KindChoice>,
     #[description = "The weapon does Stun damage"]

@@ -32,7 +32,7 @@ pub enum TargetChoice {
     slash_command,
     guild_only,
     rename = "sr-matrix",
-    name_localized("ja", "sr-マトリックス"),
+    name_localized("ja", "シャドウラン-マトリックス"),
     description_localized("ja", "マトリックス：サイバー戦闘、ハッキング、知覚"),
     subcommands("cybercombat", "hack", "perception"),
     subcommand_required
@@ -58,7 +58,7 @@ pub async fn cybercombat(
     #[max = 100]
     defence: i64,
     #[description = "Damage value"]
-    #[name_localized("ja", "dv")]
+    #[name_localized("ja", "ダメージ値")]
     #[description_localized("ja", "ダメージ値")]
     #[min = 0]
     #[max = 50]

@@ -138,7 +138,7 @@ impl SystemBot for Shadowrun4Bot {
 #[poise::command(
     slash_command,
     guild_only,
-    name_localized("ja", "sr"),
+    name_localized("ja", "シャドウラン"),
     description_localized("ja", "シャドウラン第4版"),
     subcommands(
         "test",

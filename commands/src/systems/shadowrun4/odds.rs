@@ -47,7 +47,10 @@ pub async fn sr(
     opposed: Option<u32>,
     #[description = "Session character: the pool from their sheet, as /sr test builds it"]
     #[name_localized("ja", "キャラ")]
-    #[description_localized("ja", "セッションのキャラクター（/sr テスト と同じくシートからプールを作る）")]
+    #[description_localized(
+        "ja",
+        "セッションのキャラクター（/シャドウラン テスト と同じくシートからプールを作る）"
+    )]
     #[autocomplete = "crate::systems::shadowrun4::common::autocomplete_character"]
     #[max_length = 64]
     character: Option<String>,

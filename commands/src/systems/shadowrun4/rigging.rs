@@ -21,7 +21,7 @@ use crate::{BotError, Context};
     slash_command,
     guild_only,
     rename = "sr-rig",
-    name_localized("ja", "sr-リガー"),
+    name_localized("ja", "シャドウラン-リガー"),
     description_localized(
         "ja",
         "リガー：センサー、クラッシュ、チェイス、フィードバック、離脱、位置取り、進路妨害"
@@ -144,8 +144,8 @@ pub async fn crash(
     #[max = 100]
     pool: Option<i64>,
     #[description = "Rigged in VR (threshold 2)"]
-    #[name_localized("ja", "vr")]
-    #[description_localized("ja", "VRで操縦（目標値2）")]
+    #[name_localized("ja", "仮想現実")]
+    #[description_localized("ja", "仮想現実（VR）で操縦（目標値2）")]
     vr: Option<bool>,
     #[description = "Driver (session character)"]
     #[name_localized("ja", "キャラ")]

@@ -80,7 +80,10 @@ pub async fn term_attack(
     cover: Option<bool>,
     #[description = "Area: enemies the template touches, e.g. T2, T3:cover"]
     #[name_localized("ja", "エリア")]
-    #[description_localized("ja", "エリア：テンプレートが触れる敵（例 T2, T3:cover）")]
+    #[description_localized(
+        "ja",
+        "エリア：テンプレートが触れる敵の名前を「、」区切りで、遮蔽ありは 名前:遮蔽"
+    )]
     #[max_length = 400]
     area: Option<String>,
     #[description = "A friend is under the Area template (the shot is refused)"]
@@ -484,7 +487,7 @@ pub async fn term_resolution(
     #[description_localized("ja", "レゾリューションダイス（またはキャラクターの値）")]
     die: Option<DieChoice>,
     #[description = "Character (its resolution die)"]
-    #[name_localized("ja", "キャラクター")]
+    #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "キャラクター（レゾリューションダイスを参照）")]
     #[autocomplete = "autocomplete_entry"]
     #[max_length = 64]

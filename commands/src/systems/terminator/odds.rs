@@ -60,7 +60,10 @@ pub async fn term(
     cover: Option<bool>,
     #[description = "Area: enemies the template touches, e.g. T2, T3:cover"]
     #[name_localized("ja", "エリア")]
-    #[description_localized("ja", "エリア：テンプレートが触れる敵（例 T2, T3:cover）")]
+    #[description_localized(
+        "ja",
+        "エリア：テンプレートが触れる敵の名前を「、」区切りで、遮蔽ありは 名前:遮蔽"
+    )]
     #[max_length = 400]
     area: Option<String>,
     #[description = "See you in hell, baby! (no other enemy within CC)"]
@@ -411,6 +414,16 @@ fn term_view(o: &TerminatorOdds, shown: Shown, lang: Lang) -> (EmbedView, Dist) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 36: the area in Japanese, as its description shows it, reads as in English.
+    #[test]
+    fn the_area_reads_japanese_separators_and_cover() {
+        let chars = crate::systems::terminator::store::Chars::new();
+        let read = |typed| crate::systems::terminator::attack::secondaries(&chars, typed);
+        let both = vec![("兵士2".to_string(), false), ("兵士3".to_string(), true)];
+        assert_eq!(read("兵士2、兵士3:遮蔽"), both);
+        assert_eq!(read("兵士2, 兵士3：cover"), both);
+    }
 
     fn given(band: Band, skill: Die) -> Given {
         Given {

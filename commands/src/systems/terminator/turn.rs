@@ -165,7 +165,7 @@ pub async fn term_fate(ctx: Context<'_>) -> Result<(), BotError> {
 pub async fn term_activate(
     ctx: Context<'_>,
     #[description = "Character"]
-    #[name_localized("ja", "キャラクター")]
+    #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "キャラクター")]
     #[autocomplete = "autocomplete_entry"]
     #[max_length = 64]
@@ -203,7 +203,7 @@ pub async fn term_activate(
 pub async fn term_moved(
     ctx: Context<'_>,
     #[description = "Character"]
-    #[name_localized("ja", "キャラクター")]
+    #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "キャラクター")]
     #[autocomplete = "autocomplete_entry"]
     #[max_length = 64]
@@ -246,7 +246,7 @@ pub async fn term_moved(
 pub async fn term_done(
     ctx: Context<'_>,
     #[description = "Character"]
-    #[name_localized("ja", "キャラクター")]
+    #[name_localized("ja", "キャラ")]
     #[description_localized("ja", "キャラクター")]
     #[autocomplete = "autocomplete_entry"]
     #[max_length = 64]
@@ -399,12 +399,12 @@ pub async fn term_define(
     what: DefineChoice,
     #[description = "Name (a weapon: its whole line, e.g. Railgun long rof2 d12 heavy)"]
     #[name_localized("ja", "名前")]
-    #[description_localized("ja", "名前（武器は1行で、例 Railgun long rof2 d12 heavy）")]
+    #[description_localized("ja", "名前（武器は1行で、例: レールガン 遠 射撃回数2 d12 重火器）")]
     #[max_length = 200]
     name: String,
     #[description = "A profile's fields as in /char, e.g. armour=7 skill=d10"]
     #[name_localized("ja", "項目")]
-    #[description_localized("ja", "プロフィールの項目（/キャラ と同じ、例 armour=7 skill=d10）")]
+    #[description_localized("ja", "プロフィールの項目（/キャラ と同じ、例: アーマー=7 スキル=d10）")]
     #[max_length = 1000]
     fields: Option<String>,
 ) -> Result<(), BotError> {

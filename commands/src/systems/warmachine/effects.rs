@@ -77,7 +77,9 @@ pub fn parse_changes(typed: &str) -> Result<Vec<StatChange>, SessionError> {
         let bad = || {
             refusal(
                 format!("Write each change as STAT±N (e.g. `arm-2, def+1`), not `{part}`."),
-                format!("変化は「能力値±数」で書いてください（例 `arm-2, def+1`）。`{part}` は読めません。"),
+                format!(
+                    "変化は「能力値±数」で書いてください（例 `装甲-2、防御値+1`）。`{part}` は読めません。"
+                ),
             )
         };
         let at = part.find(['+', '-', '−']).ok_or_else(bad)?;
@@ -103,7 +105,7 @@ pub fn parse_changes(typed: &str) -> Result<Vec<StatChange>, SessionError> {
 #[poise::command(
     slash_command,
     rename = "wm-effect",
-    name_localized("ja", "wm-効果"),
+    name_localized("ja", "ウォーマシン-効果"),
     description_localized("ja", "モデルの名前付き効果：追加・削除・一覧"),
     subcommands("effect_add", "effect_remove", "effect_list"),
     subcommand_required
@@ -144,12 +146,15 @@ pub async fn effect_add(
     name: Option<String>,
     #[description = "Stat changes, e.g. arm-2, def+1"]
     #[name_localized("ja", "変化")]
-    #[description_localized("ja", "能力値の変化（例 arm-2, def+1）")]
+    #[description_localized("ja", "能力値の変化（例: 装甲-2、防御値+1）")]
     #[max_length = 100]
     changes: Option<String>,
     #[description = "Cannot-flags: knockdown, boost_attack, boost_damage, additional_dice, cover, stand_up"]
     #[name_localized("ja", "できない")]
-    #[description_localized("ja", "できないフラグ（knockdown, boost_attack など、カンマ区切り）")]
+    #[description_localized(
+        "ja",
+        "できないこと：ノックダウン、攻撃ブースト、ダメージブースト、追加ダイス、カバー、立ち上がり（「、」区切り）"
+    )]
     #[max_length = 200]
     cannot: Option<String>,
     #[description = "When it ends (default: until removed)"]
@@ -434,6 +439,14 @@ mod tests {
             ]
         );
         assert_eq!(parse_changes("装甲−2").unwrap()[0].delta, -2);
+        // Issue 36: the option's Japanese example reads as the English one.
+        assert_eq!(parse_changes("装甲-2、防御値+1").unwrap(), c);
+        assert_eq!(
+            flags(Some(
+                "ノックダウン、攻撃ブースト、ダメージブースト、追加ダイス、カバー、立ち上がり"
+            )),
+            CannotFlag::KNOWN.to_vec()
+        );
         assert!(parse_changes("armour-2").is_err());
         assert!(parse_changes("arm-2 arm-1").is_err());
         assert!(parse_changes("arm").is_err());

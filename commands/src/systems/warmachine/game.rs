@@ -153,7 +153,7 @@ impl From<ResolutionChoice> for Resolution {
 #[poise::command(
     slash_command,
     rename = "wm-turn",
-    name_localized("ja", "wm-手番"),
+    name_localized("ja", "ウォーマシン-手番"),
     description_localized("ja", "手番、アクティベーション、「いつでも」のルール、トリガー"),
     subcommands(
         "turn_start",

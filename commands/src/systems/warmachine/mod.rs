@@ -41,7 +41,7 @@ use press_data::WmPress;
 /// Warmachine: attacks, damage, roll-offs
 #[poise::command(
     slash_command,
-    name_localized("ja", "wm"),
+    name_localized("ja", "ウォーマシン"),
     description_localized("ja", "ウォーマシン：攻撃、ダメージ、ロールオフ"),
     subcommands(
         "wm_attack",

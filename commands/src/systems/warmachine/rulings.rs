@@ -18,7 +18,7 @@ use crate::{BotError, Context};
 #[poise::command(
     slash_command,
     rename = "wm-ruling",
-    name_localized("ja", "wm-裁定"),
+    name_localized("ja", "ウォーマシン-裁定"),
     description_localized("ja", "ゲームの最後まで有効な裁定"),
     subcommands("ruling_list", "ruling_add", "ruling_remove"),
     subcommand_required

@@ -54,7 +54,7 @@ pub(super) fn damage_step(
             }
         }
         None => {
-            let a = arm.ok_or_else(|| need("target", "arm:", "arm:"))?;
+            let a = arm.ok_or_else(|| need("target", "arm:", "装甲:"))?;
             let mut t = raw_model("", 0, 0, a);
             let o = resolve_damage(req, attacker, &mut t, &mut &mut *r).map_err(rule)?;
             Ok((o, Landing::Nowhere))
@@ -111,11 +111,13 @@ pub async fn wm_damage(
     #[max_length = 60]
     weapon: Option<String>,
     #[description = "Raw POW"]
+    #[name_localized("ja", "威力")]
     #[description_localized("ja", "POWの数値")]
     #[min = 0]
     #[max = 30]
     pow: Option<i64>,
     #[description = "Raw target ARM (not marked until Apply damage)"]
+    #[name_localized("ja", "装甲")]
     #[description_localized("ja", "目標ARMの数値（適用ボタンまで記入しない）")]
     #[min = 0]
     #[max = 30]
@@ -162,7 +164,7 @@ pub async fn wm_damage(
         (None, None) => {
             return Err(inv.text(
                 "Give pow: or the attacker's weapon:.",
-                "pow: か攻撃側の武器（weapon:）を指定してください。",
+                "威力: か攻撃側の武器（武器:）を指定してください。",
             ));
         }
     };

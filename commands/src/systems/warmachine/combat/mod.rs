@@ -307,22 +307,25 @@ pub async fn wm_attack(
     #[description_localized("ja", "近接（MAT）か射撃（RAT）。既定は近接")]
     kind: Option<KindChoice>,
     #[description = "Raw MAT/RAT"]
-    #[name_localized("ja", "能力値")]
+    #[name_localized("ja", "攻撃値")]
     #[description_localized("ja", "MAT/RATの数値")]
     #[min = 0]
     #[max = 30]
     stat: Option<i64>,
     #[description = "Raw target DEF"]
+    #[name_localized("ja", "防御値")]
     #[description_localized("ja", "目標のDEFの数値")]
     #[min = 0]
     #[max = 30]
     def: Option<i64>,
     #[description = "Raw POW for the damage buttons"]
+    #[name_localized("ja", "威力")]
     #[description_localized("ja", "ダメージボタン用のPOW")]
     #[min = 0]
     #[max = 30]
     pow: Option<i64>,
     #[description = "Raw target ARM for the damage buttons"]
+    #[name_localized("ja", "装甲")]
     #[description_localized("ja", "ダメージボタン用の目標ARM")]
     #[min = 0]
     #[max = 30]
@@ -377,11 +380,11 @@ pub async fn wm_attack(
     };
     let (stat, def, pow, arm) = (num(stat), num(def), num(pow), num(arm));
     let raw_attacker = || -> Result<Model, SessionError> {
-        let s = stat.ok_or_else(|| need("attacking", "stat:", "能力値:"))?;
+        let s = stat.ok_or_else(|| need("attacking", "stat:", "攻撃値:"))?;
         Ok(raw_model(lang.pick("Attacker", "攻撃側"), s, 0, 0))
     };
     let raw_target = || -> Result<Model, SessionError> {
-        let d = def.ok_or_else(|| need("target", "def:", "def:"))?;
+        let d = def.ok_or_else(|| need("target", "def:", "防御値:"))?;
         Ok(raw_model(lang.pick("Target", "目標"), 0, d, arm.unwrap_or(0)))
     };
     let uses_models = attacker.is_some() || target.is_some();
@@ -497,7 +500,7 @@ pub async fn wm_attack(
                 no_buttons = Some(
                     lang.pick(
                         "Name the weapon (or give pow:) for the damage buttons, or use /wm damage.",
-                        "ダメージボタンには武器（または pow:）を指定してください。/wm damage でも振れます。",
+                        "ダメージボタンには武器（または 威力:）を指定してください。/wm damage でも振れます。",
                     )
                     .to_string(),
                 )
@@ -506,7 +509,7 @@ pub async fn wm_attack(
                 no_buttons = Some(
                     lang.pick(
                         "Give the target's arm: for the damage buttons, or use /wm damage.",
-                        "ダメージボタンには目標の arm: を指定してください。/wm damage でも振れます。",
+                        "ダメージボタンには目標の 装甲: を指定してください。/wm damage でも振れます。",
                     )
                     .to_string(),
                 )
