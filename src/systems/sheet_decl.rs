@@ -344,7 +344,8 @@ pub struct Free {
 /// applies them).
 #[derive(Debug, Clone, Copy)]
 pub struct SheetOption {
-    /// The option's Japanese name (its English one stays `stats`).
+    /// What the sheet carries, in Japanese: the first word of the option's description on a
+    /// server playing this system alone (the option itself is シート everywhere).
     pub ja: &'static str,
     /// A new sheet, `(English, Japanese)`.
     pub add: (&'static str, &'static str),

@@ -172,9 +172,9 @@ async fn a_japanese_table_types_japanese_command_names() {
     c.shutdown().await;
 }
 
-/// Issue 36: `/char add`'s sheet option is named and exemplified for the server's one system
-/// (能力値 with a Shadowrun example, taken as typed), and neutral (シート) where the server plays
-/// several; the server's commands follow `/config systems`.
+/// Issue 36: `/char add`'s sheet option (シート everywhere, as replies name it) is described and
+/// exemplified for the server's one system (a Shadowrun example, taken as typed), and neutral
+/// where the server plays several; the server's commands follow `/config systems`.
 #[tokio::test]
 async fn the_sheet_option_is_named_for_the_servers_one_system() {
     let mut c = console().await;
@@ -206,7 +206,7 @@ async fn the_sheet_option_is_named_for_the_servers_one_system() {
     assert_eq!(
         sheet_option(&c),
         (
-            "能力値".to_string(),
+            "シート".to_string(),
             "能力値（例: 強靭力=3 敏捷力=4 エッジ=3 ピストル=4）".to_string()
         )
     );
@@ -215,7 +215,7 @@ async fn the_sheet_option_is_named_for_the_servers_one_system() {
     let r = as_(
         &mut c,
         &gm,
-        "/キャラ 追加 名前:ケン 能力値:強靭力=3 敏捷力=4 エッジ=3 ピストル=4",
+        "/キャラ 追加 名前:ケン シート:強靭力=3 敏捷力=4 エッジ=3 ピストル=4",
     )
     .await;
     assert!(!r.ephemeral, "{}", text(&r));
@@ -224,6 +224,9 @@ async fn the_sheet_option_is_named_for_the_servers_one_system() {
     assert_eq!(s["skills"]["pistols"], 4);
     // A second system: neutral again.
     as_(&mut c, &admin, "/config systems system:warmachine enabled:true").await;
-    assert_eq!(sheet_option(&c).0, "シート");
+    assert_eq!(
+        sheet_option(&c).1,
+        "シート（項目名=値。項目は /ヘルプ の各システムのページ）"
+    );
     c.shutdown().await;
 }
