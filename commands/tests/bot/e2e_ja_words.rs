@@ -298,3 +298,39 @@ async fn mecha_names_every_part_and_no_internal_key() {
     );
     c.shutdown().await;
 }
+
+/// Issue 36: free-text options are read as `/roll` reads `２Ｄ６` — a Shadowrun modifier count
+/// `ranged.aim＝２` and Warmachine's changes `ＡＲＭ－２、ＤＥＦ＋１` typed on a Japanese keyboard.
+#[tokio::test]
+async fn full_width_modifiers_and_changes_read_as_ascii() {
+    let (mut c, gm) = ja_console().await;
+    as_(&mut c, &gm, "/session start name:夜の仕事 system:shadowrun4").await;
+    c.queue_dice([5, 6, 1, 2, 5, 3]);
+    let r = as_(&mut c, &gm, "/sr test pool:4 modifiers:ranged.aim＝２").await;
+    assert!(
+        text(&r).contains("ダイス 4 狙いをつける(単純動作1回につき) (2) +2 = 6"),
+        "{}",
+        text(&r)
+    );
+    c.shutdown().await;
+    let (mut c, gm) = ja_console().await;
+    as_(&mut c, &gm, "/session start name:小競り合い system:warmachine").await;
+    as_(
+        &mut c,
+        &gm,
+        "/char add name:ジャガーノート stats:controller=@bob mat=7 rat=4 def=10 arm=18 boxes=12",
+    )
+    .await;
+    let r = as_(
+        &mut c,
+        &gm,
+        "/wm-effect add model:ジャガーノート name:霧 changes:ＡＲＭ－２、ＤＥＦ＋１",
+    )
+    .await;
+    assert!(
+        text(&r).contains("**霧** #1 ARM −2, DEF +1 (取り除くまで)"),
+        "{}",
+        text(&r)
+    );
+    c.shutdown().await;
+}

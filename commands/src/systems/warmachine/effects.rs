@@ -68,6 +68,8 @@ pub fn preset_choices(partial: &str, lang: Lang) -> Vec<(String, String)> {
 
 /// `arm-2, def+1` (or `ARM -2`, `装甲-2`) → changes; each stat once.
 pub fn parse_changes(typed: &str) -> Result<Vec<StatChange>, SessionError> {
+    // Read as `/roll` reads `２Ｄ６`: `ARM－２` is `ARM-2` (issue 36).
+    let typed = engine::i18n::fold_width(typed);
     let mut out: Vec<StatChange> = Vec::new();
     for part in typed
         .split([',', '、', ' '])
