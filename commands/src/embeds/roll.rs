@@ -96,7 +96,7 @@ fn bcdice_breakdown(line: &RollLine, dice: bool) -> String {
             // The groups are not found in order: BCDice's sums alone.
             return line.groups.iter().map(group).collect::<Vec<_>>().join("+");
         };
-        out.push_str(&expr[from..from + at]);
+        out.push_str(&inline_escape(&expr[from..from + at]));
         out.push_str(&group(g));
         from += at + g.text.len();
     }
@@ -104,13 +104,28 @@ fn bcdice_breakdown(line: &RollLine, dice: bool) -> String {
     let cut = tail
         .find(['<', '>', '=', '!', '＜', '＞', '＝', '≥', '≤'])
         .unwrap_or(tail.len());
-    out.push_str(&tail[..cut]);
+    out.push_str(&inline_escape(&tail[..cut]));
     out.trim().to_string()
+}
+
+/// Typed text inside a line: the marks that would change it mid-line escaped (`*`, `_`, `~`,
+/// `` ` ``, `|`), BCDice's `>=` and `-` left readable (they only mean something at a line's start,
+/// and the line starts with `(`).
+fn inline_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '\\' | '*' | '_' | '~' | '`' | '|') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The whole line in BCDice's order: `(2D6>=7) ＞ 6[3,3] ＞ 6 ＞ **失敗**`.
 fn bcdice_line(line: &RollLine, outcome: &RollOutcome, lang: Lang) -> String {
-    let mut parts = vec![format!("({})", line.expression.trim())];
+    // Typed text, escaped: `2D6*2>=7` is not italics.
+    let mut parts = vec![format!("({})", inline_escape(line.expression.trim()))];
     let breakdown = bcdice_breakdown(line, !outcome.flags.simple);
     let total = line.total.unwrap_or_default().to_string();
     if breakdown != total {

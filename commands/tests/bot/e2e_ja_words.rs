@@ -170,6 +170,13 @@ async fn a_bcdice_comparison_reads_in_bcdices_order_in_japanese() {
     c.queue_dice([3, 4]);
     let r = as_(&mut c, &gm, "/roll dice:2D6+1>=7").await;
     assert_eq!(description(&r), "(2D6+1>=7) ＞ 7[3,4]+1 ＞ **8** ＞ **成功**");
+    // Typed marks stay text: `*` is not italics.
+    c.queue_dice([3, 3]);
+    let r = as_(&mut c, &gm, "/roll dice:2D6*2>=7").await;
+    assert_eq!(
+        description(&r),
+        "(2D6\\*2>=7) ＞ 6[3,3]\\*2 ＞ **12** ＞ **成功**"
+    );
     c.queue_dice([6, 6, 1, 1]);
     let r = as_(&mut c, &gm, "/roll dice:x2 2d6>=7").await;
     assert_eq!(
