@@ -230,7 +230,11 @@ pub fn options_table(options: &[HouseOption], lang: Lang) -> String {
             "| `{}` | {} | {} |\n",
             o.key,
             cell(&values.join(", ")),
-            cell(o.describe(lang))
+            cell(&match lang {
+                Lang::En => o.describe(lang).to_string(),
+                // A Japanese page names commands the Japanese way, as the bot's replies do.
+                Lang::Ja => crate::command_names::in_japanese_text(o.describe(lang)).into_owned(),
+            })
         ));
     }
     out
@@ -238,6 +242,7 @@ pub fn options_table(options: &[HouseOption], lang: Lang) -> String {
 
 /// `docs/reference/options.md` in `lang`.
 pub fn options_page(lang: Lang) -> String {
+    crate::command_names::learn(&crate::commands::all());
     let mut out = String::from(lang.pick("# House options\n\n", "# ハウスルール一覧\n\n"));
     out.push_str(lang.pick(GENERATED_EN, GENERATED_JA));
     out.push_str("\n\n");

@@ -64,9 +64,89 @@ fn verdict_text(v: Verdict, lang: Lang) -> &'static str {
     }
 }
 
+/// A total compared with a target, read by a Japanese reader: written in BCDice's order
+/// (`(2D6>=7) ＞ 6[3,3] ＞ 6 ＞ 失敗`, issue 36), the total inside the line.
+fn bcdice_order(line: &RollLine, lang: Lang) -> bool {
+    lang == Lang::Ja && line.verdict.is_some() && line.target.is_some() && line.total.is_some()
+}
+
+/// BCDice's middle part: the expression with each group as its sum and dice (`6[3,3]+1`), the
+/// comparison left out. `dice`: false when the roll asked for no dice (`s`).
+fn bcdice_breakdown(line: &RollLine, dice: bool) -> String {
+    let group = |g: &engine::notation::DiceGroup| -> String {
+        if !dice || g.dice.is_empty() {
+            return g.subtotal.to_string();
+        }
+        let mut faces: Vec<String> = g
+            .dice
+            .iter()
+            .take(DICE_SHOWN)
+            .map(|d| die_text(d, g.fudge))
+            .collect();
+        if g.dice.len() > DICE_SHOWN {
+            faces.push(format!("… +{}", g.dice.len() - DICE_SHOWN));
+        }
+        format!("{}[{}]", g.subtotal, faces.join(","))
+    };
+    let expr = line.expression.as_str();
+    let mut out = String::new();
+    let mut from = 0;
+    for g in &line.groups {
+        let Some(at) = expr.get(from..).and_then(|rest| rest.find(&g.text)) else {
+            // The groups are not found in order: BCDice's sums alone.
+            return line.groups.iter().map(group).collect::<Vec<_>>().join("+");
+        };
+        out.push_str(&inline_escape(&expr[from..from + at]));
+        out.push_str(&group(g));
+        from += at + g.text.len();
+    }
+    let tail = &expr[from..];
+    let cut = tail
+        .find(['<', '>', '=', '!', '＜', '＞', '＝', '≥', '≤'])
+        .unwrap_or(tail.len());
+    out.push_str(&inline_escape(&tail[..cut]));
+    out.trim().to_string()
+}
+
+/// Typed text inside a line: the marks that would change it mid-line escaped (`*`, `_`, `~`,
+/// `` ` ``, `|`), BCDice's `>=` and `-` left readable (they only mean something at a line's start,
+/// and the line starts with `(`).
+fn inline_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '\\' | '*' | '_' | '~' | '`' | '|') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The whole line in BCDice's order: `(2D6>=7) ＞ 6[3,3] ＞ 6 ＞ **失敗**`.
+fn bcdice_line(line: &RollLine, outcome: &RollOutcome, lang: Lang) -> String {
+    // Typed text, escaped: `2D6*2>=7` is not italics.
+    let mut parts = vec![format!("({})", inline_escape(line.expression.trim()))];
+    let breakdown = bcdice_breakdown(line, !outcome.flags.simple);
+    let total = line.total.unwrap_or_default().to_string();
+    if breakdown != total {
+        parts.push(breakdown);
+    }
+    parts.push(result_text(line, lang, false));
+    parts.join(" ＞ ")
+}
+
 /// The result part of a line: total, successes, picks or tally. `in_field`: the total (or the
 /// successes) is shown as the embed's field, so it is not said again here.
 fn result_text(line: &RollLine, lang: Lang, in_field: bool) -> String {
+    if bcdice_order(line, lang)
+        && let (Some(t), Some(v)) = (line.total, line.verdict)
+    {
+        let mut s = format!("**{t}** ＞ **{}**", verdict_text(v, lang));
+        if line.capped {
+            s.push_str("（連鎖上限）");
+        }
+        return s;
+    }
     let mut parts = Vec::new();
     match line.kind {
         Kind::Choice => parts.push(format!("**{}**", line.chosen.join(", "))),
@@ -123,6 +203,9 @@ fn line_text(line: &RollLine, outcome: &RollOutcome, lang: Lang, single: bool) -
     }
     if let Some(l) = &line.label {
         head.push_str(&format!("{}: ", super::markdown::escape(l)));
+    }
+    if bcdice_order(line, lang) && !outcome.flags.no_result {
+        return format!("{head}{}", bcdice_line(line, outcome, lang));
     }
     // The title shows the input unless a label stands there instead.
     let titled = single && outcome.label.as_deref().is_none_or(str::is_empty) && line.label.is_none();
@@ -238,8 +321,8 @@ pub fn roll_view(
         } else if let Some(t) = only
             .total
             // A system that reads the roll names its result (Shadowrun's hits); the dice's sum
-            // above it would read as the result.
-            .filter(|_| !outcome.flags.no_result && !read_by_system)
+            // above it would read as the result. BCDice's order has the total in its line.
+            .filter(|_| !outcome.flags.no_result && !read_by_system && !bcdice_order(only, lang))
         {
             fields.push((lang.pick("Total", "合計").to_string(), format!("**{t}**"), true));
         }

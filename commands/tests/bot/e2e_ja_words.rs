@@ -230,3 +230,277 @@ async fn the_sheet_option_is_named_for_the_servers_one_system() {
     );
     c.shutdown().await;
 }
+
+/// A Japanese reader's console: the GM with the `ja` locale, the systems' commands registered.
+async fn ja_console() -> (saikoro_bot::console::Console, saikoro_bot::fake_discord::Invoker) {
+    let c = system_console().await;
+    let mut gm = c.invoker();
+    gm.locale = "ja".into();
+    (c, gm)
+}
+
+/// The first embed's description.
+fn description(r: &saikoro_bot::fake_discord::Reply) -> String {
+    r.embeds()[0]["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Issue 36: a Japanese keyboard's full-width digits and `＝` in `/char add` and `/char edit`
+/// (read as `/roll` reads `２Ｄ６`), and skills shown in the reader's language: `回避 2, ピストル 5`
+/// to a Japanese reader, the stored keys `dodge 2, pistols 5` to an English one.
+#[tokio::test]
+async fn full_width_sheets_and_skills_in_the_readers_language() {
+    let (mut c, gm) = ja_console().await;
+    as_(&mut c, &gm, "/session start name:夜の仕事 system:shadowrun4").await;
+    let r = as_(
+        &mut c,
+        &gm,
+        "/char add name:ケン stats:強靭力＝４ 敏捷力＝３ ピストル=5 回避=2",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    let shown = text(&r);
+    assert!(shown.contains("強靭力 4 · 敏捷力 3"), "{shown}");
+    assert_eq!(field(&r.embeds()[0], "技能"), "回避 2, ピストル 5");
+    let r = as_(&mut c, &gm, "/char edit name:ケン stats:ピストル＝６").await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    assert_eq!(field(&r.embeds()[0], "技能"), "回避 2, ピストル 6");
+    let en = c.invoker();
+    let r = as_(&mut c, &en, "/char show name:ケン").await;
+    assert_eq!(field(&r.embeds()[0], "Skills"), "dodge 2, pistols 6");
+    c.shutdown().await;
+}
+
+/// Issue 36: the seed's skill and program names are the keys the commands read. `ソフトウェア=4`
+/// is threading's Software (it rolled 「技能なし −1」 before), `侵入=4` the hack's Exploit (it was
+/// refused); the replies say スレッド編成 and フェイディング, the seed's words.
+#[tokio::test]
+async fn the_seeds_skill_and_program_names_are_the_ones_commands_read() {
+    let (mut c, gm) = ja_console().await;
+    as_(&mut c, &gm, "/session start name:夜の仕事 system:shadowrun4").await;
+    let r = as_(
+        &mut c,
+        &gm,
+        "/char add name:ケイ stats:意志力=4 共振力=5 ソフトウェア=4 侵入=4 ハッキング=3",
+    )
+    .await;
+    assert_eq!(
+        field(&r.embeds()[0], "技能"),
+        "侵入 4, ハッキング 3, ソフトウェア 4"
+    );
+    c.queue_dice([5, 6, 1, 2, 5, 3, 3, 5, 1, 2, 3, 4, 5, 6, 1, 2, 5, 5]);
+    let r = as_(&mut c, &gm, "/sr thread character:ケイ rating:3").await;
+    let shown = text(&r);
+    assert!(shown.contains("共振力 5 ソフトウェア +4 = 9"), "{shown}");
+    assert!(!shown.contains("技能なし"), "{shown}");
+    assert!(
+        r.embeds()[0]["title"].as_str().unwrap().contains("スレッド編成"),
+        "{shown}"
+    );
+    assert!(
+        field(&r.embeds()[0], "フェイディング")
+            .starts_with("値 4 (身体)\nヒット **4**\n意志力 4 共振力 +5 = 9"),
+        "{shown}"
+    );
+    c.queue_dice([5, 5, 1, 1, 1, 1, 1, 1]);
+    let r = as_(
+        &mut c,
+        &gm,
+        "/sr-matrix hack firewall:2 node:1 stealth:3 character:ケイ max_passes:1",
+    )
+    .await;
+    assert!(text(&r).contains("侵入 4 ハッキング +3 = 7"), "{}", text(&r));
+    c.shutdown().await;
+}
+
+/// Issue 36: a total compared with a target reads in BCDice's order for a Japanese reader,
+/// the total inside the line (no 合計 field under it); English is unchanged.
+#[tokio::test]
+async fn a_bcdice_comparison_reads_in_bcdices_order_in_japanese() {
+    let mut c = console().await;
+    let mut gm = c.invoker();
+    gm.locale = "ja".into();
+    c.queue_dice([3, 3]);
+    let r = as_(&mut c, &gm, "/roll dice:2D6>=7").await;
+    assert_eq!(description(&r), "(2D6>=7) ＞ 6[3,3] ＞ **6** ＞ **失敗**");
+    assert!(
+        r.embeds()[0]["fields"].as_array().is_none_or(Vec::is_empty),
+        "{}",
+        text(&r)
+    );
+    c.queue_dice([3, 4]);
+    let r = as_(&mut c, &gm, "/roll dice:2D6+1>=7").await;
+    assert_eq!(description(&r), "(2D6+1>=7) ＞ 7[3,4]+1 ＞ **8** ＞ **成功**");
+    // Typed marks stay text: `*` is not italics.
+    c.queue_dice([3, 3]);
+    let r = as_(&mut c, &gm, "/roll dice:2D6*2>=7").await;
+    assert_eq!(
+        description(&r),
+        "(2D6\\*2>=7) ＞ 6[3,3]\\*2 ＞ **12** ＞ **成功**"
+    );
+    c.queue_dice([6, 6, 1, 1]);
+    let r = as_(&mut c, &gm, "/roll dice:x2 2d6>=7").await;
+    assert_eq!(
+        description(&r),
+        "#1 (2d6>=7) ＞ 12[6,6] ＞ **12** ＞ **成功**\n#2 (2d6>=7) ＞ 2[1,1] ＞ **2** ＞ **失敗**"
+    );
+    let en = c.invoker();
+    c.queue_dice([3, 3]);
+    let r = as_(&mut c, &en, "/roll dice:2D6>=7").await;
+    assert_eq!(description(&r), "2D6[3, 3]>=7 → (>=7) → **Failure**");
+    assert_eq!(field(&r.embeds()[0], "Total"), "**6**");
+    c.shutdown().await;
+}
+
+/// Issue 36, Rally in the seed's words: the play order is 時計回り (the seed corrects its own
+/// 左回り), weapon traits バースト and ヒート, and a gear missing stats names them in Japanese
+/// with an example the parser takes.
+#[tokio::test]
+async fn rally_reads_clockwise_and_its_sheet_in_japanese() {
+    let (mut c, gm) = ja_console().await;
+    as_(&mut c, &gm, "/session start name:カップ system:badlands_rally").await;
+    let r = as_(
+        &mut c,
+        &gm,
+        r#"/char add name:ホッパー stats:attack=4+ defence=3+ initiative=4+ mr=16 hits=3/2 ar=5 weapon1="Rifle 6 3-6/12 burst:1 heat""#,
+    )
+    .await;
+    assert_eq!(
+        field(&r.embeds()[0], "武器"),
+        "1. Rifle POW 6 3-6/12 バースト:1 ヒート"
+    );
+    let r = as_(&mut c, &gm, "/char add name:ダート stats:attack=4+").await;
+    assert!(r.ephemeral);
+    assert_eq!(
+        r.content(),
+        "ギアには防御、イニシアチブ、移動力、ハル、ストラクチャー、アーマーが必要です（例: 攻撃=4+ 防御=4+ イニシアチブ=4+ 移動力=14 ヒット=2/1 アーマー=5）。"
+    );
+    // The example is a sheet the parser takes.
+    let r = as_(
+        &mut c,
+        &gm,
+        "/char add name:ダッシュ stats:攻撃=4+ 防御=4+ イニシアチブ=4+ 移動力=14 ヒット=2/1 アーマー=5",
+    )
+    .await;
+    assert!(!r.ephemeral, "{}", text(&r));
+    c.queue_dice([2, 2, 1, 1]);
+    let r = as_(&mut c, &gm, "/rally initiative").await;
+    assert_eq!(field(&r.embeds()[0], "行動順（時計回り）"), "ホッパー → ダッシュ");
+    c.shutdown().await;
+}
+
+/// Issue 36, Warmachine in the seed's words: ダーク・シュラウド typed is shown so (stored as the
+/// preset's English name), the player whose turn it is is the 手番プレイヤー and the others
+/// インアクティブ, and `/odds wm` says ディスエイブル as the damage embed does.
+#[tokio::test]
+async fn warmachine_names_the_preset_and_the_players_as_the_seed() {
+    let (mut c, gm) = ja_console().await;
+    as_(&mut c, &gm, "/session start name:小競り合い system:warmachine").await;
+    as_(
+        &mut c,
+        &gm,
+        "/char add name:ストーカー stats:controller=@gm mat=7 rat=4 def=13 arm=17 boxes=10",
+    )
+    .await;
+    as_(
+        &mut c,
+        &gm,
+        "/char add name:ジャガーノート stats:controller=@bob mat=7 rat=4 def=10 arm=18 boxes=12",
+    )
+    .await;
+    let r = as_(
+        &mut c,
+        &gm,
+        "/wm-effect add model:ジャガーノート preset:ダーク・シュラウド",
+    )
+    .await;
+    assert_eq!(
+        r.embeds()[0]["title"].as_str().unwrap(),
+        "✨ ジャガーノートにダーク・シュラウド #1"
+    );
+    assert!(!text(&r).contains("Dark Shroud"), "{}", text(&r));
+    as_(&mut c, &gm, "/wm-turn start players:@gm, @bob").await;
+    let r = as_(&mut c, &gm, "/wm status").await;
+    let shown = text(&r);
+    let (gm_id, bob_id) = (gm.user.id, player(&c, "bob").user.id);
+    assert!(
+        shown.contains(&format!(
+            "手番プレイヤー: **<@{gm_id}>** · インアクティブプレイヤー: <@{bob_id}>"
+        )),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(&format!(
+            "**ジャガーノート** (<@{bob_id}>) 0/12 · ダーク・シュラウド · ARM 18→16"
+        )),
+        "{shown}"
+    );
+    assert!(!shown.contains("非アクティブ"), "{shown}");
+    let r = as_(&mut c, &gm, "/odds wm stat:7 def:13 pow:13 arm:17 boxes:5").await;
+    assert_eq!(field(&r.embeds()[0], "ディスエイブル"), "**20.06 %**");
+    assert!(!text(&r).contains("撃破"), "{}", text(&r));
+    c.shutdown().await;
+}
+
+/// Issue 36, the mecha game in the seed's words: `/mecha check` names its ability and skill
+/// (not two 修正), a natural 20 is 純粋な20, and a secondary-damage row shows no internal key.
+#[tokio::test]
+async fn mecha_names_every_part_and_no_internal_key() {
+    let (mut c, gm) = ja_console().await;
+    as_(&mut c, &gm, "/session start name:演習 system:mecha_d20").await;
+    c.queue_dice([5]);
+    let r = as_(&mut c, &gm, "/mecha check ability:4 skill:3 modifier:1").await;
+    assert_eq!(description(&r), "d20 **5** + 能力値 4 + 技能 3 + 修正 1 = **13**");
+    c.queue_dice([20]);
+    let r = as_(&mut c, &gm, "/mecha check ability:4 skill:3").await;
+    assert_eq!(
+        description(&r),
+        "d20 **20** 🌟純粋な20 + 能力値 4 + 技能 3 = **27**"
+    );
+    let r = as_(&mut c, &gm, "/mecha secondary row:20").await;
+    assert_eq!(description(&r), "20 反応炉直撃! (反応炉出力0)");
+    assert!(
+        !text(&r).contains("reactor_zero") && !text(&r).contains("キー"),
+        "{}",
+        text(&r)
+    );
+    c.shutdown().await;
+}
+
+/// Issue 36: free-text options are read as `/roll` reads `２Ｄ６` — a Shadowrun modifier count
+/// `ranged.aim＝２` and Warmachine's changes `ＡＲＭ－２、ＤＥＦ＋１` typed on a Japanese keyboard.
+#[tokio::test]
+async fn full_width_modifiers_and_changes_read_as_ascii() {
+    let (mut c, gm) = ja_console().await;
+    as_(&mut c, &gm, "/session start name:夜の仕事 system:shadowrun4").await;
+    c.queue_dice([5, 6, 1, 2, 5, 3]);
+    let r = as_(&mut c, &gm, "/sr test pool:4 modifiers:ranged.aim＝２").await;
+    assert!(
+        text(&r).contains("ダイス 4 狙いをつける(単純動作1回につき) (2) +2 = 6"),
+        "{}",
+        text(&r)
+    );
+    c.shutdown().await;
+    let (mut c, gm) = ja_console().await;
+    as_(&mut c, &gm, "/session start name:小競り合い system:warmachine").await;
+    as_(
+        &mut c,
+        &gm,
+        "/char add name:ジャガーノート stats:controller=@bob mat=7 rat=4 def=10 arm=18 boxes=12",
+    )
+    .await;
+    let r = as_(
+        &mut c,
+        &gm,
+        "/wm-effect add model:ジャガーノート name:霧 changes:ＡＲＭ－２、ＤＥＦ＋１",
+    )
+    .await;
+    assert!(
+        text(&r).contains("**霧** #1 ARM −2, DEF +1 (取り除くまで)"),
+        "{}",
+        text(&r)
+    );
+    c.shutdown().await;
+}

@@ -147,11 +147,15 @@ async fn every_systems_log_line_is_the_command_as_typed_and_its_result_in_the_re
     let lines = log_lines(&mut c, &gm).await;
     assert_eq!(
         lines.last().unwrap(),
-        "`/mecha check ability:5 skill:2 target:20` → d20 **12** + Modifier 7 = **19** → **FAILURE** (< 20)"
+        "`/mecha check ability:5 skill:2 target:20` → d20 **12** + Ability 5 + Skill 2 = **19** → **FAILURE** (< 20)"
     );
     let lines = log_lines(&mut c, &ja).await;
+    // Issue 36: ability and skill by name, not two parts both called 修正.
     assert!(
-        lines.last().unwrap().ends_with("→ **失敗**（20未満）"),
+        lines
+            .last()
+            .unwrap()
+            .ends_with("d20 **12** + 能力値 5 + 技能 2 = **19** → **失敗**（20未満）"),
         "{lines:?}"
     );
     c.shutdown().await;

@@ -198,11 +198,17 @@ pub fn parse_weapon(key: &str, v: &str) -> Result<Weapon, SheetError> {
     for t in &tokens[pow_at + 2..] {
         let k = norm(t);
         let tr = match k.as_str() {
-            "melee" | "近接" => WeaponTrait::Melee,
+            "melee" | "近接" | "メレー" => WeaponTrait::Melee,
             "heat" | "ヒート" => WeaponTrait::Heat,
             "blast" | "ブラスト" => WeaponTrait::Blast,
             "impact" | "インパクト" => WeaponTrait::Impact,
-            "area" | "ae" | "area_effect" | "範囲" | "範囲効果" => WeaponTrait::AreaEffect,
+            "area"
+            | "ae"
+            | "area_effect"
+            | "範囲"
+            | "範囲効果"
+            | "エリア_エフェクト"
+            | "エリアエフェクト" => WeaponTrait::AreaEffect,
             _ if k.starts_with("burst") || k.starts_with("バースト") => {
                 let x = k
                     .trim_start_matches("burst")
@@ -409,10 +415,13 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
         (attack, defence, initiative, mr, hull, structure, ar)
     else {
         let list = missing.join(", ");
+        // The fields by their Japanese names, and an example the parser takes as typed.
+        let list_ja: Vec<&str> = missing.iter().map(|k| DECL.get(k).label(Lang::Ja)).collect();
         return Err(err(
             format!("A gear needs {list} (e.g. attack=4+ defence=4+ initiative=4+ mr=14 hits=2/1 ar=5)."),
             format!(
-                "ギアには {list} が必要です（例: attack=4+ defence=4+ initiative=4+ mr=14 hits=2/1 ar=5）。"
+                "ギアには{}が必要です（例: 攻撃=4+ 防御=4+ イニシアチブ=4+ 移動力=14 ヒット=2/1 アーマー=5）。",
+                list_ja.join("、")
             ),
         ));
     };
@@ -493,8 +502,9 @@ pub fn edit(current: &Value, fields: &[(String, String)]) -> Result<Value, Sheet
     serde_json::to_value(&gear).map_err(|e| err(e.to_string(), e.to_string()))
 }
 
-/// How a weapon reads on a sheet: `Rifle POW 6 3-6/12 Burst:1`.
-pub fn weapon_text(w: &Weapon) -> String {
+/// How a weapon reads on a sheet: `Rifle POW 6 3-6/12 Burst:1`; its traits in the seed's
+/// words for a Japanese reader (`バースト:1`, `ヒート`).
+pub fn weapon_text(w: &Weapon, lang: Lang) -> String {
     let mut s = format!(
         "{} POW {} {}-{}/{}",
         w.name, w.pow, w.range.optimal_min, w.range.optimal_max, w.range.max
@@ -502,12 +512,12 @@ pub fn weapon_text(w: &Weapon) -> String {
     for t in &w.traits {
         s.push(' ');
         s.push_str(&match t {
-            WeaponTrait::AreaEffect => "AE".to_string(),
-            WeaponTrait::Burst(x) => format!("Burst:{x}"),
-            WeaponTrait::Blast => "Blast".to_string(),
-            WeaponTrait::Heat => "Heat".to_string(),
-            WeaponTrait::Impact => "Impact".to_string(),
-            WeaponTrait::Melee => "Melee".to_string(),
+            WeaponTrait::AreaEffect => lang.pick("AE", "エリア・エフェクト").to_string(),
+            WeaponTrait::Burst(x) => format!("{}:{x}", lang.pick("Burst", "バースト")),
+            WeaponTrait::Blast => lang.pick("Blast", "ブラスト").to_string(),
+            WeaponTrait::Heat => lang.pick("Heat", "ヒート").to_string(),
+            WeaponTrait::Impact => lang.pick("Impact", "インパクト").to_string(),
+            WeaponTrait::Melee => lang.pick("Melee", "メレー").to_string(),
         });
     }
     if let Some(r) = w.attack {
@@ -566,7 +576,7 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
             .weapons
             .iter()
             .enumerate()
-            .map(|(i, w)| format!("{}. {}", i + 1, weapon_text(w)))
+            .map(|(i, w)| format!("{}. {}", i + 1, weapon_text(w, lang)))
             .collect();
         out.push((lang.pick("Weapons", "武器").to_string(), lines.join("\n")));
     }

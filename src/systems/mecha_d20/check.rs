@@ -45,6 +45,10 @@ pub enum Source {
     EscapeDevice,
     /// Anything else the player or GM adds.
     Situational,
+    /// `/mecha check`'s ability, as typed (the seed's 能力値と技能による修正, named apart).
+    Ability,
+    /// `/mecha check`'s skill, as typed.
+    Skill,
 }
 
 impl Source {
@@ -71,6 +75,8 @@ impl Source {
             Spirit => lang.pick("Spirit points", "精神ポイント"),
             EscapeDevice => lang.pick("Escape device", "脱出装置"),
             Situational => lang.pick("Modifier", "修正"),
+            Ability => lang.pick("Ability", "能力値"),
+            Skill => lang.pick("Skill", "技能"),
         }
     }
 }
@@ -113,7 +119,10 @@ impl Check {
 /// Roll one check. Situational modifiers are bounded (`±MAX_MODIFIER`); parts read from sheets
 /// are already bounded by the sheet.
 pub fn roll_check(parts: Vec<Part>, roller: &mut dyn Roller) -> Result<Check, RuleError> {
-    for p in parts.iter().filter(|p| p.source == Source::Situational) {
+    for p in parts
+        .iter()
+        .filter(|p| matches!(p.source, Source::Situational | Source::Ability | Source::Skill))
+    {
         bounded(Quantity::Modifier, p.value, -MAX_MODIFIER, MAX_MODIFIER)?;
     }
     let die = roller.roll(20)?;

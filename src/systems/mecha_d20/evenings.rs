@@ -34,7 +34,7 @@ pub static EVENINGS: Evenings = Evenings {
         ),
         (
             "`mecha.repair_between_battles=none`: durability, wear, a destroyed suit, destroyed and lost weapons",
-            "`mecha.repair_between_battles=none`：耐久度、部位破損などの低下、撃破、破損・喪失した武器",
+            "`mecha.repair_between_battles=none`：耐久度、部位破損などの低下、撃破、兵器破損・兵器損失",
         ),
     ],
     resets: &[
@@ -44,7 +44,7 @@ pub static EVENINGS: Evenings = Evenings {
         ),
         (
             "pilots rested: AP full, fatigue 0, spirit points full, not fainted; propellant full; malfunctions over",
-            "パイロットは休息：行動ポイント全快、疲労0、精神ポイント全快、気絶解除；推進剤満タン；故障は回復",
+            "パイロットは休息：行動ポイント全快、疲労0、精神ポイント全快、気絶解除；推進剤満タン；兵器不調は回復",
         ),
         (
             "suits repaired (default `full`): durability, wear, destroyed, lost parts and weapons",

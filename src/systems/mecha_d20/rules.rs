@@ -166,9 +166,9 @@ impl RollDialect for MechaDialect {
             if kept(20) == [20] {
                 reading.fields.push((
                     "d20".to_string(),
-                    lang.pick("**NAT 20**", "**自然20**").to_string(),
+                    lang.pick("**NAT 20**", "**純粋な20**").to_string(),
                 ));
-                reading.headline = Some(lang.pick("NAT 20", "自然20").to_string());
+                reading.headline = Some(lang.pick("NAT 20", "純粋な20").to_string());
             }
             let d6 = kept(6);
             if d6.len() >= 2 && d6.iter().all(|&f| f == d6[0]) {

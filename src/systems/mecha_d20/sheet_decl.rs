@@ -122,11 +122,12 @@ pub static DECL: SheetDecl = SheetDecl {
             .names(&["隊長機"])
             .at("/pilot/leader")
             .group(SQUAD),
-        Field::new("model", "機体", NAME, "RX-78")
-            .names(&["suit", "兵装"])
+        // The seed calls the suit 兵装 throughout; 機体 is still read.
+        Field::new("model", "兵装名", NAME, "RX-78")
+            .names(&["suit", "兵装", "機体", "機体名"])
             .at("/suit/model")
             .group(SUIT)
-            .help("the suit's name", "機体名"),
+            .help("the suit's name", "兵装の名前"),
         Field::new("durability", "耐久度", Kind::Int { min: 1, max: 9999 }, "30")
             .names(&["耐久力"])
             .at("/suit/durability_max")

@@ -168,7 +168,7 @@ fn status_text(st: WeaponStatus, lang: Lang) -> Option<String> {
         (WeaponStatus::Destroyed { from }, Lang::En) => Some(format!("destroyed from turn {from}")),
         (WeaponStatus::Destroyed { from }, Lang::Ja) => Some(format!("ターン{from}から兵器破損")),
         (WeaponStatus::Lost { from }, Lang::En) => Some(format!("lost from turn {from}")),
-        (WeaponStatus::Lost { from }, Lang::Ja) => Some(format!("ターン{from}から損失")),
+        (WeaponStatus::Lost { from }, Lang::Ja) => Some(format!("ターン{from}から兵器損失")),
     }
 }
 

@@ -449,7 +449,12 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
             c.attribute(Attribute::Initiative).to_string(),
         ),
     );
-    let skills: Vec<String> = c.skills.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    // Stored under their English keys; a Japanese reader reads the seed's names (issue 36).
+    let skills: Vec<String> = c
+        .skills
+        .iter()
+        .map(|(k, v)| format!("{} {v}", super::skill_names::display_name(k, lang)))
+        .collect();
     out.push((
         lang.pick("Skills", "技能").to_string(),
         if skills.is_empty() {

@@ -114,7 +114,7 @@ pub static DECL: SheetDecl = SheetDecl {
             .group(EDGE_ROW)
             .quiet(),
         Field::new("passes", "パス", Kind::Int { min: 1, max: 4 }, "2")
-            .names(&["ip", "イニシアチブパス"])
+            .names(&["ip", "イニシアティブ・パス", "イニシアチブパス"])
             .at("/passes")
             .group(INITIATIVE),
         Field::new(

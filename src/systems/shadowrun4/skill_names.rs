@@ -1,7 +1,10 @@
 //! Skill names in Japanese (issue 15: a sheet written in Japanese rolls the same skills): every
 //! name here is stored and looked up under its English key, so `回避=3` is the `dodge` full
 //! defence adds and `skill:ピストル` finds `pistols=5`. The seed names 回避, 体術 and 素手戦闘
-//! (combat, 3.3–3.4); the rest follow the Japanese edition's usual katakana and kanji.
+//! (combat, 3.3–3.4), 呪文行使, 呪文対抗, 召喚, 霊視, コンピュータ, ソフトウェア (threading, 6.1),
+//! コンパイル, 砲術 and 潜入, and the programs the commands read from a sheet: [侵入] (Exploit),
+//! [分析] (Analyze), 戦闘用プログラム (Attack), 【センサー】; the rest follow the Japanese
+//! edition's usual katakana and kanji. The first name is the one a Japanese reader is shown.
 
 use crate::systems::field_names::{FieldNames, field_named};
 
@@ -27,13 +30,14 @@ pub const SKILLS: FieldNames = &[
     ("banishing", &["退散"]),
     ("assensing", &["アセンシング", "霊視"]),
     ("astral_combat", &["アストラル戦闘"]),
-    ("computer", &["コンピューター"]),
+    ("computer", &["コンピュータ", "コンピューター"]),
     ("hacking", &["ハッキング"]),
     ("cybercombat", &["サイバー戦闘"]),
     ("data_search", &["データ検索"]),
     ("electronic_warfare", &["電子戦"]),
+    ("software", &["ソフトウェア"]),
     ("compiling", &["コンパイル"]),
-    ("registering", &["登録"]),
+    ("registering", &["レジスター", "登録"]),
     ("decompiling", &["デコンパイル"]),
     ("pilot_ground_craft", &["地上車両操縦"]),
     ("pilot_aircraft", &["航空機操縦"]),
@@ -48,6 +52,12 @@ pub const SKILLS: FieldNames = &[
     ("running", &["走行"]),
     ("climbing", &["登攀"]),
     ("swimming", &["水泳"]),
+    // Programs and ratings the matrix and sensor commands read from a sheet by name.
+    ("exploit", &["侵入", "エクスプロイト"]),
+    ("analyze", &["分析", "アナライズ"]),
+    ("attack", &["戦闘用プログラム", "アタック"]),
+    ("sensor", &["センサー"]),
+    ("biofeedback_filter", &["生体信号フィルター"]),
 ];
 
 /// The stored key of a skill typed by a player: lower case, spaces and hyphens as `_`, and a
@@ -63,6 +73,15 @@ pub fn japanese_name(key: &str) -> Option<&'static str> {
         .iter()
         .find(|(en, _)| *en == key)
         .and_then(|(_, ja)| ja.first().copied())
+}
+
+/// A stored key as a reader of `lang` reads it: its Japanese name for a Japanese reader, when
+/// the table has one (`dodge` → 回避); the key otherwise.
+pub fn display_name(key: &str, lang: crate::i18n::Lang) -> &str {
+    match lang {
+        crate::i18n::Lang::Ja => japanese_name(key).unwrap_or(key),
+        crate::i18n::Lang::En => key,
+    }
 }
 
 /// Levenshtein distance in characters (a typo is one or two edits).
@@ -102,6 +121,33 @@ mod tests {
         );
         assert_eq!(japanese_name("dodge"), Some("回避"));
         assert_eq!(japanese_name("nope"), None);
+    }
+
+    /// Issue 36: the seed's names for the skills and programs the commands read by key —
+    /// threading's ソフトウェア, hacking's [侵入], the matrix search's [分析] — store under it.
+    #[test]
+    fn the_seeds_skill_and_program_names_store_as_the_keys_the_commands_read() {
+        for (typed, key) in [
+            ("ソフトウェア", "software"),
+            ("侵入", "exploit"),
+            ("エクスプロイト", "exploit"),
+            ("分析", "analyze"),
+            ("戦闘用プログラム", "attack"),
+            ("センサー", "sensor"),
+            ("コンピュータ", "computer"),
+            ("コンピューター", "computer"),
+            ("レジスター", "registering"),
+        ] {
+            assert_eq!(skill_key(typed), key, "{typed}");
+        }
+        use crate::i18n::Lang;
+        assert_eq!(display_name("pistols", Lang::Ja), "ピストル");
+        assert_eq!(display_name("exploit", Lang::Ja), "侵入");
+        assert_eq!(display_name("pistols", Lang::En), "pistols");
+        assert_eq!(
+            display_name("underwater_basket_weaving", Lang::Ja),
+            "underwater_basket_weaving"
+        );
     }
 
     #[test]

@@ -214,6 +214,16 @@ pub fn canonical_name(name: &str) -> String {
     preset(name).map_or_else(|_| name.trim().to_string(), |p| p.name)
 }
 
+/// An effect's stored name as a reader of `lang` reads it: a preset (stored by its English
+/// name) by the seed's Japanese name for a Japanese reader (`Dark Shroud` → ダーク・シュラウド);
+/// any other name as it was typed.
+pub fn shown_name(name: &str, lang: Lang) -> &str {
+    match lang {
+        Lang::Ja => PRESETS.iter().find(|p| p.en == name).map_or(name, |p| p.ja),
+        Lang::En => name,
+    }
+}
+
 /// One effect's instance that applies.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AppliedChange {

@@ -221,7 +221,10 @@ impl Localized for RuleError {
             BadTriggerOrder { player } => {
                 format!("{player}の新しい順番には、待っているトリガーをそれぞれ1回ずつ並べてください。")
             }
-            NoSuchEffect { model, name } => format!("{model}に「{name}」という効果はありません。"),
+            NoSuchEffect { model, name } => format!(
+                "{model}に「{}」という効果はありません。",
+                super::effects::shown_name(name, Lang::Ja)
+            ),
             NoSuchInstance { model, id } => format!("{model}に効果インスタンス{id}番はありません。"),
             UnknownPreset { key } => format!("「{key}」という効果のプリセットはありません。"),
             EmptyEffect => "効果には能力値の変化か「できない」フラグが必要です。".to_string(),

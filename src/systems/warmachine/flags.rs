@@ -109,7 +109,7 @@ impl FlagSource {
             FlagSource::ModelRule => lang.pick("its own rule", "モデル自身のルール").to_string(),
             FlagSource::Effect { name } => match lang {
                 Lang::En => format!("effect {name}"),
-                Lang::Ja => format!("効果「{name}」"),
+                Lang::Ja => format!("効果「{}」", super::effects::shown_name(name, lang)),
             },
         }
     }

@@ -337,7 +337,7 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
             .collect();
         let mut line = format!(
             "{} #{} {} ({})",
-            win.name,
+            super::effects::shown_name(&win.name, lang),
             win.id,
             changes.join(" "),
             expiry_text(&win.expiry, lang)

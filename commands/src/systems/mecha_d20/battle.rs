@@ -401,8 +401,10 @@ pub async fn mecha_check(
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let lang = inv.lang;
+    // Named apart: `d20 5 + 能力値 4 + 技能 3 + 修正 1`, not two parts both called 修正.
     let parts = vec![
-        Part::new(Source::Situational, ability + skill.unwrap_or(0)),
+        Part::new(Source::Ability, ability),
+        Part::new(Source::Skill, skill.unwrap_or(0)),
         Part::new(Source::Situational, modifier.unwrap_or(0)),
     ];
     let (roll, check) = CommandRoll::roll(ctx, |r| roll_check(parts, r)).map_err(|e| rule(&inv, e))?;
@@ -415,24 +417,13 @@ pub async fn mecha_check(
             false,
         ));
     }
-    let parts = match lang {
-        Lang::En => format!(
-            "ability {ability} + skill {} + modifier {}",
-            skill.unwrap_or(0),
-            modifier.unwrap_or(0)
-        ),
-        Lang::Ja => format!(
-            "能力値 {ability} ＋ 技能 {} ＋ 修正 {}",
-            skill.unwrap_or(0),
-            modifier.unwrap_or(0)
-        ),
-    };
     let view = EmbedView {
         title: format!(
             "🎲 {}",
             label.unwrap_or_else(|| lang.pick("Check", "行為判定").into())
         ),
-        description: format!("{}\n{parts}", embeds::check_line(&check, lang)),
+        // The check's line names each part (能力値, 技能, 修正): nothing to repeat under it.
+        description: embeds::check_line(&check, lang),
         colour: if check.natural_20 {
             colour::SUCCESS
         } else {

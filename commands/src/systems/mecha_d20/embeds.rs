@@ -22,7 +22,7 @@ use crate::embeds::{EmbedView, colour};
 /// `d20 **17** + Concentration 5 + Shooting 3 = **25**`, NAT 20 marked.
 pub fn check_line(c: &Check, lang: Lang) -> String {
     let die = if c.natural_20 {
-        format!("d20 **{}** 🌟NAT 20", c.die)
+        format!("d20 **{}** 🌟{}", c.die, lang.pick("NAT 20", "純粋な20"))
     } else {
         format!("d20 **{}**", c.die)
     };
@@ -192,7 +192,7 @@ fn where_text(s: &StrikeOutcome, lang: Lang) -> String {
         (true, Lang::En) => "melee · hex 0".into(),
         (true, Lang::Ja) => "格闘 · 0ヘクス".into(),
         (false, Lang::En) => format!("{} · {}", hexes(s.distance, lang), s.arc.name(lang)),
-        (false, Lang::Ja) => format!("距離 {} · 射界 {}", s.distance, s.arc.name(lang)),
+        (false, Lang::Ja) => format!("距離 {} · {}", s.distance, s.arc.name(lang)),
     }
 }
 
@@ -213,11 +213,11 @@ fn status_text(s: WeaponStatus, lang: Lang) -> String {
     match (s, lang) {
         (WeaponStatus::Usable, _) => lang.pick("usable", "使用可").into(),
         (WeaponStatus::Malfunction { turn }, Lang::En) => format!("malfunction in turn {turn}"),
-        (WeaponStatus::Malfunction { turn }, Lang::Ja) => format!("ターン{turn}は不調"),
+        (WeaponStatus::Malfunction { turn }, Lang::Ja) => format!("ターン{turn}は兵器不調"),
         (WeaponStatus::Destroyed { from }, Lang::En) => format!("destroyed from turn {from}"),
-        (WeaponStatus::Destroyed { from }, Lang::Ja) => format!("ターン{from}から破損"),
+        (WeaponStatus::Destroyed { from }, Lang::Ja) => format!("ターン{from}から兵器破損"),
         (WeaponStatus::Lost { from }, Lang::En) => format!("lost from turn {from}"),
-        (WeaponStatus::Lost { from }, Lang::Ja) => format!("ターン{from}から喪失"),
+        (WeaponStatus::Lost { from }, Lang::Ja) => format!("ターン{from}から兵器損失"),
     }
 }
 
@@ -253,7 +253,7 @@ pub fn effect_text(e: &SecondaryEffect, lang: Lang) -> String {
         SecondaryEffect::PartDestroyed { part, lost } => {
             let mut s = match lang {
                 Lang::En => format!("{} destroyed", part_name(part.part, lang)),
-                Lang::Ja => format!("{}破壊", part_name(part.part, lang)),
+                Lang::Ja => format!("{}破損", part_name(part.part, lang)),
             };
             if let Some(side) = part.side {
                 s.push_str(&format!(" ({})", side.name(lang)));
@@ -261,7 +261,7 @@ pub fn effect_text(e: &SecondaryEffect, lang: Lang) -> String {
             if !lost.is_empty() {
                 s.push_str(&format!(
                     " · {} {}",
-                    lang.pick("lost:", "喪失："),
+                    lang.pick("lost:", "兵器損失："),
                     lost.join(", ")
                 ));
             }
@@ -278,7 +278,7 @@ pub fn effect_text(e: &SecondaryEffect, lang: Lang) -> String {
                     candidates.join(", ")
                 ),
                 Lang::Ja => format!(
-                    "{p}喪失：搭載していた武装を所有者が選ぶ（/mecha lose）候補：{}",
+                    "{p}の兵器損失：搭載していた兵器を所有者が選ぶ（/mecha lose）候補：{}",
                     candidates.join("、")
                 ),
             }
@@ -649,7 +649,12 @@ pub fn row_view(row: SecondaryRow, die: Option<u32>, lang: Lang, who: &str) -> E
             None => format!("{} {} ({})", row.number(), row.describe(lang), row.effect(lang)),
         },
         colour: colour::CRITICAL,
-        fields: vec![(lang.pick("Key", "キー").into(), format!("`{}`", row.key()), true)],
+        // The row's key is English (`reactor_zero`); a Japanese reader has the row's number and
+        // the seed's words above it (issue 36).
+        fields: match lang {
+            Lang::En => vec![("Key".into(), format!("`{}`", row.key()), true)],
+            Lang::Ja => Vec::new(),
+        },
         footer: Some(who.to_string()),
     }
 }

@@ -218,7 +218,7 @@ pub async fn mecha_lose(
             )
             .into()
         } else {
-            format!("{} {}", lang.pick("Lost:", "喪失："), lost.join(", "))
+            format!("{} {}", lang.pick("Lost:", "兵器損失："), lost.join(", "))
         },
         colour: colour::ALERT,
         fields: Vec::new(),

@@ -341,7 +341,7 @@ impl LogSummary for ThreadOutcome {
             lang.pick("rating", "レーティング"),
             self.base_rating,
             self.rating,
-            drain(&self.fading, ("fading", "フェーディング"), lang)
+            drain(&self.fading, ("fading", "フェイディング"), lang)
         )
     }
 }
@@ -360,7 +360,7 @@ impl LogSummary for CompileOutcome {
         format!(
             "{} → {result}{}",
             versus(self.technomancer_hits, self.sprite_hits, self.net_hits, lang),
-            drain(&self.fading, ("fading", "フェーディング"), lang)
+            drain(&self.fading, ("fading", "フェイディング"), lang)
         )
     }
 }

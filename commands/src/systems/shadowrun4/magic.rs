@@ -151,7 +151,7 @@ async fn finish(
     slash_command,
     guild_only,
     name_localized("ja", "呪文"),
-    description_localized("ja", "呪文発動：魔力＋呪文発動（ヒットはフォースまで）、抵抗、ドレイン")
+    description_localized("ja", "呪文詠唱：魔力＋呪文行使（ヒットはフォースまで）、抵抗、ドレイン")
 )]
 #[allow(clippy::too_many_arguments)]
 pub async fn spell(
@@ -365,7 +365,7 @@ pub async fn summon(
     slash_command,
     guild_only,
     name_localized("ja", "スレッディング"),
-    description_localized("ja", "スレッディング：共振力＋ソフトウェア、ヒットごとに+1、フェーディング")
+    description_localized("ja", "スレッド編成：共振力＋ソフトウェア、ヒットごとに+1、フェイディング")
 )]
 pub async fn thread(
     ctx: Context<'_>,
@@ -377,7 +377,7 @@ pub async fn thread(
     character: String,
     #[description = "Rating before threading"]
     #[name_localized("ja", "レーティング")]
-    #[description_localized("ja", "スレッディング前のレーティング")]
+    #[description_localized("ja", "スレッド編成前のレーティング")]
     #[min = 0]
     #[max = 40]
     rating: i64,
@@ -439,7 +439,7 @@ pub async fn thread(
     name_localized("ja", "コンパイル"),
     description_localized(
         "ja",
-        "スプライトのコンパイル：共振力＋コンパイル 対 レーティング、タスク、フェーディング"
+        "スプライトのコンパイル：共振力＋コンパイル 対 レーティング、タスク、フェイディング"
     )
 )]
 pub async fn compile(

@@ -84,7 +84,7 @@ impl SystemBot for Shadowrun4Bot {
             (
                 "/sr initiative roll",
                 "roll initiative: the turn order",
-                "イニシアチブを振り、手番を決める",
+                "イニシアティブを振り、手番を決める",
             ),
             (
                 "/session end",

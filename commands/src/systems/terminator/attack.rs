@@ -307,7 +307,7 @@ pub async fn term_cover(
 ) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let lang = inv.lang;
-    let mut title = lang.pick("🛡️ Cover saves", "🛡️ カバーセーブ").to_string();
+    let mut title = lang.pick("🛡️ Cover saves", "🛡️ カバーセーヴィング").to_string();
     if let Some(t) = &target {
         let (_, chars, _) = store::read(ctx, &inv).await?;
         let name = canon(&chars, t);

@@ -67,7 +67,7 @@ impl TermPress {
             (TermPress::Continue { stage, .. }, _) => {
                 let next = match stage {
                     Stage::AttackRoll => lang.pick("attack roll", "攻撃ロール"),
-                    Stage::Saves => lang.pick("cover saves", "カバーセーブ"),
+                    Stage::Saves => lang.pick("cover saves", "カバーセーヴィング"),
                     Stage::Damage => lang.pick("damage roll", "ダメージロール"),
                     Stage::IllBeBack => lang.pick("I'll Be Back", "アイル ビー バック"),
                     Stage::Tests => lang.pick("resolution tests", "レゾリューションテスト"),

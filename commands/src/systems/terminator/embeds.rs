@@ -164,7 +164,7 @@ pub fn ill_be_back_line(r: &IllBeBackRoll, lang: Lang) -> String {
 fn stage_name(s: Stage, lang: Lang) -> &'static str {
     match s {
         Stage::AttackRoll => lang.pick("the attack roll", "攻撃ロール"),
-        Stage::Saves => lang.pick("the cover saves", "カバーセーブ"),
+        Stage::Saves => lang.pick("the cover saves", "カバーセーヴィング"),
         Stage::Damage => lang.pick("the damage roll", "ダメージロール"),
         Stage::IllBeBack => lang.pick("I'll Be Back", "アイル ビー バック"),
         Stage::Tests => lang.pick("the resolution tests", "レゾリューションテスト"),
@@ -206,7 +206,7 @@ fn target_lines(t: &TargetRun, lang: Lang) -> String {
     match &t.saves {
         Some(s) => lines.push(format!(
             "{}: {}",
-            lang.pick("Cover save", "カバーセーブ"),
+            lang.pick("Cover save", "カバーセーヴィング"),
             save_line(s, lang)
         )),
         None if !t.save.allowed() => lines.push(no_save_text(t.save, lang).to_string()),

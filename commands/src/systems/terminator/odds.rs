@@ -261,7 +261,7 @@ fn raw_request(g: &Given, raw: &Raw) -> Option<AttackRequest> {
 
 fn save_text(save: SaveRule, lang: Lang) -> String {
     match save {
-        SaveRule::Allowed => lang.pick("cover save 4+", "カバーセーブ4+").into(),
+        SaveRule::Allowed => lang.pick("cover save 4+", "カバーセーヴィング4+").into(),
         other => no_save_text(other, lang).into(),
     }
 }

@@ -5,7 +5,7 @@
 
 use engine::i18n::Lang;
 use engine::session::SessionError;
-use engine::systems::warmachine::effects::{CannotFlag, PRESETS, StatChange, preset};
+use engine::systems::warmachine::effects::{CannotFlag, PRESETS, StatChange, preset, shown_name};
 use engine::systems::warmachine::{EffectSpec, Expiry, Stat};
 use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse};
 
@@ -68,6 +68,8 @@ pub fn preset_choices(partial: &str, lang: Lang) -> Vec<(String, String)> {
 
 /// `arm-2, def+1` (or `ARM -2`, `装甲-2`) → changes; each stat once.
 pub fn parse_changes(typed: &str) -> Result<Vec<StatChange>, SessionError> {
+    // Read as `/roll` reads `２Ｄ６`: `ARM－２` is `ARM-2` (issue 36).
+    let typed = engine::i18n::fold_width(typed);
     let mut out: Vec<StatChange> = Vec::new();
     for part in typed
         .split([',', '、', ' '])
@@ -265,8 +267,8 @@ pub async fn effect_add(
     .await?;
     let mut v = view::effects_view(&[&m], lang);
     v.title = match lang {
-        Lang::En => format!("✨ {} #{id} on {}", spec_name(&m, id), m.name),
-        Lang::Ja => format!("✨ {}に{} #{id}", m.name, spec_name(&m, id)),
+        Lang::En => format!("✨ {} #{id} on {}", spec_name(&m, id, lang), m.name),
+        Lang::Ja => format!("✨ {}に{} #{id}", m.name, spec_name(&m, id, lang)),
     };
     notice(ctx, &v).await
 }
@@ -299,11 +301,11 @@ fn not_yours(game: &store::Game, model: &str, verb: &str) -> SessionError {
     refusal(en, ja)
 }
 
-fn spec_name(m: &engine::systems::warmachine::Model, id: u32) -> String {
+fn spec_name(m: &engine::systems::warmachine::Model, id: u32, lang: Lang) -> String {
     m.effects
         .iter()
         .find(|e| e.id == id)
-        .map(|e| e.name.clone())
+        .map(|e| shown_name(&e.name, lang).to_string())
         .unwrap_or_default()
 }
 
@@ -375,7 +377,10 @@ pub async fn effect_remove(
         Ok((m.clone(), gone))
     })
     .await?;
-    let removed: Vec<String> = gone.iter().map(|e| format!("~~{} #{}~~", e.name, e.id)).collect();
+    let removed: Vec<String> = gone
+        .iter()
+        .map(|e| format!("~~{} #{}~~", shown_name(&e.name, lang), e.id))
+        .collect();
     let mut v = view::effects_view(&[&m], lang);
     v.title = match lang {
         Lang::En => format!("✨ Removed from {}", m.name),

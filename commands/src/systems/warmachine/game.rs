@@ -202,6 +202,10 @@ fn roles_line(game: &store::Game, lang: Lang) -> String {
     match game.state.game.roles() {
         Some(r) => match lang {
             Lang::En => format!("Active player: **{}**", r.roles.active),
+            // Seed: with no attack open, the player whose turn it is is the 手番プレイヤー.
+            Lang::Ja if r.from == engine::systems::warmachine::turn::RolesFrom::Turn => {
+                format!("手番プレイヤー: **{}**", r.roles.active)
+            }
             Lang::Ja => format!("アクティブプレイヤー: **{}**", r.roles.active),
         },
         None => String::new(),

@@ -18,7 +18,7 @@ use crate::{BotError, Context};
 #[poise::command(
     slash_command,
     name_localized("ja", "ウォーマシン"),
-    description_localized("ja", "ウォーマシン: 命中・クリティカル・ダメージ・撃破の確率")
+    description_localized("ja", "ウォーマシン: 命中・クリティカル・ダメージ・ディスエイブルの確率")
 )]
 #[allow(clippy::too_many_arguments)]
 pub async fn wm(
@@ -57,7 +57,7 @@ pub async fn wm(
     damage_boost: Option<bool>,
     #[description = "Damage boxes the target has left: the chance to disable it"]
     #[name_localized("ja", "残りボックス")]
-    #[description_localized("ja", "目標の残りダメージボックス（撃破の確率）")]
+    #[description_localized("ja", "目標の残りダメージボックス（ディスエイブルの確率）")]
     #[min = 1]
     #[max = 60]
     boxes: Option<u32>,
@@ -161,7 +161,7 @@ fn wm_view(o: &WarmachineOdds, lang: Lang) -> (EmbedView, Dist) {
         ));
         if let Some(p) = d.disable {
             fields.push((
-                lang.pick("Disabled", "撃破").to_string(),
+                lang.pick("Disabled", "ディスエイブル").to_string(),
                 format!("**{}**", percent(p)),
                 true,
             ));

@@ -53,8 +53,8 @@ pub fn initiative_view(out: &InitiativeOutcome, play: &[String], round: u32, lan
         .collect();
     let mut fields = Vec::new();
     let play_label = match out.kind {
-        InitiativeKind::Pole => Some(lang.pick("Placement order (clockwise)", "配置順（左回り）")),
-        InitiativeKind::Round => Some(lang.pick("Play order (clockwise)", "行動順（左回り）")),
+        InitiativeKind::Pole => Some(lang.pick("Placement order (clockwise)", "配置順（時計回り）")),
+        InitiativeKind::Round => Some(lang.pick("Play order (clockwise)", "行動順（時計回り）")),
         InitiativeKind::Contested => None,
     };
     if let Some(label) = play_label.filter(|_| play.len() > 1) {

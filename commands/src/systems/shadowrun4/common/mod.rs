@@ -154,6 +154,8 @@ pub fn find_char(inv: &Invocation, session: &Session, name: &str) -> Result<Sr4C
 /// `ranged.smartlink, ranged.aim=2` → choices. `=`, `:` or `*` before a count.
 pub fn parse_presets(inv: &Invocation, text: Option<&str>) -> Result<Vec<PresetChoice>, BotError> {
     let Some(text) = text else { return Ok(Vec::new()) };
+    // Read as `/roll` reads `２Ｄ６`: `ranged.aim＝２` is `ranged.aim=2` (issue 36).
+    let text = engine::i18n::fold_width(text);
     let mut out = Vec::new();
     for token in text
         .split([',', ' ', '、', ';'])

@@ -39,7 +39,7 @@ pub fn spell_view(o: &SpellOutcome, caster: &str, target: Option<&str>, lang: La
     let mut fields = vec![f(
         &format!(
             "{} · {} {}",
-            lang.pick("Spellcasting", "呪文発動"),
+            lang.pick("Spellcasting", "呪文詠唱"),
             lang.pick("Force", "フォース"),
             o.force
         ),
@@ -64,7 +64,7 @@ pub fn spell_view(o: &SpellOutcome, caster: &str, target: Option<&str>, lang: La
     ));
     fields.push(f(lang.pick("Drain", "ドレイン"), drain_text(&o.drain, lang)));
     let (title, colour) = headline_of(
-        who(Some(caster), lang.pick("Spellcasting", "呪文発動")),
+        who(Some(caster), lang.pick("Spellcasting", "呪文詠唱")),
         &[
             rg(caster, &o.cast),
             rg_opt(target.unwrap_or("?"), &o.resistance),
@@ -81,7 +81,7 @@ fn drain_of(who_: &str, lang: Lang) -> String {
 }
 
 fn fading_of(who_: &str, lang: Lang) -> String {
-    format!("{who_}, {}", lang.pick("fading", "フェーディング"))
+    format!("{who_}, {}", lang.pick("fading", "フェイディング"))
 }
 
 /// Seed 4.2 dispelling: Counterspelling + Magic against Force + Magic, hits taken off, drain.
@@ -151,17 +151,17 @@ pub fn summon_view(o: &SummonOutcome, caster: &str, force: u32, lang: Lang) -> E
 pub fn thread_view(o: &ThreadOutcome, who_: &str, lang: Lang) -> EmbedView {
     let fields = vec![
         f(
-            lang.pick("Threading", "スレッディング"),
+            lang.pick("Threading", "スレッド編成"),
             rolled_text(&o.thread, lang),
         ),
         fi(
             lang.pick("Rating", "レーティング"),
             format!("{} → **{}** (+{})", o.base_rating, o.rating, o.gained),
         ),
-        f(lang.pick("Fading", "フェーディング"), drain_text(&o.fading, lang)),
+        f(lang.pick("Fading", "フェイディング"), drain_text(&o.fading, lang)),
     ];
     let (title, colour) = headline_of(
-        who(Some(who_), lang.pick("Threading", "スレッディング")),
+        who(Some(who_), lang.pick("Threading", "スレッド編成")),
         &[rg(who_, &o.thread), rg_opt(fading_of(who_, lang), &o.fading.roll)],
         Some(o.gained > 0),
         lang,
@@ -183,7 +183,7 @@ pub fn compile_view(o: &CompileOutcome, who_: &str, rating: u32, lang: Lang) -> 
             rolled_text(&o.sprite, lang),
         ),
         fi(lang.pick("Tasks", "タスク"), format!("**{}**", o.tasks)),
-        f(lang.pick("Fading", "フェーディング"), drain_text(&o.fading, lang)),
+        f(lang.pick("Fading", "フェイディング"), drain_text(&o.fading, lang)),
     ];
     let (title, colour) = headline_of(
         who(Some(who_), lang.pick("Compiling", "スプライトのコンパイル")),

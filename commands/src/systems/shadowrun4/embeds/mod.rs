@@ -33,6 +33,7 @@ use engine::systems::shadowrun4::rigging::{
     PositioningOutcome, RangeBand,
 };
 use engine::systems::shadowrun4::sheet::{condition_text, monitor_bar};
+use engine::systems::shadowrun4::skill_names;
 use engine::systems::shadowrun4::test_kinds::{
     ExtendedEnd, ExtendedOutcome, OpposedOutcome, OpposedResult, Rolled, SearchOutcome, SuccessOutcome,
     TeamworkOutcome,
@@ -107,15 +108,9 @@ pub fn part_name(p: &PoolPart, lang: Lang) -> String {
     match &p.source {
         PartSource::Dice => lang.pick("Dice", "ダイス").to_string(),
         PartSource::Attribute { attribute } => attribute.name(lang).to_string(),
-        PartSource::Skill { skill } => match (
-            lang,
-            engine::systems::shadowrun4::skill_names::japanese_name(skill),
-        ) {
-            (Lang::Ja, Some(ja)) => ja.to_string(),
-            _ => skill.clone(),
-        },
+        PartSource::Skill { skill } => skill_names::display_name(skill, lang).to_string(),
         PartSource::Program { name } if name.is_empty() => lang.pick("Rating", "レーティング").to_string(),
-        PartSource::Program { name } => name.clone(),
+        PartSource::Program { name } => skill_names::display_name(name, lang).to_string(),
         PartSource::Defaulting => lang.pick("Defaulting", "技能なし").to_string(),
         PartSource::Wounds => lang.pick("Wounds", "負傷修正").to_string(),
         PartSource::Sustaining { count } => format!("{} ×{count}", lang.pick("Sustaining", "維持")),

@@ -35,7 +35,7 @@ pub fn effects_lines(m: &Model, lang: Lang) -> Vec<String> {
         }));
         let mut line = format!(
             "**{}** #{} {} ({})",
-            win.name,
+            engine::systems::warmachine::effects::shown_name(&win.name, lang),
             win.id,
             parts.join(", "),
             expiry_text(&win.expiry, lang)
@@ -80,10 +80,11 @@ pub fn model_line(m: &Model, lang: Lang) -> String {
     let fx: Vec<String> = by_name(&m.effects)
         .into_iter()
         .map(|(w, rest)| {
+            let name = engine::systems::warmachine::effects::shown_name(&w.name, lang);
             if rest.is_empty() {
-                w.name.clone()
+                name.to_string()
             } else {
-                format!("{} ×{}", w.name, rest.len() + 1)
+                format!("{name} ×{}", rest.len() + 1)
             }
         })
         .collect();

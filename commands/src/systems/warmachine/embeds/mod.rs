@@ -22,7 +22,7 @@ pub use turn::{closed_line, expired_lines, resolution_text, turn_end_view};
 
 use engine::i18n::Lang;
 use engine::systems::warmachine::dice::{D3, DiceRoll, DieSource};
-use engine::systems::warmachine::effects::StatReading;
+use engine::systems::warmachine::effects::{StatReading, shown_name};
 use engine::systems::warmachine::model::{Boxes, ModelStatus};
 use serde::Serialize;
 
@@ -95,7 +95,14 @@ pub fn reading_text(r: &StatReading, lang: Lang) -> String {
         let changes: Vec<String> = r
             .applied
             .iter()
-            .map(|a| format!("{} #{} {}", a.effect, a.instance, signed(i64::from(a.delta))))
+            .map(|a| {
+                format!(
+                    "{} #{} {}",
+                    shown_name(&a.effect, lang),
+                    a.instance,
+                    signed(i64::from(a.delta))
+                )
+            })
             .collect();
         format!(
             "{} {} → **{}** ({})",
@@ -114,7 +121,7 @@ pub fn reading_text(r: &StatReading, lang: Lang) -> String {
                     n.reason;
                 format!(
                     "{} #{} {} (#{applied_instance} {})",
-                    n.effect,
+                    shown_name(&n.effect, lang),
                     n.instance,
                     signed(i64::from(n.delta)),
                     lang.pick("applies", "を適用")

@@ -54,8 +54,15 @@ pub fn board_fields(state: &WarmachineState, models: &[&Model], lang: Lang) -> V
                 view.roles.active,
                 view.roles.inactive.join(", ")
             ),
+            // The seed's words: the player whose turn it is (no attack open) is the 手番プレイヤー,
+            // an attacking model's controller the アクティブプレイヤー; the others インアクティブ.
+            Lang::Ja if view.from == RolesFrom::Turn => format!(
+                "手番プレイヤー: **{}** · インアクティブプレイヤー: {}",
+                view.roles.active,
+                view.roles.inactive.join("、")
+            ),
             Lang::Ja => format!(
-                "アクティブ: **{}** · 非アクティブ: {}（{why}）",
+                "アクティブプレイヤー: **{}** · インアクティブプレイヤー: {}（{why}）",
                 view.roles.active,
                 view.roles.inactive.join("、")
             ),

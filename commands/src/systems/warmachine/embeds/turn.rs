@@ -1,6 +1,7 @@
 //! The end of a turn (effects that expire) and closed triggers.
 
 use engine::i18n::Lang;
+use engine::systems::warmachine::effects::shown_name;
 use engine::systems::warmachine::model::Expired;
 use engine::systems::warmachine::triggers::{ClosedTrigger, Resolution};
 use engine::systems::warmachine::turn::TurnEnd;
@@ -21,11 +22,15 @@ pub fn expired_lines(list: &[Expired], lang: Lang) -> Vec<String> {
             match lang {
                 Lang::En => format!(
                     "{}: {} #{} ended{remains}",
-                    e.model, e.instance.name, e.instance.id
+                    e.model,
+                    shown_name(&e.instance.name, lang),
+                    e.instance.id
                 ),
                 Lang::Ja => format!(
                     "{}：{} #{} 終了{remains}",
-                    e.model, e.instance.name, e.instance.id
+                    e.model,
+                    shown_name(&e.instance.name, lang),
+                    e.instance.id
                 ),
             }
         })
