@@ -257,3 +257,74 @@ fn suites_pass_over_http() {
         );
     }
 }
+
+/// The binary in HTTP mode as an operator runs it (`INTERACTIONS_LISTEN`, `DISCORD_PUBLIC_KEY`):
+/// no gateway connection, commands registered over REST, a roll answered in the HTTP response,
+/// `/readyz` ready without shards, exit 0 on SIGTERM.
+#[tokio::test]
+async fn the_binary_serves_over_http_and_stops_on_sigterm() {
+    let fake = saikoro_bot::fake_discord::FakeDiscord::start().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let free = || {
+        std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+    };
+    let (listen, metrics) = (free(), free());
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_saikoro"))
+        .current_dir(dir.path())
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("DISCORD_TOKEN", fake_discord::FAKE_TOKEN)
+        .env("DISCORD_PROXY_URL", fake.url())
+        .env("INTERACTIONS_LISTEN", listen.to_string())
+        .env("DISCORD_PUBLIC_KEY", fake_discord::test_public_key())
+        .env("METRICS_ADDR", metrics.to_string())
+        .env("SAIKORO_DATA_DIR", dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the binary starts");
+    fake.wait_commands(Some(fake_discord::DEFAULT_GUILD), WAIT)
+        .await
+        .expect("the server's commands registered over REST");
+    fake.deliver_over_http(&format!("http://{listen}/interactions"));
+    let roll = fake
+        .commands(None)
+        .into_iter()
+        .find(|c| c["name"] == "roll")
+        .expect("/roll registered globally");
+    let who = fake_discord::Invoker {
+        user: saikoro_bot::console::user_for("ana"),
+        locale: "en-US".into(),
+        guild_id: Some(fake_discord::DEFAULT_GUILD),
+        channel_id: fake_discord::DEFAULT_CHANNEL,
+        permissions: SEND_MESSAGES,
+        roles: vec![],
+    };
+    let interaction = fake.command_interaction(
+        &who,
+        2,
+        &roll,
+        json!([{ "name": "dice", "type": 3, "value": "2d6" }]),
+        json!({}),
+    );
+    let id = fake.deliver(interaction).unwrap();
+    let r = fake.wait_reply(id, WAIT).await.unwrap();
+    answered_in_the_response(&r);
+    assert!(text(&r).contains("Total"), "{}", text(&r));
+    assert!(fake.connected_shards().is_empty());
+    let (status, ready) = crate::support::http::get(metrics, "/readyz").await;
+    assert_eq!(status, 200, "{ready}");
+    assert!(ready.contains("none (interactions over HTTP)"), "{ready}");
+    let pid = child.id().expect("running").to_string();
+    let killed = std::process::Command::new("kill").args(["-TERM", &pid]).status();
+    assert!(killed.is_ok_and(|s| s.success()));
+    let status = tokio::time::timeout(WAIT, child.wait())
+        .await
+        .expect("stops within 15 s of SIGTERM")
+        .expect("exit status");
+    assert_eq!(status.code(), Some(0), "{status:?}");
+}
