@@ -209,3 +209,26 @@ async fn a_stopped_replica_finishes_what_it_holds_and_takes_nothing_new() {
         .unwrap();
     assert!(session.entry("Ana").is_some(), "the held edit was written");
 }
+
+/// Slow work over HTTP: the bot's own deferral at 2 s is the HTTP response ("thinking…"), and
+/// its answer then edits it in, as on the gateway.
+#[tokio::test]
+async fn slow_work_is_deferred_in_the_response_and_edited_in() {
+    use saikoro_bot::fake_discord::ReplyEvent;
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(FlakyStore::new(sqlite(dir.path()).await));
+    let fake = FakeDiscord::start().await.unwrap();
+    let a = replica(&fake, store.clone()).await;
+    let gm = invoker("gm", true);
+    send(&fake, &a, &gm, "/session start name:Run system:generic").await;
+    store.update_delay_ms.store(2600, Ordering::SeqCst);
+    let (_, r) = send(&fake, &a, &gm, "/char add name:Ana").await;
+    match r.events.as_slice() {
+        [ReplyEvent::Callback(first), ReplyEvent::EditOriginal(_), ..] => {
+            assert_eq!(first["type"], 5, "{first}")
+        }
+        other => panic!("not a deferral then an edit: {other:?}"),
+    }
+    assert!(!r.ephemeral && text(&r).contains("Ana"), "{}", text(&r));
+    a.bot.shutdown().await;
+}
