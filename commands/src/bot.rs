@@ -86,7 +86,7 @@ impl RunningBot {
 }
 
 /// SIGINT (Ctrl-C) or SIGTERM (docker stop).
-async fn shutdown_signal() {
+pub(crate) async fn shutdown_signal() {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
@@ -109,16 +109,16 @@ async fn shutdown_signal() {
 }
 
 /// What the framework's hooks (plain `fn`s) reach through serenity's per-client type map.
-struct Shared {
-    metrics: Option<Arc<Metrics>>,
-    dev_guild: Option<u64>,
+pub(crate) struct Shared {
+    pub(crate) metrics: Option<Arc<Metrics>>,
+    pub(crate) dev_guild: Option<u64>,
     /// Each shard's registration of its guilds' commands (its READY lists them), run once: a
     /// second READY for the shard waits for the first's to finish instead of racing it.
     registered_shards: Mutex<HashMap<u32, Arc<OnceCell<()>>>>,
     /// Set once the start-up registration has finished (see [`RunningBot::commands_registered`]).
-    commands_registered: watch::Sender<bool>,
+    pub(crate) commands_registered: watch::Sender<bool>,
     /// What gets registered (built once from the framework's commands).
-    commands: CommandSet,
+    pub(crate) commands: CommandSet,
     /// Servers whose system commands were skipped because their settings could not be read:
     /// registered as soon as storage answers (see [`retry_skipped`]).
     skipped: Mutex<BTreeSet<u64>>,
@@ -157,9 +157,9 @@ pub async fn start(opts: BotOptions) -> Result<RunningBot, BotError> {
 /// spawned task while the bot already serves).
 pub(crate) struct CommandSet {
     /// Everything (development: one server).
-    all: Vec<serenity::all::CreateCommand>,
+    pub(crate) all: Vec<serenity::all::CreateCommand>,
     /// The generic commands every server sees.
-    global: Vec<serenity::all::CreateCommand>,
+    pub(crate) global: Vec<serenity::all::CreateCommand>,
     /// Each system's command tree.
     systems: Vec<(engine::session::SystemId, serenity::all::CreateCommand)>,
     /// The per-server generic commands for a server playing one system (`Some`) or several.
@@ -207,7 +207,7 @@ impl CommandSet {
 /// read (a database outage) nothing is registered now: the list Discord already has (what the
 /// admins chose) stays, instead of defaults that would bring disabled systems back, and the
 /// guild is registered once storage answers again.
-async fn register_guild_from_store(
+pub(crate) async fn register_guild_from_store(
     http: &Arc<Http>,
     shared: &Arc<Shared>,
     store: &Arc<dyn Store>,
@@ -333,6 +333,45 @@ async fn register_at_start(http: Arc<Http>, store: Arc<dyn Store>, shared: Arc<S
     shared.commands_registered.send_replace(true);
 }
 
+/// The framework's commands and hooks, the same in both modes (the gateway's `poise::Framework`
+/// and the HTTP endpoint's own `poise::dispatch_event`).
+pub(crate) fn framework_options() -> poise::FrameworkOptions<Data, BotError> {
+    poise::FrameworkOptions {
+        commands: {
+            let mut all = commands::all();
+            reply::defer_when_slow(&mut all);
+            // Japanese replies name these commands the Japanese way.
+            crate::command_names::learn(&all);
+            all
+        },
+        on_error: |e| Box::pin(on_error(e)),
+        pre_command: |ctx| Box::pin(pre_command(ctx)),
+        post_command: |ctx| Box::pin(post_command(ctx)),
+        reply_callback: Some(on_reply),
+        event_handler: |fw, event| Box::pin(on_event(fw, event)),
+        // Owners are never consulted; skipping the lookup saves a request at start-up.
+        initialize_owners: false,
+        // Nothing we send pings: display names, character names and labels are users' own
+        // text, and `<@id>` in one must not notify anyone (mentions still render as names).
+        allowed_mentions: Some(serenity::all::CreateAllowedMentions::new()),
+        // No control characters or direction overrides in any text option, for every command.
+        command_check: Some(|ctx| Box::pin(crate::text_check::no_unsafe_text(ctx))),
+        ..Default::default()
+    }
+}
+
+/// What the hooks share, for a bot of either mode.
+pub(crate) fn new_shared(metrics: Option<Arc<Metrics>>, dev_guild: Option<u64>) -> Arc<Shared> {
+    Arc::new(Shared {
+        metrics,
+        dev_guild,
+        registered_shards: Mutex::new(HashMap::new()),
+        commands_registered: watch::Sender::new(false),
+        commands: CommandSet::new(&commands::all()),
+        skipped: Mutex::new(BTreeSet::new()),
+    })
+}
+
 /// Connect and start serving. Returns once the client is built; shards connect in the background.
 pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<RunningBot, BotError> {
     let BotOptions {
@@ -345,14 +384,7 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
     } = opts;
     // The token never reaches a log line, whatever the level.
     crate::logging::hide_secret(&token);
-    let shared = Arc::new(Shared {
-        metrics: scale.metrics.clone(),
-        dev_guild,
-        registered_shards: Mutex::new(HashMap::new()),
-        commands_registered: watch::Sender::new(false),
-        commands: CommandSet::new(&commands::all()),
-        skipped: Mutex::new(BTreeSet::new()),
-    });
+    let shared = new_shared(scale.metrics.clone(), dev_guild);
     let commands_registered = shared.commands_registered.subscribe();
     let setup_shared = shared.clone();
     let mut http = HttpBuilder::new(&token);
@@ -360,28 +392,7 @@ pub async fn start_with(opts: BotOptions, scale: ScaleOptions) -> Result<Running
         http = http.proxy(url).ratelimiter_disabled(true);
     }
     let framework = poise::Framework::builder()
-        .options(poise::FrameworkOptions {
-            commands: {
-                let mut all = commands::all();
-                reply::defer_when_slow(&mut all);
-                // Japanese replies name these commands the Japanese way.
-                crate::command_names::learn(&all);
-                all
-            },
-            on_error: |e| Box::pin(on_error(e)),
-            pre_command: |ctx| Box::pin(pre_command(ctx)),
-            post_command: |ctx| Box::pin(post_command(ctx)),
-            reply_callback: Some(on_reply),
-            event_handler: |fw, event| Box::pin(on_event(fw, event)),
-            // Owners are never consulted; skipping the lookup saves a request at start-up.
-            initialize_owners: false,
-            // Nothing we send pings: display names, character names and labels are users' own
-            // text, and `<@id>` in one must not notify anyone (mentions still render as names).
-            allowed_mentions: Some(serenity::all::CreateAllowedMentions::new()),
-            // No control characters or direction overrides in any text option, for every command.
-            command_check: Some(|ctx| Box::pin(crate::text_check::no_unsafe_text(ctx))),
-            ..Default::default()
-        })
+        .options(framework_options())
         .setup(move |ctx, ready, _framework| {
             Box::pin(async move {
                 // Never fails: registration runs beside serving (see `register_at_start`).

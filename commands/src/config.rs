@@ -39,6 +39,16 @@ pub struct Config {
     /// Serve Prometheus metrics and health probes here.
     pub metrics_addr: Option<SocketAddr>,
     pub log_format: LogFormat,
+    /// Serve interactions over HTTP instead of the gateway (`INTERACTIONS_LISTEN`).
+    pub interactions: Option<Interactions>,
+}
+
+/// HTTP interactions mode: where to listen, and the key Discord signs with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interactions {
+    pub listen: SocketAddr,
+    /// `DISCORD_PUBLIC_KEY`: 64 hex digits (checked).
+    pub public_key: String,
 }
 
 /// Which gateway shards a process runs (`SHARD_TOTAL`, `SHARD_RANGE`).
@@ -91,6 +101,16 @@ pub enum ConfigError {
     BadMetricsAddr(String),
     #[error("LOG_FORMAT must be `text` or `json`, got {0:?}")]
     BadLogFormat(String),
+    #[error("INTERACTIONS_LISTEN must be an address and port such as 0.0.0.0:8080, got {0:?}")]
+    BadInteractionsListen(String),
+    #[error(
+        "INTERACTIONS_LISTEN needs DISCORD_PUBLIC_KEY: the application's public key from the developer portal (General Information)"
+    )]
+    MissingPublicKey,
+    #[error("DISCORD_PUBLIC_KEY must be the application's public key: 64 hex digits")]
+    BadPublicKey,
+    #[error("SHARD_TOTAL and SHARD_RANGE are gateway settings: leave them unset with INTERACTIONS_LISTEN")]
+    ShardingOverHttp,
 }
 
 /// Where the SQLite file lives when `SAIKORO_DATA_DIR` is unset (or empty).
@@ -145,6 +165,14 @@ pub struct Settings {
     /// Log format: `text` (for people) or `json` (one object a line, for collectors)
     #[arg(long, env = "LOG_FORMAT", value_name = "LOG_FORMAT", default_value = "text")]
     pub log_format: Option<OsString>,
+    /// Serve interactions over HTTP on this address (e.g. 0.0.0.0:8080, path /interactions)
+    /// instead of the gateway; needs DISCORD_PUBLIC_KEY. Unset: the gateway
+    #[arg(long, env = "INTERACTIONS_LISTEN", value_name = "INTERACTIONS_LISTEN")]
+    pub interactions_listen: Option<OsString>,
+    /// The application's public key (developer portal, General Information), which Discord's
+    /// interaction requests are signed for. Needed with INTERACTIONS_LISTEN
+    #[arg(long, env = "DISCORD_PUBLIC_KEY", value_name = "DISCORD_PUBLIC_KEY")]
+    pub discord_public_key: Option<OsString>,
 }
 
 /// A value: unset and empty are the same (an empty line in `.env` means "not set").
@@ -196,7 +224,12 @@ impl Config {
             .transpose()?;
         let log_format = log_format(s.log_format.as_deref())?;
         let data_dir = var("SAIKORO_DATA_DIR", s.data_dir.as_deref())?;
+        let interactions = interactions(s)?;
+        if interactions.is_some() && sharding != Sharding::Auto {
+            return Err(ConfigError::ShardingOverHttp);
+        }
         Ok(Config {
+            interactions,
             sharding,
             metrics_addr,
             log_format,
@@ -207,6 +240,24 @@ impl Config {
             proxy_url: proxy_url.map(|u| u.trim_end_matches('/').to_string()),
         })
     }
+}
+
+fn interactions(s: &Settings) -> Result<Option<Interactions>, ConfigError> {
+    let Some(listen) = var("INTERACTIONS_LISTEN", s.interactions_listen.as_deref())? else {
+        return Ok(None);
+    };
+    let listen = listen
+        .parse::<SocketAddr>()
+        .map_err(|_| ConfigError::BadInteractionsListen(listen))?;
+    let key =
+        var("DISCORD_PUBLIC_KEY", s.discord_public_key.as_deref())?.ok_or(ConfigError::MissingPublicKey)?;
+    if crate::interactions_http::verify::verifier(&key).is_none() {
+        return Err(ConfigError::BadPublicKey);
+    }
+    Ok(Some(Interactions {
+        listen,
+        public_key: key,
+    }))
 }
 
 /// A `LOG_FORMAT` value (`text` when unset).
@@ -293,6 +344,52 @@ mod tests {
     fn cfg(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
         let vars: Vec<(&str, OsString)> = vars.iter().map(|(k, v)| (*k, OsString::from(v))).collect();
         Config::from_settings(&settings(&vars))
+    }
+
+    #[test]
+    fn http_mode_needs_an_address_and_the_public_key() {
+        // A key must be a point of the curve: the fake Discord's test key is one.
+        let key = crate::fake_discord::test_public_key();
+        let c = cfg(&[("DISCORD_TOKEN", TOKEN)]).unwrap();
+        assert_eq!(c.interactions, None);
+        let c = cfg(&[
+            ("DISCORD_TOKEN", TOKEN),
+            ("INTERACTIONS_LISTEN", "0.0.0.0:8080"),
+            ("DISCORD_PUBLIC_KEY", &key),
+        ])
+        .unwrap();
+        let i = c.interactions.expect("HTTP mode");
+        assert_eq!(i.listen, "0.0.0.0:8080".parse().unwrap());
+        assert_eq!(i.public_key, key);
+        assert_eq!(
+            cfg(&[("DISCORD_TOKEN", TOKEN), ("INTERACTIONS_LISTEN", "0.0.0.0:8080")]),
+            Err(ConfigError::MissingPublicKey)
+        );
+        assert_eq!(
+            cfg(&[
+                ("DISCORD_TOKEN", TOKEN),
+                ("INTERACTIONS_LISTEN", "8080"),
+                ("DISCORD_PUBLIC_KEY", &key)
+            ]),
+            Err(ConfigError::BadInteractionsListen("8080".into()))
+        );
+        assert_eq!(
+            cfg(&[
+                ("DISCORD_TOKEN", TOKEN),
+                ("INTERACTIONS_LISTEN", "0.0.0.0:8080"),
+                ("DISCORD_PUBLIC_KEY", "not-hex")
+            ]),
+            Err(ConfigError::BadPublicKey)
+        );
+        assert_eq!(
+            cfg(&[
+                ("DISCORD_TOKEN", TOKEN),
+                ("INTERACTIONS_LISTEN", "0.0.0.0:8080"),
+                ("DISCORD_PUBLIC_KEY", &key),
+                ("SHARD_TOTAL", "2")
+            ]),
+            Err(ConfigError::ShardingOverHttp)
+        );
     }
 
     #[test]
@@ -438,7 +535,7 @@ mod tests {
     }
 
     /// Every variable the bot reads, as `--help` must list it.
-    const VARIABLES: [&str; 9] = [
+    const VARIABLES: [&str; 11] = [
         "DISCORD_TOKEN",
         "DATABASE_URL",
         "SAIKORO_DATA_DIR",
@@ -448,6 +545,8 @@ mod tests {
         "SHARD_RANGE",
         "METRICS_ADDR",
         "LOG_FORMAT",
+        "INTERACTIONS_LISTEN",
+        "DISCORD_PUBLIC_KEY",
     ];
 
     #[test]

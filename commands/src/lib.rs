@@ -16,6 +16,7 @@ pub mod embeds;
 pub mod error;
 pub mod fake_discord;
 pub mod help;
+pub mod interactions_http;
 pub mod invocation;
 pub mod loadtest;
 pub mod log_line;

@@ -7,6 +7,7 @@ use saikoro_bot::bot::{self, BotOptions, ScaleOptions};
 use saikoro_bot::config::{self, Config, LogFormat, Settings};
 use saikoro_bot::console::{ConsoleOptions, script};
 use saikoro_bot::dice_source::DiceSource;
+use saikoro_bot::interactions_http::{self, HttpOptions, Running};
 use saikoro_bot::loadtest::{self, LoadOptions};
 use saikoro_bot::logging;
 use saikoro_bot::metrics::{self, Metrics, Probe};
@@ -89,6 +90,10 @@ enum Command {
         /// `<interaction>-<name>`; `--json` carries their bytes as base64 too.
         #[arg(long)]
         save_attachments: Option<std::path::PathBuf>,
+        /// Deliver interactions as Discord's signed HTTP POSTs to the bot's interactions
+        /// endpoint (`INTERACTIONS_LISTEN` mode) instead of over the gateway.
+        #[arg(long)]
+        http: bool,
     },
     /// Measure: the real bot against the built-in fake Discord on loopback, N interactions over
     /// the gateway; reports throughput, latency percentiles and peak memory.
@@ -145,6 +150,7 @@ async fn main() -> ExitCode {
             database_url,
             attach,
             save_attachments,
+            http,
         } => {
             // The console's output is the replies; keep the bot's logs to warnings.
             init_logging("warn,serenity=error");
@@ -165,6 +171,7 @@ async fn main() -> ExitCode {
                 data_dir,
                 attach,
                 save_attachments,
+                http,
             };
             let mut out = tokio::io::stdout();
             let result = match line {
@@ -197,7 +204,7 @@ async fn run(settings: &Settings) -> ExitCode {
         }
     };
     logging::init("info,serenity=warn,tracing::span=warn", config.log_format);
-    tracing::info!(sharding = ?config.sharding, proxy = config.proxy_url.is_some(), "starting");
+    tracing::info!(sharding = ?config.sharding, proxy = config.proxy_url.is_some(), over_http = config.interactions.is_some(), "starting");
     let dice = match DiceSource::os() {
         Ok(d) => d,
         Err(e) => {
@@ -213,27 +220,39 @@ async fn run(settings: &Settings) -> ExitCode {
         }
     };
     let metrics = config.metrics_addr.map(|_| Metrics::new());
-    let started = bot::start_with(
-        BotOptions {
-            token: config.token.expose().to_string(),
-            proxy_url: config.proxy_url.clone(),
-            dev_guild: config.dev_guild,
-            dice,
-            outcome_tap: None,
-            store: store.clone(),
-        },
-        ScaleOptions {
-            sharding: config.sharding,
-            metrics: metrics.clone(),
-        },
-    )
-    .await;
+    let bot_opts = BotOptions {
+        token: config.token.expose().to_string(),
+        proxy_url: config.proxy_url.clone(),
+        dev_guild: config.dev_guild,
+        dice,
+        outcome_tap: None,
+        store: store.clone(),
+    };
+    let scale = ScaleOptions {
+        sharding: config.sharding,
+        metrics: metrics.clone(),
+    };
+    let started = match &config.interactions {
+        Some(i) => {
+            let opts = HttpOptions {
+                listen: i.listen,
+                public_key: i.public_key.clone(),
+            };
+            interactions_http::start(bot_opts, scale, opts)
+                .await
+                .map(Running::Http)
+        }
+        None => bot::start_with(bot_opts, scale).await.map(Running::Gateway),
+    };
     let result = match started {
         Ok(bot) => {
             if let (Some(addr), Some(metrics)) = (config.metrics_addr, metrics) {
                 let probe = Probe {
                     metrics,
-                    shards: bot.shard_manager(),
+                    shards: match &bot {
+                        Running::Gateway(b) => Some(b.shard_manager()),
+                        Running::Http(_) => None,
+                    },
                     store: store.clone(),
                 };
                 match metrics::serve(addr, probe).await {
@@ -248,7 +267,10 @@ async fn run(settings: &Settings) -> ExitCode {
                     }
                 }
             }
-            bot.run_until_signal().await
+            match bot {
+                Running::Gateway(b) => b.run_until_signal().await,
+                Running::Http(b) => b.run_until_signal().await,
+            }
         }
         Err(e) => Err(e),
     };

@@ -222,14 +222,18 @@ impl Metrics {
 #[derive(Clone)]
 pub struct Probe {
     pub metrics: Arc<Metrics>,
-    pub shards: Arc<ShardManager>,
+    /// The gateway's shards; `None` over HTTP (no gateway: ready when the store answers).
+    pub shards: Option<Arc<ShardManager>>,
     pub store: Arc<dyn Store>,
 }
 
 impl Probe {
     /// At least one shard is connected.
     pub async fn shard_connected(&self) -> bool {
-        let runners = self.shards.runners.lock().await;
+        let Some(shards) = &self.shards else {
+            return false;
+        };
+        let runners = shards.runners.lock().await;
         runners
             .values()
             .any(|r| matches!(r.stage, serenity::all::ConnectionStage::Connected))
@@ -254,7 +258,9 @@ pub fn router(probe: Probe) -> Router {
 }
 
 async fn metrics(State(p): State<Probe>) -> Response {
-    p.metrics.sample(Some(&p.shards), Some(p.store.as_ref())).await;
+    p.metrics
+        .sample(p.shards.as_deref(), Some(p.store.as_ref()))
+        .await;
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
         p.metrics.render(),
@@ -263,11 +269,16 @@ async fn metrics(State(p): State<Probe>) -> Response {
 }
 
 async fn ready(State(p): State<Probe>) -> Response {
-    let shard = p.shard_connected().await;
+    let over_http = p.shards.is_none();
+    let shard = over_http || p.shard_connected().await;
     let store = p.store_answers().await;
     let body = format!(
         "shard: {}\nstore: {}\n",
-        if shard { "connected" } else { "not connected" },
+        match (over_http, shard) {
+            (true, _) => "none (interactions over HTTP)",
+            (false, true) => "connected",
+            (false, false) => "not connected",
+        },
         if store { "ok" } else { "unavailable" }
     );
     let code = if shard && store {

@@ -23,9 +23,10 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use crate::bot::{self, BotOptions, RunningBot};
+use crate::bot::{self, BotOptions};
 use crate::dice_source::DiceSource;
 use crate::fake_discord::{self, FakeDiscord, Invoker, Reply};
+use crate::interactions_http::{self as over_http, HttpOptions, Running};
 use crate::store::{self, Store};
 use crate::{BotError, TappedOutcome};
 
@@ -55,6 +56,10 @@ pub struct ConsoleOptions {
     pub attach: Option<PathBuf>,
     /// Write every file a reply attaches into this folder (`--save-attachments`).
     pub save_attachments: Option<PathBuf>,
+    /// Interactions as signed HTTP POSTs to the bot's endpoint (`--http`), not the gateway.
+    /// Also on when `SAIKORO_TEST_TRANSPORT=http`, so every suite that starts a console runs
+    /// in HTTP mode as it stands.
+    pub http: bool,
 }
 
 impl Default for ConsoleOptions {
@@ -71,8 +76,15 @@ impl Default for ConsoleOptions {
             data_dir: None,
             attach: None,
             save_attachments: None,
+            http: false,
         }
     }
+}
+
+/// `SAIKORO_TEST_TRANSPORT=http`: every console delivers interactions over HTTP (how the
+/// end-to-end suites run in both modes).
+pub fn http_from_env() -> bool {
+    std::env::var("SAIKORO_TEST_TRANSPORT").is_ok_and(|v| v.eq_ignore_ascii_case("http"))
 }
 
 /// How long a command may take before the console reports that the bot did not answer.
@@ -83,7 +95,7 @@ const START_TIMEOUT: Duration = Duration::from_secs(30);
 /// The fake Discord and the bot running against it.
 pub struct Console {
     pub fake: FakeDiscord,
-    bot: Option<RunningBot>,
+    bot: Option<Running>,
     outcomes: mpsc::UnboundedReceiver<TappedOutcome>,
     pending: HashMap<u64, Value>,
     done: HashSet<u64>,
@@ -146,22 +158,39 @@ impl Console {
             .await
             .map_err(BotError::internal)?;
         let (tx, outcomes) = mpsc::unbounded_channel();
-        let bot = bot::start(BotOptions {
+        let bot_opts = BotOptions {
             token: fake_discord::FAKE_TOKEN.to_string(),
             proxy_url: Some(fake.url()),
             dev_guild: None,
             dice: dice.clone(),
             outcome_tap: Some(tx),
             store: store.clone(),
-        })
-        .await?;
+        };
+        let http = opts.http || http_from_env();
+        let bot = if http {
+            let bot = over_http::start(
+                bot_opts,
+                bot::ScaleOptions::default(),
+                HttpOptions {
+                    listen: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+                    public_key: fake_discord::test_public_key(),
+                },
+            )
+            .await?;
+            fake.deliver_over_http(&bot.url());
+            Running::Http(bot)
+        } else {
+            Running::Gateway(bot::start(bot_opts).await?)
+        };
         // The bot's own signal: every command it registers at start-up (the global ones and
         // this server's systems) is known before the first line is typed.
         if !bot.commands_registered(START_TIMEOUT).await {
             bot.shutdown().await;
             return Err(ConsoleError::NotRegistered(START_TIMEOUT));
         }
-        fake.wait_shards(1, START_TIMEOUT).await?;
+        if !http {
+            fake.wait_shards(1, START_TIMEOUT).await?;
+        }
         let who = Who {
             name: opts.user.clone(),
             admin: opts.admin,

@@ -5,6 +5,7 @@
 
 mod files;
 mod gateway;
+mod http_delivery;
 pub mod payloads;
 mod rest;
 mod schema;
@@ -18,6 +19,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc};
 
+pub use http_delivery::{sign, test_public_key, timestamp_now};
 pub use payloads::{ALL_PERMISSIONS, FakeUser, Invoker};
 
 /// What the bot sent back for one interaction, in order.
@@ -193,6 +195,10 @@ pub(crate) struct State {
     /// Files users attached (see `files.rs`), and how often the bot downloaded one.
     hosted: Mutex<files::Hosted>,
     downloads: AtomicUsize,
+    /// The bot's interactions endpoint, when interactions go over HTTP.
+    http: Mutex<Option<Arc<http_delivery::HttpTarget>>>,
+    /// Tokens of interactions whose HTTP response has not come back yet.
+    http_in_flight: Mutex<std::collections::HashSet<String>>,
 }
 
 /// Poisoning only happens after a panic elsewhere; the data is still the best we have.
@@ -423,6 +429,8 @@ impl FakeDiscord {
             base_url: Mutex::new(format!("http://{addr}")),
             hosted: Mutex::default(),
             downloads: AtomicUsize::new(0),
+            http: Mutex::default(),
+            http_in_flight: Mutex::default(),
         });
         let app = rest::router(state.clone())
             .merge(gateway::router(state.clone()))
@@ -545,7 +553,8 @@ impl FakeDiscord {
         self.state.app_id
     }
 
-    /// Deliver an interaction over the gateway to the shard that owns its guild.
+    /// Deliver an interaction over the gateway to the shard that owns its guild (or, after
+    /// [`FakeDiscord::deliver_over_http`], as a signed POST to the bot's endpoint).
     /// Returns its id, for [`FakeDiscord::wait_reply`].
     pub fn deliver(&self, interaction: Value) -> Result<u64, FakeError> {
         let id: u64 = interaction["id"]
@@ -571,6 +580,9 @@ impl FakeDiscord {
                 ..Default::default()
             },
         );
+        if self.state.post_interaction(id, &interaction) {
+            return Ok(id);
+        }
         let shards = lock(&self.state.shards);
         // Discord's routing: (guild_id >> 22) % shard_count; DMs go to shard 0.
         let target = shards.iter().find(|(sid, sh)| match guild {

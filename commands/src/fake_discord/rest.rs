@@ -24,6 +24,7 @@ pub(super) fn router(state: Arc<State>) -> Router {
         .route("/api/v10/applications/@me", get(application))
         .route("/api/v10/users/@me", get(current_user))
         .route("/api/v10/users/@me/channels", post(open_dm))
+        .route("/api/v10/users/@me/guilds", get(my_guilds))
         .route("/api/v10/channels/{channel}/messages", post(channel_message))
         .route(
             "/api/v10/applications/{app}/commands",
@@ -74,12 +75,33 @@ async fn current_user(AxState(s): St) -> Response {
     axum::Json(payloads::user(&s.bot)).into_response()
 }
 
+/// `GET /users/@me/guilds`: how a bot without a gateway learns its servers (one page: the fake's
+/// servers are few).
+async fn my_guilds(AxState(s): St) -> Response {
+    let guilds: Vec<Value> = s
+        .guilds
+        .iter()
+        .map(|g| {
+            json!({
+                "id": g.to_string(), "name": format!("Server {g}"), "icon": null, "owner": false,
+                "permissions": "0", "features": [],
+            })
+        })
+        .collect();
+    axum::Json(guilds).into_response()
+}
+
 /// A body that must be JSON (serenity sends multipart only with attachments) and fit the schema
 /// Discord publishes for `route`; a body that does not is refused as Discord would, and kept
 /// for the test to fail on. The error is the response to send back as is, so its size is of no
 /// concern.
 #[allow(clippy::result_large_err)]
-fn json_body(s: &State, route: Route, headers: &HeaderMap, body: &Bytes) -> Result<Value, Response> {
+pub(super) fn json_body(
+    s: &State,
+    route: Route,
+    headers: &HeaderMap,
+    body: &Bytes,
+) -> Result<Value, Response> {
     let ctype = headers
         .get("content-type")
         .and_then(|v| v.to_str().ok())
@@ -246,6 +268,7 @@ async fn followup(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    s.settle(&token).await;
     match json_body(&s, Route::Followup, &headers, &body) {
         Ok(v) => match s.record(None, Some(&token), ReplyEvent::Followup(v)) {
             Some(msg) => axum::Json(msg).into_response(),
@@ -261,6 +284,7 @@ async fn edit_original(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    s.settle(&token).await;
     match json_body(&s, Route::EditOriginal, &headers, &body) {
         Ok(v) => match s.record(None, Some(&token), ReplyEvent::EditOriginal(v)) {
             Some(msg) => axum::Json(msg).into_response(),
@@ -271,6 +295,7 @@ async fn edit_original(
 }
 
 async fn get_original(AxState(s): St, Path((_app, token)): Path<(String, String)>) -> Response {
+    s.settle(&token).await;
     match s.original(&token) {
         Some(msg) => axum::Json(msg).into_response(),
         None => unknown_webhook(),
@@ -278,6 +303,7 @@ async fn get_original(AxState(s): St, Path((_app, token)): Path<(String, String)
 }
 
 async fn delete_original(AxState(s): St, Path((_app, token)): Path<(String, String)>) -> Response {
+    s.settle(&token).await;
     s.record(None, Some(&token), ReplyEvent::DeleteOriginal);
     StatusCode::NO_CONTENT.into_response()
 }

@@ -28,6 +28,8 @@ mod e2e_terminator;
 mod e2e_warmachine;
 mod e2e_wm_table;
 mod outage_hang;
+mod over_http;
+mod over_http_replicas;
 mod scale_metrics;
 mod scale_proxy;
 mod scale_reconnect;

@@ -165,7 +165,7 @@ async fn readyz_says_unavailable_while_the_database_is_frozen() {
     let h = support::harness::Harness::start(fake, store.clone()).await;
     let probe = Probe {
         metrics: Metrics::new(),
-        shards: h.bot.as_ref().unwrap().shard_manager(),
+        shards: Some(h.bot.as_ref().unwrap().shard_manager()),
         store: store.clone(),
     };
     let (addr, _server) = metrics::serve("127.0.0.1:0".parse().unwrap(), probe)

@@ -68,7 +68,7 @@ async fn metrics_count_commands_outcomes_latency_pool_and_shards() {
     .expect("bot starts");
     let probe = Probe {
         metrics,
-        shards: running.shard_manager(),
+        shards: Some(running.shard_manager()),
         store: store.clone(),
     };
     let (addr, _server) = metrics::serve("127.0.0.1:0".parse().unwrap(), probe)
