@@ -165,9 +165,10 @@ async fn roll_session_button_and_autocomplete_are_answered_over_http() {
         as_(&mut c, &gm, &format!("/char add name:{name}")).await;
     }
     // Autocomplete: a type 8 answer in the response.
+    // `/char` is registered per server (its sheet option follows the server's systems).
     let command = c
         .fake
-        .commands(None)
+        .commands(Some(fake_discord::DEFAULT_GUILD))
         .into_iter()
         .find(|c| c["name"] == "char")
         .unwrap();
