@@ -126,14 +126,39 @@ fn command(entry: &RollLogEntry, lang: Lang) -> String {
     command_text(&entry.command, lang)
 }
 
+/// Button presses are logged under a command-like name that is no registered command
+/// (`/sr second chance`): their Japanese words, as the buttons say them.
+const PRESSES: &[(&str, &str)] = &[
+    ("/sr second chance", "/sr セカンド・チャンス"),
+    ("/sr edge dice", "/sr エッジ追加"),
+    ("/sr negate glitch", "/sr グリッチを打ち消す"),
+    ("/sr burn edge", "/sr エッジを燃やす"),
+    ("/sr apply damage", "/sr ダメージを適用"),
+    ("/sr cheat death", "/sr 死を免れる"),
+    ("/wm apply damage", "/wm ダメージを適用"),
+    ("/wm boosted damage", "/wm ブーストしてダメージロール"),
+    (
+        "/term continue (I'll Be Back)",
+        "/term continue（アイル ビー バック）",
+    ),
+    ("/rally reliable", "/rally リライアブル"),
+];
+
 /// A logged command as typed, named in the reader's language.
 pub fn command_text(command: &str, lang: Lang) -> String {
     match lang {
         Lang::En => command.to_string(),
-        // The names are swapped only in Japanese text: a marker the swap then drops.
-        Lang::Ja => crate::command_names::in_japanese_text(&format!("ロール {command}"))
-            .trim_start_matches("ロール ")
-            .to_string(),
+        Lang::Ja => {
+            let pressed = PRESSES.iter().find_map(|(en, ja)| {
+                let rest = command.strip_prefix(en)?;
+                (rest.is_empty() || rest.starts_with(' ')).then(|| format!("{ja}{rest}"))
+            });
+            let command = pressed.as_deref().unwrap_or(command);
+            // The names are swapped only in Japanese text: a marker the swap then drops.
+            crate::command_names::in_japanese_text(&format!("ロール {command}"))
+                .trim_start_matches("ロール ")
+                .to_string()
+        }
     }
 }
 
@@ -350,5 +375,29 @@ mod tests {
         assert!(md.contains(&system), "{md}");
         assert!(md.contains("→ ヒット 2 / 3 → 失敗\n"), "{md}");
         assert!(md.contains("## ロスター"), "{md}");
+    }
+
+    /// A press's log name reads in the button's Japanese words, its command in Japanese.
+    #[test]
+    fn presses_read_in_the_buttons_words() {
+        crate::command_names::learn(&crate::commands::all());
+        assert_eq!(
+            command_text("/sr second chance", Lang::Ja),
+            "/シャドウラン セカンド・チャンス"
+        );
+        assert_eq!(
+            command_text("/rally reliable 3", Lang::Ja),
+            "/ラリー リライアブル 3"
+        );
+        assert_eq!(
+            command_text("/term continue (I'll Be Back)", Lang::Ja),
+            "/ターミネーター 続行（アイル ビー バック）"
+        );
+        assert_eq!(command_text("/sr second chance", Lang::En), "/sr second chance");
+        // A typed command that only starts alike is left as typed.
+        assert_eq!(
+            command_text("/sr second chances", Lang::Ja),
+            "/シャドウラン second chances"
+        );
     }
 }
