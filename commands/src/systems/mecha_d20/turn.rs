@@ -173,7 +173,7 @@ pub async fn mecha_held(
     slash_command,
     guild_only,
     rename = "lose",
-    name_localized("ja", "喪失"),
+    name_localized("ja", "兵器損失"),
     description_localized("ja", "失った腕・脚に搭載していた兵器を選ぶ（所有者）")
 )]
 pub async fn mecha_lose(

@@ -364,7 +364,7 @@ pub async fn summon(
 #[poise::command(
     slash_command,
     guild_only,
-    name_localized("ja", "スレッディング"),
+    name_localized("ja", "スレッド編成"),
     description_localized("ja", "スレッド編成：共振力＋ソフトウェア、ヒットごとに+1、フェイディング")
 )]
 pub async fn thread(

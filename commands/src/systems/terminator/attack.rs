@@ -287,7 +287,7 @@ pub async fn term_cancel(ctx: Context<'_>) -> Result<(), BotError> {
     slash_command,
     guild_only,
     rename = "cover",
-    name_localized("ja", "カバーセーブ"),
+    name_localized("ja", "カバーセーヴィング"),
     description_localized("ja", "命中1つにつきD6、4+でセーブ（マインドレスはセーブなし）")
 )]
 pub async fn term_cover(
