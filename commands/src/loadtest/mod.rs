@@ -13,6 +13,10 @@
 
 mod cpu;
 mod floor;
+mod game_report;
+mod game_run;
+pub mod games;
+mod pg_cpu;
 mod report;
 
 use std::collections::HashMap;
@@ -36,6 +40,8 @@ use crate::fake_discord::{
 use crate::metrics::Metrics;
 use crate::store::{self, Store};
 
+pub use game_report::GameReport;
+pub use game_run::run as run_game;
 use report::report;
 pub use report::{FloorFigures, Report, rss_mb};
 
@@ -96,6 +102,13 @@ pub struct LoadOptions {
     /// bot's CPU per interaction as a multiple of the floor's.
     #[arg(long)]
     pub floor: bool,
+    /// Play a system's scripted evening instead (see `games.rs`): every command and button,
+    /// each measured as a phase of --count interactions over --sessions channels.
+    #[arg(long, value_enum)]
+    pub game: Option<games::Game>,
+    /// With --game: fill each session's log to this many rolls before the phases.
+    #[arg(long)]
+    pub fill_rolls: Option<u64>,
 }
 
 impl Default for LoadOptions {
@@ -113,6 +126,8 @@ impl Default for LoadOptions {
             lines: Vec::new(),
             setup: Vec::new(),
             floor: false,
+            game: None,
+            fill_rolls: None,
         }
     }
 }
