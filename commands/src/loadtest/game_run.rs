@@ -285,7 +285,16 @@ async fn fill_logs(store: &Arc<dyn Store>, channels: &[u64], rolls: u64) -> Resu
         let Some(s) = store.active_session(ch).await.map_err(failed)? else {
             continue;
         };
-        let Some(last) = store.recent_rolls(s.id, 1).await.map_err(failed)?.pop() else {
+        // The setup's last roll may still be on its way to the log (group commit).
+        let mut last = None;
+        for _ in 0..50 {
+            last = store.recent_rolls(s.id, 1).await.map_err(failed)?.pop();
+            if last.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let Some(last) = last else {
             return Err(LoadError::Setup(
                 "filling the log: the setup rolled nothing".into(),
             ));
