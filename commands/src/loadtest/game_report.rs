@@ -116,6 +116,12 @@ impl GameReport {
             "\nmemory: peak RSS {:.1} MiB, now {:.1} MiB (whole process: bot + fake + driver)\n",
             self.peak_rss_mb, self.rss_mb
         ));
+        for p in self.phases.iter().filter(|p| p.command.starts_with("/session ")) {
+            s.push_str(&format!(
+                "RSS around {} `{}`: {:.1} -> {:.1} MiB\n",
+                p.game, p.command, p.rss_before_mb, p.rss_after_mb
+            ));
+        }
         for n in &self.notes {
             s.push_str(&format!("{n}\n"));
         }
