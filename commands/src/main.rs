@@ -111,7 +111,7 @@ async fn main() -> ExitCode {
             // Per-interaction logs would measure the terminal; RUST_LOG=info turns them on.
             init_logging("warn,serenity=error");
             let json = opts.json;
-            if let Some(game) = opts.game {
+            if let Some(game) = opts.games.game {
                 return match loadtest::run_game(&opts, game).await {
                     Ok(report) => {
                         if json {

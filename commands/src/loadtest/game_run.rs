@@ -400,7 +400,7 @@ async fn play(
         let base = GAME_CHANNEL_BASE + g as u64 * 1_000_000;
         let channels: Vec<u64> = (0..sessions).map(|i| base + i).collect();
         setup_channels(t, script, &channels, opts).await?;
-        if let Some(rolls) = opts.fill_rolls
+        if let Some(rolls) = opts.games.fill_rolls
             && script.game != Game::Roll
         {
             let (_, before) = super::rss_mb();
@@ -415,12 +415,16 @@ async fn play(
             ));
         }
         for phase in script.phases {
+            let name = phase.name();
+            if !opts.games.phases.is_empty() && !opts.games.phases.iter().any(|p| name.contains(p.as_str())) {
+                continue;
+            }
             let (_, rss_before) = super::rss_mb();
             let tally = run_phase(&t.fake, &t.commands, phase, &channels, opts, database).await;
             let (_, rss_after) = super::rss_mb();
             report.phases.push(figures(
                 script.game,
-                phase.name(),
+                name,
                 tally,
                 database.is_some(),
                 (rss_before, rss_after),
@@ -507,7 +511,10 @@ mod tests {
             sessions: 2,
             warmup: 0,
             floor: true,
-            fill_rolls: Some(30),
+            games: super::super::games::GameOptions {
+                fill_rolls: Some(30),
+                ..Default::default()
+            },
             max_seconds: 300,
             ..LoadOptions::default()
         };

@@ -7,6 +7,21 @@
 
 use serde::Serialize;
 
+/// The options of `--game`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct GameOptions {
+    /// Play a system's scripted evening instead (see `games.rs`): every command and button,
+    /// each measured as a phase of --count interactions over --sessions channels.
+    #[arg(long, value_enum)]
+    pub game: Option<Game>,
+    /// With --game: fill each session's log to this many rolls before the phases.
+    #[arg(long)]
+    pub fill_rolls: Option<u64>,
+    /// With --game: only the phases whose command contains this (repeatable).
+    #[arg(long = "phase")]
+    pub phases: Vec<String>,
+}
+
 /// Which game to play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -460,5 +475,32 @@ mod tests {
             assert_eq!(Game::from_str(text, true).unwrap(), g, "{text}");
         }
         assert!(Game::from_str("chess", true).is_err());
+        // On the command line, with the options that go with it.
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            opts: crate::loadtest::LoadOptions,
+        }
+        use clap::Parser;
+        let cli = Cli::try_parse_from([
+            "loadtest",
+            "--game",
+            "badlands_rally",
+            "--phase",
+            "/rally",
+            "--phase",
+            "press",
+            "--fill-rolls",
+            "5000",
+        ])
+        .expect("parses");
+        assert_eq!(cli.opts.games.game, Some(Game::BadlandsRally));
+        assert_eq!(cli.opts.games.phases, ["/rally", "press"]);
+        assert_eq!(cli.opts.games.fill_rolls, Some(5000));
+        assert!(Cli::try_parse_from(["loadtest", "--game", "chess"]).is_err());
+        assert_eq!(
+            Cli::try_parse_from(["loadtest"]).expect("parses").opts.games.game,
+            None
+        );
     }
 }

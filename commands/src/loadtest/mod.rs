@@ -102,13 +102,8 @@ pub struct LoadOptions {
     /// bot's CPU per interaction as a multiple of the floor's.
     #[arg(long)]
     pub floor: bool,
-    /// Play a system's scripted evening instead (see `games.rs`): every command and button,
-    /// each measured as a phase of --count interactions over --sessions channels.
-    #[arg(long, value_enum)]
-    pub game: Option<games::Game>,
-    /// With --game: fill each session's log to this many rolls before the phases.
-    #[arg(long)]
-    pub fill_rolls: Option<u64>,
+    #[command(flatten)]
+    pub games: games::GameOptions,
 }
 
 impl Default for LoadOptions {
@@ -126,8 +121,7 @@ impl Default for LoadOptions {
             lines: Vec::new(),
             setup: Vec::new(),
             floor: false,
-            game: None,
-            fill_rolls: None,
+            games: games::GameOptions::default(),
         }
     }
 }
