@@ -52,7 +52,8 @@ fn serves(cmdline: &str, database: &str) -> bool {
     let Some(rest) = cmdline.strip_prefix("postgres: ") else {
         return false;
     };
-    let mut words = rest.split_whitespace();
+    // Debian's clusters put their name first (`postgres: 15/main: USER DATABASE …`).
+    let mut words = rest.split_whitespace().skip_while(|w| w.ends_with(':'));
     let _user = words.next();
     words.next() == Some(database)
 }
@@ -77,6 +78,11 @@ mod tests {
         assert!(serves("postgres: postgres load 127.0.0.1(5012) idle", "load"));
         assert!(!serves("postgres: postgres test 127.0.0.1(5012) idle", "load"));
         assert!(!serves("postgres: checkpointer ", "load"));
+        assert!(serves(
+            "postgres: 15/main: postgres load 127.0.0.1(5012) idle",
+            "load"
+        ));
+        assert!(!serves("postgres: 15/main: checkpointer ", "load"));
         assert!(!serves("/usr/lib/postgresql/16/bin/postgres -D x", "load"));
         let stat = "2233 (postgres) S 1 2233 2233 0 -1 4194560 900 0 0 0 17 5 0 0 20 0 1 0";
         assert_eq!(stat_ticks(stat), 22);
