@@ -299,7 +299,7 @@ async fn fill_logs(store: &Arc<dyn Store>, channels: &[u64], rolls: u64) -> Resu
                 "filling the log: the setup rolled nothing".into(),
             ));
         };
-        let have = u64::from(store.export_page(s.id, 0, 0).await.map_err(failed)?.total_rolls);
+        let have = store.export_page(s.id, 0, 0).await.map_err(failed)?.total_rolls;
         let row = NewRoll::from(&last);
         let results: Vec<Result<(), store::StoreError>> = futures::stream::iter(have..rolls)
             .map(|_| {
