@@ -116,6 +116,26 @@ async fn main() -> ExitCode {
             // Per-interaction logs would measure the terminal; RUST_LOG=info turns them on.
             init_logging("warn,serenity=error");
             let json = opts.json;
+            if let Some(game) = opts.games.game {
+                return match loadtest::run_game(&opts, game).await {
+                    Ok(report) => {
+                        if json {
+                            println!("{}", serde_json::to_string(&report).unwrap_or_default());
+                        } else {
+                            print!("{}", report.text());
+                        }
+                        if report.failures() > 0 {
+                            ExitCode::from(1)
+                        } else {
+                            ExitCode::SUCCESS
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!("saikoro loadtest: {e}");
+                        ExitCode::from(2)
+                    }
+                };
+            }
             match loadtest::run(opts).await {
                 Ok(report) => {
                     if json {

@@ -668,6 +668,13 @@ impl FakeDiscord {
         lock(&self.state.interactions).get(&interaction)?.original.clone()
     }
 
+    /// Drops what is kept of an interaction (its events, messages and token): a long load that
+    /// reads each answer once keeps the fake's memory flat.
+    pub fn forget(&self, interaction: u64) {
+        lock(&self.state.interactions).remove(&interaction);
+        lock(&self.state.tokens).retain(|_, v| *v != interaction);
+    }
+
     /// From now on answer command registrations (`PUT …/commands`) with `400` (`true`), or
     /// accept them again (`false`).
     pub fn fail_command_puts(&self, fail: bool) {

@@ -13,6 +13,10 @@
 
 mod cpu;
 mod floor;
+mod game_report;
+mod game_run;
+pub mod games;
+mod pg_cpu;
 mod report;
 
 use std::collections::HashMap;
@@ -36,6 +40,8 @@ use crate::fake_discord::{
 use crate::metrics::Metrics;
 use crate::store::{self, Store};
 
+pub use game_report::GameReport;
+pub use game_run::run as run_game;
 use report::report;
 pub use report::{FloorFigures, Report, rss_mb};
 
@@ -96,6 +102,8 @@ pub struct LoadOptions {
     /// bot's CPU per interaction as a multiple of the floor's.
     #[arg(long)]
     pub floor: bool,
+    #[command(flatten)]
+    pub games: games::GameOptions,
 }
 
 impl Default for LoadOptions {
@@ -113,6 +121,7 @@ impl Default for LoadOptions {
             lines: Vec::new(),
             setup: Vec::new(),
             floor: false,
+            games: games::GameOptions::default(),
         }
     }
 }
