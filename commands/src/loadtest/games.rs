@@ -240,14 +240,22 @@ pub static SHADOWRUN4: Script = Script {
         Phase::line("/odds sr pool:12 threshold:3 edge:2"),
         Phase::worst("/odds sr pool:80 threshold:100 edge:20"),
         Phase::worst("/odds sr pool:80 opposed:100 edge:20"),
-        Phase::press(
-            &["/sr attack attacker:A target:Bob skill:pistols dv:5 ap:-1 weapon:Ares Predator"],
-            "Apply damage"
-        ),
-        Phase::press(
-            &["/sr test character:A attribute:agility skill:pistols threshold:2"],
-            "Second chance"
-        ),
+        // Each round heals Bob and gives A its Edge back (unmeasured), so every round presses
+        // on a table like the first (without it Bob dies and A's Edge runs out in a few).
+        Phase {
+            post: &["/char edit name:Bob stats:physical=0 stun=0"],
+            ..Phase::press(
+                &["/sr attack attacker:A target:Bob skill:pistols dv:5 ap:-1 weapon:Ares Predator"],
+                "Apply damage"
+            )
+        },
+        Phase {
+            post: &["/char edit name:A stats:edge_points=3"],
+            ..Phase::press(
+                &["/sr test character:A attribute:agility skill:pistols threshold:2"],
+                "Second chance"
+            )
+        },
     ],
 };
 
