@@ -180,6 +180,24 @@ pub fn roller_name(entry: &RollLogEntry) -> Option<String> {
     entry.user_name.clone().filter(|n| !n.trim().is_empty())
 }
 
+/// Who a mention in a session's log is: a member by the name their last roll there was made
+/// under (raw), else by the name the game last saw them under.
+pub fn known_members<'a>(
+    log: &[RollLogEntry],
+    session: &'a engine::session::Session,
+) -> impl Fn(u64) -> Option<String> + 'a {
+    let names: std::collections::BTreeMap<u64, String> = log
+        .iter()
+        .filter_map(|e| Some((e.user_id, roller_name(e)?)))
+        .collect();
+    move |id| {
+        names
+            .get(&id)
+            .cloned()
+            .or_else(|| session.name_of(id).map(str::to_string))
+    }
+}
+
 /// A text written for Discord with the members it mentions (`<@123>`, `<@!123>`) as `@name`,
 /// for pages read outside Discord (the export), where a mention shows only an id. A member
 /// `name` does not know stays a mention.

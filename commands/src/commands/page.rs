@@ -263,18 +263,8 @@ pub fn html(
             l("Result", "結果")
         );
         // Members a command or result mentions, by name: the page is read outside Discord.
-        let names: std::collections::BTreeMap<u64, String> = export
-            .log
-            .iter()
-            .filter_map(|e| Some((e.user_id, crate::log_line::roller_name(e)?)))
-            .collect();
-        let known = |id: u64| {
-            names
-                .get(&id)
-                .cloned()
-                .or_else(|| s.name_of(id).map(str::to_string))
-        };
-        let named = |text: String| crate::log_line::mentions_as_names(&text, known);
+        let known = crate::log_line::known_members(&export.log, s);
+        let named = |text: String| crate::log_line::mentions_as_names(&text, &known);
         for entry in &export.log {
             let who = crate::log_line::roller_name(entry)
                 .or_else(|| r.roller(entry.user_id).map(|p| p.label()))

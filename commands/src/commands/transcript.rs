@@ -192,19 +192,8 @@ pub fn markdown(
             .or_else(|| s.name_of(id).map(cell))
             .unwrap_or_else(|| format!("<@{id}>"))
     };
-    // The same, raw, for the members a command or result mentions (`/wm rolloff players:<@5>`).
-    let mut raw_names: BTreeMap<u64, String> = BTreeMap::new();
-    for e in &export.log {
-        if let Some(name) = crate::log_line::roller_name(e) {
-            raw_names.insert(e.user_id, name.replace(['\n', '\r'], " "));
-        }
-    }
-    let known = |id: u64| {
-        raw_names
-            .get(&id)
-            .cloned()
-            .or_else(|| s.name_of(id).map(str::to_string))
-    };
+    // The members a command or result mentions (`/wm rolloff players:<@5>`).
+    let known = crate::log_line::known_members(&export.log, s);
     out.push_str(&format!("- GM: {}\n", member(s.gm)));
     if !s.players.is_empty() {
         let players: Vec<String> = s.players.iter().map(|&p| member(p)).collect();
@@ -264,7 +253,7 @@ pub fn markdown(
         let line = match hidden(entry) {
             Some(label) => format!("- {} {who} {label}\n", clock(entry.at_ms)),
             None => {
-                let result = mentions_as_names(&result_text(entry, lang), known);
+                let result = mentions_as_names(&result_text(entry, lang), &known);
                 let arrow = if result.is_empty() {
                     String::new()
                 } else {
@@ -273,7 +262,7 @@ pub fn markdown(
                 format!(
                     "- {} {who} {}{arrow}\n",
                     clock(entry.at_ms),
-                    code(&mentions_as_names(&command(entry, lang), known))
+                    code(&mentions_as_names(&command(entry, lang), &known))
                 )
             }
         };

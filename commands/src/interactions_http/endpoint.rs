@@ -130,38 +130,19 @@ pub async fn interactions(State(ep): State<Arc<Endpoint>>, headers: HeaderMap, b
             return (StatusCode::BAD_REQUEST, "unknown interaction").into_response();
         }
     };
-    let (id, token, app, guild, fallback) = match &interaction {
+    let fallback = match &interaction {
         Interaction::Ping(_) => return axum::Json(json!({ "type": 1 })).into_response(),
-        Interaction::Command(c) => (
-            c.id,
-            c.token.clone(),
-            c.application_id,
-            c.guild_id,
-            Fallback::Think,
-        ),
-        Interaction::Autocomplete(c) => (
-            c.id,
-            c.token.clone(),
-            c.application_id,
-            c.guild_id,
-            Fallback::NoChoices,
-        ),
-        Interaction::Component(c) => (
-            c.id,
-            c.token.clone(),
-            c.application_id,
-            c.guild_id,
-            Fallback::Quiet,
-        ),
-        Interaction::Modal(c) => (
-            c.id,
-            c.token.clone(),
-            c.application_id,
-            c.guild_id,
-            Fallback::Think,
-        ),
+        Interaction::Command(_) | Interaction::Modal(_) => Fallback::Think,
+        Interaction::Autocomplete(_) => Fallback::NoChoices,
+        Interaction::Component(_) => Fallback::Quiet,
         _ => return (StatusCode::BAD_REQUEST, "unknown interaction").into_response(),
     };
+    let (id, token, app, guild) = (
+        interaction.id(),
+        interaction.token().to_string(),
+        interaction.application_id(),
+        interaction.guild_id(),
+    );
     ep.registrar.seen(app, guild.map(|g| g.get()));
     let mut held = ep.relay.hold(id.get(), &token);
     let working = ep.in_flight.enter();

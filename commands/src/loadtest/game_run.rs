@@ -15,12 +15,8 @@ use serde_json::Value;
 
 use super::game_report::{GameReport, PhaseFigures};
 use super::games::{Game, Phase, Script, Step};
-use super::{LoadError, LoadOptions, cpu, on, pg_cpu, player};
-use crate::bot::{self, BotOptions, ScaleOptions};
-use crate::config::Sharding;
-use crate::dice_source::DiceSource;
+use super::{LoadError, LoadOptions, cpu, on, pg_cpu, player, start_bot};
 use crate::fake_discord::{self, ALL_PERMISSIONS, DEFAULT_GUILD, FakeDiscord, FakeOptions, Invoker};
-use crate::metrics::Metrics;
 use crate::store::{self, NewRoll, Store};
 
 /// Game `g`'s session `i` lives in channel `GAME_CHANNEL_BASE + g * 1_000_000 + i`.
@@ -337,28 +333,7 @@ async fn run_in(opts: &LoadOptions, game: Game, scratch: &std::path::Path) -> Re
     .await?
     .map_err(|e| LoadError::Setup(format!("the store cannot be opened: {e}")))?;
     let fake = FakeDiscord::start_with(FakeOptions::default()).await?;
-    let bot_opts = BotOptions {
-        token: fake_discord::FAKE_TOKEN.to_string(),
-        proxy_url: Some(fake.url()),
-        dev_guild: None,
-        dice: DiceSource::os().map_err(|e| LoadError::Setup(e.to_string()))?,
-        outcome_tap: None,
-        store: store.clone(),
-    };
-    let running = on(bot_side, async move {
-        let running = bot::start_with(
-            bot_opts,
-            ScaleOptions {
-                sharding: Sharding::Auto,
-                metrics: Some(Metrics::new()),
-            },
-        )
-        .await?;
-        running.commands_registered(Duration::from_secs(30)).await;
-        Ok::<_, crate::BotError>(running)
-    })
-    .await?
-    .map_err(|e| LoadError::Setup(format!("the bot could not start: {e}")))?;
+    let running = start_bot(bot_side, &fake, store.clone()).await?;
     let wait = Duration::from_secs(30);
     fake.wait_commands(None, wait).await?;
     fake.wait_shards(1, wait).await?;

@@ -358,30 +358,7 @@ async fn run_in(
         ..FakeOptions::default()
     })
     .await?;
-    let bot_opts = BotOptions {
-        token: fake_discord::FAKE_TOKEN.to_string(),
-        proxy_url: Some(fake.url()),
-        dev_guild: None,
-        dice: DiceSource::os().map_err(|e| LoadError::Setup(e.to_string()))?,
-        outcome_tap: None,
-        store: store.clone(),
-    };
-    let running = on(bot_side, async move {
-        let running = bot::start_with(
-            bot_opts,
-            ScaleOptions {
-                sharding: Sharding::Auto,
-                // Counted as in production, not served.
-                metrics: Some(Metrics::new()),
-            },
-        )
-        .await?;
-        // Guild commands (the systems') are known before the first line is built.
-        running.commands_registered(Duration::from_secs(30)).await;
-        Ok::<_, crate::BotError>(running)
-    })
-    .await?
-    .map_err(|e| LoadError::Setup(format!("the bot could not start: {e}")))?;
+    let running = start_bot(bot_side, &fake, store.clone()).await?;
     // A bot that has served every session's channel: settings and sessions cached (up to the
     // caches' bounds), measured before the load.
     let s = store.clone();
@@ -439,6 +416,39 @@ async fn run_in(
 }
 
 /// Runs `work` on the bot's runtime (so its CPU is the bot's) and waits for it here.
+/// The bot on its own runtime (so its CPU is its own), against `fake`, with production's
+/// metrics, once its commands (the systems' included) are registered.
+async fn start_bot(
+    bot_side: &tokio::runtime::Handle,
+    fake: &FakeDiscord,
+    store: Arc<dyn Store>,
+) -> Result<bot::RunningBot, LoadError> {
+    let bot_opts = BotOptions {
+        token: fake_discord::FAKE_TOKEN.to_string(),
+        proxy_url: Some(fake.url()),
+        dev_guild: None,
+        dice: DiceSource::os().map_err(|e| LoadError::Setup(e.to_string()))?,
+        outcome_tap: None,
+        store,
+    };
+    on(bot_side, async move {
+        let running = bot::start_with(
+            bot_opts,
+            ScaleOptions {
+                sharding: Sharding::Auto,
+                // Counted as in production, not served.
+                metrics: Some(Metrics::new()),
+            },
+        )
+        .await?;
+        // Guild commands (the systems') are known before the first line is built.
+        running.commands_registered(Duration::from_secs(30)).await;
+        Ok::<_, crate::BotError>(running)
+    })
+    .await?
+    .map_err(|e| LoadError::Setup(format!("the bot could not start: {e}")))
+}
+
 async fn on<F>(runtime: &tokio::runtime::Handle, work: F) -> Result<F::Output, LoadError>
 where
     F: Future + Send + 'static,

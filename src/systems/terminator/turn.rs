@@ -215,13 +215,11 @@ impl TerminatorState {
     }
 
     fn impulse_mut(&mut self) -> Result<&mut Impulse, RuleError> {
-        if self.phase != Phase::Impulse || self.impulse.is_none() {
-            return Err(self.wrong(Step::Activation));
+        let not_now = self.wrong(Step::Activation);
+        match (self.phase, self.impulse.as_mut()) {
+            (Phase::Impulse, Some(i)) => Ok(i),
+            _ => Err(not_now),
         }
-        self.impulse.as_mut().ok_or(RuleError::WrongStep {
-            needed: Step::Activation,
-            now: Step::Fate,
-        })
     }
 
     /// Step 1 (item 8): the impulse player's Fate roll. 1 or 2: that many may activate, no more
