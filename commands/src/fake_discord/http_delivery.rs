@@ -5,6 +5,7 @@
 //! callback, so waits and replies read the same in both modes.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::http::HeaderMap;
@@ -47,19 +48,49 @@ pub fn timestamp_now() -> String {
         .to_string()
 }
 
+/// Where interactions go: one endpoint, or several replicas behind the fake's own load
+/// balancer (round-robin; a replica that refuses the connection or answers 503 — one that is
+/// stopping — is skipped for the next, as a proxy with `proxy_next_upstream error http_503`
+/// does, since neither has run anything).
 pub(super) struct HttpTarget {
-    url: String,
+    urls: Vec<String>,
+    next: AtomicUsize,
     client: reqwest::Client,
+}
+
+impl HttpTarget {
+    /// The upstreams in the order this request tries them.
+    fn rotation(&self) -> impl Iterator<Item = &str> {
+        let start = self.next.fetch_add(1, Ordering::Relaxed);
+        let n = self.urls.len();
+        (0..n).map(move |k| self.urls[(start + k) % n].as_str())
+    }
 }
 
 impl FakeDiscord {
     /// From now on deliver interactions as signed POSTs to `url` (the bot's endpoint) instead
     /// of over the gateway.
     pub fn deliver_over_http(&self, url: &str) {
+        self.balance_over_http(&[url.to_string()]);
+    }
+
+    /// From now on deliver interactions to these replicas in turn, skipping one that refuses
+    /// (see [`HttpTarget`]). Called again with a new list, it swaps the upstreams as a load
+    /// balancer's configuration reload does: requests already sent finish where they went.
+    pub fn balance_over_http(&self, urls: &[String]) {
+        let client = lock(&self.state.http)
+            .as_ref()
+            .map_or_else(reqwest::Client::new, |t| t.client.clone());
         *lock(&self.state.http) = Some(Arc::new(HttpTarget {
-            url: url.to_string(),
-            client: reqwest::Client::new(),
+            urls: urls.to_vec(),
+            next: AtomicUsize::new(0),
+            client,
         }));
+    }
+
+    /// Requests a replica refused (503 or no connection) and the balancer sent on to another.
+    pub fn http_retries(&self) -> u64 {
+        self.state.http_retries.load(Ordering::Relaxed)
     }
 
     /// Whether interactions go over HTTP.
@@ -76,9 +107,10 @@ impl FakeDiscord {
         signature: Option<&str>,
     ) -> Result<(u16, String), String> {
         let target = lock(&self.state.http).clone().ok_or("not delivering over HTTP")?;
+        let url = target.urls.first().ok_or("no endpoint")?;
         let mut req = target
             .client
-            .post(&target.url)
+            .post(url)
             .header("content-type", "application/json")
             .timeout(HTTP_TIMEOUT);
         if let Some(ts) = timestamp {
@@ -105,18 +137,37 @@ impl State {
         let body = interaction.to_string().into_bytes();
         let state = self.clone();
         tokio::spawn(async move {
+            // Signed once, as Discord sends it; a balancer forwards the same request.
             let ts = timestamp_now();
             let sig = sign(&ts, &body);
-            let sent = target
-                .client
-                .post(&target.url)
-                .header("content-type", "application/json")
-                .header("x-signature-timestamp", &ts)
-                .header("x-signature-ed25519", sig)
-                .timeout(HTTP_TIMEOUT)
-                .body(body)
-                .send()
-                .await;
+            let mut sent = None;
+            for url in target.rotation() {
+                let attempt = target
+                    .client
+                    .post(url)
+                    .header("content-type", "application/json")
+                    .header("x-signature-timestamp", &ts)
+                    .header("x-signature-ed25519", &sig)
+                    .timeout(HTTP_TIMEOUT)
+                    .body(body.clone())
+                    .send()
+                    .await;
+                let refused = match &attempt {
+                    Err(e) => e.is_connect(),
+                    Ok(resp) => resp.status() == reqwest::StatusCode::SERVICE_UNAVAILABLE,
+                };
+                sent = Some(attempt);
+                if !refused {
+                    break;
+                }
+                state.http_retries.fetch_add(1, Ordering::Relaxed);
+            }
+            let Some(sent) = sent else {
+                lock(&state.http_in_flight).remove(&token);
+                state.refused(format!("interaction {id}: no endpoint to deliver it to"));
+                state.notify();
+                return;
+            };
             match sent {
                 Ok(resp) if resp.status().is_success() => {
                     let mut headers = HeaderMap::new();

@@ -199,6 +199,8 @@ pub(crate) struct State {
     http: Mutex<Option<Arc<http_delivery::HttpTarget>>>,
     /// Tokens of interactions whose HTTP response has not come back yet.
     http_in_flight: Mutex<std::collections::HashSet<String>>,
+    /// Deliveries the HTTP balancer moved to another replica (see `http_delivery`).
+    http_retries: AtomicU64,
 }
 
 /// Poisoning only happens after a panic elsewhere; the data is still the best we have.
@@ -431,6 +433,7 @@ impl FakeDiscord {
             downloads: AtomicUsize::new(0),
             http: Mutex::default(),
             http_in_flight: Mutex::default(),
+            http_retries: AtomicU64::new(0),
         });
         let app = rest::router(state.clone())
             .merge(gateway::router(state.clone()))

@@ -15,7 +15,8 @@ use serde_json::Value;
 
 use super::game_report::{GameReport, PhaseFigures};
 use super::games::{Game, Phase, Script, Step};
-use super::{LoadError, LoadOptions, cpu, on, pg_cpu, player, start_bot};
+use super::replicas::Served;
+use super::{LoadError, LoadOptions, cpu, on, pg_cpu, player};
 use crate::fake_discord::{self, ALL_PERMISSIONS, DEFAULT_GUILD, FakeDiscord, FakeOptions, Invoker};
 use crate::store::{self, NewRoll, Store};
 
@@ -333,10 +334,12 @@ async fn run_in(opts: &LoadOptions, game: Game, scratch: &std::path::Path) -> Re
     .await?
     .map_err(|e| LoadError::Setup(format!("the store cannot be opened: {e}")))?;
     let fake = FakeDiscord::start_with(FakeOptions::default()).await?;
-    let running = start_bot(bot_side, &fake, store.clone()).await?;
+    let running = Served::start(bot_side, &fake, store.clone(), opts).await?;
     let wait = Duration::from_secs(30);
     fake.wait_commands(None, wait).await?;
-    fake.wait_shards(1, wait).await?;
+    if running.over_gateway() {
+        fake.wait_shards(1, wait).await?;
+    }
     let table = Table {
         commands: fake.visible_commands(Some(DEFAULT_GUILD)),
         fake,

@@ -17,6 +17,7 @@ mod game_report;
 mod game_run;
 pub mod games;
 mod pg_cpu;
+mod replicas;
 mod report;
 
 use std::collections::HashMap;
@@ -31,19 +32,16 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 
-use crate::bot::{self, BotOptions, ScaleOptions};
-use crate::config::Sharding;
-use crate::dice_source::DiceSource;
 use crate::fake_discord::{
     self, ALL_PERMISSIONS, DEFAULT_GUILD, FakeDiscord, FakeOptions, FakeUser, Invoker, ReplyTiming,
 };
-use crate::metrics::Metrics;
 use crate::store::{self, Store};
 
 pub use game_report::GameReport;
 pub use game_run::run as run_game;
+use replicas::Served;
 use report::report;
-pub use report::{FloorFigures, Report, rss_mb};
+pub use report::{FloorFigures, Report, RestartFigures, rss_mb};
 
 /// What the load is made of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
@@ -102,6 +100,19 @@ pub struct LoadOptions {
     /// bot's CPU per interaction as a multiple of the floor's.
     #[arg(long)]
     pub floor: bool,
+    /// Serve over HTTP (the interactions endpoint, `INTERACTIONS_LISTEN`) instead of the
+    /// gateway: the fake signs each interaction and POSTs it.
+    #[arg(long)]
+    pub http: bool,
+    /// With --http: this many replicas on the one store, behind the fake's round-robin
+    /// balancer.
+    #[arg(long, default_value_t = 1, requires = "http")]
+    pub replicas: usize,
+    /// With --http: once the measured load has run a quarter of --max-seconds, replace every
+    /// replica in turn (start a new one, stop the old one, which drains) and report what was
+    /// lost and the latency meanwhile. Use with --rate for a steady load.
+    #[arg(long, requires = "http")]
+    pub rolling_restart: bool,
     #[command(flatten)]
     pub games: games::GameOptions,
 }
@@ -121,6 +132,9 @@ impl Default for LoadOptions {
             lines: Vec::new(),
             setup: Vec::new(),
             floor: false,
+            http: false,
+            replicas: 1,
+            rolling_restart: false,
             games: games::GameOptions::default(),
         }
     }
@@ -158,11 +172,16 @@ struct Sent {
     measured: bool,
     /// For edits: the session index.
     session: Option<u64>,
+    at: Instant,
 }
 
 #[derive(Default)]
 struct Tally {
     latencies_us: Vec<u64>,
+    /// Each measured answer's latency by when its interaction was sent (for a window's p99).
+    by_send_time: Vec<(Instant, u64)>,
+    /// When each measured interaction was sent (answered or not).
+    sent_at: Vec<Instant>,
     answered: u64,
     errors: u64,
     /// Acknowledged edits per session index.
@@ -358,14 +377,25 @@ async fn run_in(
         ..FakeOptions::default()
     })
     .await?;
-    let running = start_bot(bot_side, &fake, store.clone()).await?;
+    let mut running = Served::start(bot_side, &fake, store.clone(), opts).await?;
     // A bot that has served every session's channel: settings and sessions cached (up to the
     // caches' bounds), measured before the load.
     let s = store.clone();
     on(bot_side, async move { warm_caches(&s, sessions).await }).await??;
     let (_, rss_warm) = rss_mb();
     let cache_before = cache_counts(store.as_ref());
-    let outcome = drive(opts, &plan, &fake, sessions, deadline).await;
+    let (outcome, restart) = match (&mut running, opts.rolling_restart) {
+        (Served::Http(set), true) => {
+            let after = Duration::from_secs(opts.max_seconds.max(4) / 4);
+            let restart = async {
+                tokio::time::sleep(after).await;
+                set.rolling_restart(&fake).await
+            };
+            let (outcome, window) = tokio::join!(drive(opts, &plan, &fake, sessions, deadline), restart);
+            (outcome, Some(window?))
+        }
+        _ => (drive(opts, &plan, &fake, sessions, deadline).await, None),
+    };
     let cache_after = cache_counts(store.as_ref());
     // Before the verification pass, whose reads are not part of serving.
     let (peak, now) = rss_mb();
@@ -384,7 +414,9 @@ async fn run_in(
     bot_rt.shutdown_background();
     let (sent, tally) = outcome?;
     let lost = lost.transpose()?;
+    let restart = restart.map(|w| RestartFigures::of(w.start, w.end, &tally, fake.http_retries()));
     let mut report = report(opts, sent, tally);
+    report.restart = restart;
     report.backend = if opts.database_url.is_some() {
         "postgres"
     } else {
@@ -416,39 +448,6 @@ async fn run_in(
 }
 
 /// Runs `work` on the bot's runtime (so its CPU is the bot's) and waits for it here.
-/// The bot on its own runtime (so its CPU is its own), against `fake`, with production's
-/// metrics, once its commands (the systems' included) are registered.
-async fn start_bot(
-    bot_side: &tokio::runtime::Handle,
-    fake: &FakeDiscord,
-    store: Arc<dyn Store>,
-) -> Result<bot::RunningBot, LoadError> {
-    let bot_opts = BotOptions {
-        token: fake_discord::FAKE_TOKEN.to_string(),
-        proxy_url: Some(fake.url()),
-        dev_guild: None,
-        dice: DiceSource::os().map_err(|e| LoadError::Setup(e.to_string()))?,
-        outcome_tap: None,
-        store,
-    };
-    on(bot_side, async move {
-        let running = bot::start_with(
-            bot_opts,
-            ScaleOptions {
-                sharding: Sharding::Auto,
-                // Counted as in production, not served.
-                metrics: Some(Metrics::new()),
-            },
-        )
-        .await?;
-        // Guild commands (the systems') are known before the first line is built.
-        running.commands_registered(Duration::from_secs(30)).await;
-        Ok::<_, crate::BotError>(running)
-    })
-    .await?
-    .map_err(|e| LoadError::Setup(format!("the bot could not start: {e}")))
-}
-
 async fn on<F>(runtime: &tokio::runtime::Handle, work: F) -> Result<F::Output, LoadError>
 where
     F: Future + Send + 'static,
@@ -517,8 +516,9 @@ async fn verify(
     Ok(lost)
 }
 
+/// A command as the load's server sees it (`/char` is registered per server).
 fn command(fake: &FakeDiscord, name: &str) -> Result<Value, LoadError> {
-    fake.commands(None)
+    fake.visible_commands(Some(DEFAULT_GUILD))
         .into_iter()
         .find(|c| c["name"] == name)
         .ok_or_else(|| LoadError::Setup(format!("the bot did not register /{name}")))
@@ -581,7 +581,9 @@ async fn drive(
 ) -> Result<(u64, Tally), LoadError> {
     let wait = Duration::from_secs(30).min(deadline.saturating_duration_since(Instant::now()));
     fake.wait_commands(None, wait).await?;
-    fake.wait_shards(1, wait).await?;
+    if !fake.over_http() {
+        fake.wait_shards(1, wait).await?;
+    }
     let who = |channel: u64| Invoker {
         user: player(),
         locale: "en-US".into(),
@@ -647,6 +649,7 @@ async fn drive(
                 tally.answered += 1;
                 tally.last_answer = Some(Instant::now());
                 tally.latencies_us.push(t.latency.as_micros() as u64);
+                tally.by_send_time.push((sent.at, t.latency.as_micros() as u64));
                 if t.ephemeral {
                     tally.errors += 1;
                 } else if let Some(s) = sent.session {
@@ -723,14 +726,19 @@ async fn drive(
             .as_str()
             .and_then(|s| s.parse().ok())
             .unwrap_or_default();
-        pending
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(id, Sent { measured, session });
+        pending.lock().unwrap_or_else(|e| e.into_inner()).insert(
+            id,
+            Sent {
+                measured,
+                session,
+                at: Instant::now(),
+            },
+        );
         if measured {
             measured_sent += 1;
             let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
             t.first_sent.get_or_insert_with(Instant::now);
+            t.sent_at.push(Instant::now());
         }
         sent_total.fetch_add(1, Ordering::Release);
         if let Err(e) = fake.deliver(interaction) {

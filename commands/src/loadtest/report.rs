@@ -1,6 +1,8 @@
 //! The figures of a run ([`Report`]): the tally's latencies as percentiles, throughput, the
 //! process's memory and the bot's CPU per interaction, and the report for people.
 
+use std::time::Instant;
+
 use serde::Serialize;
 
 use super::{LoadOptions, Mix, Tally};
@@ -10,6 +12,9 @@ use super::{LoadOptions, Mix, Tally};
 pub struct Report {
     pub mix: Mix,
     pub backend: &'static str,
+    /// `gateway` or `http` (`--http`), and the replicas serving.
+    pub transport: &'static str,
+    pub replicas: usize,
     pub sessions: u64,
     pub concurrency: usize,
     pub rate: Option<f64>,
@@ -45,6 +50,47 @@ pub struct Report {
     pub bot_cpu_us: f64,
     /// The floor's figures from the same run (`--floor`).
     pub floor: Option<FloorFigures>,
+    /// What happened during `--rolling-restart`.
+    pub restart: Option<RestartFigures>,
+}
+
+/// A rolling restart under load: how long it took, what was sent meanwhile and how it fared.
+#[derive(Debug, Clone, Serialize)]
+pub struct RestartFigures {
+    pub seconds: f64,
+    /// Measured interactions sent between the first new replica's start and the last old
+    /// one's drain (plus the settling time after it).
+    pub sent_during: u64,
+    /// Of those, answered (the rest were lost).
+    pub answered_during: u64,
+    pub p50_during_ms: f64,
+    pub p99_during_ms: f64,
+    /// Requests a stopping replica refused (503 or no connection) that the balancer moved on.
+    pub moved_by_balancer: u64,
+}
+
+impl RestartFigures {
+    pub(super) fn of(start: Instant, end: Instant, tally: &Tally, moved: u64) -> RestartFigures {
+        let mut during: Vec<u64> = tally
+            .by_send_time
+            .iter()
+            .filter(|(at, _)| *at >= start && *at <= end)
+            .map(|&(_, us)| us)
+            .collect();
+        during.sort_unstable();
+        RestartFigures {
+            seconds: (end - start).as_secs_f64(),
+            sent_during: tally
+                .sent_at
+                .iter()
+                .filter(|at| **at >= start && **at <= end)
+                .count() as u64,
+            answered_during: during.len() as u64,
+            p50_during_ms: percentile(&during, 50.0),
+            p99_during_ms: percentile(&during, 99.0),
+            moved_by_balancer: moved,
+        }
+    }
 }
 
 /// The stack's floor, measured like the bot.
@@ -92,6 +138,8 @@ pub(super) fn report(opts: &LoadOptions, sent: u64, tally: Tally) -> Report {
     Report {
         mix: opts.mix,
         backend: "sqlite",
+        transport: if opts.http { "http" } else { "gateway" },
+        replicas: if opts.http { opts.replicas.max(1) } else { 1 },
         sessions: 1,
         concurrency: opts.concurrency,
         rate: opts.rate,
@@ -123,6 +171,7 @@ pub(super) fn report(opts: &LoadOptions, sent: u64, tally: Tally) -> Report {
             0.0
         },
         floor: None,
+        restart: None,
     }
 }
 
@@ -130,7 +179,7 @@ impl Report {
     /// The report for people.
     pub fn text(&self) -> String {
         let mut s = format!(
-            "saikoro loadtest: {} on {} ({} session{}), concurrency {}{}\n",
+            "saikoro loadtest: {} on {} ({} session{}), concurrency {}{}, over {}{}\n",
             if self.lines.is_empty() {
                 format!("{:?}", self.mix)
             } else {
@@ -141,6 +190,12 @@ impl Report {
             if self.sessions == 1 { "" } else { "s" },
             self.concurrency,
             self.rate.map_or(String::new(), |r| format!(", rate {r}/s")),
+            self.transport,
+            if self.replicas > 1 {
+                format!(" ({} replicas)", self.replicas)
+            } else {
+                String::new()
+            },
         );
         s.push_str(&format!(
             "  interactions  {} sent, {} answered ({} errors), {} unanswered, in {:.2} s\n",
@@ -151,7 +206,7 @@ impl Report {
             self.per_second
         ));
         s.push_str(&format!(
-            "  latency       p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, max {:.2} ms (gateway dispatch -> REST reply)\n",
+            "  latency       p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, max {:.2} ms (delivery -> the reply the user sees)\n",
             self.p50_ms, self.p95_ms, self.p99_ms, self.max_ms
         ));
         s.push_str(&format!(
@@ -170,6 +225,18 @@ impl Report {
             s.push_str(&format!(
                 "  floor         {:.1} us per interaction, {:.0}/s, p50 {:.2} ms, p99 {:.2} ms (bare serenity + poise, one embed): the bot costs {:.2}x the floor\n",
                 f.bot_cpu_us, f.per_second, f.p50_ms, f.p99_ms, f.cpu_ratio
+            ));
+        }
+        if let Some(r) = &self.restart {
+            s.push_str(&format!(
+                "  restart       {:.1} s: {} sent meanwhile, {} answered, {} lost; p50 {:.2} ms, p99 {:.2} ms meanwhile; {} requests moved on by the balancer\n",
+                r.seconds,
+                r.sent_during,
+                r.answered_during,
+                r.sent_during.saturating_sub(r.answered_during),
+                r.p50_during_ms,
+                r.p99_during_ms,
+                r.moved_by_balancer
             ));
         }
         if let Some(lost) = self.lost_updates {

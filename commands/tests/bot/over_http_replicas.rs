@@ -232,3 +232,41 @@ async fn slow_work_is_deferred_in_the_response_and_edited_in() {
     assert!(!r.ephemeral && text(&r).contains("Ana"), "{}", text(&r));
     a.bot.shutdown().await;
 }
+
+/// The load tool's rolling restart (issue 35): two replicas on one PostgreSQL under a steady
+/// mixed load (rolls and `/char edit`s); each replica in turn is replaced (a new one joins the
+/// balancer, the old one is stopped while still listed and drains). Nothing sent is lost, no
+/// acknowledged edit is missing from the database, and the figures say what ran meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rolling_restart_under_load_loses_no_interaction() {
+    use saikoro_bot::loadtest::{self, LoadOptions, Mix};
+    let db = TestDb::create().await;
+    let report = loadtest::run(LoadOptions {
+        count: 600,
+        warmup: 20,
+        concurrency: 8,
+        rate: Some(40.0),
+        mix: Mix::Mixed,
+        sessions: 4,
+        database_url: Some(db.url.clone()),
+        max_seconds: 24,
+        http: true,
+        replicas: 2,
+        rolling_restart: true,
+        ..LoadOptions::default()
+    })
+    .await
+    .expect("the load runs");
+    let text = report.text();
+    assert_eq!((report.transport, report.replicas), ("http", 2), "{text}");
+    assert!(report.sent >= 400, "the load ran through the restart: {text}");
+    assert_eq!((report.unanswered, report.errors), (0, 0), "{text}");
+    assert_eq!(report.lost_updates, Some(0), "{text}");
+    let restart = report.restart.as_ref().expect("a restart ran");
+    assert!(
+        restart.sent_during >= 100,
+        "load was sent during the restart: {text}"
+    );
+    assert_eq!(restart.answered_during, restart.sent_during, "{text}");
+    assert!(text.contains("restart") && text.contains("0 lost"), "{text}");
+}
