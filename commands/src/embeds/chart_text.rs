@@ -1,0 +1,249 @@
+//! The `/odds` chart's text, drawn from rasterised glyphs kept in the process. plotters lays
+//! out and rasterises every glyph of every label anew from the font's outlines; the chart's
+//! text is the same few dozen glyphs (digits, `%`, `.`, `–`, `μ`, the title's letters) at four
+//! sizes, so each is rasterised once and blended from then on (issue 32: text was two fifths
+//! of a chart's CPU once the PNG was encoded fast). The layout is plotters' own (the same
+//! advances, kerning, anchors and vertical placement), so a chart reads as it did.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use ab_glyph::{Font, FontRef, GlyphId, ScaleFont, point};
+
+/// Glyphs kept at most (a title can hold any character a player typed; past this, glyphs are
+/// rasterised each time and not kept).
+const MAX_GLYPHS: usize = 4_096;
+
+/// Where a text's anchor point is on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    Start,
+    Center,
+    End,
+}
+
+/// One label: `text` in `font` at `size` px, anchored at `at` (`h` across, `v` down).
+pub struct Label<'a> {
+    pub text: &'a str,
+    pub font: &'static [u8],
+    pub size: f32,
+    pub at: (i32, i32),
+    pub h: Align,
+    pub v: Align,
+    pub rgb: (u8, u8, u8),
+}
+
+/// A glyph as plotters draws it: its coverage (alpha out of 256) in a `w`-wide box whose top
+/// sits `y_off` below the text's top.
+struct Glyph {
+    id: GlyphId,
+    advance: f32,
+    y_off: i32,
+    w: usize,
+    alpha: Vec<u16>,
+}
+
+type Key = (usize, char, u32);
+
+fn glyphs() -> &'static Mutex<HashMap<Key, Arc<Glyph>>> {
+    static GLYPHS: OnceLock<Mutex<HashMap<Key, Arc<Glyph>>>> = OnceLock::new();
+    GLYPHS.get_or_init(Mutex::default)
+}
+
+/// The font behind `bytes`, parsed once per font.
+fn font(bytes: &'static [u8]) -> Option<FontRef<'static>> {
+    static FONTS: OnceLock<Mutex<Vec<(usize, FontRef<'static>)>>> = OnceLock::new();
+    let fonts = FONTS.get_or_init(Mutex::default);
+    let mut fonts = fonts.lock().unwrap_or_else(|e| e.into_inner());
+    let key = bytes.as_ptr() as usize;
+    if let Some((_, f)) = fonts.iter().find(|(k, _)| *k == key) {
+        return Some(f.clone());
+    }
+    let f = FontRef::try_from_slice(bytes).ok()?;
+    fonts.push((key, f.clone()));
+    Some(f)
+}
+
+fn rasterise(font: &FontRef<'static>, c: char, size: f32) -> Glyph {
+    let scaled = font.as_scaled(size);
+    let id = scaled.glyph_id(c);
+    let mut g = Glyph {
+        id,
+        advance: scaled.h_advance(id),
+        y_off: 0,
+        w: 0,
+        alpha: Vec::new(),
+    };
+    if let Some(outline) = scaled.outline_glyph(id.with_scale_and_position(size, point(0.0, 0.0))) {
+        let b = outline.px_bounds();
+        g.y_off = (size / 2.0 + b.min.y) as i32;
+        g.w = b.width() as usize;
+        g.alpha = vec![0; g.w * b.height() as usize];
+        outline.draw(|x, y, c| {
+            if let Some(a) = g.alpha.get_mut(y as usize * g.w + x as usize) {
+                // plotters' blend: alpha floored to 256ths.
+                *a = (f64::from(c) * 256.0).floor().clamp(0.0, 256.0) as u16;
+            }
+        });
+    }
+    g
+}
+
+fn glyph(font_key: usize, font: &FontRef<'static>, c: char, size: f32) -> Arc<Glyph> {
+    let key = (font_key, c, size.to_bits());
+    if let Some(g) = glyphs().lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return g.clone();
+    }
+    let g = Arc::new(rasterise(font, c, size));
+    let mut kept = glyphs().lock().unwrap_or_else(|e| e.into_inner());
+    if kept.len() < MAX_GLYPHS {
+        kept.insert(key, g.clone());
+    }
+    g
+}
+
+/// plotters' blend of one channel.
+fn blend(prev: &mut u8, new: u8, a: u16) {
+    if a >= 255 {
+        *prev = new;
+    } else if new > *prev {
+        *prev += (u32::from(new - *prev) * u32::from(a) / 256) as u8;
+    } else {
+        *prev -= (u32::from(*prev - new) * u32::from(a) / 256) as u8;
+    }
+}
+
+/// Draws `label` onto `rgb` (`width` × `height`, 3 bytes a pixel); what falls outside is cut.
+/// `false` if the font cannot be read.
+pub fn draw(rgb: &mut [u8], width: usize, height: usize, label: &Label<'_>) -> bool {
+    let Some(f) = font(label.font) else {
+        return false;
+    };
+    let font_key = label.font.as_ptr() as usize;
+    let scaled = f.as_scaled(label.size);
+    let glyphs: Vec<Arc<Glyph>> = label
+        .text
+        .chars()
+        .map(|c| glyph(font_key, &f, c, label.size))
+        .collect();
+    // plotters' layout box: the advances and kerning, and 1/1.24 of the size for its height.
+    let mut span = 0f32;
+    for (i, g) in glyphs.iter().enumerate() {
+        span += g.advance;
+        if i > 0 {
+            span += scaled.kern(glyphs[i - 1].id, g.id);
+        }
+    }
+    let (w, h) = (span as i32, (f64::from(label.size) / 1.24) as i32);
+    let dx = match label.h {
+        Align::Start => 0,
+        Align::Center => -w / 2,
+        Align::End => -w,
+    };
+    let dy = match label.v {
+        Align::Start => 0,
+        Align::Center => -h / 2,
+        Align::End => -h,
+    };
+    let (r, gr, b) = label.rgb;
+    let mut pen = 0f32;
+    for (i, g) in glyphs.iter().enumerate() {
+        if i > 0 {
+            pen += scaled.kern(glyphs[i - 1].id, g.id);
+        }
+        let x0 = label.at.0 + dx + pen as i32;
+        let y0 = label.at.1 + dy + g.y_off;
+        for (k, &a) in g.alpha.iter().enumerate() {
+            if a == 0 {
+                continue;
+            }
+            let (x, y) = (x0 + (k % g.w) as i32, y0 + (k / g.w) as i32);
+            if x < 0 || y < 0 || x as usize >= width || y as usize >= height {
+                continue;
+            }
+            let at = (y as usize * width + x as usize) * 3;
+            blend(&mut rgb[at], r, a);
+            blend(&mut rgb[at + 1], gr, a);
+            blend(&mut rgb[at + 2], b, a);
+        }
+        pen += g.advance;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+    const W: usize = 120;
+    const H: usize = 60;
+
+    fn canvas() -> Vec<u8> {
+        vec![0xFF; W * H * 3]
+    }
+
+    /// The inked pixels' box: (min x, min y, max x, max y).
+    fn ink(rgb: &[u8]) -> Option<(usize, usize, usize, usize)> {
+        let mut b: Option<(usize, usize, usize, usize)> = None;
+        for (i, px) in rgb.chunks(3).enumerate() {
+            if px.iter().any(|&v| v < 0x80) {
+                let (x, y) = (i % W, i / W);
+                b = Some(b.map_or((x, y, x, y), |(a, c, d, e)| {
+                    (a.min(x), c.min(y), d.max(x), e.max(y))
+                }));
+            }
+        }
+        b
+    }
+
+    fn label(text: &str, h: Align, v: Align) -> Label<'_> {
+        Label {
+            text,
+            font: FONT,
+            size: 20.0,
+            at: (60, 30),
+            h,
+            v,
+            rgb: (0, 0, 0),
+        }
+    }
+
+    #[test]
+    fn text_sits_where_its_anchor_says() {
+        let mut end = canvas();
+        assert!(draw(&mut end, W, H, &label("58.3", Align::End, Align::Center)));
+        let (_, y0, x1, y1) = ink(&end).expect("inked");
+        assert!((56..=60).contains(&x1), "ends at the anchor: {x1}");
+        assert!(y0 < 30 && y1 > 30, "centred on it: {y0}..{y1}");
+        let mut start = canvas();
+        assert!(draw(&mut start, W, H, &label("58.3", Align::Start, Align::Start)));
+        let (x0, y0, _, _) = ink(&start).expect("inked");
+        // plotters puts a top-anchored line's glyphs half its size below the anchor, less
+        // their height above the baseline: digits reach a few pixels above it.
+        assert!(
+            (60..=64).contains(&x0) && (24..=34).contains(&y0),
+            "starts at it: {x0},{y0}"
+        );
+        // Outside the canvas is cut, not a panic.
+        let mut cut = canvas();
+        let far = Label {
+            at: (-500, 500),
+            ..label("58.3", Align::Start, Align::Start)
+        };
+        assert!(draw(&mut cut, W, H, &far));
+        assert_eq!(ink(&cut), None);
+    }
+
+    #[test]
+    fn a_kept_glyph_draws_as_the_first_did() {
+        let text = "μ = 7.00 39–41 %";
+        let mut first = canvas();
+        assert!(draw(&mut first, W, H, &label(text, Align::Center, Align::Center)));
+        let mut again = canvas();
+        assert!(draw(&mut again, W, H, &label(text, Align::Center, Align::Center)));
+        assert_eq!(first, again);
+        // Antialiased: edges are blended, not only black and white.
+        assert!(first.iter().any(|&v| v > 0x20 && v < 0xE0));
+    }
+}
