@@ -2,7 +2,7 @@
 //! test key, to the bot's endpoint and reads the first response from the HTTP response. What the
 //! endpoint refuses changes nothing; commands, buttons and autocomplete answer as on the gateway.
 //! The end-to-end suites run in this mode as they stand with `SAIKORO_TEST_TRANSPORT=http`;
-//! [`suites_pass_over_http`] runs a representative set of them that way in every `cargo test`.
+//! [`suites_pass_over_http`] runs all of them and every case file that way in every `cargo test`.
 
 use serde_json::{Value, json};
 
@@ -230,9 +230,8 @@ fn all_text(r: &saikoro_bot::fake_discord::Reply) -> String {
     s
 }
 
-/// Representative suites, run again as they stand with interactions over HTTP: `/roll`,
-/// sessions and permissions, every button kind, Shadowrun's commands and buttons. (All of
-/// them: `SAIKORO_TEST_TRANSPORT=http cargo test -p saikoro-bot --test bot e2e_`.)
+/// Every end-to-end suite and every case file, run again as they stand with interactions over
+/// HTTP (`SAIKORO_TEST_TRANSPORT=http`): the HTTP mode passes what the gateway mode passes.
 #[test]
 fn suites_pass_over_http() {
     if saikoro_bot::console::http_from_env() {
@@ -240,7 +239,7 @@ fn suites_pass_over_http() {
         return;
     }
     let exe = std::env::current_exe().expect("the test binary");
-    for suite in ["e2e_roll::", "e2e_session::", "e2e_press_walk::", "e2e_sr::"] {
+    for suite in ["e2e_", "cases::"] {
         let out = std::process::Command::new(&exe)
             .args([suite, "--test-threads=2"])
             .env("SAIKORO_TEST_TRANSPORT", "http")
