@@ -13,10 +13,6 @@ use saikoro_bot::logging;
 use saikoro_bot::metrics::{self, Metrics, Probe};
 use saikoro_bot::store::{self, Store, StoreError};
 
-/// See Cargo.toml: glibc's allocator was the largest cost in the bot's profiles.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// The close of `--help`: where settings come from, and `RUST_LOG` (read by the log filter).
 const SETTINGS_HELP: &str = "Every setting is read from its environment variable (or a .env file in the working \
 directory), or from its flag; unset and empty are the same. RUST_LOG sets the log filter \
