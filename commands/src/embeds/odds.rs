@@ -320,13 +320,16 @@ pub mod chart {
         png
     }
 
+    /// A label waiting for the shapes: text, font, size, anchor point, across, down, colour.
+    type Pending = (String, &'static [u8], f32, (i32, i32), Align, Align, RGBColor);
+
     thread_local! {
         static CANVAS: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     }
 
     fn draw_on(rgb: &mut [u8], bins: &[Bin], good: &dyn Fn(i64) -> bool, text: &Labels) -> Option<Vec<u8>> {
         // The text, drawn over the shapes from cached glyphs (see `chart_text`).
-        let mut labels: Vec<(String, &'static [u8], f32, (i32, i32), Align, Align, RGBColor)> = Vec::new();
+        let mut labels: Vec<Pending> = Vec::new();
         {
             let root = BitMapBackend::with_buffer(rgb, (WIDTH, HEIGHT)).into_drawing_area();
             let peak = bins.iter().map(|b| b.p).fold(0.0, f64::max);

@@ -124,6 +124,10 @@ pub struct FakeOptions {
     /// A load test turns this off: an interaction is forgotten once answered, so the fake's
     /// memory stays flat and [`FakeDiscord::timings`] is the only record.
     pub keep_records: bool,
+    /// Keep the bytes of the files the bot attaches. A load test that exports long logs turns
+    /// this off (a file is then kept as its name and size), so the process's memory is the
+    /// bot's and not a store of every export.
+    pub keep_files: bool,
 }
 
 impl Default for FakeOptions {
@@ -132,6 +136,7 @@ impl Default for FakeOptions {
             shards: 1,
             guilds: vec![DEFAULT_GUILD],
             keep_records: true,
+            keep_files: true,
         }
     }
 }
@@ -169,6 +174,7 @@ pub(crate) struct State {
     /// What `GET /gateway/bot` recommends.
     pub(crate) shard_count: u32,
     keep_records: bool,
+    pub(crate) keep_files: bool,
     timings: Mutex<Option<mpsc::UnboundedSender<ReplyTiming>>>,
     registered: Mutex<Registered>,
     shards: Mutex<HashMap<u32, Shard>>,
@@ -414,6 +420,7 @@ impl FakeDiscord {
             guilds: opts.guilds,
             shard_count: opts.shards.max(1),
             keep_records: opts.keep_records,
+            keep_files: opts.keep_files,
             timings: Mutex::new(None),
             registered: Mutex::default(),
             shards: Mutex::default(),

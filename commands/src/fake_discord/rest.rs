@@ -133,7 +133,15 @@ pub(super) fn json_body(
         return Err(invalid_form_body(&why));
     }
     let mut payload = payload;
-    if let Some(files) = files {
+    if let Some(mut files) = files {
+        if !s.keep_files {
+            for f in &mut files {
+                let size = f["content"].as_str().map_or(0, str::len);
+                f["size"] = json!(size);
+                f["content"] = json!("");
+                f["base64"] = json!("");
+            }
+        }
         payload["files"] = Value::Array(files);
     }
     Ok(payload)

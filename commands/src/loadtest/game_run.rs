@@ -333,7 +333,13 @@ async fn run_in(opts: &LoadOptions, game: Game, scratch: &std::path::Path) -> Re
     )
     .await?
     .map_err(|e| LoadError::Setup(format!("the store cannot be opened: {e}")))?;
-    let fake = FakeDiscord::start_with(FakeOptions::default()).await?;
+    // Answers are kept (a press needs the message it presses), files are not: the memory
+    // figures are the bot's, not a store of every export.
+    let fake = FakeDiscord::start_with(FakeOptions {
+        keep_files: false,
+        ..FakeOptions::default()
+    })
+    .await?;
     let running = Served::start(bot_side, &fake, store.clone(), opts).await?;
     let wait = Duration::from_secs(30);
     fake.wait_commands(None, wait).await?;
