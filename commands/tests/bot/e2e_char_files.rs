@@ -14,16 +14,39 @@ use crate::support::e2e::{as_, console, player, send, text};
 /// that server first: `/char` is registered per server.
 async fn elsewhere(c: &Console) -> Invoker {
     let guild = DEFAULT_GUILD + 1;
+    let mut who = c.invoker();
+    who.guild_id = Some(guild);
+    who.channel_id = DEFAULT_CHANNEL + 50;
     if c.fake.commands(Some(guild)).is_empty() {
-        c.fake.add_guild(guild, "Elsewhere").unwrap();
+        if c.fake.over_http() {
+            // No gateway, no GUILD_CREATE: the server's first interaction tells the bot
+            // (issue 35), as a global command typed there.
+            let mut c2 = c.invoker();
+            c2.guild_id = Some(guild);
+            c2.channel_id = who.channel_id;
+            let built = saikoro_bot::console::line::build("/help", &c.fake.commands(None), &|n| {
+                saikoro_bot::fake_discord::payloads::user(&saikoro_bot::console::user_for(n))
+            })
+            .expect("/help builds");
+            let id = c
+                .fake
+                .deliver(
+                    c.fake
+                        .command_interaction(&c2, 2, &built.command, built.options, built.resolved),
+                )
+                .expect("delivered");
+            c.fake
+                .wait_reply(id, crate::support::e2e::WAIT)
+                .await
+                .expect("/help is answered in the new server");
+        } else {
+            c.fake.add_guild(guild, "Elsewhere").unwrap();
+        }
         c.fake
             .wait_commands(Some(guild), crate::support::e2e::WAIT)
             .await
             .expect("the other server's commands are registered");
     }
-    let mut who = c.invoker();
-    who.guild_id = Some(guild);
-    who.channel_id = DEFAULT_CHANNEL + 50;
     who
 }
 
