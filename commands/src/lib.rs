@@ -24,6 +24,7 @@ pub mod logging;
 pub mod luck;
 pub mod metrics;
 pub mod moments;
+pub mod multipart;
 pub mod offers;
 pub mod press;
 pub mod registration;

@@ -13,6 +13,15 @@ use saikoro_bot::logging;
 use saikoro_bot::metrics::{self, Metrics, Probe};
 use saikoro_bot::store::{self, Store, StoreError};
 
+/// A load report as JSON (`--json`) or as text for people.
+fn print_report(json: bool, report: &impl serde::Serialize, text: String) {
+    if json {
+        println!("{}", serde_json::to_string(report).unwrap_or_default());
+    } else {
+        print!("{text}");
+    }
+}
+
 /// The close of `--help`: where settings come from, and `RUST_LOG` (read by the log filter).
 const SETTINGS_HELP: &str = "Every setting is read from its environment variable (or a .env file in the working \
 directory), or from its flag; unset and empty are the same. RUST_LOG sets the log filter \
@@ -116,39 +125,20 @@ async fn main() -> ExitCode {
             // Per-interaction logs would measure the terminal; RUST_LOG=info turns them on.
             init_logging("warn,serenity=error");
             let json = opts.json;
-            if let Some(game) = opts.games.game {
-                return match loadtest::run_game(&opts, game).await {
-                    Ok(report) => {
-                        if json {
-                            println!("{}", serde_json::to_string(&report).unwrap_or_default());
-                        } else {
-                            print!("{}", report.text());
-                        }
-                        if report.failures() > 0 {
-                            ExitCode::from(1)
-                        } else {
-                            ExitCode::SUCCESS
-                        }
-                    }
-                    Err(e) => {
-                        eprintln!("saikoro loadtest: {e}");
-                        ExitCode::from(2)
-                    }
-                };
-            }
-            match loadtest::run(opts).await {
-                Ok(report) => {
-                    if json {
-                        println!("{}", serde_json::to_string(&report).unwrap_or_default());
-                    } else {
-                        print!("{}", report.text());
-                    }
-                    if report.lost_updates.unwrap_or(0) > 0 || report.answered == 0 {
-                        ExitCode::from(1)
-                    } else {
-                        ExitCode::SUCCESS
-                    }
-                }
+            // Whether the run failed: a command refused or unanswered, an update lost.
+            let failed = match opts.games.game {
+                Some(game) => loadtest::run_game(&opts, game).await.map(|r| {
+                    print_report(json, &r, r.text());
+                    r.failures() > 0
+                }),
+                None => loadtest::run(opts).await.map(|r| {
+                    print_report(json, &r, r.text());
+                    r.lost_updates.unwrap_or(0) > 0 || r.answered == 0
+                }),
+            };
+            match failed {
+                Ok(false) => ExitCode::SUCCESS,
+                Ok(true) => ExitCode::from(1),
                 Err(e) => {
                     eprintln!("saikoro loadtest: {e}");
                     ExitCode::from(2)

@@ -159,12 +159,8 @@ impl Console {
             .map_err(BotError::internal)?;
         let (tx, outcomes) = mpsc::unbounded_channel();
         let bot_opts = BotOptions {
-            token: fake_discord::FAKE_TOKEN.to_string(),
-            proxy_url: Some(fake.url()),
-            dev_guild: None,
-            dice: dice.clone(),
             outcome_tap: Some(tx),
-            store: store.clone(),
+            ..fake.bot_options(dice.clone(), store.clone())
         };
         let http = opts.http || http_from_env();
         let bot = if http {

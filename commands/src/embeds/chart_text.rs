@@ -51,7 +51,7 @@ fn glyphs() -> &'static Mutex<HashMap<Key, Arc<Glyph>>> {
 }
 
 /// The font behind `bytes`, parsed once per font.
-fn font(bytes: &'static [u8]) -> Option<FontRef<'static>> {
+pub fn font(bytes: &'static [u8]) -> Option<FontRef<'static>> {
     static FONTS: OnceLock<Mutex<Vec<(usize, FontRef<'static>)>>> = OnceLock::new();
     let fonts = FONTS.get_or_init(Mutex::default);
     let mut fonts = fonts.lock().unwrap_or_else(|e| e.into_inner());

@@ -231,7 +231,7 @@ pub fn exact_note(lang: Lang) -> String {
 /// title is in the reader's language. A title with a character neither font has (a name typed
 /// in rare kanji) is drawn from its first part that reads (`確率: 2D6>=7` → `2D6>=7`).
 pub mod chart {
-    use ab_glyph::{Font, FontRef};
+    use ab_glyph::Font;
     use plotters::prelude::*;
 
     use super::{Bin, percent};
@@ -257,8 +257,7 @@ pub mod chart {
 
     /// Whether `font` draws every character of `s`.
     fn draws(font: &'static [u8], s: &str) -> bool {
-        FontRef::try_from_slice(font)
-            .is_ok_and(|f| s.chars().all(|c| c.is_whitespace() || f.glyph_id(c).0 != 0))
+        chart_text::font(font).is_some_and(|f| s.chars().all(|c| c.is_whitespace() || f.glyph_id(c).0 != 0))
     }
 
     /// The carried font that draws every character of `s`: DejaVu Sans where it can (Latin,

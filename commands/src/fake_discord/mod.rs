@@ -20,6 +20,24 @@ use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc};
 
 pub use http_delivery::{sign, test_public_key, timestamp_now};
+
+use crate::bot::BotOptions;
+use crate::dice_source::DiceSource;
+use crate::store::Store;
+
+/// A bot's options against the fake whose REST base is `url`: the fake's token, no dev guild,
+/// no outcome tap (set a field afterwards to change it). [`FakeDiscord::bot_options`] for a
+/// fake in hand.
+pub fn bot_options(url: &str, dice: DiceSource, store: Arc<dyn Store>) -> BotOptions {
+    BotOptions {
+        token: FAKE_TOKEN.to_string(),
+        proxy_url: Some(url.to_string()),
+        dev_guild: None,
+        dice,
+        outcome_tap: None,
+        store,
+    }
+}
 pub use payloads::{ALL_PERMISSIONS, FakeUser, Invoker};
 
 /// What the bot sent back for one interaction, in order.
@@ -399,6 +417,11 @@ pub const DEFAULT_ATTACHMENT_LIMIT: u64 = 10_485_760;
 pub const FAKE_TOKEN: &str = "ZmFrZQ.ZmFrZQ.ZmFrZS10b2tlbg";
 
 impl FakeDiscord {
+    /// See [`bot_options`].
+    pub fn bot_options(&self, dice: DiceSource, store: Arc<dyn Store>) -> BotOptions {
+        bot_options(&self.url(), dice, store)
+    }
+
     /// Start on an ephemeral loopback port, one shard, the bot in [`DEFAULT_GUILD`].
     pub async fn start() -> Result<FakeDiscord, FakeError> {
         Self::start_with(FakeOptions::default()).await

@@ -152,29 +152,14 @@ pub(super) fn json_body(
 /// bytes (a PNG is no text), read from the body's bytes, never through a lossy string.
 fn multipart_payload(ctype: &str, body: &Bytes) -> Option<(Value, Option<Vec<Value>>)> {
     use base64::Engine as _;
-    let boundary = ctype.split("boundary=").nth(1)?.trim_matches('"');
-    let delimiter = format!("--{boundary}");
-    let d = delimiter.as_bytes();
-    let starts: Vec<usize> = body
-        .windows(d.len())
-        .enumerate()
-        .filter(|(_, w)| *w == d)
-        .map(|(i, _)| i)
-        .collect();
+    let boundary = crate::multipart::boundary(ctype)?;
     let mut payload = None;
     let mut files = Vec::new();
-    // The closing delimiter is followed by `--` and has no part after it.
-    for pair in starts.windows(2) {
-        let part = body.get(pair[0] + d.len()..pair[1])?;
-        let Some(split) = part.windows(4).position(|w| w == b"\r\n\r\n") else {
-            continue;
-        };
-        let head = String::from_utf8_lossy(&part[..split]);
-        let content = &part[split + 4..];
-        let content = content.strip_suffix(b"\r\n").unwrap_or(content);
-        if head.contains("name=\"payload_json\"") {
+    for part in crate::multipart::parts(body, boundary) {
+        let content = &body[part.content.clone()];
+        if part.is("payload_json") {
             payload = serde_json::from_slice::<Value>(content).ok();
-        } else if let Some(name) = head.split("filename=\"").nth(1).and_then(|r| r.split('"').next()) {
+        } else if let Some(name) = part.filename() {
             files.push(json!({
                 "filename": name,
                 "content": String::from_utf8_lossy(content),

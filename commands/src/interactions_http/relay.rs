@@ -271,55 +271,32 @@ impl Relay {
 
 fn multipart_boundary(headers: &HeaderMap) -> Option<String> {
     let ctype = headers.get("content-type")?.to_str().ok()?;
-    if !ctype.starts_with("multipart/") {
-        return None;
-    }
-    Some(ctype.split("boundary=").nth(1)?.trim_matches('"').to_string())
+    crate::multipart::boundary(ctype).map(str::to_string)
 }
 
 /// The callback's JSON: from the body, or from the `payload_json` part of a multipart body.
 fn callback_json(headers: &HeaderMap, body: &Bytes) -> Option<Value> {
     match multipart_boundary(headers) {
-        Some(boundary) => {
-            let (start, end) = payload_json_span(body, &boundary)?;
-            serde_json::from_slice(&body[start..end]).ok()
-        }
+        Some(boundary) => serde_json::from_slice(&body[payload_json_span(body, &boundary)?]).ok(),
         None => serde_json::from_slice(body).ok(),
     }
 }
 
 /// Where the content of the `payload_json` part lies in a multipart body.
-fn payload_json_span(body: &[u8], boundary: &str) -> Option<(usize, usize)> {
-    let delimiter = format!("--{boundary}");
-    let d = delimiter.as_bytes();
-    let starts: Vec<usize> = body
-        .windows(d.len())
-        .enumerate()
-        .filter(|(_, w)| *w == d)
-        .map(|(i, _)| i)
-        .collect();
-    for pair in starts.windows(2) {
-        let part_start = pair[0] + d.len();
-        let part = body.get(part_start..pair[1])?;
-        let split = part.windows(4).position(|w| w == b"\r\n\r\n")?;
-        let head = String::from_utf8_lossy(&part[..split]);
-        if head.contains("name=\"payload_json\"") {
-            let content = &part[split + 4..];
-            let len = content.strip_suffix(b"\r\n").unwrap_or(content).len();
-            let start = part_start + split + 4;
-            return Some((start, start + len));
-        }
-    }
-    None
+fn payload_json_span(body: &[u8], boundary: &str) -> Option<std::ops::Range<usize>> {
+    crate::multipart::parts(body, boundary)
+        .into_iter()
+        .find(|p| p.is("payload_json"))
+        .map(|p| p.content)
 }
 
 /// The multipart body with its `payload_json` replaced by `json` (the files stay as they are).
 fn replace_payload_json(body: &Bytes, boundary: &str, json: &Value) -> Option<Bytes> {
-    let (start, end) = payload_json_span(body, boundary)?;
+    let span = payload_json_span(body, boundary)?;
     let mut out = Vec::with_capacity(body.len());
-    out.extend_from_slice(&body[..start]);
+    out.extend_from_slice(&body[..span.start]);
     out.extend_from_slice(json.to_string().as_bytes());
-    out.extend_from_slice(&body[end..]);
+    out.extend_from_slice(&body[span.end..]);
     Some(Bytes::from(out))
 }
 

@@ -8,6 +8,9 @@ use std::time::Duration;
 use serenity::all::{CreateEmbed, GatewayIntents, HttpBuilder, ShardManager};
 use tokio::task::JoinHandle;
 
+use super::{LoadError, on};
+use crate::fake_discord::{FAKE_TOKEN, FakeDiscord, FakeOptions};
+
 type Error = Box<dyn std::error::Error + Send + Sync>;
 type FloorContext<'a> = poise::Context<'a, (), Error>;
 
@@ -56,5 +59,33 @@ impl Floor {
     pub async fn shutdown(self) {
         self.shard_manager.shutdown_all().await;
         let _ = tokio::time::timeout(Duration::from_secs(10), self.task).await;
+    }
+}
+
+/// The floor on a runtime of its own (its CPU counted as the bot's is), against a fresh fake
+/// Discord, as both load modes serve it.
+pub(super) struct FloorRun {
+    runtime: tokio::runtime::Runtime,
+    pub fake: FakeDiscord,
+    floor: Floor,
+}
+
+impl FloorRun {
+    pub async fn start(fake: FakeOptions) -> Result<FloorRun, LoadError> {
+        let runtime = super::cpu::bot_runtime().map_err(|e| LoadError::Setup(e.to_string()))?;
+        let fake = FakeDiscord::start_with(fake).await?;
+        let url = fake.url();
+        let floor = on(
+            runtime.handle(),
+            async move { Floor::start(url, FAKE_TOKEN).await },
+        )
+        .await?
+        .map_err(|e| LoadError::Setup(format!("the floor bot could not start: {e}")))?;
+        Ok(FloorRun { runtime, fake, floor })
+    }
+
+    pub async fn stop(self) {
+        let _ = on(self.runtime.handle(), self.floor.shutdown()).await;
+        self.runtime.shutdown_background();
     }
 }

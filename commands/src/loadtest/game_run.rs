@@ -352,19 +352,9 @@ async fn run_in(opts: &LoadOptions, game: Game, scratch: &std::path::Path) -> Re
         store: store.clone(),
     };
     let outcome = play(opts, game, &table, database.as_deref()).await;
-    let closing = store.clone();
-    let _ = on(bot_side, async move {
-        running.shutdown().await;
-        closing.close().await;
-    })
-    .await;
-    bot_rt.shutdown_background();
+    running.stop(bot_rt, store.clone()).await;
     let mut report = outcome?;
-    report.backend = if opts.database_url.is_some() {
-        "postgres"
-    } else {
-        "sqlite"
-    };
+    report.backend = opts.backend();
     if opts.floor {
         let floor = run_floor(opts).await?;
         report.set_floor(floor);
@@ -447,14 +437,8 @@ fn figures(game: Game, name: String, t: Tally, pg: bool, rss: (f64, f64)) -> Pha
 
 /// The bare stack's `/roll`, through the same driver, in as many channels.
 async fn run_floor(opts: &LoadOptions) -> Result<PhaseFigures, LoadError> {
-    let floor_rt = cpu::bot_runtime().map_err(|e| LoadError::Setup(e.to_string()))?;
-    let fake = FakeDiscord::start_with(FakeOptions::default()).await?;
-    let url = fake.url();
-    let floor = on(floor_rt.handle(), async move {
-        super::floor::Floor::start(url, fake_discord::FAKE_TOKEN).await
-    })
-    .await?
-    .map_err(|e| LoadError::Setup(format!("the floor bot could not start: {e}")))?;
+    let floor = super::floor::FloorRun::start(FakeOptions::default()).await?;
+    let fake = &floor.fake;
     let wait = Duration::from_secs(30);
     let ready = async {
         fake.wait_commands(None, wait).await?;
@@ -465,11 +449,10 @@ async fn run_floor(opts: &LoadOptions) -> Result<PhaseFigures, LoadError> {
     let channels: Vec<u64> = (0..opts.sessions.max(1)).map(|i| GAME_CHANNEL_BASE + i).collect();
     let phase = Phase::line("/roll dice:2d6");
     let tally = match ready {
-        Ok(()) => Some(run_phase(&fake, &commands, &phase, &channels, opts, None).await),
+        Ok(()) => Some(run_phase(fake, &commands, &phase, &channels, opts, None).await),
         Err(_) => None,
     };
-    let _ = on(floor_rt.handle(), floor.shutdown()).await;
-    floor_rt.shutdown_background();
+    floor.stop().await;
     ready?;
     let tally = tally.unwrap_or_default();
     Ok(figures(

@@ -117,6 +117,17 @@ pub struct LoadOptions {
     pub games: games::GameOptions,
 }
 
+impl LoadOptions {
+    /// The store the run uses, as the report names it.
+    pub fn backend(&self) -> &'static str {
+        if self.database_url.is_some() {
+            "postgres"
+        } else {
+            "sqlite"
+        }
+    }
+}
+
 impl Default for LoadOptions {
     fn default() -> Self {
         LoadOptions {
@@ -405,23 +416,13 @@ async fn run_in(
         }
         _ => None,
     };
-    let closing = store.clone();
-    let _ = on(bot_side, async move {
-        running.shutdown().await;
-        closing.close().await;
-    })
-    .await;
-    bot_rt.shutdown_background();
+    running.stop(bot_rt, store.clone()).await;
     let (sent, tally) = outcome?;
     let lost = lost.transpose()?;
     let restart = restart.map(|w| RestartFigures::of(w.start, w.end, &tally, fake.http_retries()));
     let mut report = report(opts, sent, tally);
     report.restart = restart;
-    report.backend = if opts.database_url.is_some() {
-        "postgres"
-    } else {
-        "sqlite"
-    };
+    report.backend = opts.backend();
     report.sessions = sessions;
     report.peak_rss_mb = peak;
     report.rss_mb = now;
@@ -461,26 +462,18 @@ where
 
 /// The floor bot through a fresh fake Discord, driven with `/roll dice:2d6` as the bot was.
 async fn run_floor(opts: &LoadOptions, deadline: Instant) -> Result<Report, LoadError> {
-    let floor_rt = cpu::bot_runtime().map_err(|e| LoadError::Setup(e.to_string()))?;
-    let fake = FakeDiscord::start_with(FakeOptions {
+    let floor = floor::FloorRun::start(FakeOptions {
         keep_records: false,
         ..FakeOptions::default()
     })
     .await?;
-    let url = fake.url();
-    let floor = on(floor_rt.handle(), async move {
-        floor::Floor::start(url, fake_discord::FAKE_TOKEN).await
-    })
-    .await?
-    .map_err(|e| LoadError::Setup(format!("the floor bot could not start: {e}")))?;
     let plan = Plan::Lines {
         cycle: vec!["/roll dice:2d6".to_string()],
         setup: Vec::new(),
     };
     let floor_deadline = deadline.max(Instant::now() + Duration::from_secs(opts.max_seconds.max(1)));
-    let outcome = drive(opts, &plan, &fake, 1, floor_deadline).await;
-    let _ = on(floor_rt.handle(), floor.shutdown()).await;
-    floor_rt.shutdown_background();
+    let outcome = drive(opts, &plan, &floor.fake, 1, floor_deadline).await;
+    floor.stop().await;
     let (sent, tally) = outcome?;
     Ok(report(opts, sent, tally))
 }

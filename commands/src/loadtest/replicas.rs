@@ -62,14 +62,8 @@ pub(super) struct Window {
 }
 
 fn bot_options(fake_url: &str, store: Arc<dyn Store>) -> Result<BotOptions, LoadError> {
-    Ok(BotOptions {
-        token: fake_discord::FAKE_TOKEN.to_string(),
-        proxy_url: Some(fake_url.to_string()),
-        dev_guild: None,
-        dice: DiceSource::os().map_err(|e| LoadError::Setup(e.to_string()))?,
-        outcome_tap: None,
-        store,
-    })
+    let dice = DiceSource::os().map_err(|e| LoadError::Setup(e.to_string()))?;
+    Ok(fake_discord::bot_options(fake_url, dice, store))
 }
 
 /// Counted as in production, not served.
@@ -120,15 +114,22 @@ impl Served {
         matches!(self, Served::Gateway(_))
     }
 
-    pub(super) async fn shutdown(self) {
-        match self {
-            Served::Gateway(b) => b.shutdown().await,
-            Served::Http(set) => {
-                for r in set.live {
-                    let _ = on(&set.bot_side, r.stop()).await;
+    /// Stops the bot (each replica draining what it holds) and closes the run's `store`, on
+    /// the bot's runtime, then that runtime.
+    pub(super) async fn stop(self, bot_rt: tokio::runtime::Runtime, store: Arc<dyn Store>) {
+        let _ = on(bot_rt.handle(), async move {
+            match self {
+                Served::Gateway(b) => b.shutdown().await,
+                Served::Http(set) => {
+                    for r in set.live {
+                        r.stop().await;
+                    }
                 }
             }
-        }
+            store.close().await;
+        })
+        .await;
+        bot_rt.shutdown_background();
     }
 }
 

@@ -8,44 +8,17 @@ use saikoro_bot::console::Console;
 use saikoro_bot::fake_discord::{DEFAULT_CHANNEL, DEFAULT_GUILD, Invoker};
 use serde_json::Value;
 
-use crate::support::e2e::{as_, console, player, send, text};
+use crate::support::e2e::{as_, console, join_server, player, send, text};
 
 /// A member of another server, in a channel there, with Manage Server (its GM). The bot joins
 /// that server first: `/char` is registered per server.
-async fn elsewhere(c: &Console) -> Invoker {
+async fn elsewhere(c: &mut Console) -> Invoker {
     let guild = DEFAULT_GUILD + 1;
     let mut who = c.invoker();
     who.guild_id = Some(guild);
     who.channel_id = DEFAULT_CHANNEL + 50;
     if c.fake.commands(Some(guild)).is_empty() {
-        if c.fake.over_http() {
-            // No gateway, no GUILD_CREATE: the server's first interaction tells the bot
-            // (issue 35), as a global command typed there.
-            let mut c2 = c.invoker();
-            c2.guild_id = Some(guild);
-            c2.channel_id = who.channel_id;
-            let built = saikoro_bot::console::line::build("/help", &c.fake.commands(None), &|n| {
-                saikoro_bot::fake_discord::payloads::user(&saikoro_bot::console::user_for(n))
-            })
-            .expect("/help builds");
-            let id = c
-                .fake
-                .deliver(
-                    c.fake
-                        .command_interaction(&c2, 2, &built.command, built.options, built.resolved),
-                )
-                .expect("delivered");
-            c.fake
-                .wait_reply(id, crate::support::e2e::WAIT)
-                .await
-                .expect("/help is answered in the new server");
-        } else {
-            c.fake.add_guild(guild, "Elsewhere").unwrap();
-        }
-        c.fake
-            .wait_commands(Some(guild), crate::support::e2e::WAIT)
-            .await
-            .expect("the other server's commands are registered");
+        join_server(c, guild, &who).await;
     }
     who
 }
@@ -127,7 +100,7 @@ async fn every_systems_character_round_trips_to_another_server() {
         assert!(body.contains("format = 1\n"), "{body}");
         let path = write(dir.path(), &file, &body);
 
-        let b = elsewhere(&c).await;
+        let b = elsewhere(&mut c).await;
         as_(&mut c, &b, &format!("/session start name:In system:{system}")).await;
         let r = as_(&mut c, &b, &format!("/char import file:{}", path.display())).await;
         assert!(!r.ephemeral, "{system}: {}", text(&r));
@@ -168,7 +141,7 @@ async fn a_whole_roster_goes_out_as_one_file_and_comes_back_in_one_go() {
         body
     );
     let path = write(dir.path(), &file, &body);
-    let b = elsewhere(&c).await;
+    let b = elsewhere(&mut c).await;
     as_(&mut c, &b, "/session start name:In system:generic").await;
     let r = as_(&mut c, &b, &format!("/char import file:{}", path.display())).await;
     assert!(text(&r).contains("Imported 2"), "{}", text(&r));

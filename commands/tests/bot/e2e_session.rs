@@ -852,19 +852,9 @@ async fn a_server_added_after_start_gets_its_system_commands() {
     let mut c = console().await;
     let new_guild = DEFAULT_GUILD + 7;
     assert!(c.fake.commands(Some(new_guild)).is_empty());
-    if c.fake.over_http() {
-        // No gateway, no GUILD_CREATE: the server's first interaction tells the bot (issue 35).
-        let mut who = c.invoker();
-        who.guild_id = Some(new_guild);
-        as_(&mut c, &who, "/help").await;
-    } else {
-        c.fake.add_guild(new_guild, "New table").unwrap();
-    }
-    let names: Vec<String> = c
-        .fake
-        .wait_commands(Some(new_guild), WAIT)
+    let who = c.invoker();
+    let names: Vec<String> = join_server(&mut c, new_guild, &who)
         .await
-        .expect("the new server's commands were registered")
         .iter()
         .map(|c| c["name"].as_str().unwrap().to_string())
         .collect();

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use saikoro_bot::bot::{BotOptions, ScaleOptions};
+use saikoro_bot::bot::ScaleOptions;
 use saikoro_bot::console::user_for;
 use saikoro_bot::dice_source::DiceSource;
 use saikoro_bot::fake_discord::{self, FakeDiscord, Invoker, Reply};
@@ -25,14 +25,7 @@ struct Replica {
 async fn replica(fake: &FakeDiscord, store: Arc<dyn Store>) -> Replica {
     let dice = DiceSource::fixed([]);
     let bot = interactions_http::start(
-        BotOptions {
-            token: fake_discord::FAKE_TOKEN.into(),
-            proxy_url: Some(fake.url()),
-            dev_guild: None,
-            dice: dice.clone(),
-            outcome_tap: None,
-            store,
-        },
+        fake.bot_options(dice.clone(), store),
         ScaleOptions::default(),
         HttpOptions {
             listen: "127.0.0.1:0".parse().unwrap(),

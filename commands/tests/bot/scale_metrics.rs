@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
-use saikoro_bot::bot::{self, BotOptions, ScaleOptions};
+use saikoro_bot::bot::{self, ScaleOptions};
 use saikoro_bot::dice_source::DiceSource;
 use saikoro_bot::fake_discord::{
-    ALL_PERMISSIONS, DEFAULT_CHANNEL, DEFAULT_GUILD, FAKE_TOKEN, FakeDiscord, FakeUser, Invoker,
+    ALL_PERMISSIONS, DEFAULT_CHANNEL, DEFAULT_GUILD, FakeDiscord, FakeUser, Invoker,
 };
 use saikoro_bot::metrics::{self, Metrics, Probe};
 use saikoro_bot::store;
@@ -51,14 +51,7 @@ async fn metrics_count_commands_outcomes_latency_pool_and_shards() {
     let store = store::connect(None, dir.path()).await.expect("sqlite");
     let metrics = Metrics::new();
     let running = bot::start_with(
-        BotOptions {
-            token: FAKE_TOKEN.into(),
-            proxy_url: Some(fake.url()),
-            dev_guild: None,
-            dice: DiceSource::seeded(7),
-            outcome_tap: None,
-            store: store.clone(),
-        },
+        fake.bot_options(DiceSource::seeded(7), store.clone()),
         ScaleOptions {
             metrics: Some(metrics.clone()),
             ..Default::default()

@@ -30,12 +30,8 @@ async fn start_bot(
     let (tx, rx) = mpsc::unbounded_channel();
     let running = bot::start_with(
         BotOptions {
-            token: FAKE_TOKEN.into(),
-            proxy_url: Some(fake.url()),
-            dev_guild: None,
-            dice: DiceSource::seeded(u64::from(shard)),
             outcome_tap: Some(tx),
-            store,
+            ..fake.bot_options(DiceSource::seeded(u64::from(shard)), store)
         },
         ScaleOptions {
             sharding: Sharding::Range {

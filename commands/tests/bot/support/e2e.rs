@@ -91,6 +91,25 @@ pub async fn as_(c: &mut Console, who: &Invoker, line: &str) -> Reply {
     as_id(c, who, line).await.1
 }
 
+/// The bot learns that it is in server `guild` as Discord tells it: `GUILD_CREATE` on the
+/// gateway, or over HTTP (no gateway events, issue 35) the server's first interaction, `/help`
+/// typed there by `who`. The server's commands, once registered.
+pub async fn join_server(c: &mut Console, guild: u64, who: &Invoker) -> Vec<Value> {
+    if c.fake.over_http() {
+        let mut there = who.clone();
+        there.guild_id = Some(guild);
+        as_(c, &there, "/help").await;
+    } else {
+        c.fake
+            .add_guild(guild, "Another table")
+            .expect("GUILD_CREATE sent");
+    }
+    c.fake
+        .wait_commands(Some(guild), WAIT)
+        .await
+        .expect("the server's commands were registered")
+}
+
 /// Type `line` as the console's user (the GM).
 pub async fn send(c: &mut Console, line: &str) -> Reply {
     let who = c.invoker();

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use engine::session::{ChannelSettings, RollLogEntry, ServerSettings, Session};
-use saikoro_bot::bot::{self, BotOptions, RunningBot};
+use saikoro_bot::bot::{self, RunningBot};
 use saikoro_bot::console::user_for;
 use saikoro_bot::dice_source::DiceSource;
 use saikoro_bot::fake_discord::{self, FakeDiscord, Invoker, Reply};
@@ -172,19 +172,9 @@ impl Harness {
 
     pub async fn start_with(fake: FakeDiscord, store: Arc<dyn Store>, scale: bot::ScaleOptions) -> Harness {
         let dice = DiceSource::fixed([]);
-        let bot = bot::start_with(
-            BotOptions {
-                token: fake_discord::FAKE_TOKEN.into(),
-                proxy_url: Some(fake.url()),
-                dev_guild: None,
-                dice: dice.clone(),
-                outcome_tap: None,
-                store,
-            },
-            scale,
-        )
-        .await
-        .expect("bot starts");
+        let bot = bot::start_with(fake.bot_options(dice.clone(), store), scale)
+            .await
+            .expect("bot starts");
         fake.wait_shards(1, Duration::from_secs(30))
             .await
             .expect("shard connects");
