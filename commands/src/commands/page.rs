@@ -282,13 +282,36 @@ pub fn html(
                     "<tr><td>{time}</td><td>{}</td><td><code>{}</code></td><td>{}</td></tr>",
                     esc(&who),
                     esc(&named(super::transcript::command_text(&entry.command, lang))),
-                    esc(&named(result_text(entry, lang)))
+                    result_html(&named(result_text(entry, lang)))
                 ),
             };
         }
         out.push_str("</tbody></table>");
     }
     out.push_str("</section></body></html>\n");
+    out
+}
+
+/// A result as escaped HTML with its Markdown bold (`**9**`, as Discord and the transcript show
+/// it) as bold; an unpaired `**` stays as written.
+fn result_html(text: &str) -> String {
+    let escaped = esc(text);
+    let pieces: Vec<&str> = escaped.split("**").collect();
+    let mut out = String::with_capacity(escaped.len() + 16);
+    for (i, piece) in pieces.iter().enumerate() {
+        match (i % 2 == 1, i + 1 < pieces.len()) {
+            (true, true) => {
+                out.push_str("<strong>");
+                out.push_str(piece);
+                out.push_str("</strong>");
+            }
+            (true, false) => {
+                out.push_str("**");
+                out.push_str(piece);
+            }
+            _ => out.push_str(piece),
+        }
+    }
     out
 }
 
@@ -301,6 +324,21 @@ fn member(s: &engine::session::Session, user: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_results_bold_is_bold_and_nothing_else_is_markup() {
+        assert_eq!(result_html("**9**"), "<strong>9</strong>");
+        assert_eq!(
+            result_html("hits **2** vs <b>1</b> → **Hit**"),
+            "hits <strong>2</strong> vs &lt;b&gt;1&lt;/b&gt; → <strong>Hit</strong>"
+        );
+        assert_eq!(
+            result_html("2 ** 3 **4** 5 **"),
+            "2 <strong> 3 </strong>4<strong> 5 </strong>"
+        );
+        assert_eq!(result_html("a ** b"), "a ** b");
+        assert_eq!(result_html("no bold"), "no bold");
+    }
 
     #[test]
     fn text_is_escaped_for_content_and_attributes() {

@@ -322,6 +322,15 @@ async fn the_export_adds_a_page_a_real_browser_renders_with_names_totals_and_sec
     assert!(dom.contains("<h2>振り返り</h2>"), "{dom}");
     assert!(dom.contains("<p id=\"total-rolls\">ロール3件</p>"), "{dom}");
     assert!(dom.contains("クリティカル・グリッチ ×1"), "{dom}");
+
+    // A result's bold, as Discord shows it, is bold on the page, never raw asterisks.
+    c.queue_dice([3, 4]);
+    send(&mut c, "/roll dice:2d6").await;
+    let r = send(&mut c, "/session export").await;
+    let html = r.body["files"][2]["content"].as_str().unwrap().to_string();
+    let dom = rendered(&html, "bold.html");
+    assert!(dom.contains("<td><strong>7</strong></td>"), "{dom}");
+    assert!(!dom.contains("**"), "{dom}");
     c.shutdown().await;
 }
 
