@@ -28,7 +28,10 @@ impl CachedStore {
     /// commit (a lost connection) may hide a write that landed.
     async fn writing<T>(&self, change: Change, write: StoreFuture<'_, T>) -> Result<T, StoreError> {
         let result = write.await;
-        self.caches.drop_change(change);
+        match change {
+            Change::Session(channel, _) => self.caches.forget_session(channel),
+            other => self.caches.drop_change(other),
+        }
         result
     }
 }
@@ -81,7 +84,7 @@ impl Store for CachedStore {
 
     fn create_session<'a>(&'a self, session: &'a Session) -> StoreFuture<'a, Session> {
         Box::pin(self.writing(
-            Change::Session(session.channel_id),
+            Change::Session(session.channel_id, None),
             self.inner.create_session(session),
         ))
     }
@@ -105,12 +108,30 @@ impl Store for CachedStore {
     }
 
     fn update_session<'a>(&'a self, channel: u64, edit: &'a mut Edit<'_>) -> StoreFuture<'a, Session> {
-        Box::pin(self.writing(Change::Session(channel), self.inner.update_session(channel, edit)))
+        // A saved session is kept by the store's batch itself, in the order the batches
+        // committed (`Caches::wrote_session`). The channel's copy is dropped after a failure
+        // that may hide a write that landed, or when the store kept nothing.
+        Box::pin(async move {
+            let result = self.inner.update_session(channel, edit).await;
+            let keep = match &result {
+                Ok(saved) => self
+                    .caches
+                    .kept_session(channel)
+                    .is_some_and(|kept| (kept.id, kept.version) >= (saved.id, saved.version)),
+                // Refused, or no active session: nothing was written.
+                Err(StoreError::Invalid(_) | StoreError::NotFound) => true,
+                Err(_) => false,
+            };
+            if !keep {
+                self.caches.forget_session(channel);
+            }
+            result
+        })
     }
 
     fn end_session(&self, channel: u64, actor: Actor, now_ms: i64) -> StoreFuture<'_, Session> {
         Box::pin(self.writing(
-            Change::Session(channel),
+            Change::Session(channel, None),
             self.inner.end_session(channel, actor, now_ms),
         ))
     }

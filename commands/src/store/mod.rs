@@ -16,6 +16,7 @@ mod migrations;
 mod postgres;
 mod record_batch;
 mod sql;
+mod statements;
 mod sqlite;
 
 use std::future::Future;
@@ -441,10 +442,9 @@ async fn cached_sqlite(data_dir: &Path) -> Result<Arc<dyn Store>, StoreError> {
     })?;
     let store = SqliteStore::open(&data_dir.join("saikoro.db")).await?;
     // One process owns the file: every change passes through this store.
-    Ok(Arc::new(CachedStore::new(
-        Arc::new(store),
-        Arc::new(Caches::new(true)),
-    )))
+    let caches = Arc::new(Caches::new(true));
+    store.keep_sessions_in(caches.clone());
+    Ok(Arc::new(CachedStore::new(Arc::new(store), caches)))
 }
 
 /// PostgreSQL is shared by every bot process: the cache is used only while the change feed
@@ -452,6 +452,7 @@ async fn cached_sqlite(data_dir: &Path) -> Result<Arc<dyn Store>, StoreError> {
 fn cached_postgres(store: PgStore) -> Arc<dyn Store> {
     let caches = Arc::new(Caches::new(false));
     store.follow_changes(Arc::downgrade(&caches));
+    store.keep_sessions_in(caches.clone());
     Arc::new(CachedStore::new(Arc::new(store), caches))
 }
 

@@ -8,7 +8,7 @@ use sqlx::Row;
 use sqlx::migrate::MigrateError;
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions};
 
-use super::cache::{Caches, Change};
+use super::cache::{Caches, Change, SessionKeeper};
 use super::combine::Combiner;
 use super::limits::{self, Held};
 use super::migrations;
@@ -60,6 +60,8 @@ pub struct PgStore {
     combiner: Arc<Combiner>,
     /// Commands' records waiting to share a statement.
     records: Arc<RecordQueue>,
+    /// The caches session writes start from and keep what they saved in.
+    kept: SessionKeeper,
     /// The migrations have run: before that the server may answer while its tables are being
     /// made, and `/readyz` must not say ready.
     migrated: Arc<AtomicBool>,
@@ -195,6 +197,7 @@ impl PgStore {
             pool,
             combiner: Arc::default(),
             records: Arc::default(),
+            kept: SessionKeeper::default(),
             migrated: Arc::new(AtomicBool::new(true)),
         })
     }
@@ -244,6 +247,7 @@ impl PgStore {
             pool,
             combiner: Arc::default(),
             records: Arc::default(),
+            kept: SessionKeeper::default(),
             migrated,
         })
     }

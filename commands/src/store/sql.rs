@@ -1,99 +1,13 @@
-//! The SQL both backends share, and the one implementation of [`Store`] over it.
+//! The one implementation of [`Store`](super::Store) over the SQL both backends share
+//! (`statements.rs`).
 //!
-//! PostgreSQL and SQLite accept the same statements here (SQLite understands `$1`, `RETURNING`
+//! PostgreSQL and SQLite accept the same statements (SQLite understands `$1`, `RETURNING`
 //! and `ON CONFLICT … DO UPDATE`), and sqlx's query API is the same for both pools, so the
 //! implementation is written once, as a macro instantiated per backend. Each backend supplies
 //! only what truly differs: how a write transaction begins, how the active session is locked,
 //! and how driver errors are classified.
 
-pub(super) const SELECT_SETTINGS: &str = "SELECT settings FROM server_settings WHERE guild_id = $1";
-pub(super) const UPSERT_SETTINGS: &str = "INSERT INTO server_settings (guild_id, settings, updated_at_ms) \
-     VALUES ($1, $2, $3) \
-     ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, updated_at_ms = excluded.updated_at_ms";
-
-/// Creates the default row if there is none, so a first edit can lock a row too.
-pub(super) const ENSURE_SETTINGS: &str = "INSERT INTO server_settings (guild_id, settings, updated_at_ms) \
-     VALUES ($1, $2, $3) ON CONFLICT (guild_id) DO NOTHING";
-pub(super) const SELECT_SETTINGS_FOR_UPDATE: &str =
-    "SELECT settings FROM server_settings WHERE guild_id = $1 FOR UPDATE";
-pub(super) const ENSURE_CHANNEL: &str = "INSERT INTO channel_settings (channel_id, guild_id, settings, updated_at_ms) \
-     VALUES ($1, $2, $3, $4) ON CONFLICT (channel_id) DO NOTHING";
-pub(super) const SELECT_CHANNEL_FOR_UPDATE: &str =
-    "SELECT settings FROM channel_settings WHERE channel_id = $1 FOR UPDATE";
-
-pub(super) const SELECT_CHANNEL: &str = "SELECT settings FROM channel_settings WHERE channel_id = $1";
-pub(super) const UPSERT_CHANNEL: &str = "INSERT INTO channel_settings (channel_id, guild_id, settings, updated_at_ms) \
-     VALUES ($1, $2, $3, $4) \
-     ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, settings = excluded.settings, \
-     updated_at_ms = excluded.updated_at_ms";
-
-pub(super) const INSERT_SESSION: &str = "INSERT INTO sessions \
-     (guild_id, channel_id, name, system, gm_id, state, version, created_at_ms, updated_at_ms, ended_at_ms, \
-     campaign_id, evening) VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $8, NULL, $9, $10) RETURNING id";
-
-/// The columns `session_from_row` reads.
-pub(super) const SELECT_ACTIVE: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \
-     FROM sessions WHERE channel_id = $1 AND ended_at_ms IS NULL";
-/// Same as [`SELECT_ACTIVE`], row-locked until the transaction ends (PostgreSQL).
-pub(super) const SELECT_ACTIVE_FOR_UPDATE: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \
-     FROM sessions WHERE channel_id = $1 AND ended_at_ms IS NULL FOR UPDATE";
-pub(super) const SELECT_BY_ID: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \
-     FROM sessions WHERE id = $1";
-pub(super) const SELECT_ENDED: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \
-     FROM sessions WHERE guild_id = $1 AND ended_at_ms IS NOT NULL \
-     ORDER BY ended_at_ms DESC, id DESC LIMIT $2";
-
-/// A channel's newest session, active or ended.
-pub(super) const SELECT_LAST_IN_CHANNEL: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \
-     FROM sessions WHERE channel_id = $1 ORDER BY id DESC LIMIT 1";
-/// A campaign's evenings, first to last.
-pub(super) const SELECT_CAMPAIGN: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \
-     FROM sessions WHERE COALESCE(campaign_id, id) = $1 ORDER BY evening, id";
-
-/// Deleting a campaign: none of its evenings may be running; its sessions are listed in
-/// `roll_log_deletions` (the one list the log's append-only triggers let rows leave by), their
-/// rolls and themselves deleted, and the list emptied, in one transaction.
-pub(super) const COUNT_CAMPAIGN_ACTIVE: &str =
-    "SELECT COUNT(*) FROM sessions WHERE COALESCE(campaign_id, id) = $1 AND ended_at_ms IS NULL";
-pub(super) const LIST_CAMPAIGN_DELETION: &str = "INSERT INTO roll_log_deletions (session_id) SELECT id FROM sessions WHERE COALESCE(campaign_id, id) = $1";
-pub(super) const DELETE_LISTED_ROLLS: &str =
-    "DELETE FROM roll_log WHERE session_id IN (SELECT session_id FROM roll_log_deletions)";
-pub(super) const DELETE_LISTED_SESSIONS: &str =
-    "DELETE FROM sessions WHERE id IN (SELECT session_id FROM roll_log_deletions)";
-pub(super) const CLEAR_DELETION_LIST: &str = "DELETE FROM roll_log_deletions";
-
-/// The optimistic check: writes only if nobody saved this session since we read it. The version
-/// rises by the number of edits saved ($9: a batch saves several at once).
-pub(super) const UPDATE_SESSION: &str = "UPDATE sessions SET name = $1, system = $2, gm_id = $3, state = $4, \
-     version = version + $9, updated_at_ms = $5, ended_at_ms = $6 WHERE id = $7 AND version = $8";
-
-/// Appends only to an active session, in one statement.
-pub(super) const APPEND_ROLL: &str = "INSERT INTO roll_log (session_id, user_id, command, outcome, at_ms, user_name) \
-     SELECT id, $2, $3, $4, $5, $6 FROM sessions WHERE id = $1 AND ended_at_ms IS NULL";
-pub(super) const SELECT_RECENT_ROLLS: &str = "SELECT session_id, user_id, command, outcome, at_ms, user_name \
-     FROM roll_log WHERE session_id = $1 ORDER BY id DESC LIMIT $2";
-/// One page of a session's log, oldest first (exports read a bounded page at a time).
-pub(super) const SELECT_ROLL_PAGE: &str = "SELECT session_id, user_id, command, outcome, at_ms, user_name \
-     FROM roll_log WHERE session_id = $1 ORDER BY id LIMIT $2 OFFSET $3";
-pub(super) const COUNT_ROLLS: &str = "SELECT COUNT(*) FROM roll_log WHERE session_id = $1";
-/// The same for every evening of a campaign: one log, in the order it was written.
-pub(super) const SELECT_CAMPAIGN_ROLL_PAGE: &str = "SELECT session_id, user_id, command, outcome, at_ms, user_name \
-     FROM roll_log WHERE session_id IN (SELECT id FROM sessions WHERE COALESCE(campaign_id, id) = $1) \
-     ORDER BY id LIMIT $2 OFFSET $3";
-pub(super) const COUNT_CAMPAIGN_ROLLS: &str = "SELECT COUNT(*) FROM roll_log \
-     WHERE session_id IN (SELECT id FROM sessions WHERE COALESCE(campaign_id, id) = $1)";
-
-/// The start of a multi-row insert of actions (`VALUES …` follow).
-pub(super) const INSERT_ACTIONS: &str =
-    "INSERT INTO actions (kind, guild_id, channel_id, owner_id, payload, created_at_ms) ";
-pub(super) const INSERT_ACTION: &str = "INSERT INTO actions \
-     (kind, guild_id, channel_id, owner_id, payload, created_at_ms) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id";
-pub(super) const SELECT_ACTION: &str = "SELECT id, kind, guild_id, channel_id, owner_id, payload, \
-     created_at_ms, used_at_ms FROM actions WHERE id = $1";
-/// Marks an action used only if nobody did yet: the second press of a button finds no row.
-pub(super) const USE_ACTION: &str = "UPDATE actions SET used_at_ms = $2 WHERE id = $1 AND used_at_ms IS NULL \
-     RETURNING id, kind, guild_id, channel_id, owner_id, payload, created_at_ms, used_at_ms";
-pub(super) const RELEASE_ACTION: &str = "UPDATE actions SET used_at_ms = NULL WHERE id = $1";
+pub(super) use super::statements::*;
 
 /// Implements [`Store`](super::Store) for a backend type with a `pool` field and these
 /// associated items: `BACKEND`, `BEGIN_WRITE` (starts a transaction that may write),
@@ -127,6 +41,12 @@ macro_rules! sql_store {
             };
 
             impl $store {
+                /// Puts this store behind `caches`: its session writes start from the session
+                /// kept there and keep what they save (see `cache`).
+                pub fn keep_sessions_in(&self, caches: std::sync::Arc<$crate::store::cache::Caches>) {
+                    self.kept.attach(caches);
+                }
+
                 fn session_from_row(row: &$row) -> Result<Session, StoreError> {
                     let Json(mut session): Json<Session> = row.try_get("state").map_err(Self::classify)?;
                     // The columns are authoritative; the JSON copy of these may be stale.
@@ -296,6 +216,10 @@ macro_rules! sql_store {
                     written
                 }
 
+                /// Writes from the session this process kept (see `cache`) when it has one, in
+                /// one statement that lands only if the saved version is still the one kept;
+                /// otherwise, or when that statement finds a newer version, reads it locked.
+                /// What was saved is kept for the next command.
                 async fn write_batch_on(
                     &self,
                     held: &mut Held<$db>,
@@ -303,6 +227,74 @@ macro_rules! sql_store {
                     members: &[Member],
                     sent: &AtomicBool,
                 ) -> Result<Vec<Result<Session, StoreError>>, StoreError> {
+                    let caches = self.kept.caches();
+                    let began = caches.map(|c| c.write_start());
+                    if let Some(known) = caches.and_then(|c| c.kept_session(channel))
+                        && let Some((after, outcomes)) =
+                            self.write_from_known(held, &known, members, sent).await?
+                    {
+                        if let (Some(c), Some(began), Some(after)) = (caches, began, after) {
+                            c.wrote_session(&after, began);
+                        }
+                        return Ok(outcomes);
+                    }
+                    let (after, outcomes) = self.write_locked(held, channel, members, sent).await?;
+                    if let (Some(c), Some(began), Some(after)) = (caches, began, after) {
+                        c.wrote_session(&after, began);
+                    }
+                    Ok(outcomes)
+                }
+
+                /// The batch applied to `known` and saved by one statement if the row still has
+                /// `known`'s version (and is active), with the saved session; `None` when it has
+                /// not. A batch that changed nothing (refused, or a roll that keeps the session
+                /// as it was) is answered from `known` as a read would be, writing nothing: it
+                /// is not applied again, since an edit may roll dice.
+                async fn write_from_known(
+                    &self,
+                    held: &mut Held<$db>,
+                    known: &Session,
+                    members: &[Member],
+                    sent: &AtomicBool,
+                ) -> Result<Option<(Option<Session>, Vec<Result<Session, StoreError>>)>, StoreError> {
+                    let (mut after, changes, mut outcomes) = apply_all(members, known).await;
+                    if changes == 0 {
+                        return Ok(Some((None, outcomes)));
+                    }
+                    after.updated_at_ms = now_ms().max(known.updated_at_ms);
+                    limits::mark(sent);
+                    let written = sqlx::query(UPDATE_SESSION)
+                        .bind(&after.name)
+                        .bind(after.system.key())
+                        .bind(to_db(after.gm))
+                        .bind(Json(&after))
+                        .bind(after.updated_at_ms)
+                        .bind(after.ended_at_ms)
+                        .bind(after.id)
+                        .bind(known.version)
+                        .bind(changes)
+                        .execute(&mut *held.conn)
+                        .await
+                        .map_err(Self::classify)?
+                        .rows_affected();
+                    if written != 1 {
+                        return Ok(None);
+                    }
+                    for saved in outcomes.iter_mut().flatten() {
+                        saved.updated_at_ms = after.updated_at_ms;
+                    }
+                    Ok(Some((Some(after), outcomes)))
+                }
+
+                /// The batch on the session read under its row lock; the saved session comes
+                /// back too when an edit changed it.
+                async fn write_locked(
+                    &self,
+                    held: &mut Held<$db>,
+                    channel: u64,
+                    members: &[Member],
+                    sent: &AtomicBool,
+                ) -> Result<(Option<Session>, Vec<Result<Session, StoreError>>), StoreError> {
                     let mut tx = held
                         .conn
                         .begin_with(Self::BEGIN_WRITE)
@@ -318,7 +310,7 @@ macro_rules! sql_store {
                     let (mut after, changes, mut outcomes) = apply_all(members, &before).await;
                     if changes == 0 {
                         tx.rollback().await.map_err(Self::classify)?;
-                        return Ok(outcomes);
+                        return Ok((None, outcomes));
                     }
                     after.updated_at_ms = now_ms().max(before.updated_at_ms);
                     let written = sqlx::query(UPDATE_SESSION)
@@ -343,7 +335,7 @@ macro_rules! sql_store {
                     for saved in outcomes.iter_mut().flatten() {
                         saved.updated_at_ms = after.updated_at_ms;
                     }
-                    Ok(outcomes)
+                    Ok((Some(after), outcomes))
                 }
 
                 async fn settings_on(

@@ -13,6 +13,7 @@ use sqlx::Connection;
 use sqlx::types::Json;
 use tokio::sync::{Mutex, MutexGuard};
 
+use super::cache::SessionKeeper;
 use super::combine::Combiner;
 use super::limits::{self, Held};
 use super::migrations;
@@ -36,6 +37,8 @@ pub struct SqliteStore {
     writer: Arc<Mutex<()>>,
     /// Commands' records waiting to share a transaction.
     records: Arc<RecordQueue>,
+    /// The caches session writes start from and keep what they saved in.
+    kept: SessionKeeper,
 }
 
 impl SqliteStore {
@@ -179,6 +182,7 @@ impl SqliteStore {
             combiner: Arc::default(),
             writer: Arc::default(),
             records: Arc::default(),
+            kept: SessionKeeper::default(),
         })
     }
 

@@ -822,6 +822,50 @@ pub async fn cached_reads_follow_every_write(h: &impl Harness) {
     assert_eq!(store.active_session(CHAN).await.unwrap(), None);
 }
 
+/// A session this store saved is kept as saved: the next read is served without the database,
+/// and is exactly what the database holds (a store with a cold cache reads the same). The next
+/// edit starts from the kept copy and lands on the right version; a refused edit keeps it.
+pub async fn a_saved_session_is_kept_as_the_database_has_it(h: &impl Harness) {
+    let store = h.open().await;
+    let caches = cache_live(store.as_ref()).await;
+    let misses = || caches.stats.misses.load(std::sync::atomic::Ordering::Relaxed);
+    let s = seeded(store.as_ref(), CHAN).await;
+    let joined = store.update(CHAN, |s| s.join(4242)).await.unwrap();
+    assert_eq!(joined.version, s.version + 1);
+    let before = misses();
+    let read = store.active_session(CHAN).await.unwrap().expect("active");
+    assert_eq!(misses(), before, "the saved session was kept, not read again");
+    assert_eq!(read, joined);
+    let cold = h.open().await;
+    assert_eq!(cold.active_session(CHAN).await.unwrap(), Some(read.clone()));
+
+    // The next edits start from the kept copy.
+    let again = store.update(CHAN, |s| s.join(4343)).await.unwrap();
+    assert_eq!(again.version, joined.version + 1);
+    assert_eq!(again.players[again.players.len() - 2..], [4242, 4343]);
+    let refused = store.update(CHAN, |s| s.join(4343)).await;
+    assert!(matches!(refused, Err(StoreError::Invalid(_))), "{refused:?}");
+    let before = misses();
+    assert_eq!(store.active_session(CHAN).await.unwrap(), Some(again.clone()));
+    assert_eq!(misses(), before, "a refused edit keeps the copy");
+    let cold = h.open().await;
+    assert_eq!(cold.active_session(CHAN).await.unwrap(), Some(again.clone()));
+
+    // A change made behind the cache's back (SQLite has no feed; on PostgreSQL the
+    // announcement may come later) is not overwritten: the kept copy's version no longer
+    // matches, and the edit reads the row.
+    let bumped = h
+        .raw("UPDATE sessions SET version = version + 1 WHERE ended_at_ms IS NULL")
+        .await
+        .unwrap();
+    assert_eq!(bumped, 1);
+    let third = store.update(CHAN, |s| s.join(4444)).await.unwrap();
+    assert_eq!(third.version, again.version + 2);
+    assert_eq!(third.players[third.players.len() - 3..], [4242, 4343, 4444]);
+    let cold = h.open().await;
+    assert_eq!(cold.active_session(CHAN).await.unwrap(), Some(third));
+}
+
 /// Edits arriving together share transactions: each still sees the ones before it, a refused
 /// one changes nothing and stops no other, each caller gets the session as its own edit left
 /// it, and the version rises once per saved change.
@@ -1147,7 +1191,8 @@ macro_rules! contract_tests {
             concurrent_records_keep_their_own_buttons_and_rolls,
             cached_reads_follow_every_write, concurrent_edits_share_commits_and_keep_their_own_outcome,
             sessions_stored_before_campaigns_read_back_as_one_evening_campaigns,
-            a_campaign_reads_its_evenings_and_one_log, deleting_a_campaign_takes_its_evenings_and_log_only);
+            a_campaign_reads_its_evenings_and_one_log, deleting_a_campaign_takes_its_evenings_and_log_only,
+            a_saved_session_is_kept_as_the_database_has_it);
     };
     (@each $harness:expr; $($name:ident),*) => {
         $(
