@@ -2,15 +2,30 @@
 //! the bot runs on a runtime of its own whose threads carry a name, and the kernel keeps each
 //! thread's time on CPU (`/proc/self/task/<tid>/schedstat`, nanoseconds).
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 /// The name of the bot's runtime threads (and the prefix their `comm` shows).
 pub const BOT_THREADS: &str = "saikoro-bot";
 /// SQLite's worker threads do the bot's database work (`sqlx-sqlite-worker-N`, cut to 15
 /// bytes by the kernel).
 const SQLITE_THREADS: &str = "sqlx-sqlite-wor";
 
+/// The bot's own process when it runs in one (`--bot-process`); 0: this process.
+static BOT_PROCESS: AtomicU32 = AtomicU32::new(0);
+
+/// Count the CPU of process `pid` (every thread) as the bot's, or (`None`) this process's bot
+/// threads again.
+pub fn measure_process(pid: Option<u32>) {
+    BOT_PROCESS.store(pid.unwrap_or(0), Ordering::SeqCst);
+}
+
 /// Nanoseconds on CPU of the bot's threads so far (0 where `/proc` is not there). Threads that
 /// ended are not counted, so sample while the bot runs.
 pub fn bot_cpu_ns() -> u64 {
+    match BOT_PROCESS.load(Ordering::SeqCst) {
+        0 => {}
+        pid => return super::bot_process::process_cpu_ns(pid),
+    }
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
         return 0;
     };

@@ -11,6 +11,7 @@
 //! apart from the fake's and the driver's ([`cpu`]); `--floor` serves a bare poise command
 //! through the same harness afterwards ([`floor`]) and reports the ratio.
 
+mod bot_process;
 mod cpu;
 mod floor;
 mod game_report;
@@ -37,11 +38,12 @@ use crate::fake_discord::{
 };
 use crate::store::{self, Store};
 
+use bot_process::BotProcess;
 pub use game_report::GameReport;
 pub use game_run::run as run_game;
 use replicas::Served;
 use report::report;
-pub use report::{FloorFigures, Report, RestartFigures, rss_mb};
+pub use report::{FloorFigures, Report, RestartFigures, rss_mb, rss_mb_of};
 
 /// What the load is made of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
@@ -113,6 +115,11 @@ pub struct LoadOptions {
     /// lost and the latency meanwhile. Use with --rate for a steady load.
     #[arg(long, requires = "http")]
     pub rolling_restart: bool,
+    /// Run the bot as this binary in a process of its own (over the gateway) so memory and
+    /// CPU are the bot's alone, not shared with the fake and the driver. Not with --game or
+    /// --http.
+    #[arg(long, conflicts_with_all = ["http", "game"])]
+    pub bot_process: bool,
     #[command(flatten)]
     pub games: games::GameOptions,
 }
@@ -146,6 +153,7 @@ impl Default for LoadOptions {
             http: false,
             replicas: 1,
             rolling_restart: false,
+            bot_process: false,
             games: games::GameOptions::default(),
         }
     }
@@ -373,9 +381,11 @@ async fn run_in(
     let bot_rt = cpu::bot_runtime().map_err(|e| LoadError::Setup(e.to_string()))?;
     let bot_side = bot_rt.handle();
     let url = opts.database_url.clone();
-    let store = on(bot_side, async move {
-        store::connect(url.as_deref(), &data_dir).await
-    })
+    let dir = data_dir.clone();
+    let store = on(
+        bot_side,
+        async move { store::connect(url.as_deref(), &dir).await },
+    )
     .await?
     .map_err(|e| LoadError::Setup(format!("the store cannot be opened: {e}")))?;
     let sessions = opts.sessions.max(1);
@@ -388,12 +398,22 @@ async fn run_in(
         ..FakeOptions::default()
     })
     .await?;
-    let mut running = Served::start(bot_side, &fake, store.clone(), opts).await?;
-    // A bot that has served every session's channel: settings and sessions cached (up to the
-    // caches' bounds), measured before the load.
-    let s = store.clone();
-    on(bot_side, async move { warm_caches(&s, sessions).await }).await??;
-    let (_, rss_warm) = rss_mb();
+    let (mut running, rss_before_bot, rss_warm) = if opts.bot_process {
+        // Its caches warm as it serves the warm-up; its memory and CPU are read from /proc.
+        let child = BotProcess::spawn(&fake, opts.database_url.as_deref(), &data_dir).await?;
+        cpu::measure_process(Some(child.pid()));
+        let (_, ready) = rss_mb_of(Some(child.pid()));
+        (Served::Process(child), ready, ready)
+    } else {
+        let running = Served::start(bot_side, &fake, store.clone(), opts).await?;
+        // A bot that has served every session's channel: settings and sessions cached (up to
+        // the caches' bounds), measured before the load.
+        let s = store.clone();
+        on(bot_side, async move { warm_caches(&s, sessions).await }).await??;
+        let (_, rss_warm) = rss_mb();
+        (running, rss_before_bot, rss_warm)
+    };
+    let bot_pid = running.process_id();
     let cache_before = cache_counts(store.as_ref());
     let (outcome, restart) = match (&mut running, opts.rolling_restart) {
         (Served::Http(set), true) => {
@@ -409,7 +429,8 @@ async fn run_in(
     };
     let cache_after = cache_counts(store.as_ref());
     // Before the verification pass, whose reads are not part of serving.
-    let (peak, now) = rss_mb();
+    let (peak, now) = rss_mb_of(bot_pid);
+    cpu::measure_process(None);
     let lost = match &outcome {
         Ok((_, t)) if matches!(plan, Plan::Mix(m) if m != Mix::Roll) => {
             Some(verify(&store, sessions, &t.edits_ok).await)
@@ -428,6 +449,7 @@ async fn run_in(
     report.rss_mb = now;
     report.rss_before_bot_mb = rss_before_bot;
     report.rss_warm_mb = rss_warm;
+    report.bot_process = bot_pid.is_some();
     report.cache_hits = cache_after.0 - cache_before.0;
     report.cache_misses = cache_after.1 - cache_before.1;
     report.lost_updates = lost;

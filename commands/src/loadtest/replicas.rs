@@ -7,6 +7,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::bot_process::BotProcess;
 use super::{LoadError, on};
 use crate::bot::{self, BotOptions, RunningBot, ScaleOptions};
 use crate::config::Sharding;
@@ -26,6 +27,8 @@ const SETTLE: Duration = Duration::from_secs(2);
 pub(super) enum Served {
     Gateway(RunningBot),
     Http(Replicas),
+    /// This binary in a process of its own, over the gateway (`--bot-process`).
+    Process(BotProcess),
 }
 
 /// HTTP replicas on one database, all on the bot's runtime (so their CPU is the bot's).
@@ -111,7 +114,15 @@ impl Served {
     }
 
     pub(super) fn over_gateway(&self) -> bool {
-        matches!(self, Served::Gateway(_))
+        matches!(self, Served::Gateway(_) | Served::Process(_))
+    }
+
+    /// The bot's own process, when it runs in one.
+    pub(super) fn process_id(&self) -> Option<u32> {
+        match self {
+            Served::Process(p) => Some(p.pid()),
+            _ => None,
+        }
     }
 
     /// Stops the bot (each replica draining what it holds) and closes the run's `store`, on
@@ -120,6 +131,7 @@ impl Served {
         let _ = on(bot_rt.handle(), async move {
             match self {
                 Served::Gateway(b) => b.shutdown().await,
+                Served::Process(p) => p.stop().await,
                 Served::Http(set) => {
                     for r in set.live {
                         r.stop().await;

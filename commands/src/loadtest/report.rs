@@ -30,8 +30,9 @@ pub struct Report {
     pub p95_ms: f64,
     pub p99_ms: f64,
     pub max_ms: f64,
-    /// Peak and current resident memory of this process (the bot, the fake and the driver) at
-    /// the end of the run, before verification.
+    /// Peak and current resident memory of this process (the bot, the fake and the driver), or
+    /// of the bot's own process with `--bot-process`, at the end of the run, before
+    /// verification.
     pub peak_rss_mb: f64,
     pub rss_mb: f64,
     /// Resident memory after the sessions were created, before the bot started.
@@ -44,6 +45,9 @@ pub struct Report {
     /// Reads the store's cache answered, and reads it passed to the database, during the load.
     pub cache_hits: u64,
     pub cache_misses: u64,
+    /// The bot ran in a process of its own (`--bot-process`): memory and CPU are its alone,
+    /// and the store reads are not counted (its cache is in that process).
+    pub bot_process: bool,
     /// The lines sent (empty: the mix).
     pub lines: Vec<String>,
     /// CPU time of the bot's own threads per measured interaction, in microseconds.
@@ -106,7 +110,16 @@ pub struct FloorFigures {
 
 /// `VmHWM` and `VmRSS` of this process in MiB (0 where /proc is not there).
 pub fn rss_mb() -> (f64, f64) {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    rss_mb_of(None)
+}
+
+/// [`rss_mb`] of process `pid` (`None`: this one).
+pub fn rss_mb_of(pid: Option<u32>) -> (f64, f64) {
+    let path = pid.map_or_else(
+        || "/proc/self/status".to_string(),
+        |p| format!("/proc/{p}/status"),
+    );
+    let status = std::fs::read_to_string(path).unwrap_or_default();
     let field = |name: &str| {
         status
             .lines()
@@ -164,6 +177,7 @@ pub(super) fn report(opts: &LoadOptions, sent: u64, tally: Tally) -> Report {
         lost_updates: None,
         cache_hits: 0,
         cache_misses: 0,
+        bot_process: false,
         lines: opts.lines.clone(),
         bot_cpu_us: if tally.answered > 0 {
             cpu_ns as f64 / 1000.0 / tally.answered as f64
@@ -209,14 +223,21 @@ impl Report {
             "  latency       p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, max {:.2} ms (delivery -> the reply the user sees)\n",
             self.p50_ms, self.p95_ms, self.p99_ms, self.max_ms
         ));
-        s.push_str(&format!(
-            "  memory        peak RSS {:.1} MiB, now {:.1} MiB, {:.1} MiB before the bot started, {:.1} MiB with the caches warm (whole process: bot + fake + driver)\n",
-            self.peak_rss_mb, self.rss_mb, self.rss_before_bot_mb, self.rss_warm_mb
-        ));
-        s.push_str(&format!(
-            "  store reads   {} from the cache, {} from the database\n",
-            self.cache_hits, self.cache_misses
-        ));
+        if self.bot_process {
+            s.push_str(&format!(
+                "  memory        peak RSS {:.1} MiB, now {:.1} MiB, {:.1} MiB once connected (the bot's own process)\n",
+                self.peak_rss_mb, self.rss_mb, self.rss_before_bot_mb
+            ));
+        } else {
+            s.push_str(&format!(
+                "  memory        peak RSS {:.1} MiB, now {:.1} MiB, {:.1} MiB before the bot started, {:.1} MiB with the caches warm (whole process: bot + fake + driver)\n",
+                self.peak_rss_mb, self.rss_mb, self.rss_before_bot_mb, self.rss_warm_mb
+            ));
+            s.push_str(&format!(
+                "  store reads   {} from the cache, {} from the database\n",
+                self.cache_hits, self.cache_misses
+            ));
+        }
         s.push_str(&format!(
             "  bot CPU       {:.1} us per interaction (the bot's own threads, not the fake's or the driver's)\n",
             self.bot_cpu_us
