@@ -376,7 +376,7 @@ impl Invocation {
         &self,
         ctx: Context<'_>,
         mut edit: impl FnMut(&mut Session) -> Result<(), SessionError> + Send,
-    ) -> Result<Session, BotError> {
+    ) -> Result<std::sync::Arc<Session>, BotError> {
         // Whoever changes the game is named in its exports by the name Discord shows now.
         let (user, name) = (self.user, self.user_name.as_str());
         ctx.data()

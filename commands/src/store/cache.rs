@@ -235,7 +235,7 @@ impl Caches {
     /// unless a newer version was announced meanwhile, the feed was lost since the write began,
     /// or the write took so long that such an announcement may be forgotten. Otherwise the
     /// channel's copy is dropped.
-    pub fn wrote_session(&self, saved: &Session, began: WriteStart) {
+    pub fn wrote_session(&self, saved: Arc<Session>, began: WriteStart) {
         let c = saved.channel_id;
         let announced = self.announced.lock().unwrap_or_else(|e| e.into_inner());
         self.epoch.fetch_add(1, Ordering::SeqCst);
@@ -245,7 +245,7 @@ impl Caches {
             && saved.ended_at_ms.is_none()
             && !announced.newer_than(c, (saved.id, saved.version));
         if keep {
-            self.sessions.insert(c, Some(Arc::new(saved.clone())));
+            self.sessions.insert(c, Some(saved));
         } else {
             self.sessions.invalidate(&c);
         }
@@ -473,7 +473,7 @@ mod tests {
     async fn a_saved_session_is_kept_and_outlives_its_own_announcement() {
         let c = Caches::new(true);
         let began = c.write_start();
-        c.wrote_session(&saved(5, 3), began);
+        c.wrote_session(Arc::new(saved(5, 3)), began);
         assert_eq!(c.kept_session(3).unwrap().version, 3);
         assert_eq!(c.active_session(3, unread()).await.unwrap(), Some(saved(5, 3)));
         // Our own write announced: the copy stays.
@@ -493,7 +493,7 @@ mod tests {
         assert!(c.kept_session(3).is_none());
         // This process's own drop notes nothing against later keeps.
         c.forget_session(3);
-        c.wrote_session(&saved(6, 2), c.write_start());
+        c.wrote_session(Arc::new(saved(6, 2)), c.write_start());
         assert_eq!(c.kept_session(3).unwrap().version, 2);
     }
 
@@ -504,7 +504,7 @@ mod tests {
         // Another process saved version 4 after our 3, and its announcement came before our
         // write kept its copy.
         c.drop_change(Change::Session(3, Some((5, 4))));
-        c.wrote_session(&saved(5, 3), began);
+        c.wrote_session(Arc::new(saved(5, 3)), began);
         assert!(c.kept_session(3).is_none());
         assert_eq!(
             c.active_session(3, async { Ok(Some(saved(5, 4))) })
@@ -514,12 +514,12 @@ mod tests {
         );
         // An announcement without a version (an ended session) outranks any version.
         c.drop_change(Change::Session(3, None));
-        c.wrote_session(&saved(5, 9), c.write_start());
+        c.wrote_session(Arc::new(saved(5, 9)), c.write_start());
         assert!(c.kept_session(3).is_none());
         // Other channels are not concerned.
         let mut elsewhere = saved(7, 1);
         elsewhere.channel_id = 4;
-        c.wrote_session(&elsewhere, c.write_start());
+        c.wrote_session(Arc::new(elsewhere), c.write_start());
         assert_eq!(c.kept_session(4).unwrap().id, 7);
     }
 
@@ -529,23 +529,23 @@ mod tests {
         let began = c.write_start();
         c.set_live(false);
         c.set_live(true);
-        c.wrote_session(&saved(5, 3), began);
+        c.wrote_session(Arc::new(saved(5, 3)), began);
         assert!(c.kept_session(3).is_none(), "announcements may have been missed");
         let mut ended = saved(5, 4);
         ended.ended_at_ms = Some(1);
-        c.wrote_session(&ended, c.write_start());
+        c.wrote_session(Arc::new(ended), c.write_start());
         assert!(c.kept_session(3).is_none());
         if let Some(at) = Instant::now().checked_sub(WRITE_THROUGH_WITHIN) {
             let long_ago = WriteStart {
                 at,
                 ..c.write_start()
             };
-            c.wrote_session(&saved(5, 5), long_ago);
+            c.wrote_session(Arc::new(saved(5, 5)), long_ago);
             assert!(c.kept_session(3).is_none());
         }
         // Nor while the caches are not live.
         c.set_live(false);
-        c.wrote_session(&saved(5, 6), c.write_start());
+        c.wrote_session(Arc::new(saved(5, 6)), c.write_start());
         assert!(c.kept_session(3).is_none());
     }
 
@@ -564,7 +564,7 @@ mod tests {
             })
         };
         tokio::task::yield_now().await;
-        c.wrote_session(&saved(5, 3), c.write_start());
+        c.wrote_session(Arc::new(saved(5, 3)), c.write_start());
         let _ = tx.send(());
         assert_eq!(reader.await.unwrap().unwrap(), Some(saved(5, 2)));
         // The old read did not stay: either the saved copy or nothing is kept.

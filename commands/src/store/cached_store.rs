@@ -107,7 +107,7 @@ impl Store for CachedStore {
         self.inner.session(id)
     }
 
-    fn update_session<'a>(&'a self, channel: u64, edit: &'a mut Edit<'_>) -> StoreFuture<'a, Session> {
+    fn update_session<'a>(&'a self, channel: u64, edit: &'a mut Edit<'_>) -> StoreFuture<'a, Arc<Session>> {
         // A saved session is kept by the store's batch itself, in the order the batches
         // committed (`Caches::wrote_session`). The channel's copy is dropped after a failure
         // that may hide a write that landed, or when the store kept nothing.
@@ -129,7 +129,7 @@ impl Store for CachedStore {
         })
     }
 
-    fn end_session(&self, channel: u64, actor: Actor, now_ms: i64) -> StoreFuture<'_, Session> {
+    fn end_session(&self, channel: u64, actor: Actor, now_ms: i64) -> StoreFuture<'_, Arc<Session>> {
         Box::pin(self.writing(
             Change::Session(channel, None),
             self.inner.end_session(channel, actor, now_ms),

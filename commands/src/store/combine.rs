@@ -15,7 +15,7 @@
 //! part of the batch.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use engine::session::{Session, SessionError};
 use tokio::sync::{mpsc, oneshot};
@@ -29,11 +29,11 @@ pub const MAX_BATCH: usize = 64;
 pub enum Turn {
     /// Apply your edit to this session and send the result back.
     Apply {
-        session: Session,
+        session: Box<Session>,
         back: oneshot::Sender<Result<Session, SessionError>>,
     },
     /// The batch is over: the session as this edit left it (as saved), or why not.
-    Done(Result<Session, StoreError>),
+    Done(Result<Arc<Session>, StoreError>),
 }
 
 /// A waiting edit: where its turns go, and when it must have its answer (see `limits`).
@@ -86,11 +86,11 @@ impl Combiner {
 pub async fn member(
     turns: &mut mpsc::UnboundedReceiver<Turn>,
     edit: &mut Edit<'_>,
-) -> Result<Session, StoreError> {
+) -> Result<Arc<Session>, StoreError> {
     while let Some(turn) = turns.recv().await {
         match turn {
             Turn::Apply { mut session, back } => {
-                let result = edit(&mut session).map(|()| session);
+                let result = edit(&mut session).map(|()| *session);
                 let _ = back.send(result);
             }
             Turn::Done(result) => return result,
@@ -101,18 +101,21 @@ pub async fn member(
 
 /// The batch's side, inside its transaction: offers the session as loaded (`before`) to each
 /// member in turn. Returns the session with every accepted edit, how many edits changed it, and
-/// each member's outcome (its snapshot, with the version it will have once saved).
+/// each member's outcome (its snapshot, with the version it will have once saved). A changed
+/// session gets `updated_at_ms`. Each member edits a copy of its own (an edit may be refused
+/// halfway); the snapshots are shared, not copied again, with the caller and the cache.
 pub async fn apply_all(
     members: &[Member],
-    before: &Session,
-) -> (Session, i64, Vec<Result<Session, StoreError>>) {
-    let mut current = before.clone();
+    before: &Arc<Session>,
+    updated_at_ms: i64,
+) -> (Arc<Session>, i64, Vec<Result<Arc<Session>, StoreError>>) {
+    let mut current = Arc::clone(before);
     let mut changes = 0i64;
     let mut outcomes = Vec::with_capacity(members.len());
     for m in members {
         let (back, answer) = oneshot::channel();
         let offered = m.turns.send(Turn::Apply {
-            session: current.clone(),
+            session: Box::new(Session::clone(&current)),
             back,
         });
         let outcome = match (offered, answer.await) {
@@ -126,16 +129,17 @@ pub async fn apply_all(
                 after.created_at_ms = before.created_at_ms;
                 after.version = current.version;
                 after.updated_at_ms = current.updated_at_ms;
-                if after == current {
-                    Ok(after)
+                if after == *current {
+                    Ok(Arc::clone(&current))
                 } else {
                     match after.validate() {
                         Err(e) => Err(StoreError::Invalid(e)),
                         Ok(()) => {
                             changes += 1;
                             after.version = before.version.saturating_add(changes);
-                            current = after.clone();
-                            Ok(after)
+                            after.updated_at_ms = updated_at_ms.max(before.updated_at_ms);
+                            current = Arc::new(after);
+                            Ok(Arc::clone(&current))
                         }
                     }
                 }

@@ -16,8 +16,8 @@ mod migrations;
 mod postgres;
 mod record_batch;
 mod sql;
-mod statements;
 mod sqlite;
+mod statements;
 
 use std::future::Future;
 use std::path::Path;
@@ -304,10 +304,11 @@ pub trait Store: Send + Sync {
     /// and `updated_at_ms` set, all in one transaction with an optimistic version check.
     /// A refused edit returns [`StoreError::Invalid`] and writes nothing; an edit that changes
     /// nothing is not written either. Returns the session as saved.
-    fn update_session<'a>(&'a self, channel: u64, edit: &'a mut Edit<'_>) -> StoreFuture<'a, Session>;
+    /// The saved session is shared with the read cache, not copied.
+    fn update_session<'a>(&'a self, channel: u64, edit: &'a mut Edit<'_>) -> StoreFuture<'a, Arc<Session>>;
 
     /// Ends (archives) the channel's active session; it stays readable with its log.
-    fn end_session(&self, channel: u64, actor: Actor, now_ms: i64) -> StoreFuture<'_, Session> {
+    fn end_session(&self, channel: u64, actor: Actor, now_ms: i64) -> StoreFuture<'_, Arc<Session>> {
         Box::pin(async move {
             let mut end = move |s: &mut Session| s.end(actor, now_ms);
             self.update_session(channel, &mut end).await
@@ -418,7 +419,7 @@ impl dyn Store + '_ {
         &self,
         channel: u64,
         mut edit: impl FnMut(&mut Session) -> Result<(), SessionError> + Send,
-    ) -> Result<Session, StoreError> {
+    ) -> Result<Arc<Session>, StoreError> {
         self.update_session(channel, &mut edit).await
     }
 }

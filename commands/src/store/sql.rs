@@ -9,6 +9,37 @@
 
 pub(super) use super::statements::*;
 
+/// What a batch saved (`None`: nothing changed) and each member's outcome.
+pub(super) type Saved = (
+    Option<std::sync::Arc<engine::session::Session>>,
+    Vec<Result<std::sync::Arc<engine::session::Session>, super::StoreError>>,
+);
+
+/// The statement that saves `after`, landing only on `from_version` of an active session.
+pub(super) fn update_statement<'q, DB: sqlx::Database>(
+    after: &'q engine::session::Session,
+    from_version: i64,
+    changes: i64,
+) -> sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments>
+where
+    String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    Option<i64>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    sqlx::types::Json<&'q engine::session::Session>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+{
+    sqlx::query(UPDATE_SESSION)
+        .bind(&after.name)
+        .bind(after.system.key())
+        .bind(super::to_db(after.gm))
+        .bind(sqlx::types::Json(after))
+        .bind(after.updated_at_ms)
+        .bind(after.ended_at_ms)
+        .bind(after.id)
+        .bind(from_version)
+        .bind(changes)
+}
+
 /// Implements [`Store`](super::Store) for a backend type with a `pool` field and these
 /// associated items: `BACKEND`, `BEGIN_WRITE` (starts a transaction that may write),
 /// `BEGIN_SNAPSHOT` (a consistent read), `SELECT_ACTIVE_LOCKED`,
@@ -23,6 +54,7 @@ macro_rules! sql_store {
         const _: () = {
             use std::future::Future;
             use std::pin::Pin;
+            use std::sync::Arc;
             use std::sync::atomic::AtomicBool;
 
             use engine::session::{
@@ -189,7 +221,7 @@ macro_rules! sql_store {
                                 }
                             }
                         };
-                        let outcomes: Vec<Result<Session, StoreError>> =
+                        let outcomes: Vec<Result<Arc<Session>, StoreError>> =
                             match limits::by(deadline, &sent, attempts).await {
                                 Ok(outcomes) => outcomes,
                                 Err(e) => members.iter().map(|_| Err(e.clone())).collect(),
@@ -208,7 +240,7 @@ macro_rules! sql_store {
                     channel: u64,
                     members: &[Member],
                     sent: &AtomicBool,
-                ) -> Result<Vec<Result<Session, StoreError>>, StoreError> {
+                ) -> Result<Vec<Result<Arc<Session>, StoreError>>, StoreError> {
                     let _turn = self.write_turn().await;
                     let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
                     let written = self.write_batch_on(&mut held, channel, members, sent).await;
@@ -226,7 +258,7 @@ macro_rules! sql_store {
                     channel: u64,
                     members: &[Member],
                     sent: &AtomicBool,
-                ) -> Result<Vec<Result<Session, StoreError>>, StoreError> {
+                ) -> Result<Vec<Result<Arc<Session>, StoreError>>, StoreError> {
                     let caches = self.kept.caches();
                     let began = caches.map(|c| c.write_start());
                     if let Some(known) = caches.and_then(|c| c.kept_session(channel))
@@ -234,13 +266,13 @@ macro_rules! sql_store {
                             self.write_from_known(held, &known, members, sent).await?
                     {
                         if let (Some(c), Some(began), Some(after)) = (caches, began, after) {
-                            c.wrote_session(&after, began);
+                            c.wrote_session(after, began);
                         }
                         return Ok(outcomes);
                     }
                     let (after, outcomes) = self.write_locked(held, channel, members, sent).await?;
                     if let (Some(c), Some(began), Some(after)) = (caches, began, after) {
-                        c.wrote_session(&after, began);
+                        c.wrote_session(after, began);
                     }
                     Ok(outcomes)
                 }
@@ -253,37 +285,21 @@ macro_rules! sql_store {
                 async fn write_from_known(
                     &self,
                     held: &mut Held<$db>,
-                    known: &Session,
+                    known: &Arc<Session>,
                     members: &[Member],
                     sent: &AtomicBool,
-                ) -> Result<Option<(Option<Session>, Vec<Result<Session, StoreError>>)>, StoreError> {
-                    let (mut after, changes, mut outcomes) = apply_all(members, known).await;
+                ) -> Result<Option<Saved>, StoreError> {
+                    let (after, changes, outcomes) = apply_all(members, known, now_ms()).await;
                     if changes == 0 {
                         return Ok(Some((None, outcomes)));
                     }
-                    after.updated_at_ms = now_ms().max(known.updated_at_ms);
                     limits::mark(sent);
-                    let written = sqlx::query(UPDATE_SESSION)
-                        .bind(&after.name)
-                        .bind(after.system.key())
-                        .bind(to_db(after.gm))
-                        .bind(Json(&after))
-                        .bind(after.updated_at_ms)
-                        .bind(after.ended_at_ms)
-                        .bind(after.id)
-                        .bind(known.version)
-                        .bind(changes)
+                    let written = update_statement(&after, known.version, changes)
                         .execute(&mut *held.conn)
                         .await
                         .map_err(Self::classify)?
                         .rows_affected();
-                    if written != 1 {
-                        return Ok(None);
-                    }
-                    for saved in outcomes.iter_mut().flatten() {
-                        saved.updated_at_ms = after.updated_at_ms;
-                    }
-                    Ok(Some((Some(after), outcomes)))
+                    Ok((written == 1).then_some((Some(after), outcomes)))
                 }
 
                 /// The batch on the session read under its row lock; the saved session comes
@@ -294,7 +310,7 @@ macro_rules! sql_store {
                     channel: u64,
                     members: &[Member],
                     sent: &AtomicBool,
-                ) -> Result<(Option<Session>, Vec<Result<Session, StoreError>>), StoreError> {
+                ) -> Result<Saved, StoreError> {
                     let mut tx = held
                         .conn
                         .begin_with(Self::BEGIN_WRITE)
@@ -306,23 +322,13 @@ macro_rules! sql_store {
                         .await
                         .map_err(Self::classify)?
                         .ok_or(StoreError::NotFound)?;
-                    let before = Self::session_from_row(&row)?;
-                    let (mut after, changes, mut outcomes) = apply_all(members, &before).await;
+                    let before = Arc::new(Self::session_from_row(&row)?);
+                    let (after, changes, outcomes) = apply_all(members, &before, now_ms()).await;
                     if changes == 0 {
                         tx.rollback().await.map_err(Self::classify)?;
                         return Ok((None, outcomes));
                     }
-                    after.updated_at_ms = now_ms().max(before.updated_at_ms);
-                    let written = sqlx::query(UPDATE_SESSION)
-                        .bind(&after.name)
-                        .bind(after.system.key())
-                        .bind(to_db(after.gm))
-                        .bind(Json(&after))
-                        .bind(after.updated_at_ms)
-                        .bind(after.ended_at_ms)
-                        .bind(after.id)
-                        .bind(before.version)
-                        .bind(changes)
+                    let written = update_statement(&after, before.version, changes)
                         .execute(&mut *tx)
                         .await
                         .map_err(Self::classify)?
@@ -332,9 +338,6 @@ macro_rules! sql_store {
                     }
                     limits::mark(sent);
                     tx.commit().await.map_err(Self::classify)?;
-                    for saved in outcomes.iter_mut().flatten() {
-                        saved.updated_at_ms = after.updated_at_ms;
-                    }
                     Ok((Some(after), outcomes))
                 }
 
@@ -587,7 +590,7 @@ macro_rules! sql_store {
                     &'a self,
                     channel: u64,
                     edit: &'a mut Edit<'_>,
-                ) -> StoreFuture<'a, Session> {
+                ) -> StoreFuture<'a, Arc<Session>> {
                     Box::pin(async move {
                         // Join the channel's next batch (group commit, see `combine`); the first
                         // edit of a quiet channel starts the task that writes it.

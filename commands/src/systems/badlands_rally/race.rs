@@ -114,7 +114,7 @@ pub async fn rally_scenario(ctx: Context<'_>) -> Result<(), BotError> {
             })
             .await;
         match saved {
-            Ok(s) => session = Some(std::sync::Arc::new(s)),
+            Ok(s) => session = Some(s),
             Err(e) => tracing::warn!(session = s.id, "scenario not stored: {e}"),
         }
     }

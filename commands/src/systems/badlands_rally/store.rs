@@ -84,7 +84,7 @@ pub async fn run<'a, T: Send>(
     inv: &Invocation,
     acting: &[&str],
     step: &mut Step<'_, T>,
-) -> Result<(CommandRoll<'a>, Session, T), BotError> {
+) -> Result<(CommandRoll<'a>, std::sync::Arc<Session>, T), BotError> {
     let actor = inv.actor;
     let opts = options(&inv.settings);
     let mut produced: Option<T> = None;
@@ -140,7 +140,7 @@ pub async fn run_press<T: Send>(
     rolling: &crate::press::Rolling<'_>,
     session_id: i64,
     step: &mut Step<'_, T>,
-) -> Result<(Session, T), BotError> {
+) -> Result<(std::sync::Arc<Session>, T), BotError> {
     let opts = options(&p.settings);
     let mut produced: Option<T> = None;
     let session = p

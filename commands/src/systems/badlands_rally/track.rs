@@ -304,7 +304,7 @@ pub async fn rally_victory(
                 Ok((race.clone(), (out, offer)))
             })
             .await?;
-            session = std::sync::Arc::new(saved);
+            session = saved;
             buttons = reliable::check_buttons(
                 ctx.data(),
                 ctx.guild_id().map(|g| g.get()),

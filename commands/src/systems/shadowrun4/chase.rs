@@ -54,7 +54,7 @@ async fn with_state<'a, T: Send>(
     ctx: Context<'a>,
     inv: &Invocation,
     mut step: impl FnMut(&mut Shadowrun4State, &mut dyn engine::dice::Roller) -> Result<T, SessionError> + Send,
-) -> Result<(CommandRoll<'a>, Session, T), BotError> {
+) -> Result<(CommandRoll<'a>, std::sync::Arc<Session>, T), BotError> {
     let mut produced = None;
     let roll = CommandRoll::new(ctx);
     let updated = inv
@@ -265,7 +265,7 @@ pub async fn chase_with_positioning<'a>(
     inv: &Invocation,
     vehicle: &str,
     req: &ChaseRequest,
-) -> Result<(CommandRoll<'a>, Session, ChaseOutcome), BotError> {
+) -> Result<(CommandRoll<'a>, std::sync::Arc<Session>, ChaseOutcome), BotError> {
     with_state(ctx, inv, |st, r| {
         let bonus = st.chase.take_positioning(vehicle);
         let req = ChaseRequest {

@@ -200,7 +200,7 @@ async fn save(
     state: &InitiativeState,
     ops: &[(String, Op)],
     from_stored: bool,
-) -> Result<Session, BotError> {
+) -> Result<std::sync::Arc<Session>, BotError> {
     let order: Vec<String> = state.order().iter().map(|e| e.name.clone()).collect();
     // The dice stay in the log; the state keeps what the next pass and turn need.
     let mut kept = state.clone();

@@ -138,7 +138,7 @@ async fn finish(
     common::reply(
         roll,
         inv,
-        Some(saved.as_ref().unwrap_or(session)),
+        Some(saved.as_deref().unwrap_or(session)),
         v,
         buttons,
         outcome,

@@ -271,7 +271,7 @@ pub async fn chase(
     let (roll, session, outcome) = match (&who, session) {
         (Some(c), Some(_)) => {
             let (roll, s, o) = chase_with_positioning(ctx, &inv, &c.name, &req).await?;
-            (roll, Some(std::sync::Arc::new(s)), o)
+            (roll, Some(s), o)
         }
         (_, session) => {
             let (roll, o) =

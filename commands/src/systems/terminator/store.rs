@@ -240,7 +240,7 @@ pub async fn run<'a, T: Send>(
     inv: &Invocation,
     gate: Gate,
     step: &mut Step<'_, T>,
-) -> Result<(CommandRoll<'a>, Session, T), BotError> {
+) -> Result<(CommandRoll<'a>, std::sync::Arc<Session>, T), BotError> {
     let actor = inv.actor;
     let mut produced: Option<T> = None;
     let roll = CommandRoll::new(ctx);
@@ -281,7 +281,7 @@ pub async fn run_press<T: Send>(
     rolling: Option<&crate::press::Rolling<'_>>,
     session_id: i64,
     step: &mut Step<'_, T>,
-) -> Result<(Session, T), BotError> {
+) -> Result<(std::sync::Arc<Session>, T), BotError> {
     let mut produced: Option<T> = None;
     let session = p
         .data

@@ -67,7 +67,7 @@ pub async fn wm_rolloff(
                 .map_err(rule)
         })
         .await?;
-        (roll, Some(std::sync::Arc::new(s)), d)
+        (roll, Some(s), d)
     } else {
         if ruling.is_some() {
             return Err(inv.text(

@@ -284,7 +284,7 @@ pub async fn run<'a, T: Send>(
     ctx: Context<'a>,
     inv: &Invocation,
     step: &mut Step<'_, T>,
-) -> Result<(CommandRoll<'a>, Session, T), BotError> {
+) -> Result<(CommandRoll<'a>, std::sync::Arc<Session>, T), BotError> {
     let commander = Commander::of(ctx, inv);
     let mut produced: Option<T> = None;
     let roll = CommandRoll::new(ctx);
@@ -315,7 +315,7 @@ pub async fn run_press<T: Send>(
     rolling: Option<&crate::press::Rolling<'_>>,
     session_id: i64,
     step: &mut Step<'_, T>,
-) -> Result<(Session, T), BotError> {
+) -> Result<(std::sync::Arc<Session>, T), BotError> {
     let mut produced: Option<T> = None;
     let session = p
         .data

@@ -81,7 +81,7 @@ impl Store for FlakyStore {
     fn session(&self, id: i64) -> StoreFuture<'_, Option<Session>> {
         self.inner.session(id)
     }
-    fn update_session<'a>(&'a self, channel: u64, edit: &'a mut Edit<'_>) -> StoreFuture<'a, Session> {
+    fn update_session<'a>(&'a self, channel: u64, edit: &'a mut Edit<'_>) -> StoreFuture<'a, Arc<Session>> {
         let delay = Duration::from_millis(self.update_delay_ms.load(Ordering::SeqCst));
         Box::pin(async move {
             tokio::time::sleep(delay).await;

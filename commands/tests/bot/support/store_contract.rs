@@ -51,6 +51,7 @@ pub async fn seeded(store: &dyn Store, channel: u64) -> Session {
             s.add_entry(Actor::user(GM), RosterEntry::new("Ganger", GM))
         })
         .await
+        .map(Arc::unwrap_or_clone)
         .expect("seed")
 }
 
@@ -236,7 +237,7 @@ pub async fn update_applies_and_bumps_version(h: &impl Harness) {
     assert_eq!(edited.version, 3);
     assert_eq!(edited.turn.current_name(), Some("Ghost"));
     let loaded = store.active_session(CHAN).await.unwrap().unwrap();
-    assert_eq!(loaded, edited);
+    assert_eq!(loaded, *edited);
     assert_eq!(loaded.entry("Ghost").unwrap().sheet, json!({"edge": 2}));
 }
 
@@ -298,7 +299,7 @@ pub async fn noop_and_identity(h: &impl Harness) {
     let before = seeded(store.as_ref(), CHAN).await;
     // An edit that changes nothing is not written.
     let same = store.update(CHAN, |_| Ok(())).await.unwrap();
-    assert_eq!(same, before);
+    assert_eq!(*same, before);
     assert_eq!(
         store.active_session(CHAN).await.unwrap().unwrap().version,
         before.version
@@ -320,7 +321,7 @@ pub async fn noop_and_identity(h: &impl Harness) {
         (before.id, CHAN, GUILD)
     );
     assert_eq!(after.version, before.version + 1);
-    assert_eq!(store.active_session(CHAN).await.unwrap().unwrap(), after);
+    assert_eq!(store.active_session(CHAN).await.unwrap().unwrap(), *after);
     assert!(store.active_session(5).await.unwrap().is_none());
 }
 
@@ -343,10 +344,10 @@ pub async fn end_keeps_history(h: &impl Harness) {
     assert!(!ended.is_active());
     assert_eq!(ended.version, s.version + 1);
     assert!(store.active_session(CHAN).await.unwrap().is_none());
-    assert_eq!(store.session(s.id).await.unwrap(), Some(ended.clone()));
+    assert_eq!(store.session(s.id).await.unwrap(), Some((*ended).clone()));
     assert_eq!(
         store.ended_sessions(GUILD, 10).await.unwrap(),
-        vec![ended.clone()]
+        vec![(*ended).clone()]
     );
     // Ended sessions are read-only: no updates, no new rolls; the log stays.
     assert!(matches!(
@@ -425,7 +426,7 @@ pub async fn roll_log_and_export(h: &impl Harness) {
         .await
         .unwrap();
     let export = store.export_session(s.id).await.unwrap();
-    assert_eq!(export.session, ended);
+    assert_eq!(export.session, *ended);
     assert_eq!(export.log.len(), 5);
 }
 
@@ -563,7 +564,10 @@ pub async fn survives_restart(h: &impl Harness) {
     assert_eq!(store.channel_settings(CHAN).await.unwrap(), Some(channel));
     assert_eq!(store.active_session(CHAN).await.unwrap(), Some(s.clone()));
     assert_eq!(store.recent_rolls(s.id, 10).await.unwrap(), vec![roll(s.id, 1)]);
-    assert_eq!(store.ended_sessions(GUILD, 10).await.unwrap(), vec![old]);
+    assert_eq!(
+        store.ended_sessions(GUILD, 10).await.unwrap(),
+        vec![(*old).clone()]
+    );
     // And it keeps working: the partial unique index and versions carried over.
     assert!(matches!(
         store.create_session(&new_session(CHAN, "Dup")).await,
@@ -814,7 +818,7 @@ pub async fn cached_reads_follow_every_write(h: &impl Harness) {
     let s = seeded(store.as_ref(), CHAN).await;
     assert_eq!(store.active_session(CHAN).await.unwrap(), Some(s.clone()));
     let joined = store.update(CHAN, |s| s.join(4242)).await.unwrap();
-    assert_eq!(store.active_session(CHAN).await.unwrap(), Some(joined));
+    assert_eq!(store.active_session(CHAN).await.unwrap(), Some((*joined).clone()));
     store
         .end_session(CHAN, Actor::user(GM), 1_700_000_100_000)
         .await
@@ -835,7 +839,7 @@ pub async fn a_saved_session_is_kept_as_the_database_has_it(h: &impl Harness) {
     let before = misses();
     let read = store.active_session(CHAN).await.unwrap().expect("active");
     assert_eq!(misses(), before, "the saved session was kept, not read again");
-    assert_eq!(read, joined);
+    assert_eq!(read, *joined);
     let cold = h.open().await;
     assert_eq!(cold.active_session(CHAN).await.unwrap(), Some(read.clone()));
 
@@ -846,10 +850,10 @@ pub async fn a_saved_session_is_kept_as_the_database_has_it(h: &impl Harness) {
     let refused = store.update(CHAN, |s| s.join(4343)).await;
     assert!(matches!(refused, Err(StoreError::Invalid(_))), "{refused:?}");
     let before = misses();
-    assert_eq!(store.active_session(CHAN).await.unwrap(), Some(again.clone()));
+    assert_eq!(store.active_session(CHAN).await.unwrap(), Some((*again).clone()));
     assert_eq!(misses(), before, "a refused edit keeps the copy");
     let cold = h.open().await;
-    assert_eq!(cold.active_session(CHAN).await.unwrap(), Some(again.clone()));
+    assert_eq!(cold.active_session(CHAN).await.unwrap(), Some((*again).clone()));
 
     // A change made behind the cache's back (SQLite has no feed; on PostgreSQL the
     // announcement may come later) is not overwritten: the kept copy's version no longer
@@ -863,7 +867,7 @@ pub async fn a_saved_session_is_kept_as_the_database_has_it(h: &impl Harness) {
     assert_eq!(third.version, again.version + 2);
     assert_eq!(third.players[third.players.len() - 3..], [4242, 4343, 4444]);
     let cold = h.open().await;
-    assert_eq!(cold.active_session(CHAN).await.unwrap(), Some(third));
+    assert_eq!(cold.active_session(CHAN).await.unwrap(), Some((*third).clone()));
 }
 
 /// Edits arriving together share transactions: each still sees the ones before it, a refused

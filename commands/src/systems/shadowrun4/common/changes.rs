@@ -100,7 +100,7 @@ pub async fn save_ops(
     actor: Option<Actor>,
     session_id: i64,
     ops: &[(String, Op)],
-) -> Result<(Session, Vec<(String, DamageReport, Character)>), BotError> {
+) -> Result<(std::sync::Arc<Session>, Vec<(String, DamageReport, Character)>), BotError> {
     save_ops_with(store, channel, lang, actor, session_id, ops, &mut |_| Ok(())).await
 }
 
@@ -114,7 +114,7 @@ pub async fn save_ops_with(
     session_id: i64,
     ops: &[(String, Op)],
     extra: &mut (dyn FnMut(&mut Session) -> Result<(), SessionError> + Send),
-) -> Result<(Session, Vec<(String, DamageReport, Character)>), BotError> {
+) -> Result<(std::sync::Arc<Session>, Vec<(String, DamageReport, Character)>), BotError> {
     let mut reports = Vec::new();
     let saved = store
         .update_session(channel, &mut |s: &mut Session| {

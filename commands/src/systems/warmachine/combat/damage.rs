@@ -214,14 +214,7 @@ pub async fn wm_damage(
             Ok((o, landing, active, owner))
         })
         .await?;
-        (
-            roll,
-            Some(std::sync::Arc::new(session)),
-            o,
-            landing,
-            active,
-            owner,
-        )
+        (roll, Some(session), o, landing, active, owner)
     } else {
         let a = raw_model("", 0, 0, 0);
         let mut g = Game {

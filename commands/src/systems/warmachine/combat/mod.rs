@@ -459,7 +459,7 @@ pub async fn wm_attack(
             ))
         })
         .await?;
-        (roll, Some(std::sync::Arc::new(session)), done, a)
+        (roll, Some(session), done, a)
     } else {
         let a = raw_attacker().map_err(|e| say(&e, lang))?;
         let t = raw_target().map_err(|e| say(&e, lang))?;
