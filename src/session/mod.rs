@@ -538,12 +538,31 @@ fn check_entry_name(raw: &str) -> Result<String, SessionError> {
     Ok(name.to_string())
 }
 
+/// How many bytes `value` serializes to as compact JSON, counted without building the text
+/// (`usize::MAX` if it does not serialize: too large, rather than a panic).
+pub fn json_len(value: &impl Serialize) -> usize {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counted = Counter(0);
+    match serde_json::to_writer(&mut counted, value) {
+        Ok(()) => counted.0,
+        Err(_) => usize::MAX,
+    }
+}
+
 fn check_sheet(sheet: &serde_json::Value) -> Result<(), SessionError> {
     if !sheet.is_object() {
         return Err(SessionError::SheetNotObject);
     }
-    // Serializing a `Value` cannot fail; if it ever did, treat it as too large rather than panic.
-    let size = serde_json::to_string(sheet).map_or(usize::MAX, |s| s.len());
+    let size = json_len(sheet);
     if size > MAX_SHEET_BYTES {
         return Err(SessionError::SheetTooLarge {
             max_bytes: MAX_SHEET_BYTES,

@@ -376,6 +376,28 @@ pub trait SessionState: Serialize + DeserializeOwned + Default {
         Self::read(system_state).unwrap_or_default()
     }
 
+    /// How many bytes `system_state` would serialize to once this state is written into it
+    /// ([`Self::write`]), counted without building either: what a size limit checks before a
+    /// write.
+    fn written_len(&self, system_state: &Value) -> usize {
+        use crate::session::json_len;
+        let member = |key: &str, len: usize| json_len(&key).saturating_add(1).saturating_add(len);
+        let others = system_state
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(k, _)| k.as_str() != Self::KEY);
+        // `{` members separated by `,` `}`.
+        let (mut total, mut members) = (2usize, 1usize);
+        for (k, v) in others {
+            total = total.saturating_add(member(k, json_len(v)));
+            members += 1;
+        }
+        total
+            .saturating_add(members - 1)
+            .saturating_add(member(Self::KEY, json_len(self)))
+    }
+
     /// Store the state under its key, keeping whatever else `system_state` holds.
     fn write(&self, system_state: &mut Value) {
         if !system_state.is_object() {
@@ -403,4 +425,46 @@ pub fn house_value<'a>(
     key: &str,
 ) -> Option<&'a str> {
     options.iter().find(|o| o.key == key).map(|o| o.value_in(house))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+    use serde_json::json;
+
+    use super::*;
+
+    #[derive(Serialize, Deserialize, Default)]
+    struct Laps {
+        laps: Vec<u32>,
+        note: String,
+    }
+
+    impl SessionState for Laps {
+        const KEY: &'static str = "race";
+    }
+
+    #[test]
+    fn the_written_length_is_the_length_written() {
+        let state = Laps {
+            laps: vec![1, 22, 333],
+            note: "“quoted” \"and\" escaped\n".into(),
+        };
+        for before in [
+            Value::Null,
+            json!({}),
+            json!({ "race": { "laps": [9] } }),
+            json!({ "alpha": [1, 2], "race": null, "zeta": { "k": "v" } }),
+            json!({ "alpha": "only others" }),
+        ] {
+            let counted = state.written_len(&before);
+            let mut written = before.clone();
+            state.write(&mut written);
+            assert_eq!(
+                counted,
+                serde_json::to_string(&written).unwrap().len(),
+                "{before}"
+            );
+        }
+    }
 }

@@ -83,17 +83,22 @@ pub fn save(s: &mut Session, before: &Game, after: &Game) -> Result<(), SessionE
         entry.sheet = serde_json::to_value(m).map_err(|e| refusal(e.to_string(), e.to_string()))?;
     }
     if before.state != after.state {
-        let mut state = after.state.clone();
-        let mut probe = s.system_state.clone();
+        // The size is counted, not written out, and the state copied only to trim it.
+        let mut trimmed: Option<WarmachineState> = None;
         loop {
-            state.write(&mut probe);
-            let size = serde_json::to_string(&probe).map_or(usize::MAX, |t| t.len());
-            if size <= MAX_SHEET_BYTES || state.roll_offs.is_empty() {
+            let state = trimmed.as_ref().unwrap_or(&after.state);
+            if state.roll_offs.is_empty() || state.written_len(&s.system_state) <= MAX_SHEET_BYTES {
                 break;
             }
-            state.roll_offs.remove(0);
+            trimmed
+                .get_or_insert_with(|| after.state.clone())
+                .roll_offs
+                .remove(0);
         }
-        s.system_state = probe;
+        trimmed
+            .as_ref()
+            .unwrap_or(&after.state)
+            .write(&mut s.system_state);
     }
     Ok(())
 }
