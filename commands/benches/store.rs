@@ -3,10 +3,12 @@
 //! (`TEST_DATABASE_URL`, `DATABASE_URL`, 127.0.0.1:5432, else a throwaway server), in a fresh
 //! database dropped afterwards.
 //!
-//! Statements per operation (one network round trip each on PostgreSQL):
-//! - update: pool liveness ping, BEGIN (IMMEDIATE on SQLite), SELECT (FOR UPDATE on
-//!   PostgreSQL), UPDATE … WHERE id AND version, COMMIT — 2 queries, 5 round trips.
-//! - load: ping, SELECT — 1 query, 2 round trips.
+//! Both stores are behind the read cache, as the bot has them. Statements per operation (one
+//! network round trip each on PostgreSQL):
+//! - update: BEGIN (IMMEDIATE on SQLite), UPDATE … WHERE id AND version, COMMIT, from the
+//!   session the store kept after its last save (no read); a kept copy another process has
+//!   overtaken costs a locked SELECT more. A connection idle for a second is pinged first.
+//! - load: none while the cache keeps the session (PostgreSQL: once its change feed is up).
 
 #[path = "../tests/bot/support/pg.rs"]
 mod pg;

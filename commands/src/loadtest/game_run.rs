@@ -448,6 +448,10 @@ async fn run_floor(opts: &LoadOptions) -> Result<PhaseFigures, LoadError> {
     let commands = fake.visible_commands(Some(DEFAULT_GUILD));
     let channels: Vec<u64> = (0..opts.sessions.max(1)).map(|i| GAME_CHANNEL_BASE + i).collect();
     let phase = Phase::line("/roll dice:2d6");
+    let opts = &LoadOptions {
+        count: opts.games.floor_count.unwrap_or(opts.count),
+        ..opts.clone()
+    };
     let tally = match ready {
         Ok(()) => Some(run_phase(fake, &commands, &phase, &channels, opts, None).await),
         Err(_) => None,
@@ -480,6 +484,7 @@ mod tests {
             floor: true,
             games: super::super::games::GameOptions {
                 fill_rolls: Some(30),
+                floor_count: Some(4),
                 ..Default::default()
             },
             max_seconds: 300,
@@ -502,7 +507,8 @@ mod tests {
             );
             assert!(p.floor_ratio.is_some(), "{}", p.command);
         }
-        assert_eq!(report.floor.as_ref().map(|f| f.count), Some(2));
+        // The floor runs its own count (`--floor-count`), the phases theirs.
+        assert_eq!(report.floor.as_ref().map(|f| f.count), Some(4));
         assert!(report.text().contains("press Boosted damage (on /wm attack)"));
     }
 }

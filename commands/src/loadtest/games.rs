@@ -20,6 +20,10 @@ pub struct GameOptions {
     /// With --game: only the phases whose command contains this (repeatable).
     #[arg(long = "phase")]
     pub phases: Vec<String>,
+    /// With --game --floor: the floor's own number of interactions (default --count). A
+    /// longer floor moves less between runs, and every ratio is divided by it.
+    #[arg(long)]
+    pub floor_count: Option<u64>,
 }
 
 /// Which game to play.

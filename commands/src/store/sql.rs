@@ -248,8 +248,9 @@ macro_rules! sql_store {
                     written
                 }
 
-                /// Writes from the session this process kept (see `cache`) when it has one, in
-                /// one statement that lands only if the saved version is still the one kept;
+                /// Writes from the session this process kept (see `cache`) when it has one, with
+                /// one `UPDATE` (no locked read) that lands only if the saved version is still
+                /// the one kept;
                 /// otherwise, or when that statement finds a newer version, reads it locked.
                 /// What was saved is kept for the next command.
                 async fn write_batch_on(
@@ -277,7 +278,7 @@ macro_rules! sql_store {
                     Ok(outcomes)
                 }
 
-                /// The batch applied to `known` and saved by one statement if the row still has
+                /// The batch applied to `known` and saved by one `UPDATE` if the row still has
                 /// `known`'s version (and is active), with the saved session; `None` when it has
                 /// not. A batch that changed nothing (refused, or a roll that keeps the session
                 /// as it was) is answered from `known` as a read would be, writing nothing: it
@@ -293,13 +294,26 @@ macro_rules! sql_store {
                     if changes == 0 {
                         return Ok(Some((None, outcomes)));
                     }
-                    limits::mark(sent);
+                    // Its own transaction, not one autocommit statement: until COMMIT is sent
+                    // nothing can land, so a database that stops answering before then is
+                    // reported as "nothing was saved", as on the locked path.
+                    let mut tx = held
+                        .conn
+                        .begin_with(Self::BEGIN_WRITE)
+                        .await
+                        .map_err(Self::classify)?;
                     let written = update_statement(&after, known.version, changes)
-                        .execute(&mut *held.conn)
+                        .execute(&mut *tx)
                         .await
                         .map_err(Self::classify)?
                         .rows_affected();
-                    Ok((written == 1).then_some((Some(after), outcomes)))
+                    if written != 1 {
+                        tx.rollback().await.map_err(Self::classify)?;
+                        return Ok(None);
+                    }
+                    limits::mark(sent);
+                    tx.commit().await.map_err(Self::classify)?;
+                    Ok(Some((Some(after), outcomes)))
                 }
 
                 /// The batch on the session read under its row lock; the saved session comes
