@@ -5,9 +5,10 @@
 //!
 //! Both stores are behind the read cache, as the bot has them. Statements per operation (one
 //! network round trip each on PostgreSQL):
-//! - update: BEGIN (IMMEDIATE on SQLite), UPDATE … WHERE id AND version, COMMIT, from the
-//!   session the store kept after its last save (no read); a kept copy another process has
-//!   overtaken costs a locked SELECT more. A connection idle for a second is pinged first.
+//! - update: BEGIN (IMMEDIATE on SQLite), SELECT id, version (FOR UPDATE on PostgreSQL),
+//!   UPDATE … WHERE id AND version, COMMIT, starting from the session the store kept after its
+//!   last save; the state is read (one SELECT more) only when another process wrote since. A
+//!   connection idle for a second is pinged first.
 //! - load: none while the cache keeps the session (PostgreSQL: once its change feed is up).
 
 #[path = "../tests/bot/support/pg.rs"]

@@ -184,7 +184,7 @@ impl PgStore {
     /// version check stays as the guarantee.
     const SELECT_SETTINGS_LOCKED: &'static str = super::sql::SELECT_SETTINGS_FOR_UPDATE;
     const SELECT_CHANNEL_LOCKED: &'static str = super::sql::SELECT_CHANNEL_FOR_UPDATE;
-    const SELECT_ACTIVE_LOCKED: &'static str = super::sql::SELECT_ACTIVE_FOR_UPDATE;
+    const SELECT_ACTIVE_LOCKED: &'static str = super::sql::SELECT_ACTIVE_VERSION_FOR_UPDATE;
 
     /// Connects and runs the migrations (concurrent starters are serialized by the migrator's
     /// advisory lock).

@@ -9,12 +9,6 @@
 
 pub(super) use super::statements::*;
 
-/// What a batch saved (`None`: nothing changed) and each member's outcome.
-pub(super) type Saved = (
-    Option<std::sync::Arc<engine::session::Session>>,
-    Vec<Result<std::sync::Arc<engine::session::Session>, super::StoreError>>,
-);
-
 /// The statement that saves `after`, landing only on `from_version` of an active session.
 pub(super) fn update_statement<'q, DB: sqlx::Database>(
     after: &'q engine::session::Session,
@@ -42,7 +36,8 @@ where
 
 /// Implements [`Store`](super::Store) for a backend type with a `pool` field and these
 /// associated items: `BACKEND`, `BEGIN_WRITE` (starts a transaction that may write),
-/// `BEGIN_SNAPSHOT` (a consistent read), `SELECT_ACTIVE_LOCKED`,
+/// `BEGIN_SNAPSHOT` (a consistent read), `SELECT_ACTIVE_LOCKED` (the active session's id and
+/// version, row-locked where the backend locks rows),
 /// `fn classify(sqlx::Error) -> StoreError`, `fn schema_ready(&self) -> bool` (the migrations
 /// have run: `/readyz`), `async fn write_turn(&self)` (what a writer holds
 /// while it writes: SQLite's one writer at a time, taken in turn instead of sleeping on the
@@ -232,9 +227,7 @@ macro_rules! sql_store {
                     }
                 }
 
-                /// One transaction for a batch: load (locked), let each member apply its edit,
-                /// save once with the version raised by the number of edits that changed
-                /// something, commit. Every early return drops the transaction (rolled back).
+                /// The batch's transaction on a pooled connection (see [`Self::write_batch_on`]).
                 async fn write_batch(
                     &self,
                     channel: u64,
@@ -248,11 +241,13 @@ macro_rules! sql_store {
                     written
                 }
 
-                /// Writes from the session this process kept (see `cache`) when it has one, with
-                /// one `UPDATE` (no locked read) that lands only if the saved version is still
-                /// the one kept;
-                /// otherwise, or when that statement finds a newer version, reads it locked.
-                /// What was saved is kept for the next command.
+                /// One transaction for the batch: the active session's row is locked (its id
+                /// and version read, not its state); the session this process kept (see
+                /// `cache`) is used when it is that version, else the row is read. Each member
+                /// applies its edit once, under the lock, on the latest session; the result is
+                /// saved with the version raised by the number of edits that changed something,
+                /// and kept for the next command. Every early return drops the transaction
+                /// (rolled back), and nothing can land before COMMIT is sent.
                 async fn write_batch_on(
                     &self,
                     held: &mut Held<$db>,
@@ -262,85 +257,35 @@ macro_rules! sql_store {
                 ) -> Result<Vec<Result<Arc<Session>, StoreError>>, StoreError> {
                     let caches = self.kept.caches();
                     let began = caches.map(|c| c.write_start());
-                    if let Some(known) = caches.and_then(|c| c.kept_session(channel))
-                        && let Some((after, outcomes)) =
-                            self.write_from_known(held, &known, members, sent).await?
-                    {
-                        if let (Some(c), Some(began), Some(after)) = (caches, began, after) {
-                            c.wrote_session(after, began);
-                        }
-                        return Ok(outcomes);
-                    }
-                    let (after, outcomes) = self.write_locked(held, channel, members, sent).await?;
-                    if let (Some(c), Some(began), Some(after)) = (caches, began, after) {
-                        c.wrote_session(after, began);
-                    }
-                    Ok(outcomes)
-                }
-
-                /// The batch applied to `known` and saved by one `UPDATE` if the row still has
-                /// `known`'s version (and is active), with the saved session; `None` when it has
-                /// not. A batch that changed nothing (refused, or a roll that keeps the session
-                /// as it was) is answered from `known` as a read would be, writing nothing: it
-                /// is not applied again, since an edit may roll dice.
-                async fn write_from_known(
-                    &self,
-                    held: &mut Held<$db>,
-                    known: &Arc<Session>,
-                    members: &[Member],
-                    sent: &AtomicBool,
-                ) -> Result<Option<Saved>, StoreError> {
-                    let (after, changes, outcomes) = apply_all(members, known, now_ms()).await;
-                    if changes == 0 {
-                        return Ok(Some((None, outcomes)));
-                    }
-                    // Its own transaction, not one autocommit statement: until COMMIT is sent
-                    // nothing can land, so a database that stops answering before then is
-                    // reported as "nothing was saved", as on the locked path.
                     let mut tx = held
                         .conn
                         .begin_with(Self::BEGIN_WRITE)
                         .await
                         .map_err(Self::classify)?;
-                    let written = update_statement(&after, known.version, changes)
-                        .execute(&mut *tx)
-                        .await
-                        .map_err(Self::classify)?
-                        .rows_affected();
-                    if written != 1 {
-                        tx.rollback().await.map_err(Self::classify)?;
-                        return Ok(None);
-                    }
-                    limits::mark(sent);
-                    tx.commit().await.map_err(Self::classify)?;
-                    Ok(Some((Some(after), outcomes)))
-                }
-
-                /// The batch on the session read under its row lock; the saved session comes
-                /// back too when an edit changed it.
-                async fn write_locked(
-                    &self,
-                    held: &mut Held<$db>,
-                    channel: u64,
-                    members: &[Member],
-                    sent: &AtomicBool,
-                ) -> Result<Saved, StoreError> {
-                    let mut tx = held
-                        .conn
-                        .begin_with(Self::BEGIN_WRITE)
-                        .await
-                        .map_err(Self::classify)?;
-                    let row = sqlx::query(Self::SELECT_ACTIVE_LOCKED)
+                    let (id, version): (i64, i64) = sqlx::query_as(Self::SELECT_ACTIVE_LOCKED)
                         .bind(to_db(channel))
                         .fetch_optional(&mut *tx)
                         .await
                         .map_err(Self::classify)?
                         .ok_or(StoreError::NotFound)?;
-                    let before = Arc::new(Self::session_from_row(&row)?);
+                    let kept = caches
+                        .and_then(|c| c.kept_session(channel))
+                        .filter(|k| (k.id, k.version) == (id, version));
+                    let before = match kept {
+                        Some(k) => k,
+                        None => {
+                            let row = sqlx::query(SELECT_BY_ID)
+                                .bind(id)
+                                .fetch_one(&mut *tx)
+                                .await
+                                .map_err(Self::classify)?;
+                            Arc::new(Self::session_from_row(&row)?)
+                        }
+                    };
                     let (after, changes, outcomes) = apply_all(members, &before, now_ms()).await;
                     if changes == 0 {
                         tx.rollback().await.map_err(Self::classify)?;
-                        return Ok((None, outcomes));
+                        return Ok(outcomes);
                     }
                     let written = update_statement(&after, before.version, changes)
                         .execute(&mut *tx)
@@ -352,7 +297,10 @@ macro_rules! sql_store {
                     }
                     limits::mark(sent);
                     tx.commit().await.map_err(Self::classify)?;
-                    Ok((Some(after), outcomes))
+                    if let (Some(c), Some(began)) = (caches, began) {
+                        c.wrote_session(after, began);
+                    }
+                    Ok(outcomes)
                 }
 
                 async fn settings_on(

@@ -52,7 +52,7 @@ impl SqliteStore {
     // BEGIN IMMEDIATE already holds the write lock.
     const SELECT_SETTINGS_LOCKED: &'static str = super::sql::SELECT_SETTINGS;
     const SELECT_CHANNEL_LOCKED: &'static str = super::sql::SELECT_CHANNEL;
-    const SELECT_ACTIVE_LOCKED: &'static str = super::sql::SELECT_ACTIVE;
+    const SELECT_ACTIVE_LOCKED: &'static str = super::sql::SELECT_ACTIVE_VERSION;
 
     /// Opened only once migrated.
     fn schema_ready(&self) -> bool {
