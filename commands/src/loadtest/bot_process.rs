@@ -85,15 +85,3 @@ impl BotProcess {
         }
     }
 }
-
-/// CPU nanoseconds of every thread of process `pid` so far (`/proc/PID/task/*/schedstat`).
-pub fn process_cpu_ns(pid: u32) -> u64 {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return 0;
-    };
-    tasks
-        .flatten()
-        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
-        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
-        .sum()
-}

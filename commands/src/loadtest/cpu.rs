@@ -23,18 +23,21 @@ pub fn measure_process(pid: Option<u32>) {
 /// ended are not counted, so sample while the bot runs.
 pub fn bot_cpu_ns() -> u64 {
     match BOT_PROCESS.load(Ordering::SeqCst) {
-        0 => {}
-        pid => return super::bot_process::process_cpu_ns(pid),
+        0 => tasks_cpu_ns("/proc/self/task", |comm| {
+            comm.starts_with(BOT_THREADS) || comm.starts_with(SQLITE_THREADS)
+        }),
+        pid => tasks_cpu_ns(&format!("/proc/{pid}/task"), |_| true),
     }
-    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+}
+
+/// The summed time on CPU of the threads under `task_dir` whose name (`comm`) `keep` takes.
+fn tasks_cpu_ns(task_dir: &str, keep: impl Fn(&str) -> bool) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(task_dir) else {
         return 0;
     };
     tasks
         .flatten()
-        .filter(|t| {
-            std::fs::read_to_string(t.path().join("comm"))
-                .is_ok_and(|c| c.starts_with(BOT_THREADS) || c.starts_with(SQLITE_THREADS))
-        })
+        .filter(|t| std::fs::read_to_string(t.path().join("comm")).is_ok_and(|c| keep(&c)))
         .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
         .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
         .sum()

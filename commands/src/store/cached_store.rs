@@ -21,6 +21,7 @@ pub struct CachedStore {
 
 impl CachedStore {
     pub fn new(inner: Arc<dyn Store>, caches: Arc<Caches>) -> CachedStore {
+        inner.keep_sessions_in(caches.clone());
         CachedStore { inner, caches }
     }
 

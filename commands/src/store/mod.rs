@@ -406,6 +406,10 @@ pub trait Store: Send + Sync {
         None
     }
 
+    /// Put behind `caches` ([`CachedStore::new`]): a store that can, starts its session writes
+    /// from the session kept there and keeps what it saves (see `cache`). Others ignore it.
+    fn keep_sessions_in(&self, _caches: Arc<Caches>) {}
+
     /// The connection pool's (open connections, idle connections), for metrics; `None` when
     /// the store has no pool.
     fn pool_status(&self) -> Option<(u32, usize)> {
@@ -443,9 +447,10 @@ async fn cached_sqlite(data_dir: &Path) -> Result<Arc<dyn Store>, StoreError> {
     })?;
     let store = SqliteStore::open(&data_dir.join("saikoro.db")).await?;
     // One process owns the file: every change passes through this store.
-    let caches = Arc::new(Caches::new(true));
-    store.keep_sessions_in(caches.clone());
-    Ok(Arc::new(CachedStore::new(Arc::new(store), caches)))
+    Ok(Arc::new(CachedStore::new(
+        Arc::new(store),
+        Arc::new(Caches::new(true)),
+    )))
 }
 
 /// PostgreSQL is shared by every bot process: the cache is used only while the change feed
@@ -453,7 +458,6 @@ async fn cached_sqlite(data_dir: &Path) -> Result<Arc<dyn Store>, StoreError> {
 fn cached_postgres(store: PgStore) -> Arc<dyn Store> {
     let caches = Arc::new(Caches::new(false));
     store.follow_changes(Arc::downgrade(&caches));
-    store.keep_sessions_in(caches.clone());
     Arc::new(CachedStore::new(Arc::new(store), caches))
 }
 

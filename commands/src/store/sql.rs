@@ -9,31 +9,6 @@
 
 pub(super) use super::statements::*;
 
-/// The statement that saves `after`, landing only on `from_version` of an active session.
-pub(super) fn update_statement<'q, DB: sqlx::Database>(
-    after: &'q engine::session::Session,
-    from_version: i64,
-    changes: i64,
-) -> sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments>
-where
-    String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    Option<i64>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    sqlx::types::Json<&'q engine::session::Session>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-{
-    sqlx::query(UPDATE_SESSION)
-        .bind(&after.name)
-        .bind(after.system.key())
-        .bind(super::to_db(after.gm))
-        .bind(sqlx::types::Json(after))
-        .bind(after.updated_at_ms)
-        .bind(after.ended_at_ms)
-        .bind(after.id)
-        .bind(from_version)
-        .bind(changes)
-}
-
 /// Implements [`Store`](super::Store) for a backend type with a `pool` field and these
 /// associated items: `BACKEND`, `BEGIN_WRITE` (starts a transaction that may write),
 /// `BEGIN_SNAPSHOT` (a consistent read), `SELECT_ACTIVE_LOCKED` (the active session's id and
@@ -68,12 +43,6 @@ macro_rules! sql_store {
             };
 
             impl $store {
-                /// Puts this store behind `caches`: its session writes start from the session
-                /// kept there and keep what they save (see `cache`).
-                pub fn keep_sessions_in(&self, caches: std::sync::Arc<$crate::store::cache::Caches>) {
-                    self.kept.attach(caches);
-                }
-
                 fn session_from_row(row: &$row) -> Result<Session, StoreError> {
                     let Json(mut session): Json<Session> = row.try_get("state").map_err(Self::classify)?;
                     // The columns are authoritative; the JSON copy of these may be stale.
@@ -255,8 +224,8 @@ macro_rules! sql_store {
                     members: &[Member],
                     sent: &AtomicBool,
                 ) -> Result<Vec<Result<Arc<Session>, StoreError>>, StoreError> {
-                    let caches = self.kept.caches();
-                    let began = caches.map(|c| c.write_start());
+                    // The caches, and where this write began for them.
+                    let caches = self.kept.caches().map(|c| (c, c.write_start()));
                     let mut tx = held
                         .conn
                         .begin_with(Self::BEGIN_WRITE)
@@ -269,7 +238,7 @@ macro_rules! sql_store {
                         .map_err(Self::classify)?
                         .ok_or(StoreError::NotFound)?;
                     let kept = caches
-                        .and_then(|c| c.kept_session(channel))
+                        .and_then(|(c, _)| c.kept_session(channel))
                         .filter(|k| (k.id, k.version) == (id, version));
                     let before = match kept {
                         Some(k) => k,
@@ -287,7 +256,16 @@ macro_rules! sql_store {
                         tx.rollback().await.map_err(Self::classify)?;
                         return Ok(outcomes);
                     }
-                    let written = update_statement(&after, before.version, changes)
+                    let written = sqlx::query(UPDATE_SESSION)
+                        .bind(&after.name)
+                        .bind(after.system.key())
+                        .bind(to_db(after.gm))
+                        .bind(Json(&*after))
+                        .bind(after.updated_at_ms)
+                        .bind(after.ended_at_ms)
+                        .bind(after.id)
+                        .bind(before.version)
+                        .bind(changes)
                         .execute(&mut *tx)
                         .await
                         .map_err(Self::classify)?
@@ -297,7 +275,7 @@ macro_rules! sql_store {
                     }
                     limits::mark(sent);
                     tx.commit().await.map_err(Self::classify)?;
-                    if let (Some(c), Some(began)) = (caches, began) {
+                    if let Some((c, began)) = caches {
                         c.wrote_session(after, began);
                     }
                     Ok(outcomes)
@@ -420,6 +398,10 @@ macro_rules! sql_store {
             }
 
             impl Store for $store {
+                fn keep_sessions_in(&self, caches: Arc<$crate::store::cache::Caches>) {
+                    self.kept.attach(caches);
+                }
+
                 fn backend(&self) -> Backend {
                     Self::BACKEND
                 }
