@@ -2,6 +2,8 @@
 //! (option names, choice names — not the indices Discord sends) and a one-line, localized result
 //! that every logged outcome must give ([`LogSummary`]: the compiler lists any that does not).
 
+use std::collections::BTreeMap;
+
 use engine::i18n::Lang;
 use engine::odds::LuckInput;
 use poise::serenity_prelude::ResolvedValue;
@@ -168,10 +170,12 @@ pub fn stored_summary(outcome: &Value, lang: Lang) -> Option<&str> {
 /// escaped so it shows as written (on one line), or a mention for rows logged before names were
 /// kept (Discord shows it; an export read elsewhere shows the id).
 pub fn roller(entry: &RollLogEntry) -> String {
-    roller_name(entry).map_or_else(
-        || format!("<@{}>", entry.user_id),
-        |name| crate::embeds::markdown::escape(&name.replace(['\n', '\r'], " ")),
-    )
+    roller_name(entry).map_or_else(|| format!("<@{}>", entry.user_id), |name| escaped_name(&name))
+}
+
+/// A roller's name as the transcript shows it: escaped, on one line.
+pub fn escaped_name(name: &str) -> String {
+    crate::embeds::markdown::escape(&name.replace(['\n', '\r'], " "))
 }
 
 /// The name a roll was made under, as stored with it (raw: each page escapes it its own way);
@@ -180,16 +184,19 @@ pub fn roller_name(entry: &RollLogEntry) -> Option<String> {
     entry.user_name.clone().filter(|n| !n.trim().is_empty())
 }
 
+/// Each roller's last name in `log` (raw; rows without one are skipped).
+pub fn last_names(log: &[RollLogEntry]) -> BTreeMap<u64, String> {
+    log.iter()
+        .filter_map(|e| Some((e.user_id, roller_name(e)?)))
+        .collect()
+}
+
 /// Who a mention in a session's log is: a member by the name their last roll there was made
-/// under (raw), else by the name the game last saw them under.
+/// under (`names`, raw), else by the name the game last saw them under.
 pub fn known_members<'a>(
-    log: &[RollLogEntry],
+    names: &'a BTreeMap<u64, String>,
     session: &'a engine::session::Session,
 ) -> impl Fn(u64) -> Option<String> + 'a {
-    let names: std::collections::BTreeMap<u64, String> = log
-        .iter()
-        .filter_map(|e| Some((e.user_id, roller_name(e)?)))
-        .collect();
     move |id| {
         names
             .get(&id)

@@ -102,39 +102,86 @@ impl LuckTable {
     }
 }
 
-/// The luck of every row that carries a luck input: rows from every session of the channel,
-/// `evening` the active one's id. Identical rolls are computed once.
-pub fn compute(rows: &[RollLogEntry], evening: Option<i64>, sessions: usize, budget: Duration) -> LuckTable {
-    let start = Instant::now();
-    let mut memo: HashMap<String, Result<(engine::odds::Dist, bool), LuckError>> = HashMap::new();
-    let mut table = LuckTable {
-        evening,
-        sessions,
-        ..LuckTable::default()
-    };
-    let mut players: HashMap<u64, PlayerLuck> = HashMap::new();
-    for row in rows {
-        let Some(input) = crate::log_line::stored_luck(&row.outcome) else {
-            continue;
-        };
-        let p = players.entry(row.user_id).or_insert_with(|| PlayerLuck {
+/// A logged roll that carries a luck input: what luck keeps of a row (the row's outcome is
+/// dropped as soon as this is read from it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LuckRow {
+    pub session_id: i64,
+    pub user_id: u64,
+    pub command: String,
+    pub at_ms: i64,
+    pub input: LuckInput,
+}
+
+impl LuckRow {
+    /// `None` for a row without a luck input.
+    pub fn of(row: &RollLogEntry) -> Option<LuckRow> {
+        Some(LuckRow {
+            input: crate::log_line::stored_luck(&row.outcome)?,
+            session_id: row.session_id,
+            user_id: row.user_id,
+            command: row.command.clone(),
+            at_ms: row.at_ms,
+        })
+    }
+}
+
+type Memo = HashMap<String, Result<(engine::odds::Dist, bool), LuckError>>;
+
+/// Luck added up a page of rows at a time, so a campaign's log is never held whole: what it
+/// keeps is each player's figures and one distribution per way of rolling.
+pub struct LuckTally {
+    /// Time spent on odds so far (reading the pages between is not counted).
+    spent: Duration,
+    budget: Duration,
+    evening: Option<i64>,
+    memo: Memo,
+    players: HashMap<u64, PlayerLuck>,
+    budget_exhausted: bool,
+}
+
+impl LuckTally {
+    /// `evening`: the active session's id; `budget`: wall time for every row's odds.
+    pub fn new(evening: Option<i64>, budget: Duration) -> LuckTally {
+        LuckTally {
+            spent: Duration::ZERO,
+            budget,
+            evening,
+            memo: HashMap::new(),
+            players: HashMap::new(),
+            budget_exhausted: false,
+        }
+    }
+
+    /// Adds `rows`' luck (rows past the budget are counted as not computed).
+    pub fn add_all(&mut self, rows: &[LuckRow]) {
+        let start = Instant::now();
+        for row in rows {
+            let out_of_time = self.spent + start.elapsed() >= self.budget;
+            self.add(row, out_of_time);
+        }
+        self.spent += start.elapsed();
+    }
+
+    fn add(&mut self, row: &LuckRow, out_of_time: bool) {
+        let p = self.players.entry(row.user_id).or_insert_with(|| PlayerLuck {
             user_id: row.user_id,
             evening: LuckStats::default(),
             campaign: LuckStats::default(),
         });
-        let tonight = Some(row.session_id) == evening;
-        let chance = if start.elapsed() > budget {
-            table.budget_exhausted = true;
+        let tonight = Some(row.session_id) == self.evening;
+        let chance = if out_of_time {
+            self.budget_exhausted = true;
             None
         } else {
-            chance_of(&input, &mut memo)
+            chance_of(&row.input, &mut self.memo)
         };
         let Some(chance) = chance else {
             p.campaign.not_computed += 1;
             if tonight {
                 p.evening.not_computed += 1;
             }
-            continue;
+            return;
         };
         let r = RollLuck {
             session_id: row.session_id,
@@ -148,18 +195,30 @@ pub fn compute(rows: &[RollLogEntry], evening: Option<i64>, sessions: usize, bud
             p.evening.add(&r);
         }
     }
-    table.players = players.into_values().collect();
-    table
-        .players
-        .sort_by(|a, b| (b.campaign.rolls, a.user_id).cmp(&(a.campaign.rolls, b.user_id)));
-    table
+
+    /// The table, `sessions` read.
+    pub fn finish(self, sessions: usize) -> LuckTable {
+        let mut players: Vec<PlayerLuck> = self.players.into_values().collect();
+        players.sort_by(|a, b| (b.campaign.rolls, a.user_id).cmp(&(a.campaign.rolls, b.user_id)));
+        LuckTable {
+            evening: self.evening,
+            sessions,
+            players,
+            budget_exhausted: self.budget_exhausted,
+        }
+    }
+}
+
+/// The luck of `rows`: rows from every session of the channel, `evening` the active one's id.
+/// Identical rolls are computed once.
+pub fn compute(rows: &[LuckRow], evening: Option<i64>, sessions: usize, budget: Duration) -> LuckTable {
+    let mut tally = LuckTally::new(evening, budget);
+    tally.add_all(rows);
+    tally.finish(sessions)
 }
 
 /// One roll's chance, its distribution shared by every roll made the same way.
-fn chance_of(
-    input: &LuckInput,
-    memo: &mut HashMap<String, Result<(engine::odds::Dist, bool), LuckError>>,
-) -> Option<Chance> {
+fn chance_of(input: &LuckInput, memo: &mut Memo) -> Option<Chance> {
     let Ok(key) = serde_json::to_string(&input.roll) else {
         return chance_at_least_as_good(input).ok();
     };
@@ -249,7 +308,7 @@ pub const RECAP_BUDGET: Duration = Duration::from_millis(1500);
 /// with a roll that carries luck, in the recap's order, and a chart of average percentiles.
 /// `None` when no roll of `rows` has luck. Computed off the async threads.
 pub async fn recap_section(
-    rows: Vec<RollLogEntry>,
+    rows: Vec<LuckRow>,
     session_id: i64,
     recap: &Recap,
     lang: Lang,
@@ -392,4 +451,60 @@ pub fn view(table: &LuckTable, shown: &[&PlayerLuck], lang: Lang) -> EmbedView {
         footer: Some(footer),
     }
     .limited()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::odds::LuckRoll;
+
+    fn row(session_id: i64, user_id: u64, expression: &str, observed: i64) -> LuckRow {
+        LuckRow {
+            session_id,
+            user_id,
+            command: format!("/roll dice:{expression}"),
+            at_ms: 0,
+            input: LuckInput {
+                roll: LuckRoll::Notation {
+                    expression: expression.into(),
+                },
+                observed,
+            },
+        }
+    }
+
+    /// A campaign is added up a page at a time: the table is the one of the whole log at once.
+    #[test]
+    fn pages_add_up_to_the_whole_log() {
+        let rows = vec![
+            row(1, 5, "2d6", 12),
+            row(1, 6, "2d6", 2),
+            row(2, 5, "1d20", 20),
+            row(2, 5, "2d6", 7),
+            row(2, 6, "1d20", 1),
+        ];
+        let whole = compute(&rows, Some(2), 2, BUDGET);
+        let mut tally = LuckTally::new(Some(2), BUDGET);
+        for page in rows.chunks(2) {
+            tally.add_all(page);
+        }
+        assert_eq!(tally.finish(2), whole);
+        // Player 5: three rolls over the campaign, two tonight; 12 on 2d6 is 1 in 36 at least as good.
+        let p = whole.player(5).unwrap();
+        assert_eq!((p.campaign.rolls, p.evening.rolls), (3, 2));
+        let best = p.campaign.luckiest.as_ref().unwrap();
+        assert!((best.chance.at_least - 1.0 / 36.0).abs() < 1e-9, "{best:?}");
+        assert_eq!(best.command, "/roll dice:2d6");
+    }
+
+    /// Without time for odds every roll is counted as not computed, never estimated.
+    #[test]
+    fn rows_past_the_budget_are_not_computed() {
+        let mut tally = LuckTally::new(None, Duration::ZERO);
+        tally.add_all(&[row(1, 5, "2d6", 12)]);
+        let table = tally.finish(1);
+        assert!(table.budget_exhausted);
+        let p = table.player(5).unwrap();
+        assert_eq!((p.campaign.rolls, p.campaign.not_computed), (0, 1));
+    }
 }

@@ -5,6 +5,7 @@ pub mod campaign;
 pub mod char;
 pub mod char_files;
 pub mod config;
+pub mod export_files;
 pub mod help;
 pub mod next_game;
 pub mod odds;

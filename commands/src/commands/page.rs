@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use chrono::{DateTime, Utc};
 use engine::i18n::Lang;
-use engine::session::{RollLogEntry, SessionExport};
+use engine::session::{RollLogEntry, Session, SessionExport};
 
 use super::recap::{self, Recap, RecapSection, count_text, rolls_text};
 use super::transcript::result_text;
@@ -210,6 +210,19 @@ pub fn html(
     hidden: impl Fn(&RollLogEntry) -> Option<String>,
 ) -> String {
     let s = &export.session;
+    // Members a command or result mentions, by name: the page is read outside Discord.
+    let names = crate::log_line::last_names(&export.log);
+    let known = crate::log_line::known_members(&names, s);
+    let label = |user: u64| r.roller(user).map(|p| p.label());
+    let mut rows = HtmlRows::new(lang);
+    for entry in &export.log {
+        rows.push(entry, hidden(entry).as_deref(), &label, &known);
+    }
+    rows.finish(html_head(s, r, lang))
+}
+
+/// The page down to its Rolls heading: the session, the recap and the roster.
+pub fn html_head(s: &Session, r: &Recap, lang: Lang) -> String {
     let l = |en: &'static str, ja: &'static str| lang.pick(en, ja);
     let code = lang.code();
     let mut out = format!(
@@ -251,45 +264,75 @@ pub fn html(
         out.push_str("</section>");
     }
     let _ = write!(out, "<section id=\"log\"><h2>{}</h2>", l("Rolls", "ロール"));
-    if export.log.is_empty() {
-        let _ = write!(out, "<p>{}</p>", l("No rolls.", "ロールはありません。"));
-    } else {
-        let _ = write!(
-            out,
-            "<table id=\"log-table\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>",
-            l("Time (UTC)", "時刻（UTC）"),
-            l("Who", "誰"),
-            l("Command", "コマンド"),
-            l("Result", "結果")
-        );
-        // Members a command or result mentions, by name: the page is read outside Discord.
-        let known = crate::log_line::known_members(&export.log, s);
-        let named = |text: String| crate::log_line::mentions_as_names(&text, &known);
-        for entry in &export.log {
-            let who = crate::log_line::roller_name(entry)
-                .or_else(|| r.roller(entry.user_id).map(|p| p.label()))
-                .unwrap_or_else(|| format!("<@{}>", entry.user_id));
-            let time = esc(&when(entry.at_ms, "%Y-%m-%d %H:%M:%S"));
-            let _ = match hidden(entry) {
-                Some(label) => write!(
-                    out,
-                    "<tr class=\"hidden\"><td>{time}</td><td>{}</td><td colspan=\"2\">{}</td></tr>",
-                    esc(&who),
-                    esc(&label)
-                ),
-                None => write!(
-                    out,
-                    "<tr><td>{time}</td><td>{}</td><td><code>{}</code></td><td>{}</td></tr>",
-                    esc(&who),
-                    esc(&named(super::transcript::command_text(&entry.command, lang))),
-                    result_html(&named(result_text(entry, lang)))
-                ),
-            };
-        }
-        out.push_str("</tbody></table>");
-    }
-    out.push_str("</section></body></html>\n");
     out
+}
+
+/// The page's log table rows, written as the log is read (see [`html`]).
+pub struct HtmlRows {
+    lang: Lang,
+    out: String,
+}
+
+impl HtmlRows {
+    pub fn new(lang: Lang) -> HtmlRows {
+        HtmlRows {
+            lang,
+            out: String::new(),
+        }
+    }
+
+    /// One roll: `hidden`, the label of a roll the reader may not see; `label(user)`, who
+    /// rolled when the row kept no name; `known`, the members a text may mention.
+    pub fn push(
+        &mut self,
+        entry: &RollLogEntry,
+        hidden: Option<&str>,
+        label: &impl Fn(u64) -> Option<String>,
+        known: &impl Fn(u64) -> Option<String>,
+    ) {
+        let lang = self.lang;
+        let named = |text: String| crate::log_line::mentions_as_names(&text, known);
+        let who = crate::log_line::roller_name(entry)
+            .or_else(|| label(entry.user_id))
+            .unwrap_or_else(|| format!("<@{}>", entry.user_id));
+        let time = esc(&when(entry.at_ms, "%Y-%m-%d %H:%M:%S"));
+        let _ = match hidden {
+            Some(label) => write!(
+                self.out,
+                "<tr class=\"hidden\"><td>{time}</td><td>{}</td><td colspan=\"2\">{}</td></tr>",
+                esc(&who),
+                esc(label)
+            ),
+            None => write!(
+                self.out,
+                "<tr><td>{time}</td><td>{}</td><td><code>{}</code></td><td>{}</td></tr>",
+                esc(&who),
+                esc(&named(super::transcript::command_text(&entry.command, lang))),
+                result_html(&named(result_text(entry, lang)))
+            ),
+        };
+    }
+
+    /// The whole page: `head` ([`html_head`]), then the log table.
+    pub fn finish(self, mut out: String) -> String {
+        let l = |en: &'static str, ja: &'static str| self.lang.pick(en, ja);
+        if self.out.is_empty() {
+            let _ = write!(out, "<p>{}</p>", l("No rolls.", "ロールはありません。"));
+        } else {
+            let _ = write!(
+                out,
+                "<table id=\"log-table\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>",
+                l("Time (UTC)", "時刻（UTC）"),
+                l("Who", "誰"),
+                l("Command", "コマンド"),
+                l("Result", "結果")
+            );
+            out.push_str(&self.out);
+            out.push_str("</tbody></table>");
+        }
+        out.push_str("</section></body></html>\n");
+        out
+    }
 }
 
 /// A result as escaped HTML with its Markdown bold (`**9**`, as Discord and the transcript show

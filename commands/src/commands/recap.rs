@@ -82,48 +82,76 @@ pub fn build(
     total_rolls: u64,
     hidden: impl Fn(&RollLogEntry) -> bool,
 ) -> Recap {
-    let mut characters: BTreeMap<u64, Vec<String>> = BTreeMap::new();
-    for e in &session.roster {
-        characters.entry(e.owner).or_default().push(e.name.clone());
+    let mut recap = RecapBuilder::new(session);
+    for entry in log {
+        recap.add(session, entry, hidden(entry));
     }
-    // The GM, the players in the order they joined, then anyone else who rolled.
-    let mut players: Vec<PlayerRecap> = Vec::new();
-    let seat = |user: u64, players: &mut Vec<PlayerRecap>| -> usize {
-        if let Some(i) = players.iter().position(|p| p.user == user) {
+    recap.finish(total_rolls)
+}
+
+/// A recap built a roll at a time, as the log is read (see [`build`]).
+pub struct RecapBuilder {
+    characters: BTreeMap<u64, Vec<String>>,
+    players: Vec<PlayerRecap>,
+    moments: Vec<MomentAt>,
+    totals: Vec<(MomentKind, u32)>,
+    rolls: u64,
+}
+
+impl RecapBuilder {
+    /// The GM and the players in the order they joined seated first; anyone else who rolls
+    /// after them.
+    pub fn new(session: &Session) -> RecapBuilder {
+        let mut characters: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+        for e in &session.roster {
+            characters.entry(e.owner).or_default().push(e.name.clone());
+        }
+        let mut recap = RecapBuilder {
+            characters,
+            players: Vec::new(),
+            moments: Vec::new(),
+            totals: Vec::new(),
+            rolls: 0,
+        };
+        recap.seat(session, session.gm);
+        for p in &session.players {
+            recap.seat(session, *p);
+        }
+        recap
+    }
+
+    fn seat(&mut self, session: &Session, user: u64) -> usize {
+        if let Some(i) = self.players.iter().position(|p| p.user == user) {
             return i;
         }
-        players.push(PlayerRecap {
+        self.players.push(PlayerRecap {
             user,
             // The name the game last saw them under; their rolls' own names replace it below.
             name: session.name_of(user).map(str::to_string),
-            characters: characters.get(&user).cloned().unwrap_or_default(),
+            characters: self.characters.get(&user).cloned().unwrap_or_default(),
             gm: user == session.gm,
             rolls: 0,
             moments: Vec::new(),
         });
-        players.len() - 1
-    };
-    seat(session.gm, &mut players);
-    for p in &session.players {
-        seat(*p, &mut players);
+        self.players.len() - 1
     }
-    let bot = crate::systems::bot(session.system);
-    let mut moments = Vec::new();
-    let mut totals = Vec::new();
-    for entry in log {
-        let i = seat(entry.user_id, &mut players);
-        let p = &mut players[i];
+
+    /// One roll of `session`'s log; `hidden`: counted, its moments not told.
+    pub fn add(&mut self, session: &Session, entry: &RollLogEntry, hidden: bool) {
+        self.rolls += 1;
+        let i = self.seat(session, entry.user_id);
+        let p = &mut self.players[i];
         p.rolls += 1;
         if let Some(name) = roller_name(entry) {
             p.name = Some(name);
         }
-        if hidden(entry) {
-            continue;
+        if hidden {
+            return;
         }
-        for m in bot.moments(&entry.outcome) {
+        for m in crate::systems::bot(session.system).moments(&entry.outcome) {
             bump(&mut p.moments, m.kind);
-            bump(&mut totals, m.kind);
-            moments.push(MomentAt {
+            bump(&mut self.totals, m.kind);
+            self.moments.push(MomentAt {
                 at_ms: entry.at_ms,
                 user: entry.user_id,
                 kind: m.kind,
@@ -132,13 +160,17 @@ pub fn build(
             });
         }
     }
-    Recap {
-        rolls: log.len() as u64,
-        total_rolls: total_rolls.max(log.len() as u64),
-        players,
-        moments,
-        totals,
-        extra: Vec::new(),
+
+    /// The recap, `total_rolls` in the whole log.
+    pub fn finish(self, total_rolls: u64) -> Recap {
+        Recap {
+            rolls: self.rolls,
+            total_rolls: total_rolls.max(self.rolls),
+            players: self.players,
+            moments: self.moments,
+            totals: self.totals,
+            extra: Vec::new(),
+        }
     }
 }
 

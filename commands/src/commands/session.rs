@@ -2,7 +2,7 @@
 //! end, export, gm, luck (`session_luck`).
 
 use engine::i18n::Lang;
-use engine::session::{RollLogEntry, Session, SessionExport};
+use engine::session::{RollLogEntry, Session};
 use poise::CreateReply;
 use serenity::all::{CreateAttachment, User};
 
@@ -13,7 +13,7 @@ use crate::embeds::status::{pack_messages, status_views};
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::{Invocation, now_ms, store_error};
 use crate::log_line::roller;
-use crate::store::{LogScope, MAX_EXPORT_ROLLS, StoreError};
+use crate::store::{LogScope, MAX_EXPORT_ROLLS, PageItem, StoreError};
 use crate::{BotError, Context};
 
 /// Game sessions in this channel
@@ -255,7 +255,7 @@ fn may_see_hidden(entry: &RollLogEntry, s: &Session, inv: &Invocation) -> bool {
     entry.user_id == inv.user || s.gm == inv.user || inv.actor.manage_server
 }
 
-fn hidden_label(kind: &str, lang: Lang) -> &'static str {
+pub(super) fn hidden_label(kind: &str, lang: Lang) -> &'static str {
     match kind {
         "private" => lang.pick("🔒 made a private roll", "🔒 非公開でダイスを振りました"),
         _ => lang.pick("🔒 made a secret roll", "🔒 シークレットダイスを振りました"),
@@ -275,31 +275,25 @@ fn summary(entry: &RollLogEntry, lang: Lang) -> String {
 /// The recap of `s` for everyone in the channel: secret and private rolls are counted, their
 /// moments not told. An error when the log cannot be read.
 async fn channel_recap(ctx: Context<'_>, s: &Session, lang: Lang) -> Result<EmbedView, StoreError> {
-    let page = ctx.data().store.export_page(s.id, 0, MAX_EXPORT_ROLLS).await?;
-    let r = recap_with_luck(
-        s,
-        page.export.log,
-        page.total_rolls,
-        |e| hidden_kind(e).is_some(),
-        lang,
-    )
-    .await;
-    Ok(super::recap::embed(s, &r, lang))
-}
-
-/// The recap of `log` (rolls of `session`) with the evening's luck table after it. Secret and
-/// private rolls carry no luck, so the table tells nothing hidden.
-async fn recap_with_luck(
-    session: &Session,
-    log: Vec<RollLogEntry>,
-    total_rolls: u64,
-    hidden: impl Fn(&RollLogEntry) -> bool,
-    lang: Lang,
-) -> super::recap::Recap {
-    let mut r = super::recap::build(session, &log, total_rolls, hidden);
+    // Built a row at a time as the log is read: the rows are never held.
+    let mut recap = super::recap::RecapBuilder::new(s);
+    let mut luck = Vec::new();
+    let head = ctx
+        .data()
+        .store
+        .stream_page(LogScope::Evening(s.id), 0, MAX_EXPORT_ROLLS, false, &mut |item| {
+            if let PageItem::Row(e) = item {
+                recap.add(s, &e, hidden_kind(&e).is_some());
+                // Secret and private rolls carry no luck, so the table tells nothing hidden.
+                luck.extend(crate::luck::LuckRow::of(&e));
+            }
+            std::ops::ControlFlow::Continue(())
+        })
+        .await?;
+    let mut r = recap.finish(head.total_rolls);
     r.extra
-        .extend(crate::luck::recap_section(log, session.id, &r, lang).await);
-    r
+        .extend(crate::luck::recap_section(luck, s.id, &r, lang).await);
+    Ok(super::recap::embed(s, &r, lang))
 }
 
 /// The evening so far: who played, how many rolls, its moments
@@ -459,11 +453,6 @@ pub async fn export(
     let store = ctx.data().store.as_ref();
     let (s, scope) = super::campaign::scope(store, &inv, base, evening).await?;
     let offset = start.unwrap_or(1).saturating_sub(1);
-    let page = super::campaign::page(store, scope, offset, MAX_EXPORT_ROLLS)
-        .await
-        .map_err(|e| store_error(e, inv.lang))?;
-    // A campaign's file names each roll's evening (read with the page).
-    let evenings: std::collections::BTreeMap<i64, u32> = page.evenings.iter().copied().collect();
     let limit = match ctx {
         poise::Context::Application(app) => app.interaction.attachment_size_limit as usize,
         poise::Context::Prefix(_) => 8 * 1024 * 1024,
@@ -472,68 +461,34 @@ pub async fn export(
     // row are never much longer than its JSON, which holds the same command and both
     // summaries and more; the margin keeps room for the recap and the page's style).
     let budget = (limit.min(EXPORT_MAX_BYTES).saturating_sub(EXPORT_MARGIN) / 3).max(1024);
-    if page.total_rolls > 0 && u64::from(offset) >= page.total_rolls {
+    // The files are written as the rows arrive: the page of rows is never held.
+    let mut builder = super::export_files::ExportBuilder::new(inv.lang, budget, |e: &RollLogEntry| {
+        may_see_hidden(e, &s, &inv)
+    });
+    let head = store
+        .stream_page(scope, offset, MAX_EXPORT_ROLLS, true, &mut |item| {
+            builder.take(item)
+        })
+        .await
+        .map_err(|e| store_error(e, inv.lang))?;
+    if head.total_rolls > 0 && u64::from(offset) >= head.total_rolls {
         return Err(BotError::User(say(
             inv.lang,
-            format!("`start` is past the end: the log has {} rolls.", page.total_rolls),
+            format!("`start` is past the end: the log has {} rolls.", head.total_rolls),
             format!(
                 "「開始」がログの末尾を超えています（ロールは{}件です）。",
-                page.total_rolls
+                head.total_rolls
             ),
         )));
     }
-    let mut export = page.export;
-    // Hidden rolls stay hidden from everyone but their roller and the GM; a file that keeps
-    // any of them is shown only to whoever asked.
-    let mut shows_hidden = false;
-    for entry in &mut export.log {
-        if let Some(kind) = hidden_kind(entry).map(str::to_string) {
-            if may_see_hidden(entry, &s, &inv) {
-                shows_hidden = true;
-            } else {
-                entry.command = hidden_label(&kind, Lang::En)
-                    .trim_start_matches("🔒 ")
-                    .to_string();
-                entry.outcome = serde_json::json!({ "hidden": kind });
-            }
-        }
-    }
-    // As many rolls as fit the attachment size limit; the rest is one `start:` away.
-    let mut size = serde_json::to_vec(&SessionExport::new(export.session.clone(), Vec::new()))
-        .map_err(BotError::internal)?
-        .len();
-    let mut fits = 0;
-    for entry in &export.log {
-        let n = serde_json::to_vec(entry).map_err(BotError::internal)?.len() + 1;
-        if size + n > budget {
-            break;
-        }
-        size += n;
-        fits += 1;
-    }
-    export.log.truncate(fits);
-    let json = serde_json::to_vec(&export).map_err(BotError::internal)?;
-    // The same rolls as a transcript people read; hidden ones as the channel sees them unless
-    // this member may see them.
-    let hidden = |e: &RollLogEntry| {
-        hidden_kind(e)
-            .filter(|_| !may_see_hidden(e, &s, &inv))
-            .map(|kind| hidden_label(kind, inv.lang).to_string())
-    };
-    // The recap of the rolls in the file: hidden ones the reader may not see were emptied above.
-    let recap = recap_with_luck(
-        &export.session,
-        export.log.clone(),
-        page.total_rolls,
-        |_| false,
-        inv.lang,
-    )
-    .await;
-    let transcript = super::transcript::markdown(&export, &recap, inv.lang, &evenings, hidden);
-    let page_html = super::page::html(&export, &recap, inv.lang, hidden);
-    let total = page.total_rolls;
-    let first = u64::from(page.offset) + 1;
-    let last = u64::from(page.offset) + fits as u64;
+    let files = builder
+        .finish()
+        .await
+        .ok_or_else(|| BotError::internal("the export's page had no head"))?;
+    let fits = files.rolls;
+    let total = head.total_rolls;
+    let first = u64::from(head.offset) + 1;
+    let last = u64::from(head.offset) + fits;
     let (stem, which) = match scope {
         LogScope::Campaign(c) => (format!("campaign-{c}"), format!("session:{} evening:0", s.id)),
         LogScope::Evening(id) => (format!("session-{id}"), format!("session:{id}")),
@@ -543,9 +498,9 @@ pub async fn export(
     } else {
         format!("{stem}-rolls-{first}-{last}")
     };
-    let file = CreateAttachment::bytes(json, format!("{stem}.json"));
-    let readable = CreateAttachment::bytes(transcript.into_bytes(), format!("{stem}.md"));
-    let web = CreateAttachment::bytes(page_html.into_bytes(), format!("{stem}.html"));
+    let file = CreateAttachment::bytes(files.json, format!("{stem}.json"));
+    let readable = CreateAttachment::bytes(files.markdown.into_bytes(), format!("{stem}.md"));
+    let web = CreateAttachment::bytes(files.html.into_bytes(), format!("{stem}.html"));
     let mut text = if total == 0 || (offset == 0 && last >= total) {
         say(
             inv.lang,
@@ -573,7 +528,7 @@ pub async fn export(
             .attachment(file)
             .attachment(readable)
             .attachment(web)
-            .ephemeral(shows_hidden),
+            .ephemeral(files.shows_hidden),
     )
     .await?;
     Ok(())

@@ -2,15 +2,17 @@
 //! active session) and over every evening of the channel's campaign — with a chart of the rolls by
 //! percentile. The odds are computed here, on demand, never on a roll's reply.
 
+use std::ops::ControlFlow;
+
 use serenity::all::User;
 
 use crate::invocation::{Invocation, store_error};
-use crate::luck::{LuckStats, chart_bins, view};
-use crate::store::MAX_EXPORT_ROLLS;
+use crate::luck::{LuckRow, LuckStats, chart_bins, view};
+use crate::store::{LogScope, MAX_EXPORT_ROLLS, PageItem};
 use crate::{BotError, Context};
 
 /// Most rolls of a campaign read for its luck (the first ones; a page at a time).
-const MAX_CAMPAIGN_ROLLS: usize = 100_000;
+const MAX_CAMPAIGN_ROLLS: u64 = 100_000;
 
 /// Each player's luck: exact chances of their rolls, tonight and over the campaign
 #[poise::command(
@@ -37,23 +39,41 @@ pub async fn luck(
         .await
         .map_err(|e| store_error(e, inv.lang))?
         .len();
-    let mut rows = Vec::new();
+    // A page of rows at a time: each row's luck input is kept until its page is added up,
+    // so a campaign of any length holds one page of inputs.
+    let mut tally = crate::luck::LuckTally::new(evening, crate::luck::BUDGET);
+    let mut read: u64 = 0;
     loop {
-        let page = store
-            .campaign_page(base.campaign(), rows.len() as u32, MAX_EXPORT_ROLLS)
+        let mut rows = Vec::new();
+        let mut page_rows: u64 = 0;
+        let head = store
+            .stream_page(
+                LogScope::Campaign(base.campaign()),
+                u32::try_from(read).unwrap_or(u32::MAX),
+                MAX_EXPORT_ROLLS,
+                false,
+                &mut |item| {
+                    if let PageItem::Row(row) = item {
+                        page_rows += 1;
+                        rows.extend(LuckRow::of(&row));
+                    }
+                    ControlFlow::Continue(())
+                },
+            )
             .await
             .map_err(|e| store_error(e, inv.lang))?;
-        let done = page.export.log.is_empty() || rows.len() >= MAX_CAMPAIGN_ROLLS;
-        rows.extend(page.export.log);
-        if done || rows.len() as u64 >= page.total_rolls {
+        read += page_rows;
+        tally = tokio::task::spawn_blocking(move || {
+            tally.add_all(&rows);
+            tally
+        })
+        .await
+        .map_err(BotError::internal)?;
+        if page_rows == 0 || read >= MAX_CAMPAIGN_ROLLS || read >= head.total_rolls {
             break;
         }
     }
-    let table = tokio::task::spawn_blocking(move || {
-        crate::luck::compute(&rows, evening, sessions, crate::luck::BUDGET)
-    })
-    .await
-    .map_err(BotError::internal)?;
+    let table = tally.finish(sessions);
     let shown: Vec<_> = match &player {
         Some(u) => vec![
             table

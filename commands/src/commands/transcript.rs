@@ -2,13 +2,14 @@
 //! reads it (time, who, the command as typed, the result), beside the JSON for programs.
 
 use std::collections::BTreeMap;
+use std::fmt::Write;
 
 use chrono::{DateTime, Utc};
 use engine::i18n::Lang;
-use engine::session::{RollLogEntry, SessionExport};
+use engine::session::{RollLogEntry, Session, SessionExport};
 
 use super::recap::{self, Recap, count_text, rolls_text};
-use crate::log_line::{mentions_as_names, roller, stored_summary};
+use crate::log_line::{escaped_name, known_members, last_names, mentions_as_names, roller, stored_summary};
 
 /// `2026-11-26 06:02 UTC`.
 fn when(ms: i64) -> String {
@@ -172,6 +173,18 @@ pub fn markdown(
     hidden: impl Fn(&RollLogEntry) -> Option<String>,
 ) -> String {
     let s = &export.session;
+    let names = last_names(&export.log);
+    let known = known_members(&names, s);
+    let mut rows = MarkdownRows::new(s, lang);
+    for entry in &export.log {
+        rows.push(entry, hidden(entry).as_deref(), evenings, &known);
+    }
+    rows.finish(markdown_head(s, r, lang, &names))
+}
+
+/// The transcript down to its Rolls heading: the session, the recap and the roster. `names`:
+/// each roller's last name in the log (raw).
+pub fn markdown_head(s: &Session, r: &Recap, lang: Lang, names: &BTreeMap<u64, String>) -> String {
     let mut out = format!("# {}\n\n", cell(&s.name));
     let l = |en: &'static str, ja: &'static str| lang.pick(en, ja);
     out.push_str(&format!(
@@ -179,21 +192,15 @@ pub fn markdown(
         l("System", "システム"),
         s.system.display_name(lang)
     ));
-    // A member by the name their last roll was made under, a mention if none was kept.
-    let mut names: BTreeMap<u64, String> = BTreeMap::new();
-    for e in export.log.iter().filter(|e| e.user_name.is_some()) {
-        names.insert(e.user_id, roller(e));
-    }
-    // Someone who never rolled (the GM, an owner) by the name the game last saw them under.
+    // A member by the name their last roll was made under, a mention if none was kept;
+    // someone who never rolled (the GM, an owner) by the name the game last saw them under.
     let member = |id: u64| {
         names
             .get(&id)
-            .cloned()
+            .map(|n| escaped_name(n))
             .or_else(|| s.name_of(id).map(cell))
             .unwrap_or_else(|| format!("<@{id}>"))
     };
-    // The members a command or result mentions (`/wm rolloff players:<@5>`).
-    let known = crate::log_line::known_members(&export.log, s);
     out.push_str(&format!("- GM: {}\n", member(s.gm)));
     if !s.players.is_empty() {
         let players: Vec<String> = s.players.iter().map(|&p| member(p)).collect();
@@ -212,11 +219,6 @@ pub fn markdown(
         out.push_str(&format!("- {}: {}\n", l("Ended", "終了"), when(end)));
     }
     out.push_str(&recap_section(r, lang));
-    // Who plays whom, so a roll's roller reads as a character.
-    let mut characters: BTreeMap<u64, Vec<&str>> = BTreeMap::new();
-    for e in &s.roster {
-        characters.entry(e.owner).or_default().push(&e.name);
-    }
     if !s.roster.is_empty() {
         out.push_str(&format!(
             "\n## {}\n\n| {} | {} |\n|---|---|\n",
@@ -229,11 +231,45 @@ pub fn markdown(
         }
     }
     out.push_str(&format!("\n## {}\n", l("Rolls", "ロール")));
-    if export.log.is_empty() {
-        out.push_str(&format!("\n{}\n", l("No rolls.", "ロールはありません。")));
+    out
+}
+
+/// The transcript's roll lines, written as the log is read (see [`markdown`]).
+pub struct MarkdownRows {
+    lang: Lang,
+    /// Who plays whom, so a roll's roller reads as a character.
+    characters: BTreeMap<u64, String>,
+    out: String,
+    last_day: String,
+}
+
+impl MarkdownRows {
+    pub fn new(s: &Session, lang: Lang) -> MarkdownRows {
+        let mut characters: BTreeMap<u64, Vec<&str>> = BTreeMap::new();
+        for e in &s.roster {
+            characters.entry(e.owner).or_default().push(&e.name);
+        }
+        MarkdownRows {
+            lang,
+            characters: characters
+                .into_iter()
+                .map(|(owner, names)| (owner, cell(&names.join(", "))))
+                .collect(),
+            out: String::new(),
+            last_day: String::new(),
+        }
     }
-    let mut last_day = String::new();
-    for entry in &export.log {
+
+    /// One roll: `hidden`, the label of a roll the reader may not see; `evenings`, a
+    /// campaign's evening numbers by session; `known`, the members a text may mention.
+    pub fn push(
+        &mut self,
+        entry: &RollLogEntry,
+        hidden: Option<&str>,
+        evenings: &BTreeMap<i64, u32>,
+        known: &impl Fn(u64) -> Option<String>,
+    ) {
+        let lang = self.lang;
         // A campaign's log: each day under the evening it was played in.
         let today = match evenings.get(&entry.session_id) {
             Some(n) => match lang {
@@ -242,33 +278,41 @@ pub fn markdown(
             },
             None => day(entry.at_ms),
         };
-        if today != last_day {
-            out.push_str(&format!("\n### {today}\n\n"));
-            last_day = today;
+        if today != self.last_day {
+            let _ = write!(self.out, "\n### {today}\n\n");
+            self.last_day = today;
         }
-        let who = match characters.get(&entry.user_id) {
-            Some(names) => format!("{} ({})", roller(entry), cell(&names.join(", "))),
+        let who = match self.characters.get(&entry.user_id) {
+            Some(names) => format!("{} ({names})", roller(entry)),
             None => roller(entry),
         };
-        let line = match hidden(entry) {
-            Some(label) => format!("- {} {who} {label}\n", clock(entry.at_ms)),
+        let _ = match hidden {
+            Some(label) => writeln!(self.out, "- {} {who} {label}", clock(entry.at_ms)),
             None => {
-                let result = mentions_as_names(&result_text(entry, lang), &known);
+                let result = mentions_as_names(&result_text(entry, lang), known);
                 let arrow = if result.is_empty() {
                     String::new()
                 } else {
                     format!(" → {}", cell(&result))
                 };
-                format!(
-                    "- {} {who} {}{arrow}\n",
+                writeln!(
+                    self.out,
+                    "- {} {who} {}{arrow}",
                     clock(entry.at_ms),
-                    code(&mentions_as_names(&command(entry, lang), &known))
+                    code(&mentions_as_names(&command(entry, lang), known))
                 )
             }
         };
-        out.push_str(&line);
     }
-    out
+
+    /// The whole transcript: `head` ([`markdown_head`]), then the lines.
+    pub fn finish(self, mut head: String) -> String {
+        if self.out.is_empty() {
+            let _ = writeln!(head, "\n{}", self.lang.pick("No rolls.", "ロールはありません。"));
+        }
+        head.push_str(&self.out);
+        head
+    }
 }
 
 #[cfg(test)]

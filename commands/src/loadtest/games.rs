@@ -175,8 +175,8 @@ pub fn scripts(game: Game) -> Vec<&'static Script> {
         .collect()
 }
 
-/// The commands every session has: status, log, export, recap, a sheet, and the stateless
-/// roll (each system edits its own sheet field).
+/// The commands every session has: status, log, export, recap, luck, a sheet, and the
+/// stateless roll (each system edits its own sheet field).
 macro_rules! session_phases {
     ($($phase:expr),* $(,)?) => {
         [
@@ -185,6 +185,7 @@ macro_rules! session_phases {
             Phase::line("/session log"),
             Phase::line("/session export"),
             Phase::line("/session recap"),
+            Phase::line("/session luck"),
             Phase::line("/char show name:A"),
             $($phase),*
         ]

@@ -10,8 +10,8 @@ use engine::session::{Actor, ChannelSettings, RollLogEntry, ServerSettings, Sess
 
 use super::cache::{Caches, Change};
 use super::{
-    Action, Backend, Edit, ExportPage, NewAction, NewRoll, Recorded, SettingsEdit, Store, StoreError,
-    StoreFuture,
+    Action, Backend, Edit, LogScope, NewAction, NewRoll, PageHead, Recorded, RowSink, SettingsEdit, Store,
+    StoreError, StoreFuture,
 };
 
 pub struct CachedStore {
@@ -157,8 +157,15 @@ impl Store for CachedStore {
         self.inner.recent_rolls(session_id, count)
     }
 
-    fn campaign_page(&self, campaign: i64, offset: u32, limit: u32) -> StoreFuture<'_, ExportPage> {
-        self.inner.campaign_page(campaign, offset, limit)
+    fn stream_page<'a>(
+        &'a self,
+        scope: LogScope,
+        offset: u32,
+        limit: u32,
+        names: bool,
+        each: &'a mut RowSink<'_>,
+    ) -> StoreFuture<'a, PageHead> {
+        self.inner.stream_page(scope, offset, limit, names, each)
     }
     fn delete_campaign(&self, campaign: i64) -> StoreFuture<'_, (u64, u64)> {
         self.inner.delete_campaign(campaign)
@@ -169,10 +176,6 @@ impl Store for CachedStore {
     fn campaign_sessions(&self, campaign: i64) -> StoreFuture<'_, Vec<Session>> {
         self.inner.campaign_sessions(campaign)
     }
-    fn export_page(&self, session_id: i64, offset: u32, limit: u32) -> StoreFuture<'_, ExportPage> {
-        self.inner.export_page(session_id, offset, limit)
-    }
-
     fn create_action<'a>(&'a self, action: &'a NewAction) -> StoreFuture<'a, i64> {
         self.inner.create_action(action)
     }

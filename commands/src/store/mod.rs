@@ -12,6 +12,7 @@ mod cached_store;
 mod combine;
 mod json_text;
 pub(crate) mod limits;
+mod log_pages;
 mod migrations;
 mod postgres;
 mod record_batch;
@@ -73,6 +74,56 @@ pub struct ExportPage {
     /// A campaign's page: each evening's session id and number, first to last (empty for one
     /// evening's page), read in the same snapshot.
     pub evenings: Vec<(i64, u32)>,
+}
+
+/// What [`Store::stream_page`] hands its head, then each row, to: `Break` to read no more.
+pub type RowSink<'a> = dyn FnMut(PageItem<'_>) -> std::ops::ControlFlow<()> + Send + 'a;
+
+/// A page as [`Store::stream_page`] reads it: its head first, then its rows in order.
+#[derive(Debug)]
+pub enum PageItem<'a> {
+    Head(&'a PageHead),
+    Row(RollLogEntry),
+}
+
+/// A page's head (see [`Store::stream_page`]): what is read beside its rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageHead {
+    /// The session (a campaign's newest evening).
+    pub session: Session,
+    /// The index (0-based) of the page's first roll in the whole log.
+    pub offset: u32,
+    /// How many rolls the whole log has.
+    pub total_rolls: u64,
+    /// A campaign's page: each evening's session id and number, first to last (empty for one
+    /// evening's page).
+    pub evenings: Vec<(i64, u32)>,
+    /// Each roller's last name on the page (raw), when asked for.
+    pub names: std::collections::BTreeMap<u64, String>,
+}
+
+/// A page with its rows held (see [`Store::export_page`]).
+async fn collect_page<S: Store + ?Sized>(
+    store: &S,
+    scope: LogScope,
+    offset: u32,
+    limit: u32,
+) -> Result<ExportPage, StoreError> {
+    let mut log = Vec::new();
+    let head = store
+        .stream_page(scope, offset, limit, false, &mut |item| {
+            if let PageItem::Row(row) = item {
+                log.push(row);
+            }
+            std::ops::ControlFlow::Continue(())
+        })
+        .await?;
+    Ok(ExportPage {
+        export: SessionExport::new(head.session, log),
+        offset: head.offset,
+        total_rolls: head.total_rolls,
+        evenings: head.evenings,
+    })
 }
 
 /// Which log a page is read from: one evening's (a session id) or a whole campaign's.
@@ -352,14 +403,33 @@ pub trait Store: Send + Sync {
     /// The last `count` rolls of a session (at most [`MAX_RECENT_ROLLS`]), oldest first.
     fn recent_rolls(&self, session_id: i64, count: u32) -> StoreFuture<'_, Vec<RollLogEntry>>;
 
+    /// A page of an evening's or a campaign's log, handed to `each`: first the page's head (its
+    /// session, a campaign's newest evening; the log's length; when `names`, each roller's last
+    /// name on the page), then its rows from roll `offset` (0-based, oldest first), at most
+    /// `limit` (capped at [`MAX_EXPORT_ROLLS`]), one at a time as the database sends them
+    /// (`Break` stops early). Read as one consistent snapshot; returns the head. Memory stays at
+    /// one row however long the log: exports, recaps and luck read this way.
+    fn stream_page<'a>(
+        &'a self,
+        scope: LogScope,
+        offset: u32,
+        limit: u32,
+        names: bool,
+        each: &'a mut RowSink<'_>,
+    ) -> StoreFuture<'a, PageHead>;
+
     /// A session with the part of its log from roll `offset` (0-based, oldest first), at most
     /// `limit` rolls (capped at [`MAX_EXPORT_ROLLS`]) and the log's total length, read as one
-    /// consistent snapshot. Memory stays bounded however long the log is.
-    fn export_page(&self, session_id: i64, offset: u32, limit: u32) -> StoreFuture<'_, ExportPage>;
+    /// consistent snapshot (for short pages: the rows are held; see [`Self::stream_page`]).
+    fn export_page(&self, session_id: i64, offset: u32, limit: u32) -> StoreFuture<'_, ExportPage> {
+        Box::pin(collect_page(self, LogScope::Evening(session_id), offset, limit))
+    }
 
     /// [`Self::export_page`] over every evening of campaign `campaign` (the id of its first
     /// evening, [`Session::campaign`]), headed by its newest evening.
-    fn campaign_page(&self, campaign: i64, offset: u32, limit: u32) -> StoreFuture<'_, ExportPage>;
+    fn campaign_page(&self, campaign: i64, offset: u32, limit: u32) -> StoreFuture<'_, ExportPage> {
+        Box::pin(collect_page(self, LogScope::Campaign(campaign), offset, limit))
+    }
 
     /// The channel's newest session, active or ended: the campaign `/session start` offers to
     /// continue.

@@ -27,9 +27,7 @@ macro_rules! sql_store {
             use std::sync::Arc;
             use std::sync::atomic::AtomicBool;
 
-            use engine::session::{
-                ChannelSettings, RollLogEntry, ServerSettings, Session, SessionError, SessionExport,
-            };
+            use engine::session::{ChannelSettings, RollLogEntry, ServerSettings, Session, SessionError};
             use sqlx::types::Json;
             use sqlx::{Connection, Row};
 
@@ -37,10 +35,11 @@ macro_rules! sql_store {
             use $crate::store::limits::{self, Held, PING_LIMIT, WRITE_LIMIT};
             use $crate::store::sql::*;
             use $crate::store::{
-                Action, Backend, Edit, ExportPage, LogScope, MAX_EXPORT_ROLLS, MAX_RECENT_ROLLS, NewAction,
-                NewRoll, Recorded, SettingsEdit, Store, StoreError, StoreFuture, UPDATE_ATTEMPTS, from_db,
-                now_ms, to_db,
+                Action, Backend, Edit, LogScope, MAX_RECENT_ROLLS, NewAction, NewRoll, Recorded,
+                SettingsEdit, Store, StoreError, StoreFuture, UPDATE_ATTEMPTS, from_db, now_ms, to_db,
             };
+
+            $crate::store::log_pages::sql_log_pages!($store);
 
             impl $store {
                 fn session_from_row(row: &$row) -> Result<Session, StoreError> {
@@ -84,80 +83,6 @@ macro_rules! sql_store {
 
                 /// Serves the channel's waiting edits, a batch per transaction, until none wait
                 /// (see `combine`). Runs in a task of its own.
-                /// One page of an evening's or a whole campaign's log with its session (the
-                /// campaign's newest evening) and the log's length, read as one snapshot.
-                async fn log_page(
-                    &self,
-                    scope: LogScope,
-                    offset: u32,
-                    limit: u32,
-                ) -> Result<ExportPage, StoreError> {
-                    limits::read(self.read_page(scope, offset, limit)).await
-                }
-
-                async fn read_page(
-                    &self,
-                    scope: LogScope,
-                    offset: u32,
-                    limit: u32,
-                ) -> Result<ExportPage, StoreError> {
-                    let mut tx = self
-                        .pool
-                        .begin_with(Self::BEGIN_SNAPSHOT)
-                        .await
-                        .map_err(Self::classify)?;
-                    let (id, read, count, page) = match scope {
-                        LogScope::Evening(id) => (id, SELECT_BY_ID, COUNT_ROLLS, SELECT_ROLL_PAGE),
-                        LogScope::Campaign(id) => (
-                            id,
-                            SELECT_CAMPAIGN,
-                            COUNT_CAMPAIGN_ROLLS,
-                            SELECT_CAMPAIGN_ROLL_PAGE,
-                        ),
-                    };
-                    // A campaign's rows come first to last: its newest evening heads the page.
-                    let rows = sqlx::query(read)
-                        .bind(id)
-                        .fetch_all(&mut *tx)
-                        .await
-                        .map_err(Self::classify)?;
-                    let sessions = rows
-                        .iter()
-                        .map(Self::session_from_row)
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let evenings = match scope {
-                        LogScope::Campaign(_) => sessions.iter().map(|s| (s.id, s.evening)).collect(),
-                        LogScope::Evening(_) => Vec::new(),
-                    };
-                    let session = sessions
-                        .into_iter()
-                        .next_back()
-                        .ok_or(StoreError::NotFound)?;
-                    let (total,): (i64,) = sqlx::query_as(count)
-                        .bind(id)
-                        .fetch_one(&mut *tx)
-                        .await
-                        .map_err(Self::classify)?;
-                    let rows = sqlx::query(page)
-                        .bind(id)
-                        .bind(i64::from(limit.min(MAX_EXPORT_ROLLS)))
-                        .bind(i64::from(offset))
-                        .fetch_all(&mut *tx)
-                        .await
-                        .map_err(Self::classify)?;
-                    let log = rows
-                        .iter()
-                        .map(Self::roll_from_row)
-                        .collect::<Result<Vec<_>, _>>()?;
-                    tx.commit().await.map_err(Self::classify)?;
-                    Ok(ExportPage {
-                        export: SessionExport::new(session, log),
-                        offset,
-                        total_rolls: u64::try_from(total).unwrap_or(0),
-                        evenings,
-                    })
-                }
-
                 async fn serve_edits(self, channel: u64) {
                     loop {
                         let members = self.combiner.take(channel);
@@ -613,22 +538,15 @@ macro_rules! sql_store {
                     }))
                 }
 
-                fn export_page(
-                    &self,
-                    session_id: i64,
+                fn stream_page<'a>(
+                    &'a self,
+                    scope: LogScope,
                     offset: u32,
                     limit: u32,
-                ) -> StoreFuture<'_, ExportPage> {
-                    Box::pin(self.log_page(LogScope::Evening(session_id), offset, limit))
-                }
-
-                fn campaign_page(
-                    &self,
-                    campaign: i64,
-                    offset: u32,
-                    limit: u32,
-                ) -> StoreFuture<'_, ExportPage> {
-                    Box::pin(self.log_page(LogScope::Campaign(campaign), offset, limit))
+                    names: bool,
+                    each: &'a mut $crate::store::RowSink<'_>,
+                ) -> StoreFuture<'a, $crate::store::PageHead> {
+                    Box::pin(self.stream_rows(scope, offset, limit, names, each))
                 }
 
                 fn delete_campaign(&self, campaign: i64) -> StoreFuture<'_, (u64, u64)> {

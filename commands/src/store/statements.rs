@@ -75,9 +75,15 @@ pub(super) const SELECT_RECENT_ROLLS: &str = "SELECT session_id, user_id, comman
 /// One page of a session's log, oldest first (exports read a bounded page at a time).
 pub(super) const SELECT_ROLL_PAGE: &str = "SELECT session_id, user_id, command, outcome, at_ms, user_name \
      FROM roll_log WHERE session_id = $1 ORDER BY id LIMIT $2 OFFSET $3";
+/// The page's rollers and their names alone (an export names everyone before it writes a row).
+pub(super) const SELECT_ROLL_PAGE_NAMES: &str = "SELECT user_id, user_name \
+     FROM roll_log WHERE session_id = $1 ORDER BY id LIMIT $2 OFFSET $3";
 pub(super) const COUNT_ROLLS: &str = "SELECT COUNT(*) FROM roll_log WHERE session_id = $1";
 /// The same for every evening of a campaign: one log, in the order it was written.
 pub(super) const SELECT_CAMPAIGN_ROLL_PAGE: &str = "SELECT session_id, user_id, command, outcome, at_ms, user_name \
+     FROM roll_log WHERE session_id IN (SELECT id FROM sessions WHERE COALESCE(campaign_id, id) = $1) \
+     ORDER BY id LIMIT $2 OFFSET $3";
+pub(super) const SELECT_CAMPAIGN_ROLL_PAGE_NAMES: &str = "SELECT user_id, user_name \
      FROM roll_log WHERE session_id IN (SELECT id FROM sessions WHERE COALESCE(campaign_id, id) = $1) \
      ORDER BY id LIMIT $2 OFFSET $3";
 pub(super) const COUNT_CAMPAIGN_ROLLS: &str = "SELECT COUNT(*) FROM roll_log \

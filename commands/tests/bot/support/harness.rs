@@ -12,7 +12,8 @@ use saikoro_bot::console::user_for;
 use saikoro_bot::dice_source::DiceSource;
 use saikoro_bot::fake_discord::{self, FakeDiscord, Invoker, Reply};
 use saikoro_bot::store::{
-    Action, Backend, Edit, ExportPage, NewAction, SettingsEdit, SqliteStore, Store, StoreError, StoreFuture,
+    Action, Backend, Edit, LogScope, NewAction, PageHead, RowSink, SettingsEdit, SqliteStore, Store,
+    StoreError, StoreFuture,
 };
 use serde_json::Value;
 
@@ -101,8 +102,15 @@ impl Store for FlakyStore {
     fn recent_rolls(&self, session_id: i64, count: u32) -> StoreFuture<'_, Vec<RollLogEntry>> {
         self.inner.recent_rolls(session_id, count)
     }
-    fn campaign_page(&self, campaign: i64, offset: u32, limit: u32) -> StoreFuture<'_, ExportPage> {
-        self.inner.campaign_page(campaign, offset, limit)
+    fn stream_page<'a>(
+        &'a self,
+        scope: LogScope,
+        offset: u32,
+        limit: u32,
+        names: bool,
+        each: &'a mut RowSink<'_>,
+    ) -> StoreFuture<'a, PageHead> {
+        self.inner.stream_page(scope, offset, limit, names, each)
     }
     fn delete_campaign(&self, campaign: i64) -> StoreFuture<'_, (u64, u64)> {
         self.inner.delete_campaign(campaign)
@@ -112,9 +120,6 @@ impl Store for FlakyStore {
     }
     fn campaign_sessions(&self, campaign: i64) -> StoreFuture<'_, Vec<Session>> {
         self.inner.campaign_sessions(campaign)
-    }
-    fn export_page(&self, session_id: i64, offset: u32, limit: u32) -> StoreFuture<'_, ExportPage> {
-        self.inner.export_page(session_id, offset, limit)
     }
     fn create_action<'a>(&'a self, action: &'a NewAction) -> StoreFuture<'a, i64> {
         self.inner.create_action(action)

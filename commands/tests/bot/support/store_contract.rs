@@ -468,6 +468,69 @@ pub async fn export_pages(h: &impl Harness) {
     ));
 }
 
+/// A streamed page: its head first (with each roller's last name on the page when asked),
+/// then its rows in order, and a `Break` reads no further; the head is returned too.
+pub async fn a_streamed_page_hands_its_head_then_its_rows(h: &impl Harness) {
+    use saikoro_bot::store::{LogScope, PageItem};
+    use std::ops::ControlFlow;
+    let store = h.open().await;
+    let s = seeded(store.as_ref(), CHAN).await;
+    for n in 1..=7 {
+        store.append_roll(&new_roll(s.id, n)).await.unwrap();
+    }
+    let mut seen = Vec::new();
+    let head = store
+        .stream_page(LogScope::Evening(s.id), 1, 5, true, &mut |item| {
+            match item {
+                PageItem::Head(head) => seen.push(format!("head {} {:?}", head.total_rolls, head.names)),
+                PageItem::Row(row) => seen.push(row.command),
+            }
+            ControlFlow::Continue(())
+        })
+        .await
+        .unwrap();
+    // Rolls 2 to 6: the last named one on the page is 5 (even rolls keep no name).
+    let names = format!(
+        "{:?}",
+        std::collections::BTreeMap::from([(ALICE, "Ana *5* | 「忍」'; --".to_string())])
+    );
+    assert_eq!(
+        seen,
+        [
+            format!("head 7 {names}"),
+            "/sr test pool:2".into(),
+            "/sr test pool:3".into(),
+            "/sr test pool:4".into(),
+            "/sr test pool:5".into(),
+            "/sr test pool:6".into(),
+        ]
+    );
+    assert_eq!((head.offset, head.total_rolls, head.session.id), (1, 7, s.id));
+    // Names only when asked; a Break after two rows reads no third.
+    let mut rows = 0;
+    let head = store
+        .stream_page(LogScope::Evening(s.id), 0, 100, false, &mut |item| {
+            if let PageItem::Row(_) = item {
+                rows += 1;
+                if rows == 2 {
+                    return ControlFlow::Break(());
+                }
+            }
+            ControlFlow::Continue(())
+        })
+        .await
+        .unwrap();
+    assert_eq!((rows, head.names.len()), (2, 0));
+    assert!(matches!(
+        store
+            .stream_page(LogScope::Evening(s.id + 1000), 0, 1, false, &mut |_| {
+                ControlFlow::Continue(())
+            })
+            .await,
+        Err(StoreError::NotFound)
+    ));
+}
+
 /// Two admins changing different channel settings at once: both changes land.
 pub async fn concurrent_channel_settings_edits_all_land(h: &impl Harness) {
     let store = h.open().await;
@@ -1190,7 +1253,7 @@ macro_rules! contract_tests {
             refused_update_writes_nothing, noop_and_identity, update_without_session, end_keeps_history,
             ended_sessions_order_limit_and_guild, roll_log_and_export, roll_log_is_append_only,
             fifty_concurrent_edits, survives_restart, actions_are_used_once,
-            concurrent_settings_edits_all_land, export_pages,
+            concurrent_settings_edits_all_land, export_pages, a_streamed_page_hands_its_head_then_its_rows,
             concurrent_channel_settings_edits_all_land, one_command_records_at_once,
             concurrent_records_keep_their_own_buttons_and_rolls,
             cached_reads_follow_every_write, concurrent_edits_share_commits_and_keep_their_own_outcome,
