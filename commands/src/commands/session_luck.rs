@@ -8,7 +8,7 @@ use serenity::all::User;
 
 use crate::invocation::{Invocation, store_error};
 use crate::luck::{LuckRow, LuckStats, chart_bins, view};
-use crate::store::{LogScope, MAX_EXPORT_ROLLS, PageItem};
+use crate::store::{LogScope, MAX_STREAM_ROLLS, PageItem};
 use crate::{BotError, Context};
 
 /// Most rolls of a campaign read for its luck (the first ones; a page at a time).
@@ -39,8 +39,9 @@ pub async fn luck(
         .await
         .map_err(|e| store_error(e, inv.lang))?
         .len();
-    // A page of rows at a time: each row's luck input is kept until its page is added up,
-    // so a campaign of any length holds one page of inputs.
+    // A page of rows at a time: each row's luck input (not the row) is kept until its page is
+    // added up, so a campaign of any length holds one page of inputs. Large pages: each
+    // page's read walks past the rows before it.
     let mut tally = crate::luck::LuckTally::new(evening, crate::luck::BUDGET);
     let mut read: u64 = 0;
     loop {
@@ -50,7 +51,7 @@ pub async fn luck(
             .stream_page(
                 LogScope::Campaign(base.campaign()),
                 u32::try_from(read).unwrap_or(u32::MAX),
-                MAX_EXPORT_ROLLS,
+                MAX_STREAM_ROLLS,
                 false,
                 &mut |item| {
                     if let PageItem::Row(row) = item {

@@ -34,30 +34,18 @@ macro_rules! sql_log_pages {
                 use futures::TryStreamExt;
                 use sqlx::Row;
                 use $crate::store::sql::*;
-                use $crate::store::{LogScope, MAX_EXPORT_ROLLS, StoreError, from_db};
+                use $crate::store::{LogScope, MAX_STREAM_ROLLS, StoreError, from_db};
 
                 let mut tx = self
                     .pool
                     .begin_with(Self::BEGIN_SNAPSHOT)
                     .await
                     .map_err(Self::classify)?;
-                let (id, read, count, page, named) = match scope {
-                    LogScope::Evening(id) => (
-                        id,
-                        SELECT_BY_ID,
-                        COUNT_ROLLS,
-                        SELECT_ROLL_PAGE,
-                        SELECT_ROLL_PAGE_NAMES,
-                    ),
-                    LogScope::Campaign(id) => (
-                        id,
-                        SELECT_CAMPAIGN,
-                        COUNT_CAMPAIGN_ROLLS,
-                        SELECT_CAMPAIGN_ROLL_PAGE,
-                        SELECT_CAMPAIGN_ROLL_PAGE_NAMES,
-                    ),
+                let (id, read) = match scope {
+                    LogScope::Evening(id) => (id, SELECT_BY_ID),
+                    LogScope::Campaign(id) => (id, SELECT_CAMPAIGN),
                 };
-                let limit = i64::from(limit.min(MAX_EXPORT_ROLLS));
+                let limit = u64::from(limit.min(MAX_STREAM_ROLLS));
                 // A campaign's rows come first to last: its newest evening heads the page.
                 let rows = sqlx::query(read)
                     .bind(id)
@@ -72,49 +60,103 @@ macro_rules! sql_log_pages {
                     LogScope::Campaign(_) => sessions.iter().map(|s| (s.id, s.evening)).collect(),
                     LogScope::Evening(_) => Vec::new(),
                 };
+                // The log is its evenings' logs one after the other (an evening starts after
+                // the one before ended, and rows are appended only to a running one), so a
+                // page is read evening by evening down the (session_id, id) index: no sort
+                // of a whole campaign for every page.
+                let mut spans: Vec<(i64, u64)> = match scope {
+                    LogScope::Evening(id) => {
+                        let (n,): (i64,) = sqlx::query_as(COUNT_ROLLS)
+                            .bind(id)
+                            .fetch_one(&mut *tx)
+                            .await
+                            .map_err(Self::classify)?;
+                        vec![(id, u64::try_from(n).unwrap_or(0))]
+                    }
+                    LogScope::Campaign(id) => {
+                        let counts: std::collections::HashMap<i64, i64> =
+                            sqlx::query_as(COUNT_CAMPAIGN_ROLLS_BY_EVENING)
+                                .bind(id)
+                                .fetch_all(&mut *tx)
+                                .await
+                                .map_err(Self::classify)?
+                                .into_iter()
+                                .collect();
+                        sessions
+                            .iter()
+                            .map(|s| {
+                                (
+                                    s.id,
+                                    u64::try_from(counts.get(&s.id).copied().unwrap_or(0)).unwrap_or(0),
+                                )
+                            })
+                            .collect()
+                    }
+                };
+                spans.sort_unstable();
+                let total: u64 = spans.iter().map(|(_, n)| n).sum();
+                // Each evening's part of the page: (session, its rows to skip, to read).
+                let mut parts = Vec::new();
+                let (mut skip, mut left) = (u64::from(offset), limit);
+                for (session_id, n) in spans {
+                    if left == 0 {
+                        break;
+                    }
+                    if skip >= n {
+                        skip -= n;
+                        continue;
+                    }
+                    let take = (n - skip).min(left);
+                    parts.push((session_id, skip, take));
+                    left -= take;
+                    skip = 0;
+                }
                 let session = sessions
                     .into_iter()
                     .next_back()
                     .ok_or(StoreError::NotFound)?;
-                let (total,): (i64,) = sqlx::query_as(count)
-                    .bind(id)
-                    .fetch_one(&mut *tx)
-                    .await
-                    .map_err(Self::classify)?;
+                let bound = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
                 // Each roller's last name on the page, for text written before they rolled
                 // (a mention in an earlier command): the short columns only.
                 let mut last_names = std::collections::BTreeMap::new();
                 if names {
-                    let mut rows = sqlx::query(named)
-                        .bind(id)
-                        .bind(limit)
-                        .bind(i64::from(offset))
-                        .fetch(&mut *tx);
-                    while let Some(row) = rows.try_next().await.map_err(Self::classify)? {
-                        let name: Option<String> = row.try_get("user_name").map_err(Self::classify)?;
-                        if let Some(name) = name.filter(|n| !n.trim().is_empty()) {
-                            last_names.insert(
-                                from_db(row.try_get("user_id").map_err(Self::classify)?),
-                                name,
-                            );
+                    for &(session_id, skip, take) in &parts {
+                        let mut rows = sqlx::query(SELECT_ROLL_PAGE_NAMES)
+                            .bind(session_id)
+                            .bind(bound(take))
+                            .bind(bound(skip))
+                            .fetch(&mut *tx);
+                        while let Some(row) = rows.try_next().await.map_err(Self::classify)? {
+                            let name: Option<String> = row.try_get("user_name").map_err(Self::classify)?;
+                            if let Some(name) = name.filter(|n| !n.trim().is_empty()) {
+                                last_names.insert(
+                                    from_db(row.try_get("user_id").map_err(Self::classify)?),
+                                    name,
+                                );
+                            }
                         }
                     }
                 }
                 let head = $crate::store::PageHead {
                     session,
                     offset,
-                    total_rolls: u64::try_from(total).unwrap_or(0),
+                    total_rolls: total,
                     evenings,
                     names: last_names,
                 };
-                if each($crate::store::PageItem::Head(&head)).is_continue() {
-                    let mut rows = sqlx::query(page)
-                        .bind(id)
-                        .bind(limit)
-                        .bind(i64::from(offset))
+                let mut reading = each($crate::store::PageItem::Head(&head)).is_continue();
+                for &(session_id, skip, take) in &parts {
+                    if !reading {
+                        break;
+                    }
+                    let mut rows = sqlx::query(SELECT_ROLL_PAGE)
+                        .bind(session_id)
+                        .bind(bound(take))
+                        .bind(bound(skip))
                         .fetch(&mut *tx);
                     while let Some(row) = rows.try_next().await.map_err(Self::classify)? {
                         if each($crate::store::PageItem::Row(Self::roll_from_row(&row)?)).is_break() {
+                            reading = false;
                             break;
                         }
                     }

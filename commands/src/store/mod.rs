@@ -59,8 +59,11 @@ pub const UPDATE_ATTEMPTS: u32 = 5;
 pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(2);
 /// Most roll log entries [`Store::recent_rolls`] returns.
 pub const MAX_RECENT_ROLLS: u32 = 1000;
-/// Most roll log entries one [`Store::export_page`] reads.
+/// Most roll log entries one [`Store::export_page`] reads (and one export holds).
 pub const MAX_EXPORT_ROLLS: u32 = 5000;
+/// Most rows one [`Store::stream_page`] hands over: what a page costs is its reading time, not
+/// its memory (within the read limit on a busy machine).
+pub const MAX_STREAM_ROLLS: u32 = 25_000;
 
 /// A bounded part of a session's export (see [`Store::export_page`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -111,7 +114,7 @@ async fn collect_page<S: Store + ?Sized>(
 ) -> Result<ExportPage, StoreError> {
     let mut log = Vec::new();
     let head = store
-        .stream_page(scope, offset, limit, false, &mut |item| {
+        .stream_page(scope, offset, limit.min(MAX_EXPORT_ROLLS), false, &mut |item| {
             if let PageItem::Row(row) = item {
                 log.push(row);
             }
@@ -406,7 +409,7 @@ pub trait Store: Send + Sync {
     /// A page of an evening's or a campaign's log, handed to `each`: first the page's head (its
     /// session, a campaign's newest evening; the log's length; when `names`, each roller's last
     /// name on the page), then its rows from roll `offset` (0-based, oldest first), at most
-    /// `limit` (capped at [`MAX_EXPORT_ROLLS`]), one at a time as the database sends them
+    /// `limit` (capped at [`MAX_STREAM_ROLLS`]), one at a time as the database sends them
     /// (`Break` stops early). Read as one consistent snapshot; returns the head. Memory stays at
     /// one row however long the log: exports, recaps and luck read this way.
     fn stream_page<'a>(

@@ -79,15 +79,9 @@ pub(super) const SELECT_ROLL_PAGE: &str = "SELECT session_id, user_id, command, 
 pub(super) const SELECT_ROLL_PAGE_NAMES: &str = "SELECT user_id, user_name \
      FROM roll_log WHERE session_id = $1 ORDER BY id LIMIT $2 OFFSET $3";
 pub(super) const COUNT_ROLLS: &str = "SELECT COUNT(*) FROM roll_log WHERE session_id = $1";
-/// The same for every evening of a campaign: one log, in the order it was written.
-pub(super) const SELECT_CAMPAIGN_ROLL_PAGE: &str = "SELECT session_id, user_id, command, outcome, at_ms, user_name \
-     FROM roll_log WHERE session_id IN (SELECT id FROM sessions WHERE COALESCE(campaign_id, id) = $1) \
-     ORDER BY id LIMIT $2 OFFSET $3";
-pub(super) const SELECT_CAMPAIGN_ROLL_PAGE_NAMES: &str = "SELECT user_id, user_name \
-     FROM roll_log WHERE session_id IN (SELECT id FROM sessions WHERE COALESCE(campaign_id, id) = $1) \
-     ORDER BY id LIMIT $2 OFFSET $3";
-pub(super) const COUNT_CAMPAIGN_ROLLS: &str = "SELECT COUNT(*) FROM roll_log \
-     WHERE session_id IN (SELECT id FROM sessions WHERE COALESCE(campaign_id, id) = $1)";
+/// Each evening's number of rolls in a campaign (a campaign's page is read evening by evening).
+pub(super) const COUNT_CAMPAIGN_ROLLS_BY_EVENING: &str = "SELECT session_id, COUNT(*) FROM roll_log \
+     WHERE session_id IN (SELECT id FROM sessions WHERE COALESCE(campaign_id, id) = $1) GROUP BY session_id";
 
 /// The start of a multi-row insert of actions (`VALUES …` follow).
 pub(super) const INSERT_ACTIONS: &str =

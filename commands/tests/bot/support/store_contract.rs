@@ -1236,6 +1236,21 @@ pub async fn a_campaign_reads_its_evenings_and_one_log(h: &impl Harness) {
         (commands, page.offset),
         (vec!["/roll e2r1", "/roll e3r0", "/roll e3r1"], 2)
     );
+    // A page is read evening by evening: one that starts or ends on an evening's edge.
+    for (offset, limit, want) in [
+        (1, 2, vec!["/roll e2r0", "/roll e2r1"]),
+        (3, 5, vec!["/roll e3r0", "/roll e3r1", "/roll e3r2"]),
+        (0, 1, vec!["/roll e1r0"]),
+        (6, 5, vec![]),
+    ] {
+        let page = store.campaign_page(campaign, offset, limit).await.unwrap();
+        let commands: Vec<&str> = page.export.log.iter().map(|e| e.command.as_str()).collect();
+        assert_eq!(
+            (commands, page.total_rolls),
+            (want, 6),
+            "offset {offset}, limit {limit}"
+        );
+    }
     // One evening's page is that evening's only.
     assert_eq!(store.export_page(ids[1], 0, 100).await.unwrap().total_rolls, 2);
     assert!(matches!(
