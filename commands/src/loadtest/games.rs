@@ -288,10 +288,13 @@ pub static BADLANDS_RALLY: Script = Script {
             "/rally attack attacker:A defender:Dart distance:4",
             &["/rally end gear:A"],
         ),
+        // No end after it: a burn whose dice all come up 1 spins the gear out, which ends its
+        // activation (and refused the end, 2 rounds in 200); the next round's initiative
+        // starts over either way.
         Phase::cycle(
             &["/rally initiative", "/rally activate gear:A speed:top"],
             "/rally burn gear:A",
-            &["/rally end gear:A"]
+            &[]
         ),
         Phase::after(
             &["/rally initiative", "/rally activate gear:A speed:top"],
