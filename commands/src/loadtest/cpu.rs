@@ -2,6 +2,8 @@
 //! the bot runs on a runtime of its own whose threads carry a name, and the kernel keeps each
 //! thread's time on CPU (`/proc/self/task/<tid>/schedstat`, nanoseconds).
 
+use std::collections::HashMap;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The name of the bot's runtime threads (and the prefix their `comm` shows).
@@ -19,28 +21,75 @@ pub fn measure_process(pid: Option<u32>) {
     BOT_PROCESS.store(pid.unwrap_or(0), Ordering::SeqCst);
 }
 
-/// Nanoseconds on CPU of the bot's threads so far (0 where `/proc` is not there). Threads that
-/// ended are not counted, so sample while the bot runs.
+/// Nanoseconds on CPU of the bot's threads so far (0 where `/proc` is not there). Never less
+/// than an earlier reading: a thread that ended keeps the time it was last seen with (a
+/// blocking-pool thread of an earlier run's runtime ending during a measured window made the
+/// window's CPU negative, read as 0, for a whole phase); only what it ran after that last
+/// reading is lost, so sample while the bot runs.
 pub fn bot_cpu_ns() -> u64 {
-    match BOT_PROCESS.load(Ordering::SeqCst) {
+    let pid = BOT_PROCESS.load(Ordering::SeqCst);
+    let threads = match pid {
         0 => tasks_cpu_ns("/proc/self/task", |comm| {
             comm.starts_with(BOT_THREADS) || comm.starts_with(SQLITE_THREADS)
         }),
         pid => tasks_cpu_ns(&format!("/proc/{pid}/task"), |_| true),
-    }
+    };
+    read(
+        &mut LEDGER.lock().unwrap_or_else(|e| e.into_inner()),
+        pid,
+        threads,
+    )
 }
 
-/// The summed time on CPU of the threads under `task_dir` whose name (`comm`) `keep` takes.
-fn tasks_cpu_ns(task_dir: &str, keep: impl Fn(&str) -> bool) -> u64 {
+/// Each thread's time as last seen, and the time of threads gone since.
+#[derive(Default)]
+struct Ledger {
+    pid: u32,
+    seen: HashMap<u64, u64>,
+    gone: u64,
+}
+
+static LEDGER: Mutex<Option<Ledger>> = Mutex::new(None);
+
+/// The threads of `pid` now, (tid, ns), into the ledger (a new one for another process), and
+/// the total.
+fn read(ledger: &mut Option<Ledger>, pid: u32, threads: Vec<(u64, u64)>) -> u64 {
+    let ledger = match ledger {
+        Some(l) if l.pid == pid => l,
+        _ => ledger.insert(Ledger {
+            pid,
+            ..Ledger::default()
+        }),
+    };
+    let now: HashMap<u64, u64> = threads.into_iter().collect();
+    // Gone, or its id taken by a new thread that has run less.
+    let mut ended = 0;
+    ledger.seen.retain(|tid, ns| match now.get(tid) {
+        Some(&n) if n >= *ns => true,
+        _ => {
+            ended += *ns;
+            false
+        }
+    });
+    ledger.gone += ended;
+    ledger.seen.extend(now);
+    ledger.gone + ledger.seen.values().sum::<u64>()
+}
+
+/// The time on CPU of each thread under `task_dir` whose name (`comm`) `keep` takes: (tid, ns).
+fn tasks_cpu_ns(task_dir: &str, keep: impl Fn(&str) -> bool) -> Vec<(u64, u64)> {
     let Ok(tasks) = std::fs::read_dir(task_dir) else {
-        return 0;
+        return Vec::new();
     };
     tasks
         .flatten()
         .filter(|t| std::fs::read_to_string(t.path().join("comm")).is_ok_and(|c| keep(&c)))
-        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
-        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
-        .sum()
+        .filter_map(|t| {
+            let tid = t.file_name().to_str()?.parse::<u64>().ok()?;
+            let stat = std::fs::read_to_string(t.path().join("schedstat")).ok()?;
+            Some((tid, stat.split_whitespace().next()?.parse::<u64>().ok()?))
+        })
+        .collect()
 }
 
 /// A runtime for the bot alone (as many workers as in production: one per core).
@@ -57,6 +106,22 @@ pub fn bot_runtime() -> std::io::Result<tokio::runtime::Runtime> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A thread that ends keeps the time it was last seen with; a new one (an id taken again
+    /// included) adds its own; another process starts a ledger of its own.
+    #[test]
+    fn the_total_never_goes_back() {
+        let mut ledger = None;
+        assert_eq!(read(&mut ledger, 0, vec![(1, 100), (2, 50)]), 150);
+        assert_eq!(read(&mut ledger, 0, vec![(1, 120)]), 170, "thread 2 ended");
+        assert_eq!(
+            read(&mut ledger, 0, vec![(1, 130), (2, 5)]),
+            185,
+            "id 2 taken again"
+        );
+        assert_eq!(read(&mut ledger, 0, vec![(2, 9)]), 189);
+        assert_eq!(read(&mut ledger, 7, vec![(1, 10)]), 10, "another process");
+    }
 
     #[test]
     fn only_the_bots_threads_count() {
