@@ -306,21 +306,30 @@ pub const RECAP_BUDGET: Duration = Duration::from_millis(1500);
 
 /// The evening's luck as the recap's extra table (and the export page's): one row per player
 /// with a roll that carries luck, in the recap's order, and a chart of average percentiles.
+/// `evening`: the session whose rolls count; `None`: every row (a whole campaign's export).
 /// `None` when no roll of `rows` has luck. Computed off the async threads.
 pub async fn recap_section(
     rows: Vec<LuckRow>,
-    session_id: i64,
+    evening: Option<i64>,
     recap: &Recap,
     lang: Lang,
 ) -> Option<RecapSection> {
-    let table = tokio::task::spawn_blocking(move || compute(&rows, Some(session_id), 1, RECAP_BUDGET))
+    let table = tokio::task::spawn_blocking(move || compute(&rows, evening, 1, RECAP_BUDGET))
         .await
         .ok()?;
     luck_section(&table, recap, lang)
 }
 
-/// [`recap_section`]'s table from a computed [`LuckTable`].
+/// [`recap_section`]'s table from a computed [`LuckTable`]: its evening's figures, or without
+/// one, every row's.
 pub fn luck_section(table: &LuckTable, recap: &Recap, lang: Lang) -> Option<RecapSection> {
+    let stats = |p: &PlayerLuck| -> LuckStats {
+        if table.evening.is_some() {
+            p.evening.clone()
+        } else {
+            p.campaign.clone()
+        }
+    };
     let l = |en: &'static str, ja: &'static str| lang.pick(en, ja).to_string();
     let label = |user: u64| {
         recap
@@ -330,7 +339,10 @@ pub fn luck_section(table: &LuckTable, recap: &Recap, lang: Lang) -> Option<Reca
     let mut players: Vec<&PlayerLuck> = table
         .players
         .iter()
-        .filter(|p| p.evening.rolls + p.evening.not_computed > 0)
+        .filter(|p| {
+            let s = stats(p);
+            s.rolls + s.not_computed > 0
+        })
         .collect();
     if players.is_empty() {
         return None;
@@ -364,7 +376,7 @@ pub fn luck_section(table: &LuckTable, recap: &Recap, lang: Lang) -> Option<Reca
     let mut rows = Vec::new();
     let mut chart = Vec::new();
     for p in &players {
-        let s = &p.evening;
+        let s = &stats(p);
         let avg = s.average_percentile.map_or_else(|| "—".to_string(), pct);
         let mut rolls = s.rolls.to_string();
         if s.not_computed > 0 {
@@ -495,6 +507,24 @@ mod tests {
         let best = p.campaign.luckiest.as_ref().unwrap();
         assert!((best.chance.at_least - 1.0 / 36.0).abs() < 1e-9, "{best:?}");
         assert_eq!(best.command, "/roll dice:2d6");
+    }
+
+    /// The recap's luck table: one evening's rolls in an evening's recap, every row in a whole
+    /// campaign's export.
+    #[test]
+    fn the_recap_table_counts_its_evening_or_every_row() {
+        let s = engine::session::Session::start(1, 2, "Saga", engine::session::SystemId::Shadowrun4, 9, 0)
+            .unwrap();
+        let recap = crate::commands::recap::build(&s, &[], 0, |_| false);
+        let rows = vec![row(1, 5, "2d6", 12), row(1, 5, "2d6", 2), row(2, 5, "1d20", 20)];
+        let rolls = |evening: Option<i64>| {
+            let table = compute(&rows, evening, 2, BUDGET);
+            luck_section(&table, &recap, Lang::En).map(|t| t.rows[0][1].clone())
+        };
+        assert_eq!(rolls(Some(2)).as_deref(), Some("1"));
+        assert_eq!(rolls(Some(1)).as_deref(), Some("2"));
+        assert_eq!(rolls(None).as_deref(), Some("3"));
+        assert_eq!(rolls(Some(3)), None, "no roll of that evening");
     }
 
     /// Without time for odds every roll is counted as not computed, never estimated.

@@ -150,9 +150,11 @@ impl<F: Fn(&RollLogEntry) -> bool> ExportBuilder<F> {
         let lang = self.lang;
         let b = self.files?;
         let mut recap = b.recap.finish(b.total_rolls);
+        // A campaign's file: the luck of every evening in it, as its recap counts them all.
+        let evening = b.evenings.is_empty().then_some(b.session.id);
         recap
             .extra
-            .extend(crate::luck::recap_section(b.luck, b.session.id, &recap, lang).await);
+            .extend(crate::luck::recap_section(b.luck, evening, &recap, lang).await);
         let mut json = b.json;
         json.extend_from_slice(b"]}");
         Some(ExportFiles {

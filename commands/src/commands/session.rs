@@ -292,7 +292,7 @@ async fn channel_recap(ctx: Context<'_>, s: &Session, lang: Lang) -> Result<Embe
         .await?;
     let mut r = recap.finish(head.total_rolls);
     r.extra
-        .extend(crate::luck::recap_section(luck, s.id, &r, lang).await);
+        .extend(crate::luck::recap_section(luck, Some(s.id), &r, lang).await);
     Ok(super::recap::embed(s, &r, lang))
 }
 
