@@ -140,7 +140,7 @@ impl<F: Fn(&RollLogEntry) -> bool> ExportBuilder<F> {
         b.markdown.push(&entry, label, &b.evenings, &known);
         // A row logged before names were kept: its roller as the recap names them.
         let label_of = |user: u64| Some(player(&b.session, &b.names, user).label());
-        b.html.push(&entry, label, &label_of, &known);
+        b.html.push(&entry, label, &b.evenings, &label_of, &known);
         ControlFlow::Continue(())
     }
 
@@ -315,6 +315,35 @@ mod tests {
         assert_eq!(files.markdown, md);
         assert_eq!(files.html, html);
         assert!(files.markdown.contains("`/roll dice:S2d6` → 12"), "{md}");
+    }
+
+    /// A campaign's files mark where each evening begins, in both the transcript and the page.
+    #[tokio::test]
+    async fn a_campaigns_files_head_each_evening() {
+        let mut b = ExportBuilder::new(Lang::En, usize::MAX, |_: &RollLogEntry| false);
+        let mut head = head();
+        head.evenings = vec![(1, 1), (2, 2)];
+        let _ = b.take(PageItem::Head(&head));
+        let mut rows = rows();
+        rows[2].session_id = 2;
+        rows[3].session_id = 2;
+        for row in rows {
+            let _ = b.take(PageItem::Row(row));
+        }
+        let files = b.finish().await.unwrap();
+        let html = &files.html;
+        let first = html
+            .find("<tr class=\"evening\"><th colspan=\"4\">Evening 1</th></tr>")
+            .unwrap();
+        let second = html
+            .find("<tr class=\"evening\"><th colspan=\"4\">Evening 2</th></tr>")
+            .unwrap();
+        assert!(
+            first < html.find("dice:2d6").unwrap() && html.find("dice:2d6").unwrap() < second,
+            "{html}"
+        );
+        assert_eq!(html.matches("class=\"evening\"").count(), 2, "{html}");
+        assert!(files.markdown.contains(" · evening 2\n"), "{}", files.markdown);
     }
 
     /// Rows stop where the JSON's budget ends: the row that would not fit is left out, and the

@@ -3,6 +3,7 @@
 //! language. No scripts and nothing fetched: the CSS is inline, the charts are inline SVG, and a
 //! Content-Security-Policy forbids the rest. Every text from the log or the roster is escaped.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use chrono::{DateTime, Utc};
@@ -216,7 +217,7 @@ pub fn html(
     let label = |user: u64| r.roller(user).map(|p| p.label());
     let mut rows = HtmlRows::new(lang);
     for entry in &export.log {
-        rows.push(entry, hidden(entry).as_deref(), &label, &known);
+        rows.push(entry, hidden(entry).as_deref(), &BTreeMap::new(), &label, &known);
     }
     rows.finish(html_head(s, r, lang))
 }
@@ -271,6 +272,8 @@ pub fn html_head(s: &Session, r: &Recap, lang: Lang) -> String {
 pub struct HtmlRows {
     lang: Lang,
     out: String,
+    /// A campaign's log: the evening the last row was played in.
+    evening: Option<u32>,
 }
 
 impl HtmlRows {
@@ -278,19 +281,37 @@ impl HtmlRows {
         HtmlRows {
             lang,
             out: String::new(),
+            evening: None,
         }
     }
 
-    /// One roll: `hidden`, the label of a roll the reader may not see; `label(user)`, who
-    /// rolled when the row kept no name; `known`, the members a text may mention.
+    /// One roll: `hidden`, the label of a roll the reader may not see; `evenings`, a
+    /// campaign's evening numbers by session; `label(user)`, who rolled when the row kept no
+    /// name; `known`, the members a text may mention.
     pub fn push(
         &mut self,
         entry: &RollLogEntry,
         hidden: Option<&str>,
+        evenings: &BTreeMap<i64, u32>,
         label: &impl Fn(u64) -> Option<String>,
         known: &impl Fn(u64) -> Option<String>,
     ) {
         let lang = self.lang;
+        // A campaign's log: a heading row where each evening begins.
+        if let Some(&n) = evenings.get(&entry.session_id)
+            && self.evening != Some(n)
+        {
+            self.evening = Some(n);
+            let heading = match lang {
+                Lang::En => format!("Evening {n}"),
+                Lang::Ja => format!("第{n}回"),
+            };
+            let _ = write!(
+                self.out,
+                "<tr class=\"evening\"><th colspan=\"4\">{}</th></tr>",
+                esc(&heading)
+            );
+        }
         let named = |text: String| crate::log_line::mentions_as_names(&text, known);
         let who = crate::log_line::roller_name(entry)
             .or_else(|| label(entry.user_id))
