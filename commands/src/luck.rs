@@ -14,7 +14,7 @@ use engine::i18n::Lang;
 use engine::odds::{Chance, LuckError, LuckInput, chance_at_least_as_good};
 use engine::session::RollLogEntry;
 
-use crate::commands::recap::{Recap, RecapSection};
+use crate::commands::recap::{Recap, RecapBuilder, RecapSection};
 use crate::commands::transcript::command_text;
 use crate::embeds::odds::{Bin, percent};
 use crate::embeds::{EmbedView, colour};
@@ -320,16 +320,32 @@ pub async fn recap_section(
     luck_section(&table, recap, lang)
 }
 
+/// A recap built as its log was read, finished with its luck table (`rows`: the luck inputs
+/// read with it; `evening` as for [`recap_section`]).
+pub async fn finish_recap(
+    recap: RecapBuilder,
+    total_rolls: u64,
+    rows: Vec<LuckRow>,
+    evening: Option<i64>,
+    lang: Lang,
+) -> Recap {
+    let mut r = recap.finish(total_rolls);
+    r.extra.extend(recap_section(rows, evening, &r, lang).await);
+    r
+}
+
+/// The figures a recap's table shows of `p`: the table's evening's, or without one, every row's.
+fn stats_of<'a>(table: &LuckTable, p: &'a PlayerLuck) -> &'a LuckStats {
+    if table.evening.is_some() {
+        &p.evening
+    } else {
+        &p.campaign
+    }
+}
+
 /// [`recap_section`]'s table from a computed [`LuckTable`]: its evening's figures, or without
 /// one, every row's.
 pub fn luck_section(table: &LuckTable, recap: &Recap, lang: Lang) -> Option<RecapSection> {
-    let stats = |p: &PlayerLuck| -> LuckStats {
-        if table.evening.is_some() {
-            p.evening.clone()
-        } else {
-            p.campaign.clone()
-        }
-    };
     let l = |en: &'static str, ja: &'static str| lang.pick(en, ja).to_string();
     let label = |user: u64| {
         recap
@@ -340,7 +356,7 @@ pub fn luck_section(table: &LuckTable, recap: &Recap, lang: Lang) -> Option<Reca
         .players
         .iter()
         .filter(|p| {
-            let s = stats(p);
+            let s = stats_of(table, p);
             s.rolls + s.not_computed > 0
         })
         .collect();
@@ -376,7 +392,7 @@ pub fn luck_section(table: &LuckTable, recap: &Recap, lang: Lang) -> Option<Reca
     let mut rows = Vec::new();
     let mut chart = Vec::new();
     for p in &players {
-        let s = &stats(p);
+        let s = stats_of(table, p);
         let avg = s.average_percentile.map_or_else(|| "—".to_string(), pct);
         let mut rolls = s.rolls.to_string();
         if s.not_computed > 0 {

@@ -20,7 +20,7 @@ use crate::embeds::{EmbedView, colour};
 use crate::invocation::{Invocation, now_ms, store_error};
 use crate::offers::{Offer, settle};
 use crate::press::{Answer, Press, PressReply, Shown};
-use crate::store::{ExportPage, JsonText, LogScope, NewAction, Store, StoreError};
+use crate::store::{JsonText, LogScope, NewAction, Store, StoreError};
 use crate::{BotError, Context};
 use engine::systems::rules::NextGame;
 
@@ -512,19 +512,6 @@ pub async fn recent(store: &dyn Store, scope: LogScope, count: u32) -> Result<Ve
             let from = u32::try_from(total.saturating_sub(u64::from(count))).unwrap_or(u32::MAX);
             Ok(store.campaign_page(c, from, count).await?.export.log)
         }
-    }
-}
-
-/// A page of a scope's log (see [`Store::export_page`]).
-pub async fn page(
-    store: &dyn Store,
-    scope: LogScope,
-    offset: u32,
-    limit: u32,
-) -> Result<ExportPage, StoreError> {
-    match scope {
-        LogScope::Evening(id) => store.export_page(id, offset, limit).await,
-        LogScope::Campaign(c) => store.campaign_page(c, offset, limit).await,
     }
 }
 

@@ -139,7 +139,11 @@ impl<F: Fn(&RollLogEntry) -> bool> ExportBuilder<F> {
         let known = known_members(&b.names, &b.session);
         b.markdown.push(&entry, label, &b.evenings, &known);
         // A row logged before names were kept: its roller as the recap names them.
-        let label_of = |user: u64| Some(player(&b.session, &b.names, user).label());
+        let label_of = |user: u64| {
+            let mut p = PlayerRecap::seated(&b.session, user);
+            p.name = b.names.get(&user).cloned().or(p.name);
+            Some(p.label())
+        };
         b.html.push(&entry, label, &b.evenings, &label_of, &known);
         ControlFlow::Continue(())
     }
@@ -149,12 +153,9 @@ impl<F: Fn(&RollLogEntry) -> bool> ExportBuilder<F> {
     pub async fn finish(self) -> Option<ExportFiles> {
         let lang = self.lang;
         let b = self.files?;
-        let mut recap = b.recap.finish(b.total_rolls);
         // A campaign's file: the luck of every evening in it, as its recap counts them all.
         let evening = b.evenings.is_empty().then_some(b.session.id);
-        recap
-            .extra
-            .extend(crate::luck::recap_section(b.luck, evening, &recap, lang).await);
+        let recap = crate::luck::finish_recap(b.recap, b.total_rolls, b.luck, evening, lang).await;
         let mut json = b.json;
         json.extend_from_slice(b"]}");
         Some(ExportFiles {
@@ -166,27 +167,6 @@ impl<F: Fn(&RollLogEntry) -> bool> ExportBuilder<F> {
             rolls: b.rolls,
             shows_hidden: b.shows_hidden,
         })
-    }
-}
-
-/// A roller as the recap seats them: their last name on the page (else the one the game saw),
-/// with their characters.
-fn player(session: &Session, names: &BTreeMap<u64, String>, user: u64) -> PlayerRecap {
-    PlayerRecap {
-        user,
-        name: names
-            .get(&user)
-            .cloned()
-            .or_else(|| session.name_of(user).map(str::to_string)),
-        characters: session
-            .roster
-            .iter()
-            .filter(|e| e.owner == user)
-            .map(|e| e.name.clone())
-            .collect(),
-        gm: user == session.gm,
-        rolls: 0,
-        moments: Vec::new(),
     }
 }
 

@@ -2,8 +2,6 @@
 //! its own words (`SystemBot::moments`), built from a session and its log. Shown as an embed at
 //! `/session end` and `/session recap`, and as a section of the export's transcript and page.
 
-use std::collections::BTreeMap;
-
 use engine::i18n::Lang;
 use engine::session::{RollLogEntry, Session};
 
@@ -91,7 +89,6 @@ pub fn build(
 
 /// A recap built a roll at a time, as the log is read (see [`build`]).
 pub struct RecapBuilder {
-    characters: BTreeMap<u64, Vec<String>>,
     players: Vec<PlayerRecap>,
     moments: Vec<MomentAt>,
     totals: Vec<(MomentKind, u32)>,
@@ -102,12 +99,7 @@ impl RecapBuilder {
     /// The GM and the players in the order they joined seated first; anyone else who rolls
     /// after them.
     pub fn new(session: &Session) -> RecapBuilder {
-        let mut characters: BTreeMap<u64, Vec<String>> = BTreeMap::new();
-        for e in &session.roster {
-            characters.entry(e.owner).or_default().push(e.name.clone());
-        }
         let mut recap = RecapBuilder {
-            characters,
             players: Vec::new(),
             moments: Vec::new(),
             totals: Vec::new(),
@@ -124,15 +116,7 @@ impl RecapBuilder {
         if let Some(i) = self.players.iter().position(|p| p.user == user) {
             return i;
         }
-        self.players.push(PlayerRecap {
-            user,
-            // The name the game last saw them under; their rolls' own names replace it below.
-            name: session.name_of(user).map(str::to_string),
-            characters: self.characters.get(&user).cloned().unwrap_or_default(),
-            gm: user == session.gm,
-            rolls: 0,
-            moments: Vec::new(),
-        });
+        self.players.push(PlayerRecap::seated(session, user));
         self.players.len() - 1
     }
 
@@ -175,6 +159,24 @@ impl RecapBuilder {
 }
 
 impl PlayerRecap {
+    /// `user` at `session`'s table before any roll: by the name the game last saw them under
+    /// (their rolls' own names replace it), with their roster entries.
+    pub fn seated(session: &Session, user: u64) -> PlayerRecap {
+        PlayerRecap {
+            user,
+            name: session.name_of(user).map(str::to_string),
+            characters: session
+                .roster
+                .iter()
+                .filter(|e| e.owner == user)
+                .map(|e| e.name.clone())
+                .collect(),
+            gm: user == session.gm,
+            rolls: 0,
+            moments: Vec::new(),
+        }
+    }
+
     /// `alice` — or, before names are kept, the mention `<@id>`.
     pub fn name(&self) -> String {
         self.name.clone().unwrap_or_else(|| format!("<@{}>", self.user))

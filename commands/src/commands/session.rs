@@ -290,9 +290,7 @@ async fn channel_recap(ctx: Context<'_>, s: &Session, lang: Lang) -> Result<Embe
             std::ops::ControlFlow::Continue(())
         })
         .await?;
-    let mut r = recap.finish(head.total_rolls);
-    r.extra
-        .extend(crate::luck::recap_section(luck, Some(s.id), &r, lang).await);
+    let r = crate::luck::finish_recap(recap, head.total_rolls, luck, Some(s.id), lang).await;
     Ok(super::recap::embed(s, &r, lang))
 }
 

@@ -11,18 +11,7 @@ macro_rules! sql_log_pages {
         impl $store {
             /// One page of an evening's or a whole campaign's log, each row to `each` as it
             /// arrives, with the page's head (the campaign's newest evening heads it), read as
-            /// one snapshot, within the read limit.
-            async fn stream_rows(
-                &self,
-                scope: $crate::store::LogScope,
-                offset: u32,
-                limit: u32,
-                names: bool,
-                each: &mut $crate::store::RowSink<'_>,
-            ) -> Result<$crate::store::PageHead, $crate::store::StoreError> {
-                $crate::store::limits::read(self.read_rows(scope, offset, limit, names, each)).await
-            }
-
+            /// one snapshot (the caller bounds it by the read limit).
             async fn read_rows(
                 &self,
                 scope: $crate::store::LogScope,
@@ -115,17 +104,20 @@ macro_rules! sql_log_pages {
                     .into_iter()
                     .next_back()
                     .ok_or(StoreError::NotFound)?;
-                let bound = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+                // One evening's part of the page: `take` rows after its first `skip`.
+                let part = |sql: &'static str, session_id: i64, skip: u64, take: u64| {
+                    let bound = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+                    sqlx::query(sql)
+                        .bind(session_id)
+                        .bind(bound(take))
+                        .bind(bound(skip))
+                };
                 // Each roller's last name on the page, for text written before they rolled
                 // (a mention in an earlier command): the short columns only.
                 let mut last_names = std::collections::BTreeMap::new();
                 if names {
                     for &(session_id, skip, take) in &parts {
-                        let mut rows = sqlx::query(SELECT_ROLL_PAGE_NAMES)
-                            .bind(session_id)
-                            .bind(bound(take))
-                            .bind(bound(skip))
-                            .fetch(&mut *tx);
+                        let mut rows = part(SELECT_ROLL_PAGE_NAMES, session_id, skip, take).fetch(&mut *tx);
                         while let Some(row) = rows.try_next().await.map_err(Self::classify)? {
                             let name: Option<String> = row.try_get("user_name").map_err(Self::classify)?;
                             if let Some(name) = name.filter(|n| !n.trim().is_empty()) {
@@ -149,11 +141,7 @@ macro_rules! sql_log_pages {
                     if !reading {
                         break;
                     }
-                    let mut rows = sqlx::query(SELECT_ROLL_PAGE)
-                        .bind(session_id)
-                        .bind(bound(take))
-                        .bind(bound(skip))
-                        .fetch(&mut *tx);
+                    let mut rows = part(SELECT_ROLL_PAGE, session_id, skip, take).fetch(&mut *tx);
                     while let Some(row) = rows.try_next().await.map_err(Self::classify)? {
                         if each($crate::store::PageItem::Row(Self::roll_from_row(&row)?)).is_break() {
                             reading = false;

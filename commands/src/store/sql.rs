@@ -546,7 +546,9 @@ macro_rules! sql_store {
                     names: bool,
                     each: &'a mut $crate::store::RowSink<'_>,
                 ) -> StoreFuture<'a, $crate::store::PageHead> {
-                    Box::pin(self.stream_rows(scope, offset, limit, names, each))
+                    Box::pin(limits::read(
+                        self.read_rows(scope, offset, limit, names, each),
+                    ))
                 }
 
                 fn delete_campaign(&self, campaign: i64) -> StoreFuture<'_, (u64, u64)> {
