@@ -33,7 +33,7 @@ pub struct Label<'a> {
     pub rgb: (u8, u8, u8),
 }
 
-/// A glyph as plotters draws it: its coverage (alpha out of 256) in a `w`-wide box whose top
+/// A glyph as plotters places it: its coverage (alpha out of 256) in a `w`-wide box whose top
 /// sits `y_off` below the text's top.
 struct Glyph {
     id: GlyphId,
@@ -81,8 +81,10 @@ fn rasterise(font: &FontRef<'static>, c: char, size: f32) -> Glyph {
         g.alpha = vec![0; g.w * b.height() as usize];
         outline.draw(|x, y, c| {
             if let Some(a) = g.alpha.get_mut(y as usize * g.w + x as usize) {
-                // plotters' blend: alpha floored to 256ths.
-                *a = (f64::from(c) * 256.0).floor().clamp(0.0, 256.0) as u16;
+                // Coverage in sixteenths (alpha out of 256, as plotters blends): the edges
+                // read as smooth, and a chart's colours stay few enough for a palette PNG
+                // (`chart_png`), where 256 levels of grey alone would not fit.
+                *a = (f64::from(c) * 16.0).round().clamp(0.0, 16.0) as u16 * 16;
             }
         });
     }
@@ -243,7 +245,10 @@ mod tests {
         let mut again = canvas();
         assert!(draw(&mut again, W, H, &label(text, Align::Center, Align::Center)));
         assert_eq!(first, again);
-        // Antialiased: edges are blended, not only black and white.
+        // Antialiased: edges are blended, not only black and white, in sixteenths (black on
+        // white: 255 less k/16 of it), so a chart's colours fit a palette.
         assert!(first.iter().any(|&v| v > 0x20 && v < 0xE0));
+        let steps: Vec<u8> = (0..=16u32).map(|k| (255 - 255 * k * 16 / 256) as u8).collect();
+        assert!(first.iter().all(|v| steps.contains(v)), "{steps:?}");
     }
 }
