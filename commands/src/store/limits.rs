@@ -12,6 +12,7 @@ use sqlx::pool::PoolConnection;
 use tokio::time::Instant;
 
 use super::StoreError;
+use super::conns::Conns;
 
 /// The longest a write may take, from joining its queue to the commit's answer. Over the 2 s
 /// after which a command shows "thinking…", well inside Discord's 15 minutes, and over the
@@ -22,33 +23,67 @@ pub const READ_LIMIT: Duration = Duration::from_secs(5);
 /// The longest `/readyz`'s question to the database may take.
 pub const PING_LIMIT: Duration = Duration::from_secs(1);
 
-/// A connection taken for one write. Dropped before [`Held::done`] (its time ran out, the
-/// future was cancelled), it is closed instead of returned to the pool: a connection to a frozen
-/// server would sit in the pool and hang whoever took it next.
-pub struct Held<DB: sqlx::Database> {
-    pub conn: PoolConnection<DB>,
+/// A connection taken for one operation. Given back once the operation ended with the
+/// database's answer ([`Held::done`]), it is kept for the next one (see `conns`). Dropped
+/// before that (its time ran out, the future was cancelled), it is closed instead: a connection
+/// to a frozen server would hang whoever took it next, and one cut off mid-statement is out of
+/// step.
+pub struct Held<'a, DB: sqlx::Database> {
+    pub conn: Taken<DB>,
+    conns: &'a Conns<DB>,
     finished: bool,
 }
 
-impl<DB: sqlx::Database> Held<DB> {
-    pub async fn take(pool: &sqlx::Pool<DB>) -> Result<Held<DB>, sqlx::Error> {
+impl<'a, DB: sqlx::Database> Held<'a, DB> {
+    pub async fn take(conns: &'a Conns<DB>) -> Result<Held<'a, DB>, sqlx::Error> {
         Ok(Held {
-            conn: pool.acquire().await?,
+            conn: Taken(Some(conns.take().await?)),
+            conns,
             finished: false,
         })
     }
 
-    /// The write ended (well or with an answer from the database): the connection may go back.
-    pub fn done(&mut self) {
-        self.finished = true;
+    /// The database answered `r` to a statement that is its own transaction (rows, or an error
+    /// of its own): the connection is in step and holds nothing, so it may be used again. A
+    /// connection that failed (lost, cut off) is closed.
+    pub fn answered<T>(&mut self, r: &Result<T, sqlx::Error>) {
+        self.finished = matches!(r, Ok(_) | Err(sqlx::Error::Database(_)));
+    }
+
+    /// A transaction on the connection ended: `Ok`, it was committed or rolled back, so the
+    /// connection holds no lock and may be used again; after an error it is closed, and the
+    /// server rolls back at once rather than when the connection is next used.
+    pub fn ended<T, E>(&mut self, r: &Result<T, E>) {
+        self.finished = r.is_ok();
     }
 }
 
-impl<DB: sqlx::Database> Drop for Held<DB> {
+impl<DB: sqlx::Database> Drop for Held<'_, DB> {
     fn drop(&mut self) {
-        if !self.finished {
-            self.conn.close_on_drop();
+        let Some(mut conn) = self.conn.0.take() else {
+            return;
+        };
+        if self.finished {
+            self.conns.give(conn);
+        } else {
+            conn.close_on_drop();
         }
+    }
+}
+
+/// The connection a [`Held`] has (`&mut *held.conn` is the database's connection).
+pub struct Taken<DB: sqlx::Database>(Option<PoolConnection<DB>>);
+
+impl<DB: sqlx::Database> std::ops::Deref for Taken<DB> {
+    type Target = DB::Connection;
+    fn deref(&self) -> &DB::Connection {
+        self.0.as_ref().expect("taken until the Held is dropped")
+    }
+}
+
+impl<DB: sqlx::Database> std::ops::DerefMut for Taken<DB> {
+    fn deref_mut(&mut self) -> &mut DB::Connection {
+        self.0.as_mut().expect("taken until the Held is dropped")
     }
 }
 

@@ -25,8 +25,11 @@ macro_rules! sql_log_pages {
                 use $crate::store::sql::*;
                 use $crate::store::{LogScope, MAX_STREAM_ROLLS, StoreError, from_db};
 
-                let mut tx = self
-                    .pool
+                let mut held = $crate::store::limits::Held::take(&self.conns)
+                    .await
+                    .map_err(Self::classify)?;
+                let mut tx = held
+                    .conn
                     .begin_with(Self::BEGIN_SNAPSHOT)
                     .await
                     .map_err(Self::classify)?;
@@ -149,7 +152,9 @@ macro_rules! sql_log_pages {
                         }
                     }
                 }
-                tx.commit().await.map_err(Self::classify)?;
+                let ended = tx.commit().await;
+                held.ended(&ended);
+                ended.map_err(Self::classify)?;
                 Ok(head)
             }
         }

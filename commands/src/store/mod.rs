@@ -10,10 +10,12 @@
 pub mod cache;
 mod cached_store;
 mod combine;
+mod conns;
 mod json_text;
 pub(crate) mod limits;
 mod log_pages;
 mod migrations;
+mod pg_session_write;
 mod postgres;
 mod record_batch;
 mod sql;

@@ -10,6 +10,7 @@ use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions};
 
 use super::cache::{Caches, Change, SessionKeeper};
 use super::combine::Combiner;
+use super::conns::{Conns, RECENTLY_USED};
 use super::limits::{self, Held};
 use super::migrations;
 use super::record_batch::{self, BatchWriter, PendingRecord, RecordQueue};
@@ -17,9 +18,6 @@ use super::sql::sql_store;
 use super::{
     ACQUIRE_TIMEOUT, Backend, NewAction, NewRoll, Recorded, StoreError, classify_common, now_ms, to_db,
 };
-
-/// A pooled connection used this recently is not pinged before its next use.
-const RECENTLY_USED: Duration = Duration::from_secs(1);
 
 /// A change feed quiet this long is asked whether its connection still answers.
 pub const FEED_HEARTBEAT: Duration = Duration::from_secs(3);
@@ -55,7 +53,8 @@ const RECORD: &str = "WITH new_actions AS ( \
 /// dead connections fail their liveness check and are replaced on the next acquire.
 #[derive(Clone)]
 pub struct PgStore {
-    pool: PgPool,
+    /// The pool, and the connections kept between operations.
+    conns: Arc<Conns<sqlx::Postgres>>,
     /// Edits of one session waiting to share a transaction.
     combiner: Arc<Combiner>,
     /// Commands' records waiting to share a statement.
@@ -81,7 +80,7 @@ impl PgStore {
         batch: &[PendingRecord],
         sent: &AtomicBool,
     ) -> Result<Vec<Recorded>, StoreError> {
-        let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
         // One statement, its own transaction: once sent it may land.
         limits::mark(sent);
         let actions: Vec<&NewAction> = batch.iter().flat_map(|p| &p.actions).collect();
@@ -101,7 +100,7 @@ impl PgStore {
             .bind(rolls.iter().map(|r| r.user_name.as_deref()).collect::<Vec<_>>())
             .fetch_one(&mut *held.conn)
             .await;
-        held.done();
+        held.answered(&row);
         let row = row.map_err(Self::classify)?;
         let ids: Vec<i64> = row.try_get("ids").map_err(Self::classify)?;
         let active: Vec<i64> = row.try_get("logged").map_err(Self::classify)?;
@@ -113,7 +112,7 @@ impl PgStore {
     /// the feed is connected (a lost connection may have lost notifications, so they are
     /// emptied when it comes back). Ends when the caches are gone or the pool is closed.
     pub fn follow_changes(&self, caches: Weak<Caches>) {
-        let pool = self.pool.clone();
+        let pool = self.conns.pool().clone();
         tokio::spawn(async move {
             loop {
                 if caches.strong_count() == 0 || pool.is_closed() {
@@ -134,12 +133,15 @@ impl PgStore {
 
     async fn listen(pool: &PgPool) -> Result<PgListener, sqlx::Error> {
         let mut listener = PgListener::connect_with(pool).await?;
+        // A lost connection ends the feed at once (see `relay`) instead of being made again
+        // inside `try_recv`, which would wait for the pool meanwhile with the caches trusted.
+        listener.eager_reconnect(false);
         listener.listen(CHANGES).await?;
         Ok(listener)
     }
 
     /// Relays notifications until the feed fails; `Ok(None)` from sqlx means the connection
-    /// was lost and made again, so whatever was announced meanwhile is unknown.
+    /// was lost (`follow_changes` then makes the feed again, caches off meanwhile).
     async fn relay(mut listener: PgListener, caches: &Weak<Caches>) {
         match caches.upgrade() {
             Some(c) => c.set_live(true),
@@ -168,7 +170,11 @@ impl PgStore {
                     Some(change) => c.drop_change(change),
                     None => c.drop_all(),
                 },
-                Ok(None) => c.drop_all(),
+                // The connection was lost: whatever was announced meanwhile is unknown.
+                Ok(None) => {
+                    tracing::warn!("change feed lost; caches off until it is back");
+                    return;
+                }
                 // A pool closed on purpose (shutdown) is no loss worth a warning.
                 Err(sqlx::Error::PoolClosed) => return,
                 Err(e) => {
@@ -184,7 +190,6 @@ impl PgStore {
     /// version check stays as the guarantee.
     const SELECT_SETTINGS_LOCKED: &'static str = super::sql::SELECT_SETTINGS_FOR_UPDATE;
     const SELECT_CHANNEL_LOCKED: &'static str = super::sql::SELECT_CHANNEL_FOR_UPDATE;
-    const SELECT_ACTIVE_LOCKED: &'static str = super::sql::SELECT_ACTIVE_VERSION_FOR_UPDATE;
 
     /// Connects and runs the migrations (concurrent starters are serialized by the migrator's
     /// advisory lock).
@@ -194,7 +199,7 @@ impl PgStore {
         pool.acquire().await.map_err(Self::classify)?;
         Self::migrate(&pool).await?;
         Ok(PgStore {
-            pool,
+            conns: Arc::new(Conns::new(pool)),
             combiner: Arc::default(),
             records: Arc::default(),
             kept: SessionKeeper::default(),
@@ -244,7 +249,7 @@ impl PgStore {
             Err(e) => return Err(e),
         }
         Ok(PgStore {
-            pool,
+            conns: Arc::new(Conns::new(pool)),
             combiner: Arc::default(),
             records: Arc::default(),
             kept: SessionKeeper::default(),
@@ -273,6 +278,9 @@ impl PgStore {
             ("tcp_keepalives_idle", "10"),
             ("tcp_keepalives_interval", "5"),
             ("tcp_keepalives_count", "3"),
+            // The default since PostgreSQL 9.1, set so the literals of a session write
+            // (`pg_session_write`) are read as written.
+            ("standard_conforming_strings", "on"),
         ]);
         Ok(PgPoolOptions::new()
             // Ten for commands, one held by the change feed.
@@ -308,7 +316,7 @@ impl PgStore {
             .map_err(|e| migrate_error(e, Self::classify))
     }
 
-    fn classify(e: sqlx::Error) -> StoreError {
+    pub(super) fn classify(e: sqlx::Error) -> StoreError {
         if let Some(known) = classify_common(&e) {
             return known;
         }

@@ -9,10 +9,13 @@
 
 pub(super) use super::statements::*;
 
-/// Implements [`Store`](super::Store) for a backend type with a `pool` field and these
-/// associated items: `BACKEND`, `BEGIN_WRITE` (starts a transaction that may write),
-/// `BEGIN_SNAPSHOT` (a consistent read), `SELECT_ACTIVE_LOCKED` (the active session's id and
-/// version, row-locked where the backend locks rows),
+/// Implements [`Store`](super::Store) for a backend type with a `conns` field
+/// ([`Conns`](super::conns::Conns)) and these associated items: `BACKEND`, `BEGIN_WRITE`
+/// (starts a transaction that may write), `BEGIN_SNAPSHOT` (a consistent read),
+/// `async fn begin_locked(conn, channel)` (begins a session write and reads the active
+/// session's id and version, row-locked where the backend locks rows),
+/// `async fn save_and_commit(conn, after, version, changes, sent)` (saves the session over
+/// that version and commits; the rows it saved),
 /// `fn classify(sqlx::Error) -> StoreError`, `fn schema_ready(&self) -> bool` (the migrations
 /// have run: `/readyz`), `async fn write_turn(&self)` (what a writer holds
 /// while it writes: SQLite's one writer at a time, taken in turn instead of sleeping on the
@@ -129,9 +132,9 @@ macro_rules! sql_store {
                     sent: &AtomicBool,
                 ) -> Result<Vec<Result<Arc<Session>, StoreError>>, StoreError> {
                     let _turn = self.write_turn().await;
-                    let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                    let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                     let written = self.write_batch_on(&mut held, channel, members, sent).await;
-                    held.done();
+                    held.ended(&written);
                     written
                 }
 
@@ -144,21 +147,18 @@ macro_rules! sql_store {
                 /// (rolled back), and nothing can land before COMMIT is sent.
                 async fn write_batch_on(
                     &self,
-                    held: &mut Held<$db>,
+                    held: &mut Held<'_, $db>,
                     channel: u64,
                     members: &[Member],
                     sent: &AtomicBool,
                 ) -> Result<Vec<Result<Arc<Session>, StoreError>>, StoreError> {
                     // The caches, and where this write began for them.
                     let caches = self.kept.caches().map(|c| (c, c.write_start()));
-                    let mut tx = held
-                        .conn
-                        .begin_with(Self::BEGIN_WRITE)
-                        .await
-                        .map_err(Self::classify)?;
-                    let (id, version): (i64, i64) = sqlx::query_as(Self::SELECT_ACTIVE_LOCKED)
-                        .bind(to_db(channel))
-                        .fetch_optional(&mut *tx)
+                    // The transaction is the backend's own statements (see `begin_locked`,
+                    // `save_and_commit`), not sqlx's: on PostgreSQL each is one round trip.
+                    // Every early return leaves it open and `write_batch` then closes the
+                    // connection (the database rolls back); nothing lands before the commit.
+                    let (id, version) = Self::begin_locked(&mut held.conn, channel)
                         .await
                         .map_err(Self::classify)?
                         .ok_or(StoreError::NotFound)?;
@@ -170,7 +170,7 @@ macro_rules! sql_store {
                         None => {
                             let row = sqlx::query(SELECT_BY_ID)
                                 .bind(id)
-                                .fetch_one(&mut *tx)
+                                .fetch_one(&mut *held.conn)
                                 .await
                                 .map_err(Self::classify)?;
                             Arc::new(Self::session_from_row(&row)?)
@@ -178,28 +178,17 @@ macro_rules! sql_store {
                     };
                     let (after, changes, outcomes) = apply_all(members, &before, now_ms()).await;
                     if changes == 0 {
-                        tx.rollback().await.map_err(Self::classify)?;
+                        sqlx::raw_sql("ROLLBACK")
+                            .execute(&mut *held.conn)
+                            .await
+                            .map_err(Self::classify)?;
                         return Ok(outcomes);
                     }
-                    let written = sqlx::query(UPDATE_SESSION)
-                        .bind(&after.name)
-                        .bind(after.system.key())
-                        .bind(to_db(after.gm))
-                        .bind(Json(&*after))
-                        .bind(after.updated_at_ms)
-                        .bind(after.ended_at_ms)
-                        .bind(after.id)
-                        .bind(before.version)
-                        .bind(changes)
-                        .execute(&mut *tx)
-                        .await
-                        .map_err(Self::classify)?
-                        .rows_affected();
+                    let written =
+                        Self::save_and_commit(&mut held.conn, &after, before.version, changes, sent).await?;
                     if written != 1 {
                         return Err(StoreError::Conflict);
                     }
-                    limits::mark(sent);
-                    tx.commit().await.map_err(Self::classify)?;
                     if let Some((c, began)) = caches {
                         c.wrote_session(after, began);
                     }
@@ -208,7 +197,7 @@ macro_rules! sql_store {
 
                 async fn settings_on(
                     &self,
-                    held: &mut Held<$db>,
+                    held: &mut Held<'_, $db>,
                     guild: u64,
                     edit: &mut SettingsEdit<'_, ServerSettings>,
                     sent: &AtomicBool,
@@ -248,7 +237,7 @@ macro_rules! sql_store {
 
                 async fn channel_on(
                     &self,
-                    held: &mut Held<$db>,
+                    held: &mut Held<'_, $db>,
                     guild: u64,
                     channel: u64,
                     edit: &mut SettingsEdit<'_, ChannelSettings>,
@@ -289,7 +278,7 @@ macro_rules! sql_store {
 
                 async fn delete_on(
                     &self,
-                    held: &mut Held<$db>,
+                    held: &mut Held<'_, $db>,
                     campaign: i64,
                     sent: &AtomicBool,
                 ) -> Result<(u64, u64), StoreError> {
@@ -333,11 +322,14 @@ macro_rules! sql_store {
 
                 fn server_settings(&self, guild: u64) -> StoreFuture<'_, Option<ServerSettings>> {
                     Box::pin(limits::read(async move {
-                        let row: Option<(Json<ServerSettings>,)> = sqlx::query_as(SELECT_SETTINGS)
-                            .bind(to_db(guild))
-                            .fetch_optional(&self.pool)
-                            .await
-                            .map_err(Self::classify)?;
+                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
+                        let row: Result<Option<(Json<ServerSettings>,)>, sqlx::Error> =
+                            sqlx::query_as(SELECT_SETTINGS)
+                                .bind(to_db(guild))
+                                .fetch_optional(&mut *held.conn)
+                                .await;
+                        held.answered(&row);
+                        let row = row.map_err(Self::classify)?;
                         Ok(row.map(|(Json(s),)| s))
                     }))
                 }
@@ -351,9 +343,9 @@ macro_rules! sql_store {
                         let sent = AtomicBool::new(false);
                         limits::write(&sent, async {
                             let _turn = self.write_turn().await;
-                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                             let saved = self.settings_on(&mut held, guild, edit, &sent).await;
-                            held.done();
+                            held.ended(&saved);
                             saved
                         })
                         .await
@@ -370,11 +362,11 @@ macro_rules! sql_store {
                         let sent = AtomicBool::new(false);
                         limits::write(&sent, async {
                             let _turn = self.write_turn().await;
-                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                             let saved = self
                                 .channel_on(&mut held, guild, channel, edit, &sent)
                                 .await;
-                            held.done();
+                            held.ended(&saved);
                             saved
                         })
                         .await
@@ -383,11 +375,14 @@ macro_rules! sql_store {
 
                 fn channel_settings(&self, channel: u64) -> StoreFuture<'_, Option<ChannelSettings>> {
                     Box::pin(limits::read(async move {
-                        let row: Option<(Json<ChannelSettings>,)> = sqlx::query_as(SELECT_CHANNEL)
-                            .bind(to_db(channel))
-                            .fetch_optional(&self.pool)
-                            .await
-                            .map_err(Self::classify)?;
+                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
+                        let row: Result<Option<(Json<ChannelSettings>,)>, sqlx::Error> =
+                            sqlx::query_as(SELECT_CHANNEL)
+                                .bind(to_db(channel))
+                                .fetch_optional(&mut *held.conn)
+                                .await;
+                        held.answered(&row);
+                        let row = row.map_err(Self::classify)?;
                         Ok(row.map(|(Json(s),)| s))
                     }))
                 }
@@ -401,7 +396,7 @@ macro_rules! sql_store {
                         let sent = AtomicBool::new(false);
                         limits::write(&sent, async {
                             let _turn = self.write_turn().await;
-                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                             // One statement is its own transaction: once sent, it may land.
                             limits::mark(&sent);
                             let row = sqlx::query(INSERT_SESSION)
@@ -417,7 +412,7 @@ macro_rules! sql_store {
                                 .bind(i64::from(session.evening))
                                 .fetch_one(&mut *held.conn)
                                 .await;
-                            held.done();
+                            held.answered(&row);
                             let row = row.map_err(|e| match &e {
                                 sqlx::Error::Database(db) if db.is_unique_violation() => {
                                     StoreError::AlreadyActive
@@ -435,22 +430,26 @@ macro_rules! sql_store {
 
                 fn active_session(&self, channel: u64) -> StoreFuture<'_, Option<Session>> {
                     Box::pin(limits::read(async move {
+                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                         let row = sqlx::query(SELECT_ACTIVE)
                             .bind(to_db(channel))
-                            .fetch_optional(&self.pool)
-                            .await
-                            .map_err(Self::classify)?;
+                            .fetch_optional(&mut *held.conn)
+                            .await;
+                        held.answered(&row);
+                        let row = row.map_err(Self::classify)?;
                         row.as_ref().map(Self::session_from_row).transpose()
                     }))
                 }
 
                 fn session(&self, id: i64) -> StoreFuture<'_, Option<Session>> {
                     Box::pin(limits::read(async move {
+                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                         let row = sqlx::query(SELECT_BY_ID)
                             .bind(id)
-                            .fetch_optional(&self.pool)
-                            .await
-                            .map_err(Self::classify)?;
+                            .fetch_optional(&mut *held.conn)
+                            .await;
+                        held.answered(&row);
+                        let row = row.map_err(Self::classify)?;
                         row.as_ref().map(Self::session_from_row).transpose()
                     }))
                 }
@@ -477,12 +476,14 @@ macro_rules! sql_store {
 
                 fn ended_sessions(&self, guild: u64, limit: u32) -> StoreFuture<'_, Vec<Session>> {
                     Box::pin(limits::read(async move {
+                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                         let rows = sqlx::query(SELECT_ENDED)
                             .bind(to_db(guild))
                             .bind(i64::from(limit))
-                            .fetch_all(&self.pool)
-                            .await
-                            .map_err(Self::classify)?;
+                            .fetch_all(&mut *held.conn)
+                            .await;
+                        held.answered(&rows);
+                        let rows = rows.map_err(Self::classify)?;
                         rows.iter().map(Self::session_from_row).collect()
                     }))
                 }
@@ -492,7 +493,7 @@ macro_rules! sql_store {
                     Box::pin(async move {
                         limits::write(&sent, async {
                             let _turn = self.write_turn().await;
-                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                             limits::mark(&sent);
                             let written = sqlx::query(APPEND_ROLL)
                                 .bind(entry.session_id)
@@ -503,7 +504,7 @@ macro_rules! sql_store {
                                 .bind(entry.user_name.as_deref())
                                 .execute(&mut *held.conn)
                                 .await;
-                            held.done();
+                            held.answered(&written);
                             if written.map_err(Self::classify)?.rows_affected() == 1 {
                                 Ok(())
                             } else {
@@ -527,12 +528,14 @@ macro_rules! sql_store {
 
                 fn recent_rolls(&self, session_id: i64, count: u32) -> StoreFuture<'_, Vec<RollLogEntry>> {
                     Box::pin(limits::read(async move {
+                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                         let rows = sqlx::query(SELECT_RECENT_ROLLS)
                             .bind(session_id)
                             .bind(i64::from(count.min(MAX_RECENT_ROLLS)))
-                            .fetch_all(&self.pool)
-                            .await
-                            .map_err(Self::classify)?;
+                            .fetch_all(&mut *held.conn)
+                            .await;
+                        held.answered(&rows);
+                        let rows = rows.map_err(Self::classify)?;
                         // Newest first from the index; callers read a log oldest first.
                         rows.iter().rev().map(Self::roll_from_row).collect()
                     }))
@@ -556,9 +559,9 @@ macro_rules! sql_store {
                         let sent = AtomicBool::new(false);
                         limits::write(&sent, async {
                             let _turn = self.write_turn().await;
-                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                             let deleted = self.delete_on(&mut held, campaign, &sent).await;
-                            held.done();
+                            held.ended(&deleted);
                             deleted
                         })
                         .await
@@ -567,22 +570,26 @@ macro_rules! sql_store {
 
                 fn last_session(&self, channel: u64) -> StoreFuture<'_, Option<Session>> {
                     Box::pin(limits::read(async move {
+                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                         let row = sqlx::query(SELECT_LAST_IN_CHANNEL)
                             .bind(to_db(channel))
-                            .fetch_optional(&self.pool)
-                            .await
-                            .map_err(Self::classify)?;
+                            .fetch_optional(&mut *held.conn)
+                            .await;
+                        held.answered(&row);
+                        let row = row.map_err(Self::classify)?;
                         row.as_ref().map(Self::session_from_row).transpose()
                     }))
                 }
 
                 fn campaign_sessions(&self, campaign: i64) -> StoreFuture<'_, Vec<Session>> {
                     Box::pin(limits::read(async move {
+                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                         let rows = sqlx::query(SELECT_CAMPAIGN)
                             .bind(campaign)
-                            .fetch_all(&self.pool)
-                            .await
-                            .map_err(Self::classify)?;
+                            .fetch_all(&mut *held.conn)
+                            .await;
+                        held.answered(&rows);
+                        let rows = rows.map_err(Self::classify)?;
                         rows.iter().map(Self::session_from_row).collect()
                     }))
                 }
@@ -592,7 +599,7 @@ macro_rules! sql_store {
                         let sent = AtomicBool::new(false);
                         limits::write(&sent, async {
                             let _turn = self.write_turn().await;
-                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                             limits::mark(&sent);
                             let row = sqlx::query(INSERT_ACTION)
                                 .bind(&action.kind)
@@ -603,7 +610,7 @@ macro_rules! sql_store {
                                 .bind(now_ms())
                                 .fetch_one(&mut *held.conn)
                                 .await;
-                            held.done();
+                            held.answered(&row);
                             row.map_err(Self::classify)?
                                 .try_get::<i64, _>("id")
                                 .map_err(Self::classify)
@@ -614,11 +621,13 @@ macro_rules! sql_store {
 
                 fn action(&self, id: i64) -> StoreFuture<'_, Option<Action>> {
                     Box::pin(limits::read(async move {
+                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                         let row = sqlx::query(SELECT_ACTION)
                             .bind(id)
-                            .fetch_optional(&self.pool)
-                            .await
-                            .map_err(Self::classify)?;
+                            .fetch_optional(&mut *held.conn)
+                            .await;
+                        held.answered(&row);
+                        let row = row.map_err(Self::classify)?;
                         row.as_ref().map(Self::action_from_row).transpose()
                     }))
                 }
@@ -628,14 +637,14 @@ macro_rules! sql_store {
                         let sent = AtomicBool::new(false);
                         let row = limits::write(&sent, async {
                             let _turn = self.write_turn().await;
-                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                             limits::mark(&sent);
                             let row = sqlx::query(USE_ACTION)
                                 .bind(id)
                                 .bind(now_ms())
                                 .fetch_optional(&mut *held.conn)
                                 .await;
-                            held.done();
+                            held.answered(&row);
                             row.map_err(Self::classify)
                         })
                         .await?;
@@ -654,13 +663,13 @@ macro_rules! sql_store {
                         let sent = AtomicBool::new(false);
                         limits::write(&sent, async {
                             let _turn = self.write_turn().await;
-                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                             limits::mark(&sent);
                             let released = sqlx::query(RELEASE_ACTION)
                                 .bind(id)
                                 .execute(&mut *held.conn)
                                 .await;
-                            held.done();
+                            held.answered(&released);
                             released.map_err(Self::classify)?;
                             Ok(())
                         })
@@ -669,7 +678,7 @@ macro_rules! sql_store {
                 }
 
                 fn close(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-                    Box::pin(self.pool.close())
+                    Box::pin(self.conns.close())
                 }
 
                 fn ping(&self) -> StoreFuture<'_, ()> {
@@ -678,14 +687,14 @@ macro_rules! sql_store {
                             if !self.schema_ready() {
                                 return Err(StoreError::Unavailable("migrations not run yet".into()));
                             }
-                            let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+                            let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
                             // A table the migrations make: a server that answers before
                             // they ran is not ready to serve sessions.
                             let answered = sqlx::query(SELECT_SETTINGS)
                                 .bind(0i64)
                                 .fetch_optional(&mut *held.conn)
                                 .await;
-                            held.done();
+                            held.answered(&answered);
                             answered.map(|_| ()).map_err(Self::classify)
                         };
                         let deadline = tokio::time::Instant::now() + PING_LIMIT;
@@ -694,7 +703,8 @@ macro_rules! sql_store {
                 }
 
                 fn pool_status(&self) -> Option<(u32, usize)> {
-                    Some((self.pool.size(), self.pool.num_idle()))
+                    let pool = self.conns.pool();
+                    Some((pool.size(), pool.num_idle() + self.conns.kept()))
                 }
             }
         };

@@ -6,15 +6,17 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
 };
 
+use engine::session::Session;
 use sqlx::Connection;
 use sqlx::types::Json;
 use tokio::sync::{Mutex, MutexGuard};
 
 use super::cache::SessionKeeper;
 use super::combine::Combiner;
+use super::conns::Conns;
 use super::limits::{self, Held};
 use super::migrations;
 use super::postgres::migrate_error;
@@ -27,7 +29,8 @@ use super::{
 /// A [`Store`](super::Store) in one SQLite file. Clones share the pool and the turns.
 #[derive(Clone)]
 pub struct SqliteStore {
-    pool: SqlitePool,
+    /// The pool, and the connections kept between operations.
+    conns: Arc<Conns<sqlx::Sqlite>>,
     /// Edits of one session waiting to share a transaction.
     combiner: Arc<Combiner>,
     /// SQLite has one writer at a time. Writers of this process take turns here, woken as soon
@@ -52,7 +55,52 @@ impl SqliteStore {
     // BEGIN IMMEDIATE already holds the write lock.
     const SELECT_SETTINGS_LOCKED: &'static str = super::sql::SELECT_SETTINGS;
     const SELECT_CHANNEL_LOCKED: &'static str = super::sql::SELECT_CHANNEL;
-    const SELECT_ACTIVE_LOCKED: &'static str = super::sql::SELECT_ACTIVE_VERSION;
+
+    /// Begins a session write (`BEGIN IMMEDIATE`: the write lock) and reads the channel's
+    /// active session's (id, version).
+    async fn begin_locked(
+        conn: &mut SqliteConnection,
+        channel: u64,
+    ) -> Result<Option<(i64, i64)>, sqlx::Error> {
+        sqlx::raw_sql(Self::BEGIN_WRITE).execute(&mut *conn).await?;
+        sqlx::query_as(super::sql::SELECT_ACTIVE_VERSION)
+            .bind(to_db(channel))
+            .fetch_optional(conn)
+            .await
+    }
+
+    /// Saves `after` over `version` and, when it was saved, commits (`sent` marked first). The
+    /// rows saved: 0 leaves the transaction open for the caller's error to end.
+    async fn save_and_commit(
+        conn: &mut SqliteConnection,
+        after: &Session,
+        version: i64,
+        changes: i64,
+        sent: &AtomicBool,
+    ) -> Result<u64, StoreError> {
+        let saved = sqlx::query(super::sql::UPDATE_SESSION)
+            .bind(&after.name)
+            .bind(after.system.key())
+            .bind(to_db(after.gm))
+            .bind(sqlx::types::Json(after))
+            .bind(after.updated_at_ms)
+            .bind(after.ended_at_ms)
+            .bind(after.id)
+            .bind(version)
+            .bind(changes)
+            .execute(&mut *conn)
+            .await
+            .map_err(Self::classify)?
+            .rows_affected();
+        if saved == 1 {
+            limits::mark(sent);
+            sqlx::raw_sql("COMMIT")
+                .execute(conn)
+                .await
+                .map_err(Self::classify)?;
+        }
+        Ok(saved)
+    }
 
     /// Opened only once migrated.
     fn schema_ready(&self) -> bool {
@@ -73,15 +121,15 @@ impl SqliteStore {
         sent: &AtomicBool,
     ) -> Result<Vec<Recorded>, StoreError> {
         let _turn = self.write_turn().await;
-        let mut held = Held::take(&self.pool).await.map_err(Self::classify)?;
+        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
         let written = self.records_on(&mut held, batch, sent).await;
-        held.done();
+        held.ended(&written);
         written
     }
 
     async fn records_on(
         &self,
-        held: &mut Held<sqlx::Sqlite>,
+        held: &mut Held<'_, sqlx::Sqlite>,
         batch: &[PendingRecord],
         sent: &AtomicBool,
     ) -> Result<Vec<Recorded>, StoreError> {
@@ -178,7 +226,7 @@ impl SqliteStore {
             .await
             .map_err(|e| migrate_error(e, Self::classify))?;
         Ok(SqliteStore {
-            pool,
+            conns: Arc::new(Conns::new(pool)),
             combiner: Arc::default(),
             writer: Arc::default(),
             records: Arc::default(),

@@ -29,12 +29,10 @@ pub(super) const INSERT_SESSION: &str = "INSERT INTO sessions \
 pub(super) const SELECT_ACTIVE: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \
      FROM sessions WHERE channel_id = $1 AND ended_at_ms IS NULL";
 /// The active session's id and version only: what a write compares with the session this
-/// process kept, before reading the whole row only if that copy is not current.
+/// process kept, before reading the whole row only if that copy is not current. (PostgreSQL's,
+/// row-locked, is sent with its `BEGIN`: see `pg_session_write`.)
 pub(super) const SELECT_ACTIVE_VERSION: &str =
     "SELECT id, version FROM sessions WHERE channel_id = $1 AND ended_at_ms IS NULL";
-/// Same as [`SELECT_ACTIVE_VERSION`], row-locked until the transaction ends (PostgreSQL).
-pub(super) const SELECT_ACTIVE_VERSION_FOR_UPDATE: &str =
-    "SELECT id, version FROM sessions WHERE channel_id = $1 AND ended_at_ms IS NULL FOR UPDATE";
 pub(super) const SELECT_BY_ID: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \
      FROM sessions WHERE id = $1";
 pub(super) const SELECT_ENDED: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms \

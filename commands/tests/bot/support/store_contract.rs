@@ -933,6 +933,50 @@ pub async fn a_saved_session_is_kept_as_the_database_has_it(h: &impl Harness) {
     assert_eq!(cold.active_session(CHAN).await.unwrap(), Some((*third).clone()));
 }
 
+/// Text that means something to SQL (quotes, backslashes, dollar quotes, a statement's end)
+/// and text beyond ASCII is saved and read back as written, in the session's columns and its
+/// state (PostgreSQL writes sessions with their values in the statement's text).
+pub async fn text_that_means_something_to_sql_is_saved_as_written(h: &impl Harness) {
+    let store = h.open().await;
+    seeded(store.as_ref(), CHAN).await;
+    let tricky = r#"O'Brien's \ $$x$$ ''); DROP TABLE sessions; -- 夜の'街' "q" \n"#;
+    let saved = store
+        .update(CHAN, |s| {
+            s.name = tricky.to_string();
+            s.add_entry(Actor::user(GM), RosterEntry::new("Mc'Kay \\$$", GM))?;
+            s.names.insert(4242, tricky.to_string());
+            Ok(())
+        })
+        .await
+        .unwrap();
+    assert_eq!(saved.name, tricky);
+    let cold = h.open().await;
+    let read = cold.active_session(CHAN).await.unwrap().expect("active");
+    assert_eq!(read, *saved);
+    assert_eq!(read.name, tricky);
+    assert_eq!(read.names.get(&4242).map(String::as_str), Some(tricky));
+    assert!(read.entry("Mc'Kay \\$$").is_some(), "{:?}", read.roster);
+    // Text PostgreSQL cannot hold (NUL) is refused there and changes nothing; a backend that
+    // takes it reads it back.
+    let nul = store
+        .update(CHAN, |s| {
+            s.name = "nul\u{0}x".to_string();
+            Ok(())
+        })
+        .await;
+    let after = h
+        .open()
+        .await
+        .active_session(CHAN)
+        .await
+        .unwrap()
+        .expect("active");
+    match nul {
+        Err(_) => assert_eq!(after, *saved, "a refused write changed nothing"),
+        Ok(written) => assert_eq!(after, *written),
+    }
+}
+
 /// Edits arriving together share transactions: each still sees the ones before it, a refused
 /// one changes nothing and stops no other, each caller gets the session as its own edit left
 /// it, and the version rises once per saved change.
@@ -1274,7 +1318,8 @@ macro_rules! contract_tests {
             cached_reads_follow_every_write, concurrent_edits_share_commits_and_keep_their_own_outcome,
             sessions_stored_before_campaigns_read_back_as_one_evening_campaigns,
             a_campaign_reads_its_evenings_and_one_log, deleting_a_campaign_takes_its_evenings_and_log_only,
-            a_saved_session_is_kept_as_the_database_has_it);
+            a_saved_session_is_kept_as_the_database_has_it,
+            text_that_means_something_to_sql_is_saved_as_written);
     };
     (@each $harness:expr; $($name:ident),*) => {
         $(
