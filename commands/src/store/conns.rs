@@ -4,8 +4,8 @@
 //! session write. It does so because a future cancelled mid-statement leaves its connection out
 //! of step. A connection whose operation ended with the database's answer is in step, so it is
 //! kept here instead and the next operation takes it at once; one dropped mid-way is closed
-//! (see `limits::Held`). One kept past [`RECENTLY_USED`] goes back to the pool, whose check
-//! before use (`before_acquire`) then asks whether it still answers, as before.
+//! (see `limits::Held`). One kept past [`RECENTLY_USED`] is asked whether it still answers
+//! before it is used, as the pool's check before use (`before_acquire`) does.
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -16,6 +16,10 @@ use tokio::time::Instant;
 
 /// A connection used this recently is not asked whether it still answers before its next use.
 pub const RECENTLY_USED: Duration = Duration::from_secs(1);
+/// How long that question may take: a frozen server never answers it.
+pub const PING_BEFORE_USE: Duration = Duration::from_secs(1);
+/// A connection idle this long goes back to the pool (its idle timeout and lifetime apply there).
+const KEPT_AT_MOST: Duration = Duration::from_secs(60);
 
 /// The pool and the connections kept out of it, most recently used last.
 pub struct Conns<DB: sqlx::Database> {
@@ -35,18 +39,38 @@ impl<DB: sqlx::Database> Conns<DB> {
         }
     }
 
-    /// The most recently used kept connection, else one from the pool.
+    /// The most recently used kept connection (asked first whether it still answers when it
+    /// was kept a while), else one from the pool.
     pub async fn take(&self) -> Result<PoolConnection<DB>, sqlx::Error> {
         loop {
-            if let Some(conn) = self.fresh() {
-                return Ok(conn);
+            match self.newest() {
+                Some((conn, at)) if at.elapsed() < RECENTLY_USED => return Ok(conn),
+                Some((mut conn, _)) => {
+                    match tokio::time::timeout(PING_BEFORE_USE, sqlx::Connection::ping(&mut *conn)).await {
+                        Ok(Ok(())) => return Ok(conn),
+                        Ok(Err(_)) => conn.close_on_drop(),
+                        // A frozen server: the other kept connections would hang as long.
+                        Err(_) => {
+                            conn.close_on_drop();
+                            self.close_kept();
+                        }
+                    }
+                    continue;
+                }
+                None => {}
             }
+            // Room in the pool: it gives an idle connection or makes one. That acquire is never
+            // abandoned halfway (a connection half made is lost, and the server's backend with it).
+            if self.pool.size() < self.pool.options().get_max_connections() {
+                return self.pool.acquire().await;
+            }
+            // Every connection is out: whichever comes first, one given back to the pool or
+            // one kept here.
             let kept_one = self.kept_one.notified();
             tokio::pin!(kept_one);
             kept_one.as_mut().enable();
-            // Kept between the look above and the wait: take it.
-            if let Some(conn) = self.fresh() {
-                return Ok(conn);
+            if self.kept() > 0 {
+                continue;
             }
             tokio::select! {
                 conn = self.pool.acquire() => return conn,
@@ -55,28 +79,34 @@ impl<DB: sqlx::Database> Conns<DB> {
         }
     }
 
-    /// The newest kept connection if it was used recently; older ones go back to the pool
-    /// (outside the lock: sqlx checks them in a task).
-    fn fresh(&self) -> Option<PoolConnection<DB>> {
-        let stale = {
+    /// The newest kept connection and when it was kept; those kept longer than [`KEPT_AT_MOST`]
+    /// go back to the pool (outside the lock: sqlx checks them in a task), whose idle and
+    /// lifetime limits then apply.
+    fn newest(&self) -> Option<(PoolConnection<DB>, Instant)> {
+        let (newest, old) = {
             let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
             if self.pool.is_closed() {
                 kept.clear();
                 return None;
             }
-            match kept.pop() {
-                None => return None,
-                Some((conn, at)) if at.elapsed() < RECENTLY_USED => return Some(conn),
-                // The newest is stale, so is every older one.
-                Some(newest) => {
-                    let mut all = std::mem::take(&mut *kept);
-                    all.push(newest);
-                    all
-                }
-            }
+            // Oldest first: the long-idle ones are at the front.
+            let old_ones = kept
+                .iter()
+                .take_while(|(_, at)| at.elapsed() >= KEPT_AT_MOST)
+                .count();
+            let old: Vec<_> = kept.drain(..old_ones).collect();
+            (kept.pop(), old)
         };
-        drop(stale);
-        None
+        drop(old);
+        newest
+    }
+
+    /// Closes every kept connection.
+    fn close_kept(&self) {
+        let kept = std::mem::take(&mut *self.kept.lock().unwrap_or_else(|e| e.into_inner()));
+        for (mut conn, _) in kept {
+            conn.close_on_drop();
+        }
     }
 
     /// Keeps `conn`, in step with its database, for the next operation.
@@ -151,17 +181,18 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_connection_kept_too_long_goes_back_to_the_pool_and_close_ends_all() {
+    async fn a_connection_kept_a_while_is_asked_before_use_and_close_ends_all() {
         let conns = Conns::new(one_connection_pool().await);
         let conn = conns.take().await.unwrap();
         conns.give(conn);
         tokio::time::sleep(RECENTLY_USED + Duration::from_millis(100)).await;
-        // Stale: back to the pool (whose check before use then runs), and taken from there.
+        // Kept a while: asked whether it answers, then used (not handed back to the pool).
         let again = tokio::time::timeout(Duration::from_secs(5), conns.take())
             .await
-            .expect("the stale connection went back to the pool")
+            .expect("the kept connection answered")
             .unwrap();
         assert_eq!(conns.kept(), 0);
+        assert_eq!(conns.pool().num_idle(), 0);
         conns.give(again);
         tokio::time::timeout(Duration::from_secs(5), conns.close())
             .await

@@ -10,7 +10,7 @@ use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions};
 
 use super::cache::{Caches, Change, SessionKeeper};
 use super::combine::Combiner;
-use super::conns::{Conns, RECENTLY_USED};
+use super::conns::{Conns, PING_BEFORE_USE, RECENTLY_USED};
 use super::limits::{self, Held};
 use super::migrations;
 use super::record_batch::{self, BatchWriter, PendingRecord, RecordQueue};
@@ -23,8 +23,6 @@ use super::{
 pub const FEED_HEARTBEAT: Duration = Duration::from_secs(3);
 /// How long that question (and connecting the feed) may take before the feed counts as lost.
 const FEED_ANSWER: Duration = Duration::from_secs(2);
-/// How long a pooled connection's liveness check before use may take.
-const PING_BEFORE_USE: Duration = Duration::from_secs(1);
 
 /// The notification channel of the `change_feed` migration's trigger.
 const CHANGES: &str = "saikoro_changes";
