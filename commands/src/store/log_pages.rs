@@ -5,7 +5,7 @@
 //! macro for the same reason.
 
 /// Implements the page reading for a backend `sql_store!` is instantiated for (its
-/// `classify`, `BEGIN_SNAPSHOT` and `roll_from_row`).
+/// `classify`, `begin_snapshot_with`, `session_from_row` and `roll_from_row`).
 macro_rules! sql_log_pages {
     ($store:ty) => {
         impl $store {
@@ -28,20 +28,16 @@ macro_rules! sql_log_pages {
                 let mut held = $crate::store::limits::Held::take(&self.conns)
                     .await
                     .map_err(Self::classify)?;
-                let mut tx = held
-                    .conn
-                    .begin_with(Self::BEGIN_SNAPSHOT)
-                    .await
-                    .map_err(Self::classify)?;
                 let (id, read) = match scope {
-                    LogScope::Evening(id) => (id, SELECT_BY_ID),
-                    LogScope::Campaign(id) => (id, SELECT_CAMPAIGN),
+                    LogScope::Evening(id) => (id, SELECT_BY_ID_WITH_ROLLS),
+                    LogScope::Campaign(id) => (id, SELECT_CAMPAIGN_WITH_ROLLS),
                 };
                 let limit = u64::from(limit.min(MAX_STREAM_ROLLS));
-                // A campaign's rows come first to last: its newest evening heads the page.
-                let rows = sqlx::query(read)
-                    .bind(id)
-                    .fetch_all(&mut *tx)
+                // The snapshot begins with the evenings and their numbers of rolls (on
+                // PostgreSQL in one message, see `begin_snapshot_with`); a campaign's rows come
+                // first to last: its newest evening heads the page. Every early return leaves
+                // the snapshot open, and the connection is closed.
+                let rows = Self::begin_snapshot_with(&mut held.conn, read, id)
                     .await
                     .map_err(Self::classify)?;
                 let sessions = rows
@@ -56,35 +52,11 @@ macro_rules! sql_log_pages {
                 // the one before ended, and rows are appended only to a running one), so a
                 // page is read evening by evening down the (session_id, id) index: no sort
                 // of a whole campaign for every page.
-                let mut spans: Vec<(i64, u64)> = match scope {
-                    LogScope::Evening(id) => {
-                        let (n,): (i64,) = sqlx::query_as(COUNT_ROLLS)
-                            .bind(id)
-                            .fetch_one(&mut *tx)
-                            .await
-                            .map_err(Self::classify)?;
-                        vec![(id, u64::try_from(n).unwrap_or(0))]
-                    }
-                    LogScope::Campaign(id) => {
-                        let counts: std::collections::HashMap<i64, i64> =
-                            sqlx::query_as(COUNT_CAMPAIGN_ROLLS_BY_EVENING)
-                                .bind(id)
-                                .fetch_all(&mut *tx)
-                                .await
-                                .map_err(Self::classify)?
-                                .into_iter()
-                                .collect();
-                        sessions
-                            .iter()
-                            .map(|s| {
-                                (
-                                    s.id,
-                                    u64::try_from(counts.get(&s.id).copied().unwrap_or(0)).unwrap_or(0),
-                                )
-                            })
-                            .collect()
-                    }
-                };
+                let mut spans: Vec<(i64, u64)> = Vec::with_capacity(rows.len());
+                for (row, session) in rows.iter().zip(&sessions) {
+                    let n: i64 = row.try_get("rolls").map_err(Self::classify)?;
+                    spans.push((session.id, u64::try_from(n).unwrap_or(0)));
+                }
                 spans.sort_unstable();
                 let total: u64 = spans.iter().map(|(_, n)| n).sum();
                 // Each evening's part of the page: (session, its rows to skip, to read).
@@ -120,7 +92,8 @@ macro_rules! sql_log_pages {
                 let mut last_names = std::collections::BTreeMap::new();
                 if names {
                     for &(session_id, skip, take) in &parts {
-                        let mut rows = part(SELECT_ROLL_PAGE_NAMES, session_id, skip, take).fetch(&mut *tx);
+                        let mut rows =
+                            part(SELECT_ROLL_PAGE_NAMES, session_id, skip, take).fetch(&mut *held.conn);
                         while let Some(row) = rows.try_next().await.map_err(Self::classify)? {
                             let name: Option<String> = row.try_get("user_name").map_err(Self::classify)?;
                             if let Some(name) = name.filter(|n| !n.trim().is_empty()) {
@@ -144,7 +117,7 @@ macro_rules! sql_log_pages {
                     if !reading {
                         break;
                     }
-                    let mut rows = part(SELECT_ROLL_PAGE, session_id, skip, take).fetch(&mut *tx);
+                    let mut rows = part(SELECT_ROLL_PAGE, session_id, skip, take).fetch(&mut *held.conn);
                     while let Some(row) = rows.try_next().await.map_err(Self::classify)? {
                         if each($crate::store::PageItem::Row(Self::roll_from_row(&row)?)).is_break() {
                             reading = false;
@@ -152,7 +125,7 @@ macro_rules! sql_log_pages {
                         }
                     }
                 }
-                let ended = tx.commit().await;
+                let ended = sqlx::raw_sql("COMMIT").execute(&mut *held.conn).await;
                 held.ended(&ended);
                 ended.map_err(Self::classify)?;
                 Ok(head)

@@ -1,6 +1,6 @@
 //! A session write on PostgreSQL in two round trips instead of four (issue 32): `BEGIN` and the
 //! locked read of the active session's id and version go as one message, and the `UPDATE` and
-//! `COMMIT` as another. A message of several statements is PostgreSQL's simple query, which
+//! `COMMIT` as another. A page of the log begins its snapshot the same way. A message of several statements is PostgreSQL's simple query, which
 //! takes no parameters, so the values are written into the text: numbers as numbers, text as
 //! standard string literals (quotes doubled; the connection sets `standard_conforming_strings`,
 //! under which nothing else in a literal is special). A round trip is most of what a write
@@ -9,6 +9,7 @@
 use std::sync::atomic::AtomicBool;
 
 use engine::session::Session;
+use sqlx::postgres::PgRow;
 use sqlx::{AssertSqlSafe, PgConnection, Row};
 
 use super::postgres::PgStore;
@@ -28,6 +29,22 @@ impl PgStore {
         let row = sqlx::raw_sql(AssertSqlSafe(locked)).fetch_optional(conn).await?;
         row.map(|r| Ok((r.try_get("id")?, r.try_get("version")?)))
             .transpose()
+    }
+
+    /// Begins a read-only snapshot and runs `read` (whose one parameter is `$1`) for `id`, in
+    /// one message.
+    pub(super) async fn begin_snapshot_with(
+        conn: &mut PgConnection,
+        read: &'static str,
+        id: i64,
+    ) -> Result<Vec<PgRow>, sqlx::Error> {
+        let sql = format!(
+            "{}; {}",
+            PgStore::BEGIN_SNAPSHOT,
+            read.replace("$1", &id.to_string())
+        );
+        // Audited: `read` is one of our statements, its one parameter a number.
+        sqlx::raw_sql(AssertSqlSafe(sql)).fetch_all(conn).await
     }
 
     /// Saves `after` over `version` (the statement `UPDATE_SESSION` binds) and commits, in one
@@ -88,6 +105,15 @@ fn text_literal(text: &str) -> Result<String, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::text_literal;
+    use crate::store::statements::{SELECT_BY_ID_WITH_ROLLS, SELECT_CAMPAIGN_WITH_ROLLS};
+
+    #[test]
+    fn a_snapshot_read_has_one_parameter_to_write_in() {
+        for read in [SELECT_BY_ID_WITH_ROLLS, SELECT_CAMPAIGN_WITH_ROLLS] {
+            assert_eq!(read.matches('$').count(), 1, "{read}");
+            assert_eq!(read.replace("$1", "7").matches('7').count(), 1, "{read}");
+        }
+    }
 
     #[test]
     fn a_literal_doubles_quotes_and_keeps_everything_else() {

@@ -67,7 +67,7 @@ pub struct PgStore {
 impl PgStore {
     const BACKEND: Backend = Backend::Postgres;
     const BEGIN_WRITE: &'static str = "BEGIN";
-    const BEGIN_SNAPSHOT: &'static str = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
+    pub(super) const BEGIN_SNAPSHOT: &'static str = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
     /// PostgreSQL's row locks order writers; there is no process-wide turn to take.
     async fn write_turn(&self) -> Option<()> {
         None

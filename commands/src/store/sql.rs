@@ -11,7 +11,8 @@ pub(super) use super::statements::*;
 
 /// Implements [`Store`](super::Store) for a backend type with a `conns` field
 /// ([`Conns`](super::conns::Conns)) and these associated items: `BACKEND`, `BEGIN_WRITE`
-/// (starts a transaction that may write), `BEGIN_SNAPSHOT` (a consistent read),
+/// (starts a transaction that may write), `async fn begin_snapshot_with(conn, read, id)`
+/// (begins a consistent read with `read`'s rows for `id`),
 /// `async fn begin_locked(conn, channel)` (begins a session write and reads the active
 /// session's id and version, row-locked where the backend locks rows),
 /// `async fn save_and_commit(conn, after, version, changes, sent)` (saves the session over

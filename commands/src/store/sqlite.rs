@@ -69,6 +69,16 @@ impl SqliteStore {
             .await
     }
 
+    /// Begins a snapshot (WAL: one read transaction) and runs `read` for `id`.
+    async fn begin_snapshot_with(
+        conn: &mut SqliteConnection,
+        read: &'static str,
+        id: i64,
+    ) -> Result<Vec<sqlx::sqlite::SqliteRow>, sqlx::Error> {
+        sqlx::raw_sql(Self::BEGIN_SNAPSHOT).execute(&mut *conn).await?;
+        sqlx::query(read).bind(id).fetch_all(conn).await
+    }
+
     /// Saves `after` over `version` and, when it was saved, commits (`sent` marked first). The
     /// rows saved: 0 leaves the transaction open for the caller's error to end.
     async fn save_and_commit(

@@ -76,10 +76,16 @@ pub(super) const SELECT_ROLL_PAGE: &str = "SELECT session_id, user_id, command, 
 /// The page's rollers and their names alone (an export names everyone before it writes a row).
 pub(super) const SELECT_ROLL_PAGE_NAMES: &str = "SELECT user_id, user_name \
      FROM roll_log WHERE session_id = $1 ORDER BY id LIMIT $2 OFFSET $3";
-pub(super) const COUNT_ROLLS: &str = "SELECT COUNT(*) FROM roll_log WHERE session_id = $1";
-/// Each evening's number of rolls in a campaign (a campaign's page is read evening by evening).
-pub(super) const COUNT_CAMPAIGN_ROLLS_BY_EVENING: &str = "SELECT session_id, COUNT(*) FROM roll_log \
-     WHERE session_id IN (SELECT id FROM sessions WHERE COALESCE(campaign_id, id) = $1) GROUP BY session_id";
+/// An evening with its number of logged rolls (`rolls`): the head of a page of its log. Its one
+/// parameter is `$1` (PostgreSQL sends it with its `BEGIN`, the value written in).
+pub(super) const SELECT_BY_ID_WITH_ROLLS: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms, \
+     (SELECT COUNT(*) FROM roll_log WHERE roll_log.session_id = sessions.id) AS rolls \
+     FROM sessions WHERE id = $1";
+/// A campaign's evenings, first to last, each with its number of rolls (a campaign's page is read
+/// evening by evening). Its one parameter is `$1`.
+pub(super) const SELECT_CAMPAIGN_WITH_ROLLS: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms, \
+     (SELECT COUNT(*) FROM roll_log WHERE roll_log.session_id = sessions.id) AS rolls \
+     FROM sessions WHERE COALESCE(campaign_id, id) = $1 ORDER BY evening, id";
 
 /// The start of a multi-row insert of actions (`VALUES …` follow).
 pub(super) const INSERT_ACTIONS: &str =
