@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use sqlx::pool::PoolConnection;
-use tokio::sync::Notify;
+use tokio::sync::{Semaphore, SemaphorePermit};
 use tokio::time::Instant;
 
 /// A connection used this recently is not asked whether it still answers before its next use.
@@ -25,29 +25,32 @@ const KEPT_AT_MOST: Duration = Duration::from_secs(60);
 pub struct Conns<DB: sqlx::Database> {
     pool: sqlx::Pool<DB>,
     kept: Mutex<Vec<(PoolConnection<DB>, Instant)>>,
-    /// A connection was kept: a taker waiting on the pool (every connection out) looks here
-    /// again, since the pool will not see that one come back.
-    kept_one: Notify,
+    /// One per connection the store may hold at once. A taker waits here, not in the pool: a
+    /// connection given back is kept here, so the pool would not see it come back, and with a
+    /// turn the pool always has room or an idle connection for it.
+    turns: Semaphore,
 }
 
 impl<DB: sqlx::Database> Conns<DB> {
-    pub fn new(pool: sqlx::Pool<DB>) -> Conns<DB> {
+    /// `turns`: at most the pool's connections, less those held elsewhere (the change feed's).
+    pub fn new(pool: sqlx::Pool<DB>, turns: u32) -> Conns<DB> {
         Conns {
             pool,
             kept: Mutex::new(Vec::new()),
-            kept_one: Notify::new(),
+            turns: Semaphore::new(turns as usize),
         }
     }
 
-    /// The most recently used kept connection (asked first whether it still answers when it
-    /// was kept a while), else one from the pool.
-    pub async fn take(&self) -> Result<PoolConnection<DB>, sqlx::Error> {
+    /// A turn, then the most recently used kept connection (asked first whether it still
+    /// answers when it was kept a while), else one from the pool.
+    pub async fn take(&self) -> Result<(PoolConnection<DB>, SemaphorePermit<'_>), sqlx::Error> {
+        let turn = self.turns.acquire().await.map_err(|_| sqlx::Error::PoolClosed)?;
         loop {
             match self.newest() {
-                Some((conn, at)) if at.elapsed() < RECENTLY_USED => return Ok(conn),
+                Some((conn, at)) if at.elapsed() < RECENTLY_USED => return Ok((conn, turn)),
                 Some((mut conn, _)) => {
                     match tokio::time::timeout(PING_BEFORE_USE, sqlx::Connection::ping(&mut *conn)).await {
-                        Ok(Ok(())) => return Ok(conn),
+                        Ok(Ok(())) => return Ok((conn, turn)),
                         Ok(Err(_)) => conn.close_on_drop(),
                         // A frozen server: the other kept connections would hang as long.
                         Err(_) => {
@@ -55,26 +58,8 @@ impl<DB: sqlx::Database> Conns<DB> {
                             self.close_kept();
                         }
                     }
-                    continue;
                 }
-                None => {}
-            }
-            // Room in the pool: it gives an idle connection or makes one. That acquire is never
-            // abandoned halfway (a connection half made is lost, and the server's backend with it).
-            if self.pool.size() < self.pool.options().get_max_connections() {
-                return self.pool.acquire().await;
-            }
-            // Every connection is out: whichever comes first, one given back to the pool or
-            // one kept here.
-            let kept_one = self.kept_one.notified();
-            tokio::pin!(kept_one);
-            kept_one.as_mut().enable();
-            if self.kept() > 0 {
-                continue;
-            }
-            tokio::select! {
-                conn = self.pool.acquire() => return conn,
-                () = kept_one => continue,
+                None => return Ok((self.pool.acquire().await?, turn)),
             }
         }
     }
@@ -85,10 +70,6 @@ impl<DB: sqlx::Database> Conns<DB> {
     fn newest(&self) -> Option<(PoolConnection<DB>, Instant)> {
         let (newest, old) = {
             let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-            if self.pool.is_closed() {
-                kept.clear();
-                return None;
-            }
             // Oldest first: the long-idle ones are at the front.
             let old_ones = kept
                 .iter()
@@ -110,15 +91,14 @@ impl<DB: sqlx::Database> Conns<DB> {
     }
 
     /// Keeps `conn`, in step with its database, for the next operation.
+    /// Once the pool is closed nothing is kept (checked under the lock `close` empties the
+    /// stack under, after closing the pool).
     pub fn give(&self, conn: PoolConnection<DB>) {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         if self.pool.is_closed() {
             return;
         }
-        self.kept
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push((conn, Instant::now()));
-        self.kept_one.notify_one();
+        kept.push((conn, Instant::now()));
     }
 
     /// Connections kept here now.
@@ -131,11 +111,13 @@ impl<DB: sqlx::Database> Conns<DB> {
         &self.pool
     }
 
-    /// Gives every kept connection back and closes the pool (which waits for them).
+    /// Closes the pool, then every kept connection, and waits for them all (`give` keeps
+    /// nothing once the pool is closed).
     pub async fn close(&self) {
-        let kept = std::mem::take(&mut *self.kept.lock().unwrap_or_else(|e| e.into_inner()));
-        drop(kept);
-        self.pool.close().await;
+        let closed = self.pool.close();
+        self.turns.close();
+        self.close_kept();
+        closed.await;
     }
 }
 
@@ -155,17 +137,18 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_kept_connection_is_taken_next_and_reaches_a_taker_waiting_on_the_pool() {
-        let conns = std::sync::Arc::new(Conns::new(one_connection_pool().await));
-        let first = conns.take().await.unwrap();
-        // The pool's one connection is out: this taker waits on the pool.
+    async fn a_kept_connection_is_taken_next_and_reaches_a_taker_waiting_for_a_turn() {
+        let conns = std::sync::Arc::new(Conns::new(one_connection_pool().await, 1));
+        let (first, turn) = conns.take().await.unwrap();
+        // The one turn is out: this taker waits for it.
         let waiting = tokio::spawn({
             let conns = conns.clone();
-            async move { conns.take().await }
+            async move { conns.take().await.map(|(conn, _turn)| conn) }
         });
         tokio::time::sleep(Duration::from_millis(50)).await;
         assert!(!waiting.is_finished());
         conns.give(first);
+        drop(turn);
         let second = tokio::time::timeout(Duration::from_secs(2), waiting)
             .await
             .expect("the kept connection reached the waiting taker")
@@ -175,25 +158,27 @@ mod tests {
         assert_eq!(conns.pool().num_idle(), 0, "kept, not given back to the pool");
         conns.give(second);
         assert_eq!(conns.kept(), 1);
-        let third = conns.take().await.unwrap();
+        let (third, _turn) = conns.take().await.unwrap();
         assert_eq!(conns.kept(), 0);
         drop(third);
     }
 
     #[tokio::test]
     async fn a_connection_kept_a_while_is_asked_before_use_and_close_ends_all() {
-        let conns = Conns::new(one_connection_pool().await);
-        let conn = conns.take().await.unwrap();
+        let conns = Conns::new(one_connection_pool().await, 1);
+        let (conn, turn) = conns.take().await.unwrap();
         conns.give(conn);
+        drop(turn);
         tokio::time::sleep(RECENTLY_USED + Duration::from_millis(100)).await;
         // Kept a while: asked whether it answers, then used (not handed back to the pool).
-        let again = tokio::time::timeout(Duration::from_secs(5), conns.take())
+        let (again, turn) = tokio::time::timeout(Duration::from_secs(5), conns.take())
             .await
             .expect("the kept connection answered")
             .unwrap();
         assert_eq!(conns.kept(), 0);
         assert_eq!(conns.pool().num_idle(), 0);
         conns.give(again);
+        drop(turn);
         tokio::time::timeout(Duration::from_secs(5), conns.close())
             .await
             .expect("close does not wait for kept connections");

@@ -13,6 +13,7 @@ use tokio::time::Instant;
 
 use super::StoreError;
 use super::conns::Conns;
+use tokio::sync::SemaphorePermit;
 
 /// The longest a write may take, from joining its queue to the commit's answer. Over the 2 s
 /// after which a command shows "thinking…", well inside Discord's 15 minutes, and over the
@@ -24,7 +25,7 @@ pub const READ_LIMIT: Duration = Duration::from_secs(5);
 pub const PING_LIMIT: Duration = Duration::from_secs(1);
 
 /// A connection taken for one operation. Given back once the operation ended with the
-/// database's answer ([`Held::done`]), it is kept for the next one (see `conns`). Dropped
+/// database's answer ([`Held::answered`], [`Held::ended`]), it is kept for the next one (see `conns`). Dropped
 /// before that (its time ran out, the future was cancelled), it is closed instead: a connection
 /// to a frozen server would hang whoever took it next, and one cut off mid-statement is out of
 /// step.
@@ -32,14 +33,19 @@ pub struct Held<'a, DB: sqlx::Database> {
     pub conn: Taken<DB>,
     conns: &'a Conns<DB>,
     finished: bool,
+    /// The store's turn (see `Conns`), given up after the connection (a field drops after
+    /// `drop`), so the next taker finds it kept.
+    _turn: SemaphorePermit<'a>,
 }
 
 impl<'a, DB: sqlx::Database> Held<'a, DB> {
     pub async fn take(conns: &'a Conns<DB>) -> Result<Held<'a, DB>, sqlx::Error> {
+        let (conn, turn) = conns.take().await?;
         Ok(Held {
-            conn: Taken(Some(conns.take().await?)),
+            conn: Taken(Some(conn)),
             conns,
             finished: false,
+            _turn: turn,
         })
     }
 
@@ -69,6 +75,18 @@ impl<DB: sqlx::Database> Drop for Held<'_, DB> {
             conn.close_on_drop();
         }
     }
+}
+
+/// One statement that is its own transaction, on a connection from `conns` that is kept again
+/// when the database answered it (see [`Held::answered`]); taking the connection may fail too.
+pub async fn statement<DB: sqlx::Database, T>(
+    conns: &Conns<DB>,
+    run: impl AsyncFnOnce(&mut DB::Connection) -> Result<T, sqlx::Error>,
+) -> Result<T, sqlx::Error> {
+    let mut held = Held::take(conns).await?;
+    let answer = run(&mut held.conn).await;
+    held.answered(&answer);
+    answer
 }
 
 /// The connection a [`Held`] has (`&mut *held.conn` is the database's connection).

@@ -90,16 +90,7 @@ fn text_literal(text: &str) -> Result<String, StoreError> {
             "text with a NUL character cannot be stored".into(),
         ));
     }
-    let mut literal = String::with_capacity(text.len() + 2);
-    literal.push('\'');
-    for c in text.chars() {
-        if c == '\'' {
-            literal.push('\'');
-        }
-        literal.push(c);
-    }
-    literal.push('\'');
-    Ok(literal)
+    Ok(format!("'{}'", text.replace('\'', "''")))
 }
 
 #[cfg(test)]

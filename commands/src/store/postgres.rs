@@ -11,7 +11,7 @@ use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions};
 use super::cache::{Caches, Change, SessionKeeper};
 use super::combine::Combiner;
 use super::conns::{Conns, PING_BEFORE_USE, RECENTLY_USED};
-use super::limits::{self, Held};
+use super::limits;
 use super::migrations;
 use super::record_batch::{self, BatchWriter, PendingRecord, RecordQueue};
 use super::sql::sql_store;
@@ -23,6 +23,9 @@ use super::{
 pub const FEED_HEARTBEAT: Duration = Duration::from_secs(3);
 /// How long that question (and connecting the feed) may take before the feed counts as lost.
 const FEED_ANSWER: Duration = Duration::from_secs(2);
+
+/// Connections the store's operations hold at once (the change feed holds one more).
+const COMMAND_CONNECTIONS: u32 = 10;
 
 /// The notification channel of the `change_feed` migration's trigger.
 const CHANGES: &str = "saikoro_changes";
@@ -78,27 +81,28 @@ impl PgStore {
         batch: &[PendingRecord],
         sent: &AtomicBool,
     ) -> Result<Vec<Recorded>, StoreError> {
-        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
-        // One statement, its own transaction: once sent it may land.
-        limits::mark(sent);
-        let actions: Vec<&NewAction> = batch.iter().flat_map(|p| &p.actions).collect();
-        let rolls: Vec<&NewRoll> = batch.iter().filter_map(|p| p.roll.as_ref()).collect();
-        let row = sqlx::query(RECORD)
-            .bind(actions.iter().map(|a| a.kind.as_str()).collect::<Vec<_>>())
-            .bind(actions.iter().map(|a| a.guild.map(to_db)).collect::<Vec<_>>())
-            .bind(actions.iter().map(|a| to_db(a.channel)).collect::<Vec<_>>())
-            .bind(actions.iter().map(|a| to_db(a.owner)).collect::<Vec<_>>())
-            .bind(actions.iter().map(|a| a.payload.as_str()).collect::<Vec<_>>())
-            .bind(now_ms())
-            .bind(rolls.iter().map(|r| r.session_id).collect::<Vec<_>>())
-            .bind(rolls.iter().map(|r| to_db(r.user_id)).collect::<Vec<_>>())
-            .bind(rolls.iter().map(|r| r.command.as_str()).collect::<Vec<_>>())
-            .bind(rolls.iter().map(|r| r.outcome.as_str()).collect::<Vec<_>>())
-            .bind(rolls.iter().map(|r| r.at_ms).collect::<Vec<_>>())
-            .bind(rolls.iter().map(|r| r.user_name.as_deref()).collect::<Vec<_>>())
-            .fetch_one(&mut *held.conn)
-            .await;
-        held.answered(&row);
+        let row = limits::statement(&self.conns, async |conn| {
+            // One statement, its own transaction: once sent it may land.
+            limits::mark(sent);
+            let actions: Vec<&NewAction> = batch.iter().flat_map(|p| &p.actions).collect();
+            let rolls: Vec<&NewRoll> = batch.iter().filter_map(|p| p.roll.as_ref()).collect();
+            sqlx::query(RECORD)
+                .bind(actions.iter().map(|a| a.kind.as_str()).collect::<Vec<_>>())
+                .bind(actions.iter().map(|a| a.guild.map(to_db)).collect::<Vec<_>>())
+                .bind(actions.iter().map(|a| to_db(a.channel)).collect::<Vec<_>>())
+                .bind(actions.iter().map(|a| to_db(a.owner)).collect::<Vec<_>>())
+                .bind(actions.iter().map(|a| a.payload.as_str()).collect::<Vec<_>>())
+                .bind(now_ms())
+                .bind(rolls.iter().map(|r| r.session_id).collect::<Vec<_>>())
+                .bind(rolls.iter().map(|r| to_db(r.user_id)).collect::<Vec<_>>())
+                .bind(rolls.iter().map(|r| r.command.as_str()).collect::<Vec<_>>())
+                .bind(rolls.iter().map(|r| r.outcome.as_str()).collect::<Vec<_>>())
+                .bind(rolls.iter().map(|r| r.at_ms).collect::<Vec<_>>())
+                .bind(rolls.iter().map(|r| r.user_name.as_deref()).collect::<Vec<_>>())
+                .fetch_one(conn)
+                .await
+        })
+        .await;
         let row = row.map_err(Self::classify)?;
         let ids: Vec<i64> = row.try_get("ids").map_err(Self::classify)?;
         let active: Vec<i64> = row.try_get("logged").map_err(Self::classify)?;
@@ -197,7 +201,7 @@ impl PgStore {
         pool.acquire().await.map_err(Self::classify)?;
         Self::migrate(&pool).await?;
         Ok(PgStore {
-            conns: Arc::new(Conns::new(pool)),
+            conns: Arc::new(Conns::new(pool, COMMAND_CONNECTIONS)),
             combiner: Arc::default(),
             records: Arc::default(),
             kept: SessionKeeper::default(),
@@ -247,7 +251,7 @@ impl PgStore {
             Err(e) => return Err(e),
         }
         Ok(PgStore {
-            conns: Arc::new(Conns::new(pool)),
+            conns: Arc::new(Conns::new(pool, COMMAND_CONNECTIONS)),
             combiner: Arc::default(),
             records: Arc::default(),
             kept: SessionKeeper::default(),
@@ -281,8 +285,8 @@ impl PgStore {
             ("standard_conforming_strings", "on"),
         ]);
         Ok(PgPoolOptions::new()
-            // Ten for commands, one held by the change feed.
-            .max_connections(11)
+            // The commands', and one held by the change feed.
+            .max_connections(COMMAND_CONNECTIONS + 1)
             .acquire_timeout(ACQUIRE_TIMEOUT)
             .idle_timeout(Duration::from_secs(600))
             .max_lifetime(Duration::from_secs(1800))

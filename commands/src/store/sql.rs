@@ -323,14 +323,15 @@ macro_rules! sql_store {
 
                 fn server_settings(&self, guild: u64) -> StoreFuture<'_, Option<ServerSettings>> {
                     Box::pin(limits::read(async move {
-                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
-                        let row: Result<Option<(Json<ServerSettings>,)>, sqlx::Error> =
-                            sqlx::query_as(SELECT_SETTINGS)
-                                .bind(to_db(guild))
-                                .fetch_optional(&mut *held.conn)
-                                .await;
-                        held.answered(&row);
-                        let row = row.map_err(Self::classify)?;
+                        let row: Option<(Json<ServerSettings>,)> =
+                            limits::statement(&self.conns, async |conn| {
+                                sqlx::query_as(SELECT_SETTINGS)
+                                    .bind(to_db(guild))
+                                    .fetch_optional(conn)
+                                    .await
+                            })
+                            .await
+                            .map_err(Self::classify)?;
                         Ok(row.map(|(Json(s),)| s))
                     }))
                 }
@@ -376,14 +377,15 @@ macro_rules! sql_store {
 
                 fn channel_settings(&self, channel: u64) -> StoreFuture<'_, Option<ChannelSettings>> {
                     Box::pin(limits::read(async move {
-                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
-                        let row: Result<Option<(Json<ChannelSettings>,)>, sqlx::Error> =
-                            sqlx::query_as(SELECT_CHANNEL)
-                                .bind(to_db(channel))
-                                .fetch_optional(&mut *held.conn)
-                                .await;
-                        held.answered(&row);
-                        let row = row.map_err(Self::classify)?;
+                        let row: Option<(Json<ChannelSettings>,)> =
+                            limits::statement(&self.conns, async |conn| {
+                                sqlx::query_as(SELECT_CHANNEL)
+                                    .bind(to_db(channel))
+                                    .fetch_optional(conn)
+                                    .await
+                            })
+                            .await
+                            .map_err(Self::classify)?;
                         Ok(row.map(|(Json(s),)| s))
                     }))
                 }
@@ -397,23 +399,24 @@ macro_rules! sql_store {
                         let sent = AtomicBool::new(false);
                         limits::write(&sent, async {
                             let _turn = self.write_turn().await;
-                            let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
-                            // One statement is its own transaction: once sent, it may land.
-                            limits::mark(&sent);
-                            let row = sqlx::query(INSERT_SESSION)
-                                .bind(to_db(session.guild_id))
-                                .bind(to_db(session.channel_id))
-                                .bind(&session.name)
-                                .bind(session.system.key())
-                                .bind(to_db(session.gm))
-                                .bind(Json(session))
-                                .bind(session.created_at_ms)
-                                .bind(session.updated_at_ms)
-                                .bind((session.campaign_id != 0).then_some(session.campaign_id))
-                                .bind(i64::from(session.evening))
-                                .fetch_one(&mut *held.conn)
-                                .await;
-                            held.answered(&row);
+                            let row = limits::statement(&self.conns, async |conn| {
+                                // One statement is its own transaction: once sent, it may land.
+                                limits::mark(&sent);
+                                sqlx::query(INSERT_SESSION)
+                                    .bind(to_db(session.guild_id))
+                                    .bind(to_db(session.channel_id))
+                                    .bind(&session.name)
+                                    .bind(session.system.key())
+                                    .bind(to_db(session.gm))
+                                    .bind(Json(session))
+                                    .bind(session.created_at_ms)
+                                    .bind(session.updated_at_ms)
+                                    .bind((session.campaign_id != 0).then_some(session.campaign_id))
+                                    .bind(i64::from(session.evening))
+                                    .fetch_one(conn)
+                                    .await
+                            })
+                            .await;
                             let row = row.map_err(|e| match &e {
                                 sqlx::Error::Database(db) if db.is_unique_violation() => {
                                     StoreError::AlreadyActive
@@ -431,26 +434,28 @@ macro_rules! sql_store {
 
                 fn active_session(&self, channel: u64) -> StoreFuture<'_, Option<Session>> {
                     Box::pin(limits::read(async move {
-                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
-                        let row = sqlx::query(SELECT_ACTIVE)
-                            .bind(to_db(channel))
-                            .fetch_optional(&mut *held.conn)
-                            .await;
-                        held.answered(&row);
-                        let row = row.map_err(Self::classify)?;
+                        let row = limits::statement(&self.conns, async |conn| {
+                            sqlx::query(SELECT_ACTIVE)
+                                .bind(to_db(channel))
+                                .fetch_optional(conn)
+                                .await
+                        })
+                        .await
+                        .map_err(Self::classify)?;
                         row.as_ref().map(Self::session_from_row).transpose()
                     }))
                 }
 
                 fn session(&self, id: i64) -> StoreFuture<'_, Option<Session>> {
                     Box::pin(limits::read(async move {
-                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
-                        let row = sqlx::query(SELECT_BY_ID)
-                            .bind(id)
-                            .fetch_optional(&mut *held.conn)
-                            .await;
-                        held.answered(&row);
-                        let row = row.map_err(Self::classify)?;
+                        let row = limits::statement(&self.conns, async |conn| {
+                            sqlx::query(SELECT_BY_ID)
+                                .bind(id)
+                                .fetch_optional(conn)
+                                .await
+                        })
+                        .await
+                        .map_err(Self::classify)?;
                         row.as_ref().map(Self::session_from_row).transpose()
                     }))
                 }
@@ -477,14 +482,15 @@ macro_rules! sql_store {
 
                 fn ended_sessions(&self, guild: u64, limit: u32) -> StoreFuture<'_, Vec<Session>> {
                     Box::pin(limits::read(async move {
-                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
-                        let rows = sqlx::query(SELECT_ENDED)
-                            .bind(to_db(guild))
-                            .bind(i64::from(limit))
-                            .fetch_all(&mut *held.conn)
-                            .await;
-                        held.answered(&rows);
-                        let rows = rows.map_err(Self::classify)?;
+                        let rows = limits::statement(&self.conns, async |conn| {
+                            sqlx::query(SELECT_ENDED)
+                                .bind(to_db(guild))
+                                .bind(i64::from(limit))
+                                .fetch_all(conn)
+                                .await
+                        })
+                        .await
+                        .map_err(Self::classify)?;
                         rows.iter().map(Self::session_from_row).collect()
                     }))
                 }
@@ -494,18 +500,19 @@ macro_rules! sql_store {
                     Box::pin(async move {
                         limits::write(&sent, async {
                             let _turn = self.write_turn().await;
-                            let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
-                            limits::mark(&sent);
-                            let written = sqlx::query(APPEND_ROLL)
-                                .bind(entry.session_id)
-                                .bind(to_db(entry.user_id))
-                                .bind(&entry.command)
-                                .bind(Json(&entry.outcome))
-                                .bind(entry.at_ms)
-                                .bind(entry.user_name.as_deref())
-                                .execute(&mut *held.conn)
-                                .await;
-                            held.answered(&written);
+                            let written = limits::statement(&self.conns, async |conn| {
+                                limits::mark(&sent);
+                                sqlx::query(APPEND_ROLL)
+                                    .bind(entry.session_id)
+                                    .bind(to_db(entry.user_id))
+                                    .bind(&entry.command)
+                                    .bind(Json(&entry.outcome))
+                                    .bind(entry.at_ms)
+                                    .bind(entry.user_name.as_deref())
+                                    .execute(conn)
+                                    .await
+                            })
+                            .await;
                             if written.map_err(Self::classify)?.rows_affected() == 1 {
                                 Ok(())
                             } else {
@@ -529,14 +536,15 @@ macro_rules! sql_store {
 
                 fn recent_rolls(&self, session_id: i64, count: u32) -> StoreFuture<'_, Vec<RollLogEntry>> {
                     Box::pin(limits::read(async move {
-                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
-                        let rows = sqlx::query(SELECT_RECENT_ROLLS)
-                            .bind(session_id)
-                            .bind(i64::from(count.min(MAX_RECENT_ROLLS)))
-                            .fetch_all(&mut *held.conn)
-                            .await;
-                        held.answered(&rows);
-                        let rows = rows.map_err(Self::classify)?;
+                        let rows = limits::statement(&self.conns, async |conn| {
+                            sqlx::query(SELECT_RECENT_ROLLS)
+                                .bind(session_id)
+                                .bind(i64::from(count.min(MAX_RECENT_ROLLS)))
+                                .fetch_all(conn)
+                                .await
+                        })
+                        .await
+                        .map_err(Self::classify)?;
                         // Newest first from the index; callers read a log oldest first.
                         rows.iter().rev().map(Self::roll_from_row).collect()
                     }))
@@ -571,26 +579,28 @@ macro_rules! sql_store {
 
                 fn last_session(&self, channel: u64) -> StoreFuture<'_, Option<Session>> {
                     Box::pin(limits::read(async move {
-                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
-                        let row = sqlx::query(SELECT_LAST_IN_CHANNEL)
-                            .bind(to_db(channel))
-                            .fetch_optional(&mut *held.conn)
-                            .await;
-                        held.answered(&row);
-                        let row = row.map_err(Self::classify)?;
+                        let row = limits::statement(&self.conns, async |conn| {
+                            sqlx::query(SELECT_LAST_IN_CHANNEL)
+                                .bind(to_db(channel))
+                                .fetch_optional(conn)
+                                .await
+                        })
+                        .await
+                        .map_err(Self::classify)?;
                         row.as_ref().map(Self::session_from_row).transpose()
                     }))
                 }
 
                 fn campaign_sessions(&self, campaign: i64) -> StoreFuture<'_, Vec<Session>> {
                     Box::pin(limits::read(async move {
-                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
-                        let rows = sqlx::query(SELECT_CAMPAIGN)
-                            .bind(campaign)
-                            .fetch_all(&mut *held.conn)
-                            .await;
-                        held.answered(&rows);
-                        let rows = rows.map_err(Self::classify)?;
+                        let rows = limits::statement(&self.conns, async |conn| {
+                            sqlx::query(SELECT_CAMPAIGN)
+                                .bind(campaign)
+                                .fetch_all(conn)
+                                .await
+                        })
+                        .await
+                        .map_err(Self::classify)?;
                         rows.iter().map(Self::session_from_row).collect()
                     }))
                 }
@@ -600,18 +610,19 @@ macro_rules! sql_store {
                         let sent = AtomicBool::new(false);
                         limits::write(&sent, async {
                             let _turn = self.write_turn().await;
-                            let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
-                            limits::mark(&sent);
-                            let row = sqlx::query(INSERT_ACTION)
-                                .bind(&action.kind)
-                                .bind(action.guild.map(to_db))
-                                .bind(to_db(action.channel))
-                                .bind(to_db(action.owner))
-                                .bind(Json(&action.payload))
-                                .bind(now_ms())
-                                .fetch_one(&mut *held.conn)
-                                .await;
-                            held.answered(&row);
+                            let row = limits::statement(&self.conns, async |conn| {
+                                limits::mark(&sent);
+                                sqlx::query(INSERT_ACTION)
+                                    .bind(&action.kind)
+                                    .bind(action.guild.map(to_db))
+                                    .bind(to_db(action.channel))
+                                    .bind(to_db(action.owner))
+                                    .bind(Json(&action.payload))
+                                    .bind(now_ms())
+                                    .fetch_one(conn)
+                                    .await
+                            })
+                            .await;
                             row.map_err(Self::classify)?
                                 .try_get::<i64, _>("id")
                                 .map_err(Self::classify)
@@ -622,13 +633,14 @@ macro_rules! sql_store {
 
                 fn action(&self, id: i64) -> StoreFuture<'_, Option<Action>> {
                     Box::pin(limits::read(async move {
-                        let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
-                        let row = sqlx::query(SELECT_ACTION)
-                            .bind(id)
-                            .fetch_optional(&mut *held.conn)
-                            .await;
-                        held.answered(&row);
-                        let row = row.map_err(Self::classify)?;
+                        let row = limits::statement(&self.conns, async |conn| {
+                            sqlx::query(SELECT_ACTION)
+                                .bind(id)
+                                .fetch_optional(conn)
+                                .await
+                        })
+                        .await
+                        .map_err(Self::classify)?;
                         row.as_ref().map(Self::action_from_row).transpose()
                     }))
                 }
@@ -638,14 +650,15 @@ macro_rules! sql_store {
                         let sent = AtomicBool::new(false);
                         let row = limits::write(&sent, async {
                             let _turn = self.write_turn().await;
-                            let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
-                            limits::mark(&sent);
-                            let row = sqlx::query(USE_ACTION)
-                                .bind(id)
-                                .bind(now_ms())
-                                .fetch_optional(&mut *held.conn)
-                                .await;
-                            held.answered(&row);
+                            let row = limits::statement(&self.conns, async |conn| {
+                                limits::mark(&sent);
+                                sqlx::query(USE_ACTION)
+                                    .bind(id)
+                                    .bind(now_ms())
+                                    .fetch_optional(conn)
+                                    .await
+                            })
+                            .await;
                             row.map_err(Self::classify)
                         })
                         .await?;
@@ -664,13 +677,11 @@ macro_rules! sql_store {
                         let sent = AtomicBool::new(false);
                         limits::write(&sent, async {
                             let _turn = self.write_turn().await;
-                            let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
-                            limits::mark(&sent);
-                            let released = sqlx::query(RELEASE_ACTION)
-                                .bind(id)
-                                .execute(&mut *held.conn)
-                                .await;
-                            held.answered(&released);
+                            let released = limits::statement(&self.conns, async |conn| {
+                                limits::mark(&sent);
+                                sqlx::query(RELEASE_ACTION).bind(id).execute(conn).await
+                            })
+                            .await;
                             released.map_err(Self::classify)?;
                             Ok(())
                         })
@@ -688,14 +699,15 @@ macro_rules! sql_store {
                             if !self.schema_ready() {
                                 return Err(StoreError::Unavailable("migrations not run yet".into()));
                             }
-                            let mut held = Held::take(&self.conns).await.map_err(Self::classify)?;
-                            // A table the migrations make: a server that answers before
-                            // they ran is not ready to serve sessions.
-                            let answered = sqlx::query(SELECT_SETTINGS)
-                                .bind(0i64)
-                                .fetch_optional(&mut *held.conn)
-                                .await;
-                            held.answered(&answered);
+                            let answered = limits::statement(&self.conns, async |conn| {
+                                // A table the migrations make: a server that answers before
+                                // they ran is not ready to serve sessions.
+                                sqlx::query(SELECT_SETTINGS)
+                                    .bind(0i64)
+                                    .fetch_optional(conn)
+                                    .await
+                            })
+                            .await;
                             answered.map(|_| ()).map_err(Self::classify)
                         };
                         let deadline = tokio::time::Instant::now() + PING_LIMIT;

@@ -26,6 +26,9 @@ use super::{
     ACQUIRE_TIMEOUT, Backend, NewAction, NewRoll, Recorded, StoreError, classify_common, now_ms, to_db,
 };
 
+/// Connections to the file (every one the store's: there is no change feed).
+const CONNECTIONS: u32 = 4;
+
 /// A [`Store`](super::Store) in one SQLite file. Clones share the pool and the turns.
 #[derive(Clone)]
 pub struct SqliteStore {
@@ -226,7 +229,7 @@ impl SqliteStore {
             .pragma("cache_size", "-1024");
         let pool = SqlitePoolOptions::new()
             // Writers take turns and most reads are cached, so a few connections serve.
-            .max_connections(4)
+            .max_connections(CONNECTIONS)
             .acquire_timeout(ACQUIRE_TIMEOUT)
             .connect_with(options)
             .await
@@ -236,7 +239,7 @@ impl SqliteStore {
             .await
             .map_err(|e| migrate_error(e, Self::classify))?;
         Ok(SqliteStore {
-            conns: Arc::new(Conns::new(pool)),
+            conns: Arc::new(Conns::new(pool, CONNECTIONS)),
             combiner: Arc::default(),
             writer: Arc::default(),
             records: Arc::default(),
