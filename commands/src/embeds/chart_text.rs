@@ -10,6 +10,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use ab_glyph::{Font, FontRef, GlyphId, ScaleFont, point};
 
+use super::chart_canvas::{Canvas, Rgb};
+
 /// Glyphs kept at most (a title can hold any character a player typed; past this, glyphs are
 /// rasterised each time and not kept).
 const MAX_GLYPHS: usize = 4_096;
@@ -30,7 +32,7 @@ pub struct Label<'a> {
     pub at: (i32, i32),
     pub h: Align,
     pub v: Align,
-    pub rgb: (u8, u8, u8),
+    pub rgb: Rgb,
 }
 
 /// A glyph as plotters places it: its coverage (alpha out of 256) in a `w`-wide box whose top
@@ -104,23 +106,10 @@ fn glyph(font_key: usize, font: &FontRef<'static>, c: char, size: f32) -> Arc<Gl
     g
 }
 
-/// plotters' blend of one channel.
-fn blend(prev: &mut u8, new: u8, a: u16) {
-    if a >= 255 {
-        *prev = new;
-    } else if new > *prev {
-        *prev += (u32::from(new - *prev) * u32::from(a) / 256) as u8;
-    } else {
-        *prev -= (u32::from(*prev - new) * u32::from(a) / 256) as u8;
-    }
-}
-
-/// Draws `label` onto `rgb` (`width` × `height`, 3 bytes a pixel); what falls outside is cut.
-/// `false` if the font cannot be read.
-pub fn draw(rgb: &mut [u8], width: usize, height: usize, label: &Label<'_>) -> bool {
-    let Some(f) = font(label.font) else {
-        return false;
-    };
+/// Each glyph of `label` and where the top left corner of its box falls; `None` if the font
+/// cannot be read.
+fn placed(label: &Label<'_>) -> Option<Vec<((i32, i32), Arc<Glyph>)>> {
+    let f = font(label.font)?;
     let font_key = label.font.as_ptr() as usize;
     let scaled = f.as_scaled(label.size);
     let glyphs: Vec<Arc<Glyph>> = label
@@ -147,28 +136,42 @@ pub fn draw(rgb: &mut [u8], width: usize, height: usize, label: &Label<'_>) -> b
         Align::Center => -h / 2,
         Align::End => -h,
     };
-    let (r, gr, b) = label.rgb;
     let mut pen = 0f32;
+    let mut out = Vec::with_capacity(glyphs.len());
     for (i, g) in glyphs.iter().enumerate() {
         if i > 0 {
             pen += scaled.kern(glyphs[i - 1].id, g.id);
         }
-        let x0 = label.at.0 + dx + pen as i32;
-        let y0 = label.at.1 + dy + g.y_off;
+        out.push((
+            (label.at.0 + dx + pen as i32, label.at.1 + dy + g.y_off),
+            g.clone(),
+        ));
+        pen += g.advance;
+    }
+    Some(out)
+}
+
+/// Draws `label` onto `canvas`, blended with what is under it; what falls outside is cut.
+/// `false` if the font cannot be read.
+pub fn draw(canvas: &mut Canvas, label: &Label<'_>) -> bool {
+    let Some(glyphs) = placed(label) else {
+        return false;
+    };
+    let (width, height) = (canvas.width() as i32, canvas.height() as i32);
+    for ((x0, y0), g) in glyphs {
+        if g.w == 0 {
+            continue;
+        }
         for (k, &a) in g.alpha.iter().enumerate() {
             if a == 0 {
                 continue;
             }
             let (x, y) = (x0 + (k % g.w) as i32, y0 + (k / g.w) as i32);
-            if x < 0 || y < 0 || x as usize >= width || y as usize >= height {
+            if x < 0 || y < 0 || x >= width || y >= height {
                 continue;
             }
-            let at = (y as usize * width + x as usize) * 3;
-            blend(&mut rgb[at], r, a);
-            blend(&mut rgb[at + 1], gr, a);
-            blend(&mut rgb[at + 2], b, a);
+            canvas.blend(x as usize, y as usize, label.rgb, a);
         }
-        pen += g.advance;
     }
     true
 }
@@ -181,14 +184,25 @@ mod tests {
     const W: usize = 120;
     const H: usize = 60;
 
-    fn canvas() -> Vec<u8> {
-        vec![0xFF; W * H * 3]
+    fn canvas() -> Canvas {
+        Canvas::new(W, H, (0xFF, 0xFF, 0xFF))
+    }
+
+    /// Every pixel's colour, row by row.
+    fn pixels(c: &Canvas) -> Vec<u8> {
+        (0..H)
+            .flat_map(|y| (0..W).map(move |x| (x, y)))
+            .flat_map(|(x, y)| {
+                let (r, g, b) = c.rgb_at(x, y).unwrap();
+                [r, g, b]
+            })
+            .collect()
     }
 
     /// The inked pixels' box: (min x, min y, max x, max y).
-    fn ink(rgb: &[u8]) -> Option<(usize, usize, usize, usize)> {
+    fn ink(c: &Canvas) -> Option<(usize, usize, usize, usize)> {
         let mut b: Option<(usize, usize, usize, usize)> = None;
-        for (i, px) in rgb.chunks(3).enumerate() {
+        for (i, px) in pixels(c).chunks(3).enumerate() {
             if px.iter().any(|&v| v < 0x80) {
                 let (x, y) = (i % W, i / W);
                 b = Some(b.map_or((x, y, x, y), |(a, c, d, e)| {
@@ -214,12 +228,12 @@ mod tests {
     #[test]
     fn text_sits_where_its_anchor_says() {
         let mut end = canvas();
-        assert!(draw(&mut end, W, H, &label("58.3", Align::End, Align::Center)));
+        assert!(draw(&mut end, &label("58.3", Align::End, Align::Center)));
         let (_, y0, x1, y1) = ink(&end).expect("inked");
         assert!((56..=60).contains(&x1), "ends at the anchor: {x1}");
         assert!(y0 < 30 && y1 > 30, "centred on it: {y0}..{y1}");
         let mut start = canvas();
-        assert!(draw(&mut start, W, H, &label("58.3", Align::Start, Align::Start)));
+        assert!(draw(&mut start, &label("58.3", Align::Start, Align::Start)));
         let (x0, y0, _, _) = ink(&start).expect("inked");
         // plotters puts a top-anchored line's glyphs half its size below the anchor, less
         // their height above the baseline: digits reach a few pixels above it.
@@ -233,7 +247,7 @@ mod tests {
             at: (-500, 500),
             ..label("58.3", Align::Start, Align::Start)
         };
-        assert!(draw(&mut cut, W, H, &far));
+        assert!(draw(&mut cut, &far));
         assert_eq!(ink(&cut), None);
     }
 
@@ -241,9 +255,10 @@ mod tests {
     fn a_kept_glyph_draws_as_the_first_did() {
         let text = "μ = 7.00 39–41 %";
         let mut first = canvas();
-        assert!(draw(&mut first, W, H, &label(text, Align::Center, Align::Center)));
+        assert!(draw(&mut first, &label(text, Align::Center, Align::Center)));
         let mut again = canvas();
-        assert!(draw(&mut again, W, H, &label(text, Align::Center, Align::Center)));
+        assert!(draw(&mut again, &label(text, Align::Center, Align::Center)));
+        let (first, again) = (pixels(&first), pixels(&again));
         assert_eq!(first, again);
         // Antialiased: edges are blended, not only black and white, in sixteenths (black on
         // white: 255 less k/16 of it), so a chart's colours fit a palette.

@@ -2,6 +2,7 @@
 //! Discord's limits (which serenity only partly checks) so a long roll is shortened by us, never
 //! rejected by Discord.
 
+pub mod chart_canvas;
 pub mod chart_png;
 pub mod chart_text;
 pub mod limits;

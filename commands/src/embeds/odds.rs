@@ -232,9 +232,9 @@ pub fn exact_note(lang: Lang) -> String {
 /// in rare kanji) is drawn from its first part that reads (`確率: 2D6>=7` → `2D6>=7`).
 pub mod chart {
     use ab_glyph::Font;
-    use plotters::prelude::*;
 
     use super::{Bin, percent};
+    use crate::embeds::chart_canvas::{Canvas, Rgb};
     use crate::embeds::chart_text::{self, Align, Label};
 
     pub const WIDTH: u32 = 640;
@@ -306,31 +306,34 @@ pub mod chart {
         draw_with(bins, good, &Labels::default())
     }
 
-    /// `None` if drawing or encoding fails (the embed is sent without a chart).
+    /// `None` if encoding fails (the embed is sent without a chart).
     pub fn draw_with(bins: &[Bin], good: &dyn Fn(i64) -> bool, text: &Labels) -> Option<Vec<u8>> {
-        // The worker thread's canvas, reused: a fresh 600 KB buffer a chart cost more in the
-        // allocator and page faults than drawing on it (issue 32). White to start with
-        // (plotters' fill would write it a second time).
-        let mut rgb = CANVAS.with(|c| std::mem::take(&mut *c.borrow_mut()));
-        rgb.clear();
-        rgb.resize((WIDTH * HEIGHT * 3) as usize, 0xFF);
-        let png = draw_on(&mut rgb, bins, good, text);
-        CANVAS.with(|c| *c.borrow_mut() = rgb);
-        png
+        // The worker thread's canvas, reused: a fresh buffer a chart cost more in the allocator
+        // and page faults than drawing on it (issue 32).
+        CANVAS.with(|c| {
+            let mut canvas = c.borrow_mut();
+            canvas.clear(WIDTH as usize, HEIGHT as usize, WHITE);
+            draw_on(&mut canvas, bins, good, text)
+        })
+    }
+
+    thread_local! {
+        static CANVAS: std::cell::RefCell<Canvas> = std::cell::RefCell::new(Canvas::new(0, 0, WHITE));
     }
 
     /// A label waiting for the shapes: text, font, size, anchor point, across, down, colour.
-    type Pending = (String, &'static [u8], f32, (i32, i32), Align, Align, RGBColor);
+    type Pending = (String, &'static [u8], f32, (i32, i32), Align, Align, Rgb);
 
-    thread_local! {
-        static CANVAS: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
+    const WHITE: Rgb = (0xFF, 0xFF, 0xFF);
+    const BLACK: Rgb = (0, 0, 0);
+    const GREEN: Rgb = (0x2E, 0xCC, 0x71);
+    const BLUE: Rgb = (0x58, 0x65, 0xF2);
+    const ORANGE: Rgb = (0xE6, 0x7E, 0x22);
 
-    fn draw_on(rgb: &mut [u8], bins: &[Bin], good: &dyn Fn(i64) -> bool, text: &Labels) -> Option<Vec<u8>> {
-        // The text, drawn over the shapes from cached glyphs (see `chart_text`).
-        let mut labels: Vec<Pending> = Vec::new();
+    fn draw_on(canvas: &mut Canvas, bins: &[Bin], good: &dyn Fn(i64) -> bool, text: &Labels) -> Option<Vec<u8>> {
+        // The text goes over the shapes, from cached glyphs (see `chart_text`).
+        let mut owned: Vec<Pending> = Vec::new();
         {
-            let root = BitMapBackend::with_buffer(rgb, (WIDTH, HEIGHT)).into_drawing_area();
             let peak = bins.iter().map(|b| b.p).fold(0.0, f64::max);
             let (w, h) = (WIDTH as i32, HEIGHT as i32);
             let base = h - BOTTOM;
@@ -338,34 +341,16 @@ pub mod chart {
             let n = bins.len().max(1) as i32;
             let slot = plot_w / n;
             if let Some((t, font)) = text.title.as_ref().and_then(|t| Some((t, font_for(t)?))) {
-                labels.push((
-                    t.clone(),
-                    font,
-                    18.0,
-                    (w / 2, 8),
-                    Align::Center,
-                    Align::Start,
-                    BLACK,
-                ));
+                owned.push((t.clone(), font, 18.0, (w / 2, 8), Align::Center, Align::Start, BLACK));
             }
             // The percentage axis: 0, half the peak, the peak.
             for k in 0..=2 {
                 let p = peak * f64::from(k) / 2.0;
                 let y = base - (f64::from(k) / 2.0 * f64::from(base - TOP)).round() as i32;
-                root.draw(&PathElement::new(vec![(LEFT - 4, y), (LEFT, y)], BLACK))
-                    .ok()?;
-                labels.push((
-                    percent(p),
-                    FONT,
-                    11.0,
-                    (LEFT - 6, y),
-                    Align::End,
-                    Align::Center,
-                    BLACK,
-                ));
+                canvas.line((LEFT - 4, y), (LEFT, y), 1, BLACK);
+                owned.push((percent(p), FONT, 11.0, (LEFT - 6, y), Align::End, Align::Center, BLACK));
             }
-            root.draw(&PathElement::new(vec![(LEFT, TOP), (LEFT, base)], BLACK))
-                .ok()?;
+            canvas.line((LEFT, TOP), (LEFT, base), 1, BLACK);
             // Values under every bar that has room, and each bar's percentage above it.
             let widest = bins.iter().map(|b| label(b).chars().count()).max().unwrap_or(1) as i32;
             let every = ((widest * 7 + 4) / slot.max(1) + 1).max(1) as usize;
@@ -378,74 +363,39 @@ pub mod chart {
                 } else {
                     0
                 };
-                let fill = if good(b.lo) {
-                    RGBColor(0x2E, 0xCC, 0x71)
-                } else {
-                    RGBColor(0x58, 0x65, 0xF2)
-                };
-                root.draw(&Rectangle::new(
-                    [(x0 + gap, base - height), (x0 + slot - gap, base)],
-                    fill.filled(),
-                ))
-                .ok()?;
+                let fill = if good(b.lo) { GREEN } else { BLUE };
+                canvas.fill((x0 + gap, base - height), (x0 + slot - gap, base), fill);
                 // A tick under each bar.
                 let mid = x0 + slot / 2;
-                root.draw(&PathElement::new(vec![(mid, base), (mid, base + 5)], BLACK))
-                    .ok()?;
+                canvas.line((mid, base), (mid, base + 5), 1, BLACK);
                 if i % every == 0 {
-                    labels.push((
-                        label(b),
-                        FONT,
-                        11.0,
-                        (mid, base + 7),
-                        Align::Center,
-                        Align::Start,
-                        BLACK,
-                    ));
+                    owned.push((label(b), FONT, 11.0, (mid, base + 7), Align::Center, Align::Start, BLACK));
                 }
                 if per_bar && b.p > 0.0 {
                     let pc = format!("{:.1}", b.p * 100.0);
-                    labels.push((
-                        pc,
-                        FONT,
-                        10.0,
-                        (mid, base - height - 2),
-                        Align::Center,
-                        Align::End,
-                        BLACK,
-                    ));
+                    owned.push((pc, FONT, 10.0, (mid, base - height - 2), Align::Center, Align::End, BLACK));
                 }
             }
-            root.draw(&PathElement::new(
-                vec![(LEFT, base), (LEFT + n * slot, base)],
-                BLACK.stroke_width(2),
-            ))
-            .ok()?;
+            canvas.line((LEFT, base), (LEFT + n * slot, base), 2, BLACK);
             // The mean: a line where it falls among the bars, and its value.
             if let (Some(m), Some(first), Some(last)) = (text.mean, bins.first(), bins.last()) {
                 let span = (last.hi - first.lo + 1) as f64;
                 let x = LEFT + ((m - first.lo as f64 + 0.5) / span * f64::from(n * slot)).round() as i32;
                 let x = x.clamp(LEFT, LEFT + n * slot);
-                let orange = RGBColor(0xE6, 0x7E, 0x22);
-                root.draw(&PathElement::new(
-                    vec![(x, TOP), (x, base)],
-                    orange.stroke_width(2),
-                ))
-                .ok()?;
+                canvas.line((x, TOP), (x, base), 2, ORANGE);
                 // In the top right corner, in the line's colour: clear of the bars' labels.
-                labels.push((
+                owned.push((
                     format!("μ = {}", super::number(m)),
                     FONT,
                     13.0,
                     (w - MARGIN, 10),
                     Align::End,
                     Align::Start,
-                    orange,
+                    ORANGE,
                 ));
             }
-            root.present().ok()?;
         }
-        for (text, font, size, at, h, v, c) in &labels {
+        for (text, font, size, at, h, v, rgb) in &owned {
             let label = Label {
                 text,
                 font,
@@ -453,13 +403,13 @@ pub mod chart {
                 at: *at,
                 h: *h,
                 v: *v,
-                rgb: (c.0, c.1, c.2),
+                rgb: *rgb,
             };
-            if !chart_text::draw(rgb, WIDTH as usize, HEIGHT as usize, &label) {
+            if !chart_text::draw(canvas, &label) {
                 return None;
             }
         }
-        crate::embeds::chart_png::encode(rgb, WIDTH, HEIGHT)
+        crate::embeds::chart_png::encode(canvas)
     }
 }
 
