@@ -19,6 +19,8 @@ pub struct Canvas {
     palette: Vec<Rgb>,
     /// Text blends seen: (background index, text colour) → the index of each coverage level.
     blends: Vec<((u8, Rgb), [Option<u8>; LEVELS])>,
+    /// The blend used last (most of a text's pixels are over the same colour).
+    last_blend: usize,
 }
 
 impl Canvas {
@@ -30,6 +32,7 @@ impl Canvas {
             pixels: Vec::new(),
             palette: Vec::new(),
             blends: Vec::new(),
+            last_blend: 0,
         };
         c.clear(width, height, background);
         c
@@ -64,7 +67,8 @@ impl Canvas {
 
     /// The colour of the pixel at (`x`, `y`); `None` outside.
     pub fn rgb_at(&self, x: usize, y: usize) -> Option<Rgb> {
-        (x < self.width && y < self.height).then(|| self.palette[usize::from(self.pixels[y * self.width + x])])
+        (x < self.width && y < self.height)
+            .then(|| self.palette[usize::from(self.pixels[y * self.width + x])])
     }
 
     /// `rgb`'s index, added to the palette when new; once the palette is full, the nearest
@@ -132,12 +136,18 @@ impl Canvas {
         let under = self.pixels[at];
         let level = usize::from(alpha / 16).min(LEVELS - 1);
         let pair = (under, rgb);
-        let slot = match self.blends.iter().position(|(k, _)| *k == pair) {
-            Some(i) => i,
-            None => {
-                self.blends.push((pair, [None; LEVELS]));
-                self.blends.len() - 1
-            }
+        let slot = if self.blends.get(self.last_blend).is_some_and(|(k, _)| *k == pair) {
+            self.last_blend
+        } else {
+            let slot = match self.blends.iter().position(|(k, _)| *k == pair) {
+                Some(i) => i,
+                None => {
+                    self.blends.push((pair, [None; LEVELS]));
+                    self.blends.len() - 1
+                }
+            };
+            self.last_blend = slot;
+            slot
         };
         let index = match self.blends[slot].1[level] {
             Some(i) => i,

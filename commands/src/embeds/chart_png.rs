@@ -5,7 +5,10 @@ use super::chart_canvas::Canvas;
 
 /// `canvas` as a PNG; `None` if encoding fails.
 pub fn encode(canvas: &Canvas) -> Option<Vec<u8>> {
-    let (width, height) = (u32::try_from(canvas.width()).ok()?, u32::try_from(canvas.height()).ok()?);
+    let (width, height) = (
+        u32::try_from(canvas.width()).ok()?,
+        u32::try_from(canvas.height()).ok()?,
+    );
     // A chart encodes to about 10 KB: room for it at once rather than growing by copies.
     let mut out = Vec::with_capacity(32 * 1024);
     {

@@ -52,17 +52,19 @@ fn glyphs() -> &'static Mutex<HashMap<Key, Arc<Glyph>>> {
     GLYPHS.get_or_init(Mutex::default)
 }
 
-/// The font behind `bytes`, parsed once per font.
-pub fn font(bytes: &'static [u8]) -> Option<FontRef<'static>> {
-    static FONTS: OnceLock<Mutex<Vec<(usize, FontRef<'static>)>>> = OnceLock::new();
+/// The font behind `bytes`, parsed once per font and lent from then on (a parsed font is a
+/// kilobyte of tables: cloning it for every label was a tenth of the text's time).
+pub fn font(bytes: &'static [u8]) -> Option<&'static FontRef<'static>> {
+    static FONTS: OnceLock<Mutex<Vec<(usize, &'static FontRef<'static>)>>> = OnceLock::new();
     let fonts = FONTS.get_or_init(Mutex::default);
     let mut fonts = fonts.lock().unwrap_or_else(|e| e.into_inner());
     let key = bytes.as_ptr() as usize;
     if let Some((_, f)) = fonts.iter().find(|(k, _)| *k == key) {
-        return Some(f.clone());
+        return Some(f);
     }
-    let f = FontRef::try_from_slice(bytes).ok()?;
-    fonts.push((key, f.clone()));
+    // The bot carries two fonts, each parsed once for the life of the process.
+    let f: &'static FontRef<'static> = Box::leak(Box::new(FontRef::try_from_slice(bytes).ok()?));
+    fonts.push((key, f));
     Some(f)
 }
 
@@ -93,17 +95,23 @@ fn rasterise(font: &FontRef<'static>, c: char, size: f32) -> Glyph {
     g
 }
 
-fn glyph(font_key: usize, font: &FontRef<'static>, c: char, size: f32) -> Arc<Glyph> {
-    let key = (font_key, c, size.to_bits());
-    if let Some(g) = glyphs().lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return g.clone();
-    }
-    let g = Arc::new(rasterise(font, c, size));
+/// The glyphs of `text`, from those kept (one lock for the whole text), rasterised and kept
+/// where new.
+fn glyphs_of(font_key: usize, font: &FontRef<'static>, text: &str, size: f32) -> Vec<Arc<Glyph>> {
     let mut kept = glyphs().lock().unwrap_or_else(|e| e.into_inner());
-    if kept.len() < MAX_GLYPHS {
-        kept.insert(key, g.clone());
-    }
-    g
+    text.chars()
+        .map(|c| {
+            let key = (font_key, c, size.to_bits());
+            if let Some(g) = kept.get(&key) {
+                return g.clone();
+            }
+            let g = Arc::new(rasterise(font, c, size));
+            if kept.len() < MAX_GLYPHS {
+                kept.insert(key, g.clone());
+            }
+            g
+        })
+        .collect()
 }
 
 /// Each glyph of `label` and where the top left corner of its box falls; `None` if the font
@@ -112,11 +120,7 @@ fn placed(label: &Label<'_>) -> Option<Vec<((i32, i32), Arc<Glyph>)>> {
     let f = font(label.font)?;
     let font_key = label.font.as_ptr() as usize;
     let scaled = f.as_scaled(label.size);
-    let glyphs: Vec<Arc<Glyph>> = label
-        .text
-        .chars()
-        .map(|c| glyph(font_key, &f, c, label.size))
-        .collect();
+    let glyphs = glyphs_of(font_key, f, label.text, label.size);
     // plotters' layout box: the advances and kerning, and 1/1.24 of the size for its height.
     let mut span = 0f32;
     for (i, g) in glyphs.iter().enumerate() {
@@ -162,15 +166,17 @@ pub fn draw(canvas: &mut Canvas, label: &Label<'_>) -> bool {
         if g.w == 0 {
             continue;
         }
-        for (k, &a) in g.alpha.iter().enumerate() {
-            if a == 0 {
+        for (dy, row) in g.alpha.chunks_exact(g.w).enumerate() {
+            let y = y0 + dy as i32;
+            if y < 0 || y >= height {
                 continue;
             }
-            let (x, y) = (x0 + (k % g.w) as i32, y0 + (k / g.w) as i32);
-            if x < 0 || y < 0 || x >= width || y >= height {
-                continue;
+            for (dx, &a) in row.iter().enumerate() {
+                let x = x0 + dx as i32;
+                if a != 0 && x >= 0 && x < width {
+                    canvas.blend(x as usize, y as usize, label.rgb, a);
+                }
             }
-            canvas.blend(x as usize, y as usize, label.rgb, a);
         }
     }
     true

@@ -330,7 +330,12 @@ pub mod chart {
     const BLUE: Rgb = (0x58, 0x65, 0xF2);
     const ORANGE: Rgb = (0xE6, 0x7E, 0x22);
 
-    fn draw_on(canvas: &mut Canvas, bins: &[Bin], good: &dyn Fn(i64) -> bool, text: &Labels) -> Option<Vec<u8>> {
+    fn draw_on(
+        canvas: &mut Canvas,
+        bins: &[Bin],
+        good: &dyn Fn(i64) -> bool,
+        text: &Labels,
+    ) -> Option<Vec<u8>> {
         // The text goes over the shapes, from cached glyphs (see `chart_text`).
         let mut owned: Vec<Pending> = Vec::new();
         {
@@ -341,14 +346,30 @@ pub mod chart {
             let n = bins.len().max(1) as i32;
             let slot = plot_w / n;
             if let Some((t, font)) = text.title.as_ref().and_then(|t| Some((t, font_for(t)?))) {
-                owned.push((t.clone(), font, 18.0, (w / 2, 8), Align::Center, Align::Start, BLACK));
+                owned.push((
+                    t.clone(),
+                    font,
+                    18.0,
+                    (w / 2, 8),
+                    Align::Center,
+                    Align::Start,
+                    BLACK,
+                ));
             }
             // The percentage axis: 0, half the peak, the peak.
             for k in 0..=2 {
                 let p = peak * f64::from(k) / 2.0;
                 let y = base - (f64::from(k) / 2.0 * f64::from(base - TOP)).round() as i32;
                 canvas.line((LEFT - 4, y), (LEFT, y), 1, BLACK);
-                owned.push((percent(p), FONT, 11.0, (LEFT - 6, y), Align::End, Align::Center, BLACK));
+                owned.push((
+                    percent(p),
+                    FONT,
+                    11.0,
+                    (LEFT - 6, y),
+                    Align::End,
+                    Align::Center,
+                    BLACK,
+                ));
             }
             canvas.line((LEFT, TOP), (LEFT, base), 1, BLACK);
             // Values under every bar that has room, and each bar's percentage above it.
@@ -369,11 +390,27 @@ pub mod chart {
                 let mid = x0 + slot / 2;
                 canvas.line((mid, base), (mid, base + 5), 1, BLACK);
                 if i % every == 0 {
-                    owned.push((label(b), FONT, 11.0, (mid, base + 7), Align::Center, Align::Start, BLACK));
+                    owned.push((
+                        label(b),
+                        FONT,
+                        11.0,
+                        (mid, base + 7),
+                        Align::Center,
+                        Align::Start,
+                        BLACK,
+                    ));
                 }
                 if per_bar && b.p > 0.0 {
                     let pc = format!("{:.1}", b.p * 100.0);
-                    owned.push((pc, FONT, 10.0, (mid, base - height - 2), Align::Center, Align::End, BLACK));
+                    owned.push((
+                        pc,
+                        FONT,
+                        10.0,
+                        (mid, base - height - 2),
+                        Align::Center,
+                        Align::End,
+                        BLACK,
+                    ));
                 }
             }
             canvas.line((LEFT, base), (LEFT + n * slot, base), 2, BLACK);
