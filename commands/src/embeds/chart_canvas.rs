@@ -11,6 +11,10 @@ const LEVELS: usize = 17;
 
 pub type Rgb = (u8, u8, u8);
 
+/// A text colour over a palette colour (its index), and the index of each coverage level of
+/// the two blended, found as they are first needed.
+type Blend = ((u8, Rgb), [Option<u8>; LEVELS]);
+
 /// A `width` × `height` picture of palette indices.
 pub struct Canvas {
     width: usize,
@@ -18,7 +22,7 @@ pub struct Canvas {
     pixels: Vec<u8>,
     palette: Vec<Rgb>,
     /// Text blends seen: (background index, text colour) → the index of each coverage level.
-    blends: Vec<((u8, Rgb), [Option<u8>; LEVELS])>,
+    blends: Vec<Blend>,
     /// The blend used last (most of a text's pixels are over the same colour).
     last_blend: usize,
 }

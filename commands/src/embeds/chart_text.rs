@@ -114,9 +114,12 @@ fn glyphs_of(font_key: usize, font: &FontRef<'static>, text: &str, size: f32) ->
         .collect()
 }
 
+/// A glyph and where the top left corner of its box falls.
+type Placed = ((i32, i32), Arc<Glyph>);
+
 /// Each glyph of `label` and where the top left corner of its box falls; `None` if the font
 /// cannot be read.
-fn placed(label: &Label<'_>) -> Option<Vec<((i32, i32), Arc<Glyph>)>> {
+fn placed(label: &Label<'_>) -> Option<Vec<Placed>> {
     let f = font(label.font)?;
     let font_key = label.font.as_ptr() as usize;
     let scaled = f.as_scaled(label.size);
