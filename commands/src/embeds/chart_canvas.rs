@@ -70,6 +70,7 @@ impl Canvas {
     }
 
     /// The colour of the pixel at (`x`, `y`); `None` outside.
+    #[cfg(test)]
     pub fn rgb_at(&self, x: usize, y: usize) -> Option<Rgb> {
         (x < self.width && y < self.height)
             .then(|| self.palette[usize::from(self.pixels[y * self.width + x])])
@@ -97,24 +98,17 @@ impl Canvas {
     /// Fills the rectangle from (`x0`, `y0`) to (`x1`, `y1`), both corners included, with
     /// `rgb`; what falls outside is cut.
     pub fn fill(&mut self, (x0, y0): (i32, i32), (x1, y1): (i32, i32), rgb: Rgb) {
-        let clamp = |v: i32, len: usize| v.clamp(0, len as i32 - 1) as usize;
-        if self.width == 0 || self.height == 0 || x0.max(x1) < 0 || y0.max(y1) < 0 {
+        // The corners in either order, cut to the canvas; nothing left when wholly outside.
+        let cut = |a: i32, b: i32, len: usize| {
+            let (lo, hi) = (a.min(b).max(0), a.max(b).min(len as i32 - 1));
+            (lo <= hi).then_some((lo as usize, hi as usize))
+        };
+        let (Some((xa, xb)), Some((ya, yb))) = (cut(x0, x1, self.width), cut(y0, y1, self.height)) else {
             return;
-        }
-        let (xa, xb) = (x0.min(x1), x0.max(x1));
-        let (ya, yb) = (y0.min(y1), y0.max(y1));
-        if xa >= self.width as i32 || ya >= self.height as i32 {
-            return;
-        }
-        let (xa, xb, ya, yb) = (
-            clamp(xa, self.width),
-            clamp(xb, self.width),
-            clamp(ya, self.height),
-            clamp(yb, self.height),
-        );
+        };
         let index = self.colour(rgb);
-        for y in ya..=yb {
-            self.pixels[y * self.width + xa..=y * self.width + xb].fill(index);
+        for row in self.pixels.chunks_exact_mut(self.width).take(yb + 1).skip(ya) {
+            row[xa..=xb].fill(index);
         }
     }
 

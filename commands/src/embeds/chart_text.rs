@@ -1,8 +1,8 @@
-//! The `/odds` chart's text, drawn from rasterised glyphs kept in the process. plotters lays
-//! out and rasterises every glyph of every label anew from the font's outlines; the chart's
-//! text is the same few dozen glyphs (digits, `%`, `.`, `–`, `μ`, the title's letters) at four
-//! sizes, so each is rasterised once and blended from then on (issue 32: text was two fifths
-//! of a chart's CPU once the PNG was encoded fast). The layout is plotters' own (the same
+//! The `/odds` chart's text, drawn onto its canvas (`chart_canvas`) from rasterised glyphs kept
+//! in the process. The chart's text is the same few dozen glyphs (digits, `%`, `.`, `–`, `μ`,
+//! the title's letters) at four sizes, so each is rasterised once and blended from then on
+//! (issue 32: rasterising every glyph of every label anew, as plotters did, was two fifths of a
+//! chart's CPU once the PNG was encoded fast). The layout is the one plotters had (the same
 //! advances, kerning, anchors and vertical placement), so a chart reads as it did.
 
 use std::collections::HashMap;

@@ -337,102 +337,100 @@ pub mod chart {
         text: &Labels,
     ) -> Option<Vec<u8>> {
         // The text goes over the shapes, from cached glyphs (see `chart_text`).
-        let mut owned: Vec<Pending> = Vec::new();
-        {
-            let peak = bins.iter().map(|b| b.p).fold(0.0, f64::max);
-            let (w, h) = (WIDTH as i32, HEIGHT as i32);
-            let base = h - BOTTOM;
-            let plot_w = w - LEFT - MARGIN;
-            let n = bins.len().max(1) as i32;
-            let slot = plot_w / n;
-            if let Some((t, font)) = text.title.as_ref().and_then(|t| Some((t, font_for(t)?))) {
-                owned.push((
-                    t.clone(),
-                    font,
-                    18.0,
-                    (w / 2, 8),
-                    Align::Center,
-                    Align::Start,
-                    BLACK,
-                ));
-            }
-            // The percentage axis: 0, half the peak, the peak.
-            for k in 0..=2 {
-                let p = peak * f64::from(k) / 2.0;
-                let y = base - (f64::from(k) / 2.0 * f64::from(base - TOP)).round() as i32;
-                canvas.line((LEFT - 4, y), (LEFT, y), 1, BLACK);
-                owned.push((
-                    percent(p),
+        let mut labels: Vec<Pending> = Vec::new();
+        let peak = bins.iter().map(|b| b.p).fold(0.0, f64::max);
+        let (w, h) = (WIDTH as i32, HEIGHT as i32);
+        let base = h - BOTTOM;
+        let plot_w = w - LEFT - MARGIN;
+        let n = bins.len().max(1) as i32;
+        let slot = plot_w / n;
+        if let Some((t, font)) = text.title.as_ref().and_then(|t| Some((t, font_for(t)?))) {
+            labels.push((
+                t.clone(),
+                font,
+                18.0,
+                (w / 2, 8),
+                Align::Center,
+                Align::Start,
+                BLACK,
+            ));
+        }
+        // The percentage axis: 0, half the peak, the peak.
+        for k in 0..=2 {
+            let p = peak * f64::from(k) / 2.0;
+            let y = base - (f64::from(k) / 2.0 * f64::from(base - TOP)).round() as i32;
+            canvas.line((LEFT - 4, y), (LEFT, y), 1, BLACK);
+            labels.push((
+                percent(p),
+                FONT,
+                11.0,
+                (LEFT - 6, y),
+                Align::End,
+                Align::Center,
+                BLACK,
+            ));
+        }
+        canvas.line((LEFT, TOP), (LEFT, base), 1, BLACK);
+        // Values under every bar that has room, and each bar's percentage above it.
+        let widest = bins.iter().map(|b| label(b).chars().count()).max().unwrap_or(1) as i32;
+        let every = ((widest * 7 + 4) / slot.max(1) + 1).max(1) as usize;
+        let per_bar = slot >= 34;
+        let gap = (slot / 6).max(1);
+        for (i, b) in bins.iter().enumerate() {
+            let x0 = LEFT + i as i32 * slot;
+            let height = if peak > 0.0 {
+                (b.p / peak * f64::from(base - TOP)).round() as i32
+            } else {
+                0
+            };
+            let fill = if good(b.lo) { GREEN } else { BLUE };
+            canvas.fill((x0 + gap, base - height), (x0 + slot - gap, base), fill);
+            // A tick under each bar.
+            let mid = x0 + slot / 2;
+            canvas.line((mid, base), (mid, base + 5), 1, BLACK);
+            if i % every == 0 {
+                labels.push((
+                    label(b),
                     FONT,
                     11.0,
-                    (LEFT - 6, y),
-                    Align::End,
+                    (mid, base + 7),
                     Align::Center,
+                    Align::Start,
                     BLACK,
                 ));
             }
-            canvas.line((LEFT, TOP), (LEFT, base), 1, BLACK);
-            // Values under every bar that has room, and each bar's percentage above it.
-            let widest = bins.iter().map(|b| label(b).chars().count()).max().unwrap_or(1) as i32;
-            let every = ((widest * 7 + 4) / slot.max(1) + 1).max(1) as usize;
-            let per_bar = slot >= 34;
-            let gap = (slot / 6).max(1);
-            for (i, b) in bins.iter().enumerate() {
-                let x0 = LEFT + i as i32 * slot;
-                let height = if peak > 0.0 {
-                    (b.p / peak * f64::from(base - TOP)).round() as i32
-                } else {
-                    0
-                };
-                let fill = if good(b.lo) { GREEN } else { BLUE };
-                canvas.fill((x0 + gap, base - height), (x0 + slot - gap, base), fill);
-                // A tick under each bar.
-                let mid = x0 + slot / 2;
-                canvas.line((mid, base), (mid, base + 5), 1, BLACK);
-                if i % every == 0 {
-                    owned.push((
-                        label(b),
-                        FONT,
-                        11.0,
-                        (mid, base + 7),
-                        Align::Center,
-                        Align::Start,
-                        BLACK,
-                    ));
-                }
-                if per_bar && b.p > 0.0 {
-                    let pc = format!("{:.1}", b.p * 100.0);
-                    owned.push((
-                        pc,
-                        FONT,
-                        10.0,
-                        (mid, base - height - 2),
-                        Align::Center,
-                        Align::End,
-                        BLACK,
-                    ));
-                }
-            }
-            canvas.line((LEFT, base), (LEFT + n * slot, base), 2, BLACK);
-            // The mean: a line where it falls among the bars, and its value.
-            if let (Some(m), Some(first), Some(last)) = (text.mean, bins.first(), bins.last()) {
-                let span = (last.hi - first.lo + 1) as f64;
-                let x = LEFT + ((m - first.lo as f64 + 0.5) / span * f64::from(n * slot)).round() as i32;
-                let x = x.clamp(LEFT, LEFT + n * slot);
-                canvas.line((x, TOP), (x, base), 2, ORANGE);
-                // In the top right corner, in the line's colour: clear of the bars' labels.
-                owned.push((
-                    format!("μ = {}", super::number(m)),
+            if per_bar && b.p > 0.0 {
+                let pc = format!("{:.1}", b.p * 100.0);
+                labels.push((
+                    pc,
                     FONT,
-                    13.0,
-                    (w - MARGIN, 10),
+                    10.0,
+                    (mid, base - height - 2),
+                    Align::Center,
                     Align::End,
-                    Align::Start,
-                    ORANGE,
+                    BLACK,
                 ));
             }
         }
-        for (text, font, size, at, h, v, rgb) in &owned {
+        canvas.line((LEFT, base), (LEFT + n * slot, base), 2, BLACK);
+        // The mean: a line where it falls among the bars, and its value.
+        if let (Some(m), Some(first), Some(last)) = (text.mean, bins.first(), bins.last()) {
+            let span = (last.hi - first.lo + 1) as f64;
+            let x = LEFT + ((m - first.lo as f64 + 0.5) / span * f64::from(n * slot)).round() as i32;
+            let x = x.clamp(LEFT, LEFT + n * slot);
+            canvas.line((x, TOP), (x, base), 2, ORANGE);
+            // In the top right corner, in the line's colour: clear of the bars' labels.
+            labels.push((
+                format!("μ = {}", super::number(m)),
+                FONT,
+                13.0,
+                (w - MARGIN, 10),
+                Align::End,
+                Align::Start,
+                ORANGE,
+            ));
+        }
+        for (text, font, size, at, h, v, rgb) in &labels {
             let label = Label {
                 text,
                 font,

@@ -1,10 +1,11 @@
 //! A session write on PostgreSQL in two round trips instead of four (issue 32): `BEGIN` and the
 //! locked read of the active session's id and version go as one message, and the `UPDATE` and
-//! `COMMIT` as another. A page of the log begins its snapshot the same way. A message of several statements is PostgreSQL's simple query, which
-//! takes no parameters, so the values are written into the text: numbers as numbers, text as
-//! standard string literals (quotes doubled; the connection sets `standard_conforming_strings`,
-//! under which nothing else in a literal is special). A round trip is most of what a write
-//! costs the bot: each is a send, a wake-up and a read on either side of loopback.
+//! `COMMIT` as another. A page of the log begins its snapshot the same way. A message of several
+//! statements is PostgreSQL's simple query, which takes no parameters, so the values are written
+//! into the text: numbers as numbers, text as standard string literals (quotes doubled; the
+//! connection sets `standard_conforming_strings`, under which nothing else in a literal is
+//! special). A round trip is most of what a write costs the bot: each is a send, a wake-up and a
+//! read on either side of loopback.
 
 use std::sync::atomic::AtomicBool;
 

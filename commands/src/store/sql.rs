@@ -196,6 +196,23 @@ macro_rules! sql_store {
                     Ok(outcomes)
                 }
 
+                /// The settings document `read` (one JSON column, one key parameter) has for
+                /// `key`, if any: one statement on a kept connection.
+                async fn settings_doc<T>(&self, read: &'static str, key: u64) -> Result<Option<T>, StoreError>
+                where
+                    T: serde::de::DeserializeOwned + Send + Unpin + 'static,
+                {
+                    let row: Option<(Json<T>,)> = limits::statement(&self.conns, async |conn| {
+                        sqlx::query_as(read)
+                            .bind(to_db(key))
+                            .fetch_optional(conn)
+                            .await
+                    })
+                    .await
+                    .map_err(Self::classify)?;
+                    Ok(row.map(|(Json(doc),)| doc))
+                }
+
                 async fn settings_on(
                     &self,
                     held: &mut Held<'_, $db>,
@@ -322,18 +339,7 @@ macro_rules! sql_store {
                 }
 
                 fn server_settings(&self, guild: u64) -> StoreFuture<'_, Option<ServerSettings>> {
-                    Box::pin(limits::read(async move {
-                        let row: Option<(Json<ServerSettings>,)> =
-                            limits::statement(&self.conns, async |conn| {
-                                sqlx::query_as(SELECT_SETTINGS)
-                                    .bind(to_db(guild))
-                                    .fetch_optional(conn)
-                                    .await
-                            })
-                            .await
-                            .map_err(Self::classify)?;
-                        Ok(row.map(|(Json(s),)| s))
-                    }))
+                    Box::pin(limits::read(self.settings_doc(SELECT_SETTINGS, guild)))
                 }
 
                 fn update_server_settings<'a>(
@@ -376,18 +382,7 @@ macro_rules! sql_store {
                 }
 
                 fn channel_settings(&self, channel: u64) -> StoreFuture<'_, Option<ChannelSettings>> {
-                    Box::pin(limits::read(async move {
-                        let row: Option<(Json<ChannelSettings>,)> =
-                            limits::statement(&self.conns, async |conn| {
-                                sqlx::query_as(SELECT_CHANNEL)
-                                    .bind(to_db(channel))
-                                    .fetch_optional(conn)
-                                    .await
-                            })
-                            .await
-                            .map_err(Self::classify)?;
-                        Ok(row.map(|(Json(s),)| s))
-                    }))
+                    Box::pin(limits::read(self.settings_doc(SELECT_CHANNEL, channel)))
                 }
 
                 fn create_session<'a>(&'a self, session: &'a Session) -> StoreFuture<'a, Session> {
