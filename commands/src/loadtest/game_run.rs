@@ -26,6 +26,10 @@ const GAME_CHANNEL_BASE: u64 = 940_000_000_000_000_000;
 const PREP_ATTEMPTS: usize = 30;
 /// The longest one answer may take before the phase counts it unanswered.
 const ANSWER_LIMIT: Duration = Duration::from_secs(30);
+/// How long the bot is given to finish what an answer leaves running (change notifications, a
+/// record batch) before the CPU is read: the work after a measured answer is its own, the work
+/// after a preparation is not.
+const SETTLE: Duration = Duration::from_millis(3);
 
 fn who(channel: u64) -> Invoker {
     Invoker {
@@ -174,6 +178,11 @@ async fn run_phase(
             .buffered(opts.concurrency.max(1))
             .collect()
             .await;
+        if measured && !phase.prep.is_empty() {
+            // What the preparation leaves running after its answer (its change notifications,
+            // a batch's last commit) is the preparation's, not the measured command's.
+            tokio::time::sleep(SETTLE).await;
+        }
         let before = cpu_now(database);
         if measured && window_start.is_none() {
             window_start = Some(before);
@@ -189,7 +198,7 @@ async fn run_phase(
                 .await;
         if measured && !contiguous {
             // Work the bot does just after answering belongs to this round.
-            tokio::time::sleep(Duration::from_millis(3)).await;
+            tokio::time::sleep(SETTLE).await;
             let after = cpu_now(database);
             t.bot_ns += after.0.saturating_sub(before.0);
             t.pg_ns += after.1.saturating_sub(before.1);
