@@ -54,6 +54,10 @@ impl ReadBreaker {
 
     pub fn remember(&self, guild: u64, settings: &ServerSettings) {
         let mut map = self.settings.lock().unwrap_or_else(|e| e.into_inner());
+        // Every command reads its settings: most find them as remembered (no copy then).
+        if map.get(&guild) == Some(settings) {
+            return;
+        }
         if map.len() >= CACHED_SETTINGS && !map.contains_key(&guild) {
             map.clear();
         }

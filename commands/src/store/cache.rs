@@ -268,47 +268,50 @@ impl Caches {
         self.sessions.invalidate_all();
     }
 
-    pub async fn server_settings(
+    pub async fn server_settings<F: Future<Output = Result<Option<ServerSettings>, StoreError>>>(
         &self,
         guild: u64,
-        read: impl Future<Output = Result<Option<ServerSettings>, StoreError>>,
+        read: impl FnOnce() -> F,
     ) -> Result<Option<ServerSettings>, StoreError> {
         self.through(&self.servers, guild, read).await
     }
 
-    pub async fn channel_settings(
+    pub async fn channel_settings<F: Future<Output = Result<Option<ChannelSettings>, StoreError>>>(
         &self,
         channel: u64,
-        read: impl Future<Output = Result<Option<ChannelSettings>, StoreError>>,
+        read: impl FnOnce() -> F,
     ) -> Result<Option<ChannelSettings>, StoreError> {
         self.through(&self.channels, channel, read).await
     }
 
-    pub async fn active_session(
+    pub async fn active_session<F: Future<Output = Result<Option<Session>, StoreError>>>(
         &self,
         channel: u64,
-        read: impl Future<Output = Result<Option<Session>, StoreError>>,
+        read: impl FnOnce() -> F,
     ) -> Result<Option<Session>, StoreError> {
         let kept = self.shared_session(channel, read).await?;
         Ok(kept.map(|s| Session::clone(&s)))
     }
 
     /// The kept session itself (shared, not copied), or `read`'s.
-    pub async fn shared_session(
+    pub async fn shared_session<F: Future<Output = Result<Option<Session>, StoreError>>>(
         &self,
         channel: u64,
-        read: impl Future<Output = Result<Option<Session>, StoreError>>,
+        read: impl FnOnce() -> F,
     ) -> Result<Option<Arc<Session>>, StoreError> {
-        self.through(&self.sessions, channel, async { Ok(read.await?.map(Arc::new)) })
-            .await
+        self.through(&self.sessions, channel, || async {
+            Ok(read().await?.map(Arc::new))
+        })
+        .await
     }
 
-    /// The kept value of `key`, or `read`'s, kept unless a drop raced it.
-    async fn through<V: Clone + Send + Sync + 'static>(
+    /// The kept value of `key`, or `read`'s, kept unless a drop raced it. `read` is called only
+    /// on a miss: a store's read boxes its future, which a hit would make and drop unused.
+    async fn through<V: Clone + Send + Sync + 'static, F: Future<Output = Result<V, StoreError>>>(
         &self,
         table: &Cache<u64, V>,
         key: u64,
-        read: impl Future<Output = Result<V, StoreError>>,
+        read: impl FnOnce() -> F,
     ) -> Result<V, StoreError> {
         if self.is_live()
             && let Some(v) = table.get(&key)
@@ -318,7 +321,7 @@ impl Caches {
         }
         self.stats.misses.fetch_add(1, Ordering::Relaxed);
         let before = self.epoch.load(Ordering::SeqCst);
-        let value = read.await?;
+        let value = read().await?;
         if self.is_live() {
             table.insert(key, value.clone());
             if self.epoch.load(Ordering::SeqCst) != before {
@@ -367,21 +370,21 @@ mod tests {
     async fn a_kept_value_is_served_without_reading_until_it_is_dropped() {
         let c = Caches::new(true);
         assert_eq!(
-            c.server_settings(1, async { Ok(settings(5)) }).await.unwrap(),
+            c.server_settings(1, || async { Ok(settings(5)) }).await.unwrap(),
             settings(5)
         );
         // A read that would fail proves the value came from the cache.
-        let unread = async { Err(StoreError::Unavailable("not asked".into())) };
+        let unread = || async { Err(StoreError::Unavailable("not asked".into())) };
         assert_eq!(c.server_settings(1, unread).await.unwrap(), settings(5));
         c.drop_change(Change::Server(1));
         assert_eq!(
-            c.server_settings(1, async { Ok(settings(6)) }).await.unwrap(),
+            c.server_settings(1, || async { Ok(settings(6)) }).await.unwrap(),
             settings(6)
         );
         // Other keys and kinds are untouched by a drop.
-        c.channel_settings(9, async { Ok(None) }).await.unwrap();
+        c.channel_settings(9, || async { Ok(None) }).await.unwrap();
         c.drop_change(Change::Channel(8));
-        let unread = async { Err(StoreError::Unavailable("not asked".into())) };
+        let unread = || async { Err(StoreError::Unavailable("not asked".into())) };
         assert_eq!(c.channel_settings(9, unread).await.unwrap(), None);
         assert_eq!(c.stats.hits.load(Ordering::Relaxed), 2);
     }
@@ -389,20 +392,20 @@ mod tests {
     #[tokio::test]
     async fn caches_that_are_not_live_always_read() {
         let c = Caches::new(false);
-        c.server_settings(1, async { Ok(settings(5)) }).await.unwrap();
+        c.server_settings(1, || async { Ok(settings(5)) }).await.unwrap();
         assert_eq!(
-            c.server_settings(1, async { Ok(settings(6)) }).await.unwrap(),
+            c.server_settings(1, || async { Ok(settings(6)) }).await.unwrap(),
             settings(6)
         );
         c.set_live(true);
-        c.server_settings(1, async { Ok(settings(7)) }).await.unwrap();
-        let unread = async { Err(StoreError::Unavailable("not asked".into())) };
+        c.server_settings(1, || async { Ok(settings(7)) }).await.unwrap();
+        let unread = || async { Err(StoreError::Unavailable("not asked".into())) };
         assert_eq!(c.server_settings(1, unread).await.unwrap(), settings(7));
         // Losing the feed forgets everything: changes may have been missed.
         c.set_live(false);
         c.set_live(true);
         assert_eq!(
-            c.server_settings(1, async { Ok(settings(8)) }).await.unwrap(),
+            c.server_settings(1, || async { Ok(settings(8)) }).await.unwrap(),
             settings(8)
         );
     }
@@ -414,7 +417,7 @@ mod tests {
         let reader = {
             let c = c.clone();
             tokio::spawn(async move {
-                c.server_settings(1, async {
+                c.server_settings(1, || async {
                     // The old value, read before the change committed and returned after.
                     let _ = rx.await;
                     Ok(settings(5))
@@ -428,7 +431,7 @@ mod tests {
         assert_eq!(reader.await.unwrap().unwrap(), settings(5));
         // The next read goes to the database and sees the new value.
         assert_eq!(
-            c.server_settings(1, async { Ok(settings(6)) }).await.unwrap(),
+            c.server_settings(1, || async { Ok(settings(6)) }).await.unwrap(),
             settings(6)
         );
     }
@@ -440,18 +443,18 @@ mod tests {
             Session::start(1, 3, name, engine::session::SystemId::Shadowrun4, 9, 0).expect("session")
         };
         let first = c
-            .shared_session(3, async { Ok(Some(session("Run"))) })
+            .shared_session(3, || async { Ok(Some(session("Run"))) })
             .await
             .unwrap();
-        let unread = async { Err(StoreError::Unavailable("not asked".into())) };
+        let unread = || async { Err(StoreError::Unavailable("not asked".into())) };
         let again = c.shared_session(3, unread).await.unwrap();
         assert!(Arc::ptr_eq(first.as_ref().unwrap(), again.as_ref().unwrap()));
         // The copying read serves the same kept session.
-        let unread = async { Err(StoreError::Unavailable("not asked".into())) };
+        let unread = || async { Err(StoreError::Unavailable("not asked".into())) };
         assert_eq!(c.active_session(3, unread).await.unwrap().unwrap().name, "Run");
         c.drop_change(Change::Session(3, None));
         let renamed = c
-            .shared_session(3, async { Ok(Some(session("Walk"))) })
+            .shared_session(3, || async { Ok(Some(session("Walk"))) })
             .await
             .unwrap();
         assert_eq!(renamed.unwrap().name, "Walk");
@@ -475,15 +478,15 @@ mod tests {
         let began = c.write_start();
         c.wrote_session(Arc::new(saved(5, 3)), began);
         assert_eq!(c.kept_session(3).unwrap().version, 3);
-        assert_eq!(c.active_session(3, unread()).await.unwrap(), Some(saved(5, 3)));
+        assert_eq!(c.active_session(3, unread).await.unwrap(), Some(saved(5, 3)));
         // Our own write announced: the copy stays.
         c.drop_change(Change::Session(3, Some((5, 3))));
-        assert_eq!(c.active_session(3, unread()).await.unwrap(), Some(saved(5, 3)));
+        assert_eq!(c.active_session(3, unread).await.unwrap(), Some(saved(5, 3)));
         // Another process's later version: dropped, and the next read asks the database.
         c.drop_change(Change::Session(3, Some((5, 4))));
         assert!(c.kept_session(3).is_none());
         assert_eq!(
-            c.active_session(3, async { Ok(Some(saved(5, 4))) })
+            c.active_session(3, || async { Ok(Some(saved(5, 4))) })
                 .await
                 .unwrap(),
             Some(saved(5, 4))
@@ -507,7 +510,7 @@ mod tests {
         c.wrote_session(Arc::new(saved(5, 3)), began);
         assert!(c.kept_session(3).is_none());
         assert_eq!(
-            c.active_session(3, async { Ok(Some(saved(5, 4))) })
+            c.active_session(3, || async { Ok(Some(saved(5, 4))) })
                 .await
                 .unwrap(),
             Some(saved(5, 4))
@@ -556,7 +559,7 @@ mod tests {
         let reader = {
             let c = c.clone();
             tokio::spawn(async move {
-                c.active_session(3, async {
+                c.active_session(3, || async {
                     let _ = rx.await;
                     Ok(Some(saved(5, 2)))
                 })
@@ -575,9 +578,9 @@ mod tests {
     async fn failures_are_not_kept() {
         let c = Caches::new(true);
         let failed = c
-            .active_session(3, async { Err(StoreError::Unavailable("down".into())) })
+            .active_session(3, || async { Err(StoreError::Unavailable("down".into())) })
             .await;
         assert!(failed.is_err());
-        assert_eq!(c.active_session(3, async { Ok(None) }).await.unwrap(), None);
+        assert_eq!(c.active_session(3, || async { Ok(None) }).await.unwrap(), None);
     }
 }

@@ -49,7 +49,7 @@ impl Store for CachedStore {
     fn server_settings(&self, guild: u64) -> StoreFuture<'_, Option<ServerSettings>> {
         Box::pin(
             self.caches
-                .server_settings(guild, self.inner.server_settings(guild)),
+                .server_settings(guild, move || self.inner.server_settings(guild)),
         )
     }
 
@@ -79,7 +79,7 @@ impl Store for CachedStore {
     fn channel_settings(&self, channel: u64) -> StoreFuture<'_, Option<ChannelSettings>> {
         Box::pin(
             self.caches
-                .channel_settings(channel, self.inner.channel_settings(channel)),
+                .channel_settings(channel, move || self.inner.channel_settings(channel)),
         )
     }
 
@@ -93,14 +93,14 @@ impl Store for CachedStore {
     fn active_session(&self, channel: u64) -> StoreFuture<'_, Option<Session>> {
         Box::pin(
             self.caches
-                .active_session(channel, self.inner.active_session(channel)),
+                .active_session(channel, move || self.inner.active_session(channel)),
         )
     }
 
     fn shared_session(&self, channel: u64) -> StoreFuture<'_, Option<Arc<Session>>> {
         Box::pin(
             self.caches
-                .shared_session(channel, self.inner.active_session(channel)),
+                .shared_session(channel, move || self.inner.active_session(channel)),
         )
     }
 
