@@ -40,22 +40,23 @@ macro_rules! sql_log_pages {
                 let rows = Self::begin_snapshot_with(&mut held.conn, read, id)
                     .await
                     .map_err(Self::classify)?;
-                let sessions = rows
-                    .iter()
-                    .map(Self::session_from_row)
-                    .collect::<Result<Vec<_>, _>>()?;
-                let evenings = match scope {
-                    LogScope::Campaign(_) => sessions.iter().map(|s| (s.id, s.evening)).collect(),
-                    LogScope::Evening(_) => Vec::new(),
-                };
+                // The newest evening heads the page: only its state is read (a campaign of
+                // many evenings would otherwise parse every evening's whole game per page).
+                let session = Self::session_from_row(rows.last().ok_or(StoreError::NotFound)?)?;
+                let mut evenings = Vec::new();
                 // The log is its evenings' logs one after the other (an evening starts after
                 // the one before ended, and rows are appended only to a running one), so a
                 // page is read evening by evening down the (session_id, id) index: no sort
                 // of a whole campaign for every page.
                 let mut spans: Vec<(i64, u64)> = Vec::with_capacity(rows.len());
-                for (row, session) in rows.iter().zip(&sessions) {
+                for row in &rows {
+                    let session_id: i64 = row.try_get("id").map_err(Self::classify)?;
+                    if let LogScope::Campaign(_) = scope {
+                        let evening: i32 = row.try_get("evening").map_err(Self::classify)?;
+                        evenings.push((session_id, u32::try_from(evening).unwrap_or(0)));
+                    }
                     let n: i64 = row.try_get("rolls").map_err(Self::classify)?;
-                    spans.push((session.id, u64::try_from(n).unwrap_or(0)));
+                    spans.push((session_id, u64::try_from(n).unwrap_or(0)));
                 }
                 spans.sort_unstable();
                 let total: u64 = spans.iter().map(|(_, n)| n).sum();
@@ -75,10 +76,6 @@ macro_rules! sql_log_pages {
                     left -= take;
                     skip = 0;
                 }
-                let session = sessions
-                    .into_iter()
-                    .next_back()
-                    .ok_or(StoreError::NotFound)?;
                 // One evening's part of the page: `take` rows after its first `skip`.
                 let part = |sql: &'static str, session_id: i64, skip: u64, take: u64| {
                     let bound = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);

@@ -82,8 +82,9 @@ pub(super) const SELECT_BY_ID_WITH_ROLLS: &str = "SELECT id, state, version, upd
      (SELECT COUNT(*) FROM roll_log WHERE roll_log.session_id = sessions.id) AS rolls \
      FROM sessions WHERE id = $1";
 /// A campaign's evenings, first to last, each with its number of rolls (a campaign's page is read
-/// evening by evening). Its one parameter is `$1`.
-pub(super) const SELECT_CAMPAIGN_WITH_ROLLS: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms, \
+/// evening by evening) and its number (`evening`: only the newest one's state is read). Its one
+/// parameter is `$1`.
+pub(super) const SELECT_CAMPAIGN_WITH_ROLLS: &str = "SELECT id, evening, state, version, updated_at_ms, ended_at_ms, \
      (SELECT COUNT(*) FROM roll_log WHERE roll_log.session_id = sessions.id) AS rolls \
      FROM sessions WHERE COALESCE(campaign_id, id) = $1 ORDER BY evening, id";
 
