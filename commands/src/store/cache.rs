@@ -366,6 +366,25 @@ mod tests {
         })
     }
 
+    /// A hit does not even make the store's read (a store boxes its read future when it is
+    /// made); a miss makes it once.
+    #[tokio::test]
+    async fn a_hit_makes_no_read_and_a_miss_makes_one() {
+        let c = Caches::new(true);
+        let made = std::sync::atomic::AtomicUsize::new(0);
+        let read = || {
+            made.fetch_add(1, Ordering::SeqCst);
+            async { Ok(settings(5)) }
+        };
+        assert_eq!(c.server_settings(1, read).await.unwrap(), settings(5));
+        assert_eq!(c.server_settings(1, read).await.unwrap(), settings(5));
+        assert_eq!(c.server_settings(1, read).await.unwrap(), settings(5));
+        assert_eq!(made.load(Ordering::SeqCst), 1, "two hits, no read made for them");
+        c.drop_change(Change::Server(1));
+        c.server_settings(1, read).await.unwrap();
+        assert_eq!(made.load(Ordering::SeqCst), 2, "the miss after a drop reads again");
+    }
+
     #[tokio::test]
     async fn a_kept_value_is_served_without_reading_until_it_is_dropped() {
         let c = Caches::new(true);
