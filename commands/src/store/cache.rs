@@ -382,7 +382,11 @@ mod tests {
         assert_eq!(made.load(Ordering::SeqCst), 1, "two hits, no read made for them");
         c.drop_change(Change::Server(1));
         c.server_settings(1, read).await.unwrap();
-        assert_eq!(made.load(Ordering::SeqCst), 2, "the miss after a drop reads again");
+        assert_eq!(
+            made.load(Ordering::SeqCst),
+            2,
+            "the miss after a drop reads again"
+        );
     }
 
     #[tokio::test]

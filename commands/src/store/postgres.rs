@@ -151,7 +151,9 @@ impl PgStore {
         }
         tracing::debug!("change feed connected");
         loop {
-            let next = match tokio::time::timeout(FEED_HEARTBEAT, listener.try_recv()).await {
+            // Boxed: sqlx's receive is a 15 KB future, copied whole into the timeout otherwise
+            // (once per notification, so once per write of any replica).
+            let next = match tokio::time::timeout(FEED_HEARTBEAT, Box::pin(listener.try_recv())).await {
                 Ok(next) => next,
                 // Quiet for a while: a frozen server (or a partition without reset) sends
                 // nothing either, and a feed that may miss changes must not keep the cache
