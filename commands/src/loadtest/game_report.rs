@@ -26,7 +26,10 @@ pub struct PhaseFigures {
     pub bot_cpu_us: f64,
     /// PostgreSQL's backends' CPU per interaction (µs), on PostgreSQL.
     pub pg_cpu_us: Option<f64>,
-    /// `bot_cpu_us` over the floor's (with `--floor`).
+    /// The floor this phase is compared with (µs; with `--floor`): the mean of the floor's
+    /// bursts before and after its system's phases.
+    pub floor_us: Option<f64>,
+    /// `bot_cpu_us` over `floor_us`.
     pub floor_ratio: Option<f64>,
     /// The process's RSS (MiB) before and after the phase.
     pub rss_before_mb: f64,
@@ -49,6 +52,16 @@ pub struct GameReport {
     pub notes: Vec<String>,
 }
 
+impl PhaseFigures {
+    /// Compares the phase with a floor of `floor_us` (ignored when the floor read nothing).
+    pub fn set_floor(&mut self, floor_us: f64) {
+        if floor_us > 0.0 {
+            self.floor_us = Some(floor_us);
+            self.floor_ratio = Some(self.bot_cpu_us / floor_us);
+        }
+    }
+}
+
 impl GameReport {
     pub fn new(opts: &LoadOptions) -> GameReport {
         GameReport {
@@ -68,16 +81,6 @@ impl GameReport {
         self.notes.push(note);
     }
 
-    /// The floor of the same run; every phase gets its ratio to it.
-    pub fn set_floor(&mut self, floor: PhaseFigures) {
-        if floor.bot_cpu_us > 0.0 {
-            for p in &mut self.phases {
-                p.floor_ratio = Some(p.bot_cpu_us / floor.bot_cpu_us);
-            }
-        }
-        self.floor = Some(floor);
-    }
-
     /// Refusals and unanswered interactions over every phase.
     pub fn failures(&self) -> u64 {
         self.phases.iter().map(|p| p.errors + p.unanswered).sum()
@@ -94,17 +97,18 @@ impl GameReport {
             self.count
         );
         s.push_str(
-            "| system | command | n | bot CPU µs | × floor | p50 ms | p99 ms | PG CPU µs | errors |\n",
+            "| system | command | n | bot CPU µs | floor µs | × floor | p50 ms | p99 ms | PG CPU µs | errors |\n",
         );
-        s.push_str("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        s.push_str("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         let rows = self.phases.iter().chain(self.floor.as_ref());
         for p in rows {
             s.push_str(&format!(
-                "| {} | `{}` | {} | {:.0} | {} | {:.2} | {:.2} | {} | {} |\n",
+                "| {} | `{}` | {} | {:.0} | {} | {} | {:.2} | {:.2} | {} | {} |\n",
                 p.game,
                 p.command,
                 p.count,
                 p.bot_cpu_us,
+                p.floor_us.map_or("–".to_string(), |f| format!("{f:.0}")),
                 p.floor_ratio.map_or("–".to_string(), |r| format!("{r:.2}")),
                 p.p50_ms,
                 p.p99_ms,

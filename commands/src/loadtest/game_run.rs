@@ -130,6 +130,16 @@ struct Tally {
     seconds: f64,
 }
 
+impl Tally {
+    /// The bot's CPU per answered interaction (µs).
+    fn cpu_us(&self) -> f64 {
+        match self.latencies_us.len() {
+            0 => 0.0,
+            n => self.bot_ns as f64 / 1000.0 / n as f64,
+        }
+    }
+}
+
 /// Runs `phase` in `channels` until `count` measured interactions (after `warmup` unmeasured
 /// rounds' worth).
 async fn run_phase(
@@ -374,14 +384,20 @@ async fn run_in(opts: &LoadOptions, game: Game, scratch: &std::path::Path) -> Re
         fake,
         store: store.clone(),
     };
-    let outcome = play(opts, game, &table, database.as_deref()).await;
+    // The floor is served beside the bot for the whole run and measured in bursts between the
+    // systems (see `play`): this VM's speed moves within a run, and a floor measured once, after
+    // every phase, moved each ratio with it.
+    let floor = match opts.floor {
+        true => Some(FloorSide::start(opts).await?),
+        false => None,
+    };
+    let outcome = play(opts, game, &table, database.as_deref(), floor.as_ref()).await;
     running.stop(bot_rt, store.clone()).await;
+    if let Some(f) = floor {
+        f.run.stop().await;
+    }
     let mut report = outcome?;
     report.backend = opts.backend();
-    if opts.floor {
-        let floor = run_floor(opts).await?;
-        report.set_floor(floor);
-    }
     Ok(report)
 }
 
@@ -390,10 +406,18 @@ async fn play(
     game: Game,
     t: &Table,
     database: Option<&str>,
+    floor: Option<&FloorSide>,
 ) -> Result<GameReport, LoadError> {
     let sessions = opts.sessions.max(1);
     let mut report = GameReport::new(opts);
+    // The floor burst before the current system's phases, and every burst's tally.
+    let mut bursts: Vec<Tally> = Vec::new();
+    let mut before = match floor {
+        Some(f) => Some(f.burst(opts).await),
+        None => None,
+    };
     for (g, script) in super::games::scripts(game).iter().enumerate() {
+        let first_phase = report.phases.len();
         let base = GAME_CHANNEL_BASE + g as u64 * 1_000_000;
         let channels: Vec<u64> = (0..sessions).map(|i| base + i).collect();
         setup_channels(t, script, &channels, opts).await?;
@@ -430,6 +454,24 @@ async fn play(
                 (rss_before, rss_after),
             ));
         }
+        // Each phase against the floor around its system: the bursts before and after it.
+        if let Some(f) = floor
+            && report.phases.len() > first_phase
+        {
+            let after = f.burst(opts).await;
+            if let Some(b) = before.take() {
+                let around = (b.cpu_us() + after.cpu_us()) / 2.0;
+                for p in &mut report.phases[first_phase..] {
+                    p.set_floor(around);
+                }
+                bursts.push(b);
+            }
+            before = Some(after);
+        }
+    }
+    if let Some(f) = floor {
+        bursts.extend(before);
+        report.floor = Some(f.figures(bursts));
     }
     let (peak, now) = super::rss_mb();
     report.peak_rss_mb = peak;
@@ -455,43 +497,71 @@ fn figures(game: Game, name: String, t: Tally, pg: bool, rss: (f64, f64)) -> Pha
         max_ms: lat.last().map_or(0.0, |&m| m as f64 / 1000.0),
         bot_cpu_us: per(t.bot_ns),
         pg_cpu_us: pg.then(|| per(t.pg_ns)),
+        floor_us: None,
         floor_ratio: None,
         rss_before_mb: rss.0,
         rss_after_mb: rss.1,
     }
 }
 
-/// The bare stack's `/roll`, through the same driver, in as many channels.
-async fn run_floor(opts: &LoadOptions) -> Result<PhaseFigures, LoadError> {
-    let floor = super::floor::FloorRun::start(FakeOptions::default()).await?;
-    let fake = &floor.fake;
-    let wait = Duration::from_secs(30);
-    let ready = async {
-        fake.wait_commands(None, wait).await?;
-        fake.wait_shards(1, wait).await
+/// The bare stack's `/roll` served beside the bot, driven through the same driver in as many
+/// channels, a burst at a time. Its runtime's threads carry the bot's name, so an idle bot is
+/// counted in a burst and an idle floor in a phase: a few timers, nothing more.
+struct FloorSide {
+    run: super::floor::FloorRun,
+    commands: Vec<Value>,
+    channels: Vec<u64>,
+}
+
+impl FloorSide {
+    async fn start(opts: &LoadOptions) -> Result<FloorSide, LoadError> {
+        let run = super::floor::FloorRun::start(FakeOptions::default()).await?;
+        let wait = Duration::from_secs(30);
+        let ready = async {
+            run.fake.wait_commands(None, wait).await?;
+            run.fake.wait_shards(1, wait).await
+        }
+        .await;
+        if let Err(e) = ready {
+            run.stop().await;
+            return Err(e.into());
+        }
+        Ok(FloorSide {
+            commands: run.fake.visible_commands(Some(DEFAULT_GUILD)),
+            channels: (0..opts.sessions.max(1)).map(|i| GAME_CHANNEL_BASE + i).collect(),
+            run,
+        })
     }
-    .await;
-    let commands = fake.visible_commands(Some(DEFAULT_GUILD));
-    let channels: Vec<u64> = (0..opts.sessions.max(1)).map(|i| GAME_CHANNEL_BASE + i).collect();
-    let phase = Phase::line("/roll dice:2d6");
-    let opts = &LoadOptions {
-        count: opts.games.floor_count.unwrap_or(opts.count),
-        ..opts.clone()
-    };
-    let tally = match ready {
-        Ok(()) => Some(run_phase(fake, &commands, &phase, &channels, opts, None).await),
-        Err(_) => None,
-    };
-    floor.stop().await;
-    ready?;
-    let tally = tally.unwrap_or_default();
-    Ok(figures(
-        Game::Roll,
-        "floor: bare serenity + poise /roll".into(),
-        tally,
-        false,
-        (0.0, 0.0),
-    ))
+
+    /// One burst: `--floor-count` interactions (default `--count`).
+    async fn burst(&self, opts: &LoadOptions) -> Tally {
+        let phase = Phase::line("/roll dice:2d6");
+        let opts = &LoadOptions {
+            count: opts.games.floor_count.unwrap_or(opts.count),
+            ..opts.clone()
+        };
+        run_phase(&self.run.fake, &self.commands, &phase, &self.channels, opts, None).await
+    }
+
+    /// Every burst as one row.
+    fn figures(&self, bursts: Vec<Tally>) -> PhaseFigures {
+        let mut all = Tally::default();
+        for b in bursts {
+            all.latencies_us.extend(b.latencies_us);
+            all.errors += b.errors;
+            all.unanswered += b.unanswered;
+            all.first_error = all.first_error.or(b.first_error);
+            all.bot_ns += b.bot_ns;
+            all.seconds += b.seconds;
+        }
+        figures(
+            Game::Roll,
+            "floor: bare serenity + poise /roll".into(),
+            all,
+            false,
+            (0.0, 0.0),
+        )
+    }
 }
 
 #[cfg(test)]
@@ -532,9 +602,18 @@ mod tests {
                 p.first_error
             );
             assert!(p.floor_ratio.is_some(), "{}", p.command);
+            let (ratio, floor) = (p.floor_ratio.unwrap_or(0.0), p.floor_us.unwrap_or(0.0));
+            assert!(
+                floor > 0.0 && (ratio * floor - p.bot_cpu_us).abs() < 1e-6,
+                "{}: {} µs against a floor of {floor} µs is {ratio}",
+                p.command,
+                p.bot_cpu_us
+            );
         }
-        // The floor runs its own count (`--floor-count`), the phases theirs.
-        assert_eq!(report.floor.as_ref().map(|f| f.count), Some(4));
+        // The floor runs its own count (`--floor-count`) a burst, before the first system and
+        // after each: six systems, seven bursts.
+        let systems = super::super::games::scripts(Game::All).len() as u64;
+        assert_eq!(report.floor.as_ref().map(|f| f.count), Some(4 * (systems + 1)));
         assert!(report.text().contains("press Boosted damage (on /wm attack)"));
     }
 }

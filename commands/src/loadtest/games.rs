@@ -20,8 +20,8 @@ pub struct GameOptions {
     /// With --game: only the phases whose command contains this (repeatable).
     #[arg(long = "phase")]
     pub phases: Vec<String>,
-    /// With --game --floor: the floor's own number of interactions (default --count). A
-    /// longer floor moves less between runs, and every ratio is divided by it.
+    /// With --game --floor: the floor's own number of interactions per burst (default
+    /// --count); a burst runs before the first system's phases and after each system's.
     #[arg(long)]
     pub floor_count: Option<u64>,
 }
