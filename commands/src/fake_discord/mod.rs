@@ -534,6 +534,16 @@ impl FakeDiscord {
         .await
     }
 
+    /// Wait until the bot can be driven: its global commands registered and, over the
+    /// gateway, a shard connected (over HTTP nothing connects).
+    pub async fn wait_ready(&self, timeout: Duration) -> Result<(), FakeError> {
+        self.wait_commands(None, timeout).await?;
+        if !self.over_http() {
+            self.wait_shards(1, timeout).await?;
+        }
+        Ok(())
+    }
+
     /// Wait for the bot to register its commands (globally, or in `guild`).
     pub async fn wait_commands(
         &self,

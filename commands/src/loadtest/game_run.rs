@@ -31,6 +31,15 @@ const ANSWER_LIMIT: Duration = Duration::from_secs(30);
 /// after a preparation is not.
 const SETTLE: Duration = Duration::from_millis(3);
 
+/// How long a bot (or the floor) may take to register its commands and connect.
+const READY_LIMIT: Duration = Duration::from_secs(30);
+
+/// The channels of game `g`'s sessions.
+fn game_channels(g: usize, opts: &LoadOptions) -> Vec<u64> {
+    let base = GAME_CHANNEL_BASE + g as u64 * 1_000_000;
+    (0..opts.sessions.max(1)).map(|i| base + i).collect()
+}
+
 fn who(channel: u64) -> Invoker {
     Invoker {
         user: player(),
@@ -131,12 +140,28 @@ struct Tally {
 }
 
 impl Tally {
-    /// The bot's CPU per answered interaction (µs).
-    fn cpu_us(&self) -> f64 {
+    /// `ns` per answered interaction, in µs.
+    fn per_interaction_us(&self, ns: u64) -> f64 {
         match self.latencies_us.len() {
             0 => 0.0,
-            n => self.bot_ns as f64 / 1000.0 / n as f64,
+            n => ns as f64 / 1000.0 / n as f64,
         }
+    }
+
+    /// The bot's CPU per answered interaction (µs).
+    fn cpu_us(&self) -> f64 {
+        self.per_interaction_us(self.bot_ns)
+    }
+
+    /// `other`'s interactions added to these.
+    fn absorb(&mut self, other: Tally) {
+        self.latencies_us.extend(other.latencies_us);
+        self.errors += other.errors;
+        self.unanswered += other.unanswered;
+        self.first_error = self.first_error.take().or(other.first_error);
+        self.bot_ns += other.bot_ns;
+        self.pg_ns += other.pg_ns;
+        self.seconds += other.seconds;
     }
 }
 
@@ -374,11 +399,7 @@ async fn run_in(opts: &LoadOptions, game: Game, scratch: &std::path::Path) -> Re
     })
     .await?;
     let running = Served::start(bot_side, &fake, store.clone(), opts).await?;
-    let wait = Duration::from_secs(30);
-    fake.wait_commands(None, wait).await?;
-    if running.over_gateway() {
-        fake.wait_shards(1, wait).await?;
-    }
+    fake.wait_ready(READY_LIMIT).await?;
     let table = Table {
         commands: fake.visible_commands(Some(DEFAULT_GUILD)),
         fake,
@@ -408,7 +429,6 @@ async fn play(
     database: Option<&str>,
     floor: Option<&FloorSide>,
 ) -> Result<GameReport, LoadError> {
-    let sessions = opts.sessions.max(1);
     let mut report = GameReport::new(opts);
     // The floor burst before the current system's phases, and every burst's tally.
     let mut bursts: Vec<Tally> = Vec::new();
@@ -418,8 +438,7 @@ async fn play(
     };
     for (g, script) in super::games::scripts(game).iter().enumerate() {
         let first_phase = report.phases.len();
-        let base = GAME_CHANNEL_BASE + g as u64 * 1_000_000;
-        let channels: Vec<u64> = (0..sessions).map(|i| base + i).collect();
+        let channels = game_channels(g, opts);
         setup_channels(t, script, &channels, opts).await?;
         if let Some(rolls) = opts.games.fill_rolls
             && script.game != Game::Roll
@@ -480,10 +499,10 @@ async fn play(
 }
 
 fn figures(game: Game, name: String, t: Tally, pg: bool, rss: (f64, f64)) -> PhaseFigures {
+    let (bot_cpu_us, pg_cpu_us) = (t.cpu_us(), t.per_interaction_us(t.pg_ns));
     let mut lat = t.latencies_us;
     lat.sort_unstable();
     let n = lat.len() as u64;
-    let per = |ns: u64| if n > 0 { ns as f64 / 1000.0 / n as f64 } else { 0.0 };
     PhaseFigures {
         game: game.key(),
         command: name,
@@ -495,8 +514,8 @@ fn figures(game: Game, name: String, t: Tally, pg: bool, rss: (f64, f64)) -> Pha
         p50_ms: super::report::percentile(&lat, 50.0),
         p99_ms: super::report::percentile(&lat, 99.0),
         max_ms: lat.last().map_or(0.0, |&m| m as f64 / 1000.0),
-        bot_cpu_us: per(t.bot_ns),
-        pg_cpu_us: pg.then(|| per(t.pg_ns)),
+        bot_cpu_us,
+        pg_cpu_us: pg.then_some(pg_cpu_us),
         floor_us: None,
         floor_ratio: None,
         rss_before_mb: rss.0,
@@ -516,19 +535,13 @@ struct FloorSide {
 impl FloorSide {
     async fn start(opts: &LoadOptions) -> Result<FloorSide, LoadError> {
         let run = super::floor::FloorRun::start(FakeOptions::default()).await?;
-        let wait = Duration::from_secs(30);
-        let ready = async {
-            run.fake.wait_commands(None, wait).await?;
-            run.fake.wait_shards(1, wait).await
-        }
-        .await;
-        if let Err(e) = ready {
+        if let Err(e) = run.fake.wait_ready(READY_LIMIT).await {
             run.stop().await;
             return Err(e.into());
         }
         Ok(FloorSide {
             commands: run.fake.visible_commands(Some(DEFAULT_GUILD)),
-            channels: (0..opts.sessions.max(1)).map(|i| GAME_CHANNEL_BASE + i).collect(),
+            channels: game_channels(0, opts),
             run,
         })
     }
@@ -547,12 +560,7 @@ impl FloorSide {
     fn figures(&self, bursts: Vec<Tally>) -> PhaseFigures {
         let mut all = Tally::default();
         for b in bursts {
-            all.latencies_us.extend(b.latencies_us);
-            all.errors += b.errors;
-            all.unanswered += b.unanswered;
-            all.first_error = all.first_error.or(b.first_error);
-            all.bot_ns += b.bot_ns;
-            all.seconds += b.seconds;
+            all.absorb(b);
         }
         figures(
             Game::Roll,

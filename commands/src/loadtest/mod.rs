@@ -595,10 +595,7 @@ async fn drive(
     deadline: Instant,
 ) -> Result<(u64, Tally), LoadError> {
     let wait = Duration::from_secs(30).min(deadline.saturating_duration_since(Instant::now()));
-    fake.wait_commands(None, wait).await?;
-    if !fake.over_http() {
-        fake.wait_shards(1, wait).await?;
-    }
+    fake.wait_ready(wait).await?;
     let who = |channel: u64| Invoker {
         user: player(),
         locale: "en-US".into(),

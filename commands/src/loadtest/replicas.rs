@@ -113,10 +113,6 @@ impl Served {
         Ok(Served::Http(set))
     }
 
-    pub(super) fn over_gateway(&self) -> bool {
-        matches!(self, Served::Gateway(_) | Served::Process(_))
-    }
-
     /// The bot's own process, when it runs in one.
     pub(super) fn process_id(&self) -> Option<u32> {
         match self {

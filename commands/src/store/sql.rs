@@ -213,6 +213,21 @@ macro_rules! sql_store {
                     Ok(row.map(|(Json(doc),)| doc))
                 }
 
+                /// The session `read` (session columns, one key parameter) finds for `key`,
+                /// if any: one statement on a kept connection.
+                async fn session_by(
+                    &self,
+                    read: &'static str,
+                    key: i64,
+                ) -> Result<Option<Session>, StoreError> {
+                    let row = limits::statement(&self.conns, async |conn| {
+                        sqlx::query(read).bind(key).fetch_optional(conn).await
+                    })
+                    .await
+                    .map_err(Self::classify)?;
+                    row.as_ref().map(Self::session_from_row).transpose()
+                }
+
                 async fn settings_on(
                     &self,
                     held: &mut Held<'_, $db>,
@@ -428,31 +443,11 @@ macro_rules! sql_store {
                 }
 
                 fn active_session(&self, channel: u64) -> StoreFuture<'_, Option<Session>> {
-                    Box::pin(limits::read(async move {
-                        let row = limits::statement(&self.conns, async |conn| {
-                            sqlx::query(SELECT_ACTIVE)
-                                .bind(to_db(channel))
-                                .fetch_optional(conn)
-                                .await
-                        })
-                        .await
-                        .map_err(Self::classify)?;
-                        row.as_ref().map(Self::session_from_row).transpose()
-                    }))
+                    Box::pin(limits::read(self.session_by(SELECT_ACTIVE, to_db(channel))))
                 }
 
                 fn session(&self, id: i64) -> StoreFuture<'_, Option<Session>> {
-                    Box::pin(limits::read(async move {
-                        let row = limits::statement(&self.conns, async |conn| {
-                            sqlx::query(SELECT_BY_ID)
-                                .bind(id)
-                                .fetch_optional(conn)
-                                .await
-                        })
-                        .await
-                        .map_err(Self::classify)?;
-                        row.as_ref().map(Self::session_from_row).transpose()
-                    }))
+                    Box::pin(limits::read(self.session_by(SELECT_BY_ID, id)))
                 }
 
                 fn update_session<'a>(
