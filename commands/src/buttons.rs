@@ -14,6 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use crate::press::{Answer, PREFIX, Press, PressReply, Shown, button, row};
+use crate::store::{Pressed, Presser};
 use crate::{BotError, Data};
 
 /// Whether this press has started answering, or was acknowledged by the watchdog. Task-local:
@@ -28,11 +29,9 @@ tokio::task_local! {
     static PRESS: Arc<PressState>;
 }
 
-/// Whether the GM may press an action of this kind on the owner's behalf.
-fn gm_may_press(kind: &str) -> bool {
-    // A secret roll is the roller's to reveal; game actions (Edge, damage) the GM may run.
-    kind != crate::commands::roll::REVEAL
-}
+/// The one action kind the GM may not press on its owner's behalf: a secret roll is the
+/// roller's to reveal; game actions (Edge, damage) the GM may run.
+const OWNER_ONLY: &str = crate::commands::roll::REVEAL;
 
 pub async fn on_event(ctx: &SerenityContext, event: &FullEvent, data: &Data) -> Result<(), BotError> {
     if let FullEvent::InteractionCreate {
@@ -127,27 +126,6 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
         )
         .await;
     };
-    let action = match data.store.action(id).await {
-        Ok(Some(a)) => a,
-        // Not "no such session": what the button belonged to is gone (or it never existed).
-        Ok(None) => {
-            let text = lang.pick(
-                "That button no longer works: what it belonged to is gone.",
-                "このボタンはもう使えません（対象が残っていません）。",
-            );
-            return refuse(ctx, press, text.into()).await;
-        }
-        Err(e) => return refuse(ctx, press, e.localized(lang)).await,
-    };
-    // A button answers where its message is: pressed from another channel or server (a
-    // forwarded or crafted press) it would act on that channel's session.
-    if action.channel != press.channel_id.get() || action.guild != press.guild_id.map(|g| g.get()) {
-        let text = lang.pick(
-            "This button belongs to a message in another channel; press it there.",
-            "このボタンは別のチャンネルのメッセージのものです。そのチャンネルで押してください。",
-        );
-        return refuse(ctx, press, text.into()).await;
-    }
     let user = press.user.id.get();
     let session = data
         .store
@@ -163,13 +141,8 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
         .gm_role
         .is_some_and(|r| member.is_some_and(|m| m.roles.iter().any(|x| x.get() == r)));
     let is_gm = manages || has_gm_role || session.as_ref().is_some_and(|s| s.gm == user);
-    if user != action.owner && !(is_gm && gm_may_press(&action.kind)) {
-        let text = match lang {
-            Lang::En => format!("Only <@{}> can use this button.", action.owner),
-            Lang::Ja => format!("このボタンは <@{}> だけが使えます。", action.owner),
-        };
-        return refuse(ctx, press, text).await;
-    }
+    // Who may press is checked as the action is used, in one statement: the press that lands
+    // makes one round trip, a refused one a second to learn why (and changes nothing).
     // Consuming the action and what the press changes are two transactions: the action is
     // marked used here (so a double click cannot run twice), the handler then saves its
     // session change, and a handler that fails releases the action again. A crash between the
@@ -178,8 +151,39 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
     // session edit, and every handler (`sr/`, `rally/`, which also consume other actions, e.g.
     // the Apply damage a Second chance replaces) to save through it; left for when those
     // modules are not being changed by others.
-    let action = match data.store.use_action(id).await {
-        Ok(a) => a,
+    let presser = Presser {
+        user,
+        channel: press.channel_id.get(),
+        guild: press.guild_id.map(|g| g.get()),
+        gm: is_gm,
+        owner_only: OWNER_ONLY,
+    };
+    let action = match data.store.press_action(id, presser).await {
+        Ok(Pressed::Used(a)) => a,
+        // Not "no such session": what the button belonged to is gone (or it never existed).
+        Ok(Pressed::Gone) => {
+            let text = lang.pick(
+                "That button no longer works: what it belonged to is gone.",
+                "このボタンはもう使えません（対象が残っていません）。",
+            );
+            return refuse(ctx, press, text.into()).await;
+        }
+        // A button answers where its message is: pressed from another channel or server (a
+        // forwarded or crafted press) it would act on that channel's session.
+        Ok(Pressed::Elsewhere) => {
+            let text = lang.pick(
+                "This button belongs to a message in another channel; press it there.",
+                "このボタンは別のチャンネルのメッセージのものです。そのチャンネルで押してください。",
+            );
+            return refuse(ctx, press, text.into()).await;
+        }
+        Ok(Pressed::NotYours { owner }) => {
+            let text = match lang {
+                Lang::En => format!("Only <@{owner}> can use this button."),
+                Lang::Ja => format!("このボタンは <@{owner}> だけが使えます。"),
+            };
+            return refuse(ctx, press, text).await;
+        }
         Err(e) => return refuse(ctx, press, e.localized(lang)).await,
     };
     let (p, answer) = Press::with_answer(Press {
@@ -198,9 +202,17 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
         Ok(reply) => {
             // What the press rolled is logged before it shows (best effort, as a command's
             // roll: the result stands even when the log write fails).
+            // Through the record queue, as a command's roll: rows of presses and commands
+            // arriving together are written in one statement.
             for row in reply.rows(data, press.id.get(), user, press.user.display_name()) {
-                if let Err(e) = data.store.append_roll(&row).await {
-                    tracing::warn!(session = row.session_id, kind = %p.action.kind, "press roll not logged: {e}");
+                match data.store.record(&[], Some(&row)).await {
+                    Ok(r) if r.logged => {}
+                    Ok(_) => {
+                        tracing::warn!(session = row.session_id, kind = %p.action.kind, "press roll not logged: the session is not running")
+                    }
+                    Err(e) => {
+                        tracing::warn!(session = row.session_id, kind = %p.action.kind, "press roll not logged: {e}")
+                    }
                 }
             }
             match reply.shown() {

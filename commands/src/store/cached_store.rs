@@ -10,8 +10,8 @@ use engine::session::{Actor, ChannelSettings, RollLogEntry, ServerSettings, Sess
 
 use super::cache::{Caches, Change};
 use super::{
-    Action, Backend, Edit, LogScope, NewAction, NewRoll, PageHead, Recorded, RowSink, SettingsEdit, Store,
-    StoreError, StoreFuture,
+    Action, Backend, Edit, LogScope, NewAction, NewRoll, PageHead, Pressed, Presser, Recorded, RowSink,
+    SettingsEdit, Store, StoreError, StoreFuture,
 };
 
 pub struct CachedStore {
@@ -186,6 +186,10 @@ impl Store for CachedStore {
 
     fn use_action(&self, id: i64) -> StoreFuture<'_, Action> {
         self.inner.use_action(id)
+    }
+
+    fn press_action<'a>(&'a self, id: i64, who: Presser<'a>) -> StoreFuture<'a, Pressed> {
+        self.inner.press_action(id, who)
     }
 
     fn release_action(&self, id: i64) -> StoreFuture<'_, ()> {

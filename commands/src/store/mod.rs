@@ -289,6 +289,45 @@ pub struct Action {
     pub used_at_ms: Option<i64>,
 }
 
+/// Who presses a button, and where: what [`Store::press_action`] checks before it uses the
+/// action.
+#[derive(Debug, Clone, Copy)]
+pub struct Presser<'a> {
+    pub user: u64,
+    pub channel: u64,
+    pub guild: Option<u64>,
+    /// The presser is the GM (the session's, the server's GM role, or manages the server): may
+    /// press others' buttons, except those of [`Self::owner_only`].
+    pub gm: bool,
+    /// The action kind only its owner may press, GM or not (a secret roll's reveal).
+    pub owner_only: &'a str,
+}
+
+/// What came of a press: the action, now used, or why it was not.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pressed {
+    Used(Action),
+    /// No such action (what it belonged to was deleted, or it never existed).
+    Gone,
+    /// The button belongs to another channel's (or server's) message.
+    Elsewhere,
+    /// Someone else's button, and the presser may not press it for them.
+    NotYours {
+        owner: u64,
+    },
+}
+
+impl Presser<'_> {
+    /// Why this presser may not use `action`, if they may not (used or not).
+    pub fn refusal(&self, action: &Action) -> Option<Pressed> {
+        if action.channel != self.channel || action.guild != self.guild {
+            return Some(Pressed::Elsewhere);
+        }
+        let for_owner = self.gm && action.kind != self.owner_only;
+        (action.owner != self.user && !for_owner).then_some(Pressed::NotYours { owner: action.owner })
+    }
+}
+
 /// The persistence the bot needs. Discord ids are `u64`; times are unix milliseconds.
 pub trait Store: Send + Sync {
     fn backend(&self) -> Backend;
@@ -459,6 +498,21 @@ pub trait Store: Send + Sync {
     fn action(&self, id: i64) -> StoreFuture<'_, Option<Action>>;
     /// Marks an action used, atomically: [`StoreError::AlreadyUsed`] on a second press.
     fn use_action(&self, id: i64) -> StoreFuture<'_, Action>;
+    /// A press of action `id`'s button by `who`: the action used if they may press it there and
+    /// nobody did yet ([`StoreError::AlreadyUsed`] on a second press), else why not, with the
+    /// action left as it was. The real stores check and use in one statement (one round trip
+    /// for a press that lands); the default reads, checks, then uses.
+    fn press_action<'a>(&'a self, id: i64, who: Presser<'a>) -> StoreFuture<'a, Pressed> {
+        Box::pin(async move {
+            let Some(action) = self.action(id).await? else {
+                return Ok(Pressed::Gone);
+            };
+            if let Some(refused) = who.refusal(&action) {
+                return Ok(refused);
+            }
+            Ok(Pressed::Used(self.use_action(id).await?))
+        })
+    }
     /// Undoes [`Store::use_action`] when what the button does could not be saved.
     fn release_action(&self, id: i64) -> StoreFuture<'_, ()>;
 

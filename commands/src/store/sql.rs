@@ -662,6 +662,44 @@ macro_rules! sql_store {
                     })
                 }
 
+                fn press_action<'a>(
+                    &'a self,
+                    id: i64,
+                    who: $crate::store::Presser<'a>,
+                ) -> StoreFuture<'a, $crate::store::Pressed> {
+                    use $crate::store::Pressed;
+                    Box::pin(async move {
+                        let sent = AtomicBool::new(false);
+                        let row = limits::write(&sent, async {
+                            let _turn = self.write_turn().await;
+                            let row = limits::statement(&self.conns, async |conn| {
+                                limits::mark(&sent);
+                                sqlx::query(PRESS_ACTION)
+                                    .bind(id)
+                                    .bind(now_ms())
+                                    .bind(to_db(who.channel))
+                                    .bind(who.guild.map(to_db))
+                                    .bind(to_db(who.user))
+                                    .bind(who.gm)
+                                    .bind(who.owner_only)
+                                    .fetch_optional(conn)
+                                    .await
+                            })
+                            .await;
+                            row.map_err(Self::classify)
+                        })
+                        .await?;
+                        if let Some(row) = row {
+                            return Ok(Pressed::Used(Self::action_from_row(&row)?));
+                        }
+                        // Refused or used already: the action says which.
+                        match self.action(id).await? {
+                            None => Ok(Pressed::Gone),
+                            Some(a) => who.refusal(&a).ok_or(StoreError::AlreadyUsed),
+                        }
+                    })
+                }
+
                 fn release_action(&self, id: i64) -> StoreFuture<'_, ()> {
                     Box::pin(async move {
                         let sent = AtomicBool::new(false);

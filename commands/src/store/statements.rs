@@ -98,4 +98,11 @@ pub(super) const SELECT_ACTION: &str = "SELECT id, kind, guild_id, channel_id, o
 /// Marks an action used only if nobody did yet: the second press of a button finds no row.
 pub(super) const USE_ACTION: &str = "UPDATE actions SET used_at_ms = $2 WHERE id = $1 AND used_at_ms IS NULL \
      RETURNING id, kind, guild_id, channel_id, owner_id, payload, created_at_ms, used_at_ms";
+/// [`USE_ACTION`] only for who may press it where it is (see `Presser`): a refused press finds
+/// no row and the action stays unused. `$4` is the guild (NULL in a DM), `$5` the presser,
+/// `$6` whether they press as the GM, `$7` the one kind only its owner may press.
+pub(super) const PRESS_ACTION: &str = "UPDATE actions SET used_at_ms = $2 WHERE id = $1 AND used_at_ms IS NULL \
+     AND channel_id = $3 AND (guild_id = $4 OR (guild_id IS NULL AND $4 IS NULL)) \
+     AND (owner_id = $5 OR ($6 AND kind <> $7)) \
+     RETURNING id, kind, guild_id, channel_id, owner_id, payload, created_at_ms, used_at_ms";
 pub(super) const RELEASE_ACTION: &str = "UPDATE actions SET used_at_ms = NULL WHERE id = $1";

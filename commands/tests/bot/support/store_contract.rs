@@ -742,6 +742,83 @@ pub async fn actions_are_used_once(h: &impl Harness) {
     assert!(matches!(again.use_action(id).await, Err(StoreError::AlreadyUsed)));
 }
 
+/// A press is checked as it uses the action: the owner's lands, a second is refused as used,
+/// a press from another channel or server or by someone else changes nothing and says why, the
+/// GM may press for the owner except the owner-only kind. The store's one-statement check and
+/// the trait's default (read, check, use; through a wrapper that does not override it) agree.
+pub async fn presses_are_checked_as_they_use_the_action(h: &impl Harness) {
+    let store = h.open().await;
+    check_presses(&*store).await;
+    let wrapped = super::harness::FlakyStore::new(store.clone());
+    check_presses(&wrapped).await;
+}
+
+async fn check_presses(store: &dyn Store) {
+    use saikoro_bot::store::{NewAction, Pressed, Presser};
+    let new = |kind: &str, guild: Option<u64>| NewAction {
+        kind: kind.into(),
+        guild,
+        channel: 9,
+        owner: 42,
+        payload: json!({ "n": 1 }).into(),
+    };
+    let who = |user: u64, channel: u64, guild: Option<u64>, gm: bool| Presser {
+        user,
+        channel,
+        guild,
+        gm,
+        owner_only: "reveal",
+    };
+    let damage = store
+        .create_action(&new("wm.damage", Some(7)))
+        .await
+        .expect("create");
+    // Refusals leave the action unused.
+    for (presser, refused) in [
+        (who(42, 10, Some(7), false), Pressed::Elsewhere),
+        (who(42, 9, Some(8), false), Pressed::Elsewhere),
+        (who(42, 9, None, false), Pressed::Elsewhere),
+        (who(43, 9, Some(7), false), Pressed::NotYours { owner: 42 }),
+    ] {
+        assert_eq!(
+            store.press_action(damage, presser).await.expect("answer"),
+            refused
+        );
+        let a = store.action(damage).await.expect("read").expect("exists");
+        assert_eq!(a.used_at_ms, None, "{presser:?} changed nothing");
+    }
+    // The GM presses for the owner; the second press finds it used.
+    match store.press_action(damage, who(43, 9, Some(7), true)).await {
+        Ok(Pressed::Used(a)) => assert_eq!((a.id, a.owner, a.kind.as_str()), (damage, 42, "wm.damage")),
+        other => panic!("the GM's press: {other:?}"),
+    }
+    assert!(store.action(damage).await.unwrap().unwrap().used_at_ms.is_some());
+    assert!(matches!(
+        store.press_action(damage, who(42, 9, Some(7), false)).await,
+        Err(StoreError::AlreadyUsed)
+    ));
+    // The owner-only kind: not even the GM; its owner may. A DM's action (no guild) too.
+    let reveal = store.create_action(&new("reveal", None)).await.expect("create");
+    assert_eq!(
+        store
+            .press_action(reveal, who(43, 9, None, true))
+            .await
+            .expect("answer"),
+        Pressed::NotYours { owner: 42 }
+    );
+    assert!(matches!(
+        store.press_action(reveal, who(42, 9, None, false)).await,
+        Ok(Pressed::Used(_))
+    ));
+    assert_eq!(
+        store
+            .press_action(reveal + 1000, who(42, 9, None, false))
+            .await
+            .expect("answer"),
+        Pressed::Gone
+    );
+}
+
 /// Waits (at most 5 s) until the store's read cache is in use: PostgreSQL's only once its
 /// change feed is connected.
 pub async fn cache_live(store: &dyn Store) -> &saikoro_bot::store::Caches {
@@ -1312,6 +1389,7 @@ macro_rules! contract_tests {
             refused_update_writes_nothing, noop_and_identity, update_without_session, end_keeps_history,
             ended_sessions_order_limit_and_guild, roll_log_and_export, roll_log_is_append_only,
             fifty_concurrent_edits, survives_restart, actions_are_used_once,
+            presses_are_checked_as_they_use_the_action,
             concurrent_settings_edits_all_land, export_pages, a_streamed_page_hands_its_head_then_its_rows,
             concurrent_channel_settings_edits_all_land, one_command_records_at_once,
             concurrent_records_keep_their_own_buttons_and_rolls,
