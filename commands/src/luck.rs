@@ -126,6 +126,19 @@ impl LuckRow {
     }
 }
 
+impl LuckRow {
+    /// [`Self::of`] a page's row, reading its outcome's luck field alone.
+    pub fn of_row(row: &crate::store::LogRow) -> Option<LuckRow> {
+        Some(LuckRow {
+            input: row.luck()?,
+            session_id: row.session_id,
+            user_id: row.user_id,
+            command: row.command.clone(),
+            at_ms: row.at_ms,
+        })
+    }
+}
+
 type Memo = HashMap<String, Result<(engine::odds::Dist, bool), LuckError>>;
 
 /// Luck added up a page of rows at a time, so a campaign's log is never held whole: what it

@@ -72,7 +72,10 @@ impl<F: Fn(&RollLogEntry) -> bool> ExportBuilder<F> {
     pub fn take(&mut self, item: PageItem<'_>) -> ControlFlow<()> {
         match item {
             PageItem::Head(head) => self.start(head),
-            PageItem::Row(entry) => self.row(entry),
+            PageItem::Row(row) => match row.entry() {
+                Some(entry) => self.row(entry),
+                None => ControlFlow::Break(()),
+            },
         }
     }
 
@@ -173,6 +176,7 @@ impl<F: Fn(&RollLogEntry) -> bool> ExportBuilder<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::LogRow;
     use engine::session::{RosterEntry, SystemId};
     use serde_json::json;
 
@@ -243,7 +247,7 @@ mod tests {
         let head = head();
         let mut flows = vec![b.take(PageItem::Head(&head))];
         for row in rows() {
-            flows.push(b.take(PageItem::Row(row)));
+            flows.push(b.take(PageItem::Row(LogRow::of(&row))));
         }
         (b.finish().await.unwrap(), flows)
     }
@@ -308,7 +312,7 @@ mod tests {
         rows[2].session_id = 2;
         rows[3].session_id = 2;
         for row in rows {
-            let _ = b.take(PageItem::Row(row));
+            let _ = b.take(PageItem::Row(LogRow::of(&row)));
         }
         let files = b.finish().await.unwrap();
         let html = &files.html;

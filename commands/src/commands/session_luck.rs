@@ -34,16 +34,14 @@ pub async fn luck(
     // (after it ended, its last evening's).
     let base = super::campaign::channel_game(ctx, &inv).await?;
     let evening = base.is_active().then_some(base.id);
-    let sessions = store
-        .campaign_sessions(base.campaign())
-        .await
-        .map_err(|e| store_error(e, inv.lang))?
-        .len();
     // A page of rows at a time: each row's luck input (not the row) is kept until its page is
     // added up, so a campaign of any length holds one page of inputs. Large pages: each
     // page's read walks past the rows before it.
     let mut tally = crate::luck::LuckTally::new(evening, crate::luck::BUDGET);
     let mut read: u64 = 0;
+    // The campaign's evenings, as the first page's head lists them (the same snapshot as its
+    // rows; no read of every evening's game to count them).
+    let mut sessions = None;
     loop {
         let mut rows = Vec::new();
         let mut page_rows: u64 = 0;
@@ -56,7 +54,8 @@ pub async fn luck(
                 &mut |item| {
                     if let PageItem::Row(row) = item {
                         page_rows += 1;
-                        rows.extend(LuckRow::of(&row));
+                        // The luck field alone: the rest of the outcome is not built.
+                        rows.extend(LuckRow::of_row(&row));
                     }
                     ControlFlow::Continue(())
                 },
@@ -64,6 +63,7 @@ pub async fn luck(
             .await
             .map_err(|e| store_error(e, inv.lang))?;
         read += page_rows;
+        sessions.get_or_insert(head.evenings.len());
         tally = tokio::task::spawn_blocking(move || {
             tally.add_all(&rows);
             tally
@@ -74,7 +74,7 @@ pub async fn luck(
             break;
         }
     }
-    let table = tally.finish(sessions);
+    let table = tally.finish(sessions.unwrap_or(1));
     let shown: Vec<_> = match &player {
         Some(u) => vec![
             table

@@ -5,7 +5,7 @@
 //! macro for the same reason.
 
 /// Implements the page reading for a backend `sql_store!` is instantiated for (its
-/// `classify`, `begin_snapshot_with`, `session_from_row` and `roll_from_row`).
+/// `classify`, `begin_snapshot_with`, `session_from_row` and `log_row_from_row`).
 macro_rules! sql_log_pages {
     ($store:ty) => {
         impl $store {
@@ -116,7 +116,7 @@ macro_rules! sql_log_pages {
                     }
                     let mut rows = part(SELECT_ROLL_PAGE, session_id, skip, take).fetch(&mut *held.conn);
                     while let Some(row) = rows.try_next().await.map_err(Self::classify)? {
-                        if each($crate::store::PageItem::Row(Self::roll_from_row(&row)?)).is_break() {
+                        if each($crate::store::PageItem::Row(Self::log_row_from_row(&row)?)).is_break() {
                             reading = false;
                             break;
                         }

@@ -14,6 +14,7 @@ mod conns;
 mod json_text;
 pub(crate) mod limits;
 mod log_pages;
+mod log_row;
 mod migrations;
 mod pg_session_write;
 mod postgres;
@@ -38,6 +39,7 @@ pub use cache::Caches;
 pub use cached_store::CachedStore;
 pub use json_text::JsonText;
 pub use limits::{PING_LIMIT, READ_LIMIT, WRITE_LIMIT};
+pub use log_row::LogRow;
 pub use migrations::until as migrations_until;
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
@@ -88,7 +90,17 @@ pub type RowSink<'a> = dyn FnMut(PageItem<'_>) -> std::ops::ControlFlow<()> + Se
 #[derive(Debug)]
 pub enum PageItem<'a> {
     Head(&'a PageHead),
-    Row(RollLogEntry),
+    Row(LogRow),
+}
+
+impl PageItem<'_> {
+    /// The row with its whole outcome parsed; `None` for the head.
+    pub fn into_entry(self) -> Option<RollLogEntry> {
+        match self {
+            PageItem::Row(row) => row.entry(),
+            PageItem::Head(_) => None,
+        }
+    }
 }
 
 /// A page's head (see [`Store::stream_page`]): what is read beside its rows.
@@ -118,7 +130,7 @@ async fn collect_page<S: Store + ?Sized>(
     let head = store
         .stream_page(scope, offset, limit.min(MAX_EXPORT_ROLLS), false, &mut |item| {
             if let PageItem::Row(row) = item {
-                log.push(row);
+                log.extend(row.entry());
             }
             std::ops::ControlFlow::Continue(())
         })
