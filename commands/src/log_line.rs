@@ -15,7 +15,7 @@ use crate::store::{JsonText, NewRoll};
 use engine::session::RollLogEntry;
 
 /// The key of the stored summaries inside a logged outcome (`{"en": …, "ja": …}`).
-const SUMMARY: &str = "summary";
+pub const SUMMARY: &str = "summary";
 /// The key of the roll's [`LuckInput`] inside a logged outcome, when it has one.
 pub const LUCK: &str = "luck";
 

@@ -16,7 +16,7 @@ use super::session::{hidden_kind, hidden_label};
 use super::transcript::{MarkdownRows, markdown_head};
 use crate::log_line::known_members;
 use crate::luck::LuckRow;
-use crate::store::{PageHead, PageItem};
+use crate::store::{LogRow, PageHead, PageItem};
 
 /// The files of one export.
 pub struct ExportFiles {
@@ -72,10 +72,7 @@ impl<F: Fn(&RollLogEntry) -> bool> ExportBuilder<F> {
     pub fn take(&mut self, item: PageItem<'_>) -> ControlFlow<()> {
         match item {
             PageItem::Head(head) => self.start(head),
-            PageItem::Row(row) => match row.entry() {
-                Some(entry) => self.row(entry),
-                None => ControlFlow::Break(()),
-            },
+            PageItem::Row(row) => self.row(&row),
         }
     }
 
@@ -104,9 +101,15 @@ impl<F: Fn(&RollLogEntry) -> bool> ExportBuilder<F> {
         ControlFlow::Continue(())
     }
 
-    fn row(&mut self, mut entry: RollLogEntry) -> ControlFlow<()> {
+    /// A row into every file: read light ([`LogRow::light_entry`]: summaries, hidden mark,
+    /// luck) for the transcripts and the recap, its outcome parsed whole only for moments the
+    /// system may find in it, and copied into the JSON from its text.
+    fn row(&mut self, row: &LogRow) -> ControlFlow<()> {
         let lang = self.lang;
         let Some(b) = self.files.as_mut() else {
+            return ControlFlow::Break(());
+        };
+        let Some(mut entry) = row.light_entry() else {
             return ControlFlow::Break(());
         };
         // Hidden rolls stay hidden from everyone but their roller and the GM; files that keep
@@ -129,15 +132,21 @@ impl<F: Fn(&RollLogEntry) -> bool> ExportBuilder<F> {
             b.json.push(b',');
         }
         let start = b.json.len();
-        if serde_json::to_writer(&mut b.json, &entry).is_err()
-            || b.json_size + (b.json.len() - start) + 1 > self.budget
-        {
+        let written = match label {
+            // Hidden from the reader: the entry as rewritten above.
+            Some(_) => serde_json::to_writer(&mut b.json, &entry),
+            None => row.write_json(&mut b.json),
+        };
+        if written.is_err() || b.json_size + (b.json.len() - start) + 1 > self.budget {
             b.json.truncate(before);
             return ControlFlow::Break(());
         }
         b.json_size += b.json.len() - start + 1;
         b.rolls += 1;
-        b.recap.add(&b.session, &entry, false);
+        match label {
+            Some(_) => b.recap.add(&b.session, &entry, false),
+            None => b.recap.add_row(&b.session, row, &entry, false),
+        }
         b.luck.extend(LuckRow::of(&entry));
         let known = known_members(&b.names, &b.session);
         b.markdown.push(&entry, label, &b.evenings, &known);
@@ -176,7 +185,6 @@ impl<F: Fn(&RollLogEntry) -> bool> ExportBuilder<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::LogRow;
     use engine::session::{RosterEntry, SystemId};
     use serde_json::json;
 

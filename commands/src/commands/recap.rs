@@ -9,6 +9,7 @@ use crate::embeds::markdown::escape;
 use crate::embeds::{EmbedView, colour, limits};
 use crate::log_line::roller_name;
 use crate::moments::MomentKind;
+use crate::store::LogRow;
 
 /// Moments listed one by one in the embed (the export lists them all).
 pub const EMBED_MOMENTS: usize = 12;
@@ -122,6 +123,32 @@ impl RecapBuilder {
 
     /// One roll of `session`'s log; `hidden`: counted, its moments not told.
     pub fn add(&mut self, session: &Session, entry: &RollLogEntry, hidden: bool) {
+        self.count(session, entry, hidden, || {
+            crate::systems::bot(session.system).moments(&entry.outcome)
+        });
+    }
+
+    /// [`Self::add`] of a page's row read as `light` ([`LogRow::light_entry`]): its outcome is
+    /// parsed for moments only when its text names one of the system's moment keys.
+    pub fn add_row(&mut self, session: &Session, row: &LogRow, light: &RollLogEntry, hidden: bool) {
+        let system = crate::systems::bot(session.system);
+        self.count(session, light, hidden, || {
+            if !row.names_any(system.moment_keys()) {
+                return Vec::new();
+            }
+            row.outcome_value()
+                .map(|v| system.moments(&v))
+                .unwrap_or_default()
+        });
+    }
+
+    fn count(
+        &mut self,
+        session: &Session,
+        entry: &RollLogEntry,
+        hidden: bool,
+        moments: impl FnOnce() -> Vec<crate::moments::Moment>,
+    ) {
         self.rolls += 1;
         let i = self.seat(session, entry.user_id);
         let p = &mut self.players[i];
@@ -132,7 +159,7 @@ impl RecapBuilder {
         if hidden {
             return;
         }
-        for m in crate::systems::bot(session.system).moments(&entry.outcome) {
+        for m in moments() {
             bump(&mut p.moments, m.kind);
             bump(&mut self.totals, m.kind);
             self.moments.push(MomentAt {

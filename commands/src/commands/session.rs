@@ -13,7 +13,7 @@ use crate::embeds::status::{pack_messages, status_views};
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::{Invocation, now_ms, store_error};
 use crate::log_line::roller;
-use crate::store::{LogScope, MAX_EXPORT_ROLLS, StoreError};
+use crate::store::{LogScope, MAX_EXPORT_ROLLS, PageItem, StoreError};
 use crate::{BotError, Context};
 
 /// Game sessions in this channel
@@ -282,8 +282,10 @@ async fn channel_recap(ctx: Context<'_>, s: &Session, lang: Lang) -> Result<Embe
         .data()
         .store
         .stream_page(LogScope::Evening(s.id), 0, MAX_EXPORT_ROLLS, false, &mut |item| {
-            if let Some(e) = item.into_entry() {
-                recap.add(s, &e, hidden_kind(&e).is_some());
+            if let PageItem::Row(row) = item
+                && let Some(e) = row.light_entry()
+            {
+                recap.add_row(s, &row, &e, hidden_kind(&e).is_some());
                 // Secret and private rolls carry no luck, so the table tells nothing hidden.
                 luck.extend(crate::luck::LuckRow::of(&e));
             }

@@ -51,6 +51,94 @@ impl LogRow {
         serde_json::from_str::<LuckField>(self.outcome.get()).ok()?.luck
     }
 
+    /// Whether the outcome's text names any of `keys` as `"key"` (a key or a string): where
+    /// none is named, no object of the outcome has one of them.
+    pub fn names_any(&self, keys: &[&str]) -> bool {
+        let text = self.outcome.get();
+        keys.iter().any(|k| {
+            text.match_indices(k)
+                .any(|(i, _)| text[..i].ends_with('"') && text[i + k.len()..].starts_with('"'))
+        })
+    }
+
+    /// The row as a transcript, a recap's count and a luck table read it: an outcome with its
+    /// stored summaries, hidden mark and luck input only (the rest is skipped, not built).
+    /// The whole outcome where those do not suffice: a row logged before summaries were stored
+    /// (its transcript line is made from the outcome), or one that is no JSON object.
+    pub fn light_entry(&self) -> Option<RollLogEntry> {
+        use serde_json::Value;
+        /// The fields a transcript reads of an outcome that has its summaries.
+        #[derive(Deserialize)]
+        struct Light {
+            #[serde(default)]
+            summary: Option<Value>,
+            #[serde(default)]
+            hidden: Option<Value>,
+            #[serde(default)]
+            luck: Option<Value>,
+        }
+        let summarized = |l: &Light| {
+            let said = |lang: &str| {
+                l.summary
+                    .as_ref()
+                    .and_then(|s| s.get(lang))
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| !t.is_empty())
+            };
+            said("en") && said("ja")
+        };
+        let outcome = match serde_json::from_str::<Light>(self.outcome.get()) {
+            Ok(l) if summarized(&l) => {
+                let mut m = serde_json::Map::new();
+                for (key, v) in [
+                    (crate::log_line::SUMMARY, l.summary),
+                    ("hidden", l.hidden),
+                    (crate::log_line::LUCK, l.luck),
+                ] {
+                    if let Some(v) = v {
+                        m.insert(key.to_string(), v);
+                    }
+                }
+                Value::Object(m)
+            }
+            _ => serde_json::from_str(self.outcome.get()).ok()?,
+        };
+        Some(RollLogEntry {
+            session_id: self.session_id,
+            user_id: self.user_id,
+            command: self.command.clone(),
+            outcome,
+            at_ms: self.at_ms,
+            user_name: self.user_name.clone(),
+        })
+    }
+
+    /// The whole outcome, parsed (for its moments).
+    pub fn outcome_value(&self) -> Option<serde_json::Value> {
+        serde_json::from_str(self.outcome.get()).ok()
+    }
+
+    /// Writes the row as JSON, as a [`RollLogEntry`] serializes (its fields in that order, a
+    /// missing name left out), the outcome copied from its text without its whitespace.
+    pub fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        out.extend_from_slice(b"{\"session_id\":");
+        serde_json::to_writer(&mut *out, &self.session_id)?;
+        out.extend_from_slice(b",\"user_id\":");
+        serde_json::to_writer(&mut *out, &self.user_id)?;
+        out.extend_from_slice(b",\"command\":");
+        serde_json::to_writer(&mut *out, &self.command)?;
+        out.extend_from_slice(b",\"outcome\":");
+        compact_into(self.outcome.get(), out);
+        out.extend_from_slice(b",\"at_ms\":");
+        serde_json::to_writer(&mut *out, &self.at_ms)?;
+        if let Some(name) = &self.user_name {
+            out.extend_from_slice(b",\"user_name\":");
+            serde_json::to_writer(&mut *out, name)?;
+        }
+        out.push(b'}');
+        Ok(())
+    }
+
     /// The row of an entry (a test's, or one built in memory).
     pub fn of(entry: &RollLogEntry) -> LogRow {
         LogRow {
@@ -61,6 +149,26 @@ impl LogRow {
                 .unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON")),
             at_ms: entry.at_ms,
             user_name: entry.user_name.clone(),
+        }
+    }
+}
+
+/// Valid JSON `text` without the whitespace between its tokens (PostgreSQL's `jsonb` text has a
+/// space after every colon and comma): inside strings every byte is kept, escapes included.
+fn compact_into(text: &str, out: &mut Vec<u8>) {
+    let (mut in_string, mut escaped) = (false, false);
+    for &b in text.as_bytes() {
+        if in_string {
+            out.push(b);
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+        } else if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+            in_string = b == b'"';
+            out.push(b);
         }
     }
 }
@@ -95,6 +203,70 @@ mod tests {
             json!(7),
         ] {
             assert_eq!(row(outcome.clone()).luck(), stored_luck(&outcome), "{outcome}");
+        }
+    }
+
+    #[test]
+    fn a_row_is_written_as_its_entry_serializes() {
+        let outcome = json!({"b": "a \\\"quoted\\\" ,: word", "a": [1, {"c": null}], "t": "\t \n"});
+        for name in [Some("Ana \"A\""), None] {
+            let entry = RollLogEntry {
+                session_id: 4,
+                user_id: u64::MAX,
+                command: "/roll dice:2d6 # \"x\"".into(),
+                outcome: outcome.clone(),
+                at_ms: -5,
+                user_name: name.map(str::to_string),
+            };
+            // As PostgreSQL's jsonb hands it back: spaces after colons and commas.
+            let spaced = serde_json::to_string_pretty(&entry.outcome).unwrap();
+            let mut row = LogRow::of(&entry);
+            row.outcome = RawValue::from_string(spaced).unwrap();
+            let mut out = Vec::new();
+            row.write_json(&mut out).unwrap();
+            let written: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            assert_eq!(written, serde_json::to_value(&entry).unwrap());
+            // Field order as the entry's, the outcome without whitespace outside its strings.
+            let text = String::from_utf8(out).unwrap();
+            let plain = serde_json::to_string(&entry).unwrap();
+            assert_eq!(text.len(), plain.len(), "{text}");
+            assert!(text.starts_with("{\"session_id\":4,\"user_id\":18446744073709551615,\"command\":"));
+        }
+    }
+
+    #[test]
+    fn moment_keys_are_found_as_keys_or_strings_only() {
+        let r = row(json!({"ones": 1, "glitch": "critical", "attones": 2}));
+        assert!(r.names_any(&["ones"]));
+        assert!(r.names_any(&["nope", "critical"]));
+        assert!(!r.names_any(&["one", "glitc", "tones"]));
+        assert!(!row(json!({"bones": 1})).names_any(&["ones"]));
+    }
+
+    #[test]
+    fn a_light_entry_keeps_what_transcripts_read_and_falls_back_without_summaries() {
+        let summarized = json!({"total": 9, "lines": [{"total": 9}], "summary": {"en": "9", "ja": "9"},
+            "luck": {"roll": {"kind": "notation", "expression": "2d6"}, "observed": 9}, "hidden": "secret"});
+        let light = row(summarized.clone()).light_entry().unwrap();
+        assert_eq!(
+            light.outcome,
+            json!({"summary": {"en": "9", "ja": "9"}, "hidden": "secret",
+                "luck": {"roll": {"kind": "notation", "expression": "2d6"}, "observed": 9}})
+        );
+        for lang in [engine::i18n::Lang::En, engine::i18n::Lang::Ja] {
+            assert_eq!(
+                crate::log_line::stored_summary(&light.outcome, lang),
+                crate::log_line::stored_summary(&summarized, lang)
+            );
+        }
+        assert_eq!(stored_luck(&light.outcome), stored_luck(&summarized));
+        // Before summaries (or with an empty one), and outcomes that are no object: whole.
+        for whole in [
+            json!({"total": 9, "lines": [{"total": 9}]}),
+            json!({"total": 9, "summary": {"en": "", "ja": "9"}}),
+            json!([1, 2]),
+        ] {
+            assert_eq!(row(whole.clone()).light_entry().unwrap().outcome, whole);
         }
     }
 

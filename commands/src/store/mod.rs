@@ -93,16 +93,6 @@ pub enum PageItem<'a> {
     Row(LogRow),
 }
 
-impl PageItem<'_> {
-    /// The row with its whole outcome parsed; `None` for the head.
-    pub fn into_entry(self) -> Option<RollLogEntry> {
-        match self {
-            PageItem::Row(row) => row.entry(),
-            PageItem::Head(_) => None,
-        }
-    }
-}
-
 /// A page's head (see [`Store::stream_page`]): what is read beside its rows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageHead {

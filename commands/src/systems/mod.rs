@@ -94,6 +94,13 @@ pub trait SystemBot: Sync {
         Vec::new()
     }
 
+    /// The object keys without which [`Self::moments`] finds none: an outcome whose JSON text
+    /// has none of them (as `"key"`) is not parsed for moments at all, so a recap or an export
+    /// reads most rows without building their outcome. Default: none (no moments).
+    fn moment_keys(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// What this system's players watch on one character (condition monitors, boxes, markers)
     /// as one short line of Discord Markdown for the `/session status` board; the whole sheet is
     /// `/char show`'s. `None`: the sheet's first fields, cut short.

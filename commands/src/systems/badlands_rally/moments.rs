@@ -57,6 +57,10 @@ fn changes<'a>(v: &'a Value, out: &mut Vec<(&'a Map<String, Value>, Option<&'a s
     }
 }
 
+/// The object keys without which [`of`] finds no moment: a `change` (rattled, knocked out, spun out). A logged outcome
+/// whose text names none of them is not parsed for moments (see `SystemBot::moment_keys`).
+pub const MOMENT_KEYS: &[&str] = &["change"];
+
 pub fn of(outcome: &Value) -> Vec<Moment> {
     let mut found = Vec::new();
     changes(outcome, &mut found);
@@ -96,5 +100,26 @@ mod tests {
                 Moment::befalls(RATTLED, Some("Hopper"))
             ]
         );
+    }
+
+    /// Every outcome with a moment names one of [`MOMENT_KEYS`]: rows without any are never
+    /// parsed for moments.
+    #[test]
+    fn outcomes_with_moments_name_a_moment_key() {
+        for outcome in [
+            json!({"defender_changes": [{"change": "rattled", "record": 1}]}),
+            json!([["g1", [{"change": "spun_out"}]]]),
+        ] {
+            assert!(!of(&outcome).is_empty(), "{outcome}");
+            let row = crate::store::LogRow {
+                session_id: 1,
+                user_id: 1,
+                command: String::new(),
+                outcome: serde_json::value::to_raw_value(&outcome).unwrap(),
+                at_ms: 0,
+                user_name: None,
+            };
+            assert!(row.names_any(MOMENT_KEYS), "{outcome}");
+        }
     }
 }

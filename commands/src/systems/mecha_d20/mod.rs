@@ -69,6 +69,10 @@ impl SystemBot for MechaD20Bot {
         moments::of(outcome)
     }
 
+    fn moment_keys(&self) -> &'static [&'static str] {
+        moments::MOMENT_KEYS
+    }
+
     fn board_line(&self, sheet: &serde_json::Value, lang: Lang) -> Option<String> {
         board::line(sheet, lang)
     }

@@ -47,6 +47,10 @@ pub const FAINTED: MomentKind = MomentKind {
     ja: "気絶",
 };
 
+/// The object keys without which [`of`] finds no moment: a die's `natural_20` (natural 20s and 1s), a survival `check`, a `fatigue` check. A logged outcome
+/// whose text names none of them is not parsed for moments (see `SystemBot::moment_keys`).
+pub const MOMENT_KEYS: &[&str] = &["natural_20", "check", "fatigue"];
+
 pub fn of(outcome: &Value) -> Vec<Moment> {
     let mut out = Vec::new();
     for m in objects(outcome) {
@@ -91,5 +95,28 @@ mod tests {
         assert_eq!(of(&escape), vec![Moment::of(ESCAPED)]);
         let applied = json!({"turn": 1, "entries": [], "destroyed": ["Zaku"], "fatigue": [], "choices": []});
         assert_eq!(of(&applied), vec![Moment::befalls(DESTROYED, Some("Zaku"))]);
+    }
+
+    /// Every outcome with a moment names one of [`MOMENT_KEYS`]: rows without any are never
+    /// parsed for moments.
+    #[test]
+    fn outcomes_with_moments_name_a_moment_key() {
+        for outcome in [
+            json!({"attack": {"die": 20, "natural_20": true, "total": 27}}),
+            json!({"die": 1, "natural_20": false}),
+            json!({"check": {"die": 12, "natural_20": false, "total": 15}, "target": 10, "escaped": true}),
+            json!({"turn": 1, "entries": [], "destroyed": ["Zaku"], "fatigue": [], "choices": []}),
+        ] {
+            assert!(!of(&outcome).is_empty(), "{outcome}");
+            let row = crate::store::LogRow {
+                session_id: 1,
+                user_id: 1,
+                command: String::new(),
+                outcome: serde_json::value::to_raw_value(&outcome).unwrap(),
+                at_ms: 0,
+                user_name: None,
+            };
+            assert!(row.names_any(MOMENT_KEYS), "{outcome}");
+        }
     }
 }

@@ -19,6 +19,10 @@ pub const GLITCH: MomentKind = MomentKind {
     ja: "グリッチ",
 };
 
+/// The object keys without which [`of`] finds no moment: a die roll's `ones`: a glitch is read only beside them. A logged outcome
+/// whose text names none of them is not parsed for moments (see `SystemBot::moment_keys`).
+pub const MOMENT_KEYS: &[&str] = &["ones"];
+
 pub fn of(outcome: &Value) -> Vec<Moment> {
     objects(outcome)
         .into_iter()
@@ -44,5 +48,26 @@ mod tests {
         let opposed = json!({"attacker": {"roll": {"glitch": "glitch", "ones": 2}},
             "defender": {"roll": {"glitch": "none", "ones": 0}}});
         assert_eq!(of(&opposed), vec![Moment::of(GLITCH)]);
+    }
+
+    /// Every outcome with a moment names one of [`MOMENT_KEYS`]: rows without any are never
+    /// parsed for moments.
+    #[test]
+    fn outcomes_with_moments_name_a_moment_key() {
+        for outcome in [
+            json!({"glitch": "critical", "rolled": {"roll": {"glitch": "critical", "ones": 3}}}),
+            json!({"attacker": {"roll": {"glitch": "glitch", "ones": 2}}, "defender": {"roll": {"glitch": "none", "ones": 0}}}),
+        ] {
+            assert!(!of(&outcome).is_empty(), "{outcome}");
+            let row = crate::store::LogRow {
+                session_id: 1,
+                user_id: 1,
+                command: String::new(),
+                outcome: serde_json::value::to_raw_value(&outcome).unwrap(),
+                at_ms: 0,
+                user_name: None,
+            };
+            assert!(row.names_any(MOMENT_KEYS), "{outcome}");
+        }
     }
 }

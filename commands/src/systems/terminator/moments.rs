@@ -25,6 +25,10 @@ fn crawls(v: Option<&Value>) -> bool {
     v.and_then(|v| v.get("crawls")).and_then(Value::as_bool) == Some(true)
 }
 
+/// The object keys without which [`of`] finds no moment: a model's `ill_be_back` (kills and crawls) and an I'll Be Back roll's own `face`. A logged outcome
+/// whose text names none of them is not parsed for moments (see `SystemBot::moment_keys`).
+pub const MOMENT_KEYS: &[&str] = &["ill_be_back", "face"];
+
 pub fn of(outcome: &Value) -> Vec<Moment> {
     let all = objects(outcome);
     // Targets whose removal waits on the I'll Be Back roll.
@@ -69,5 +73,26 @@ mod tests {
             of(&json!({"face": 6, "crawls": true})),
             vec![Moment::of(ILL_BE_BACK)]
         );
+    }
+
+    /// Every outcome with a moment names one of [`MOMENT_KEYS`]: rows without any are never
+    /// parsed for moments.
+    #[test]
+    fn outcomes_with_moments_name_a_moment_key() {
+        for outcome in [
+            json!({"run": {"targets": [{"name": "E", "removed": "killed", "ill_be_back": {"crawls": false}}]}}),
+            json!({"face": 6, "crawls": true}),
+        ] {
+            assert!(!of(&outcome).is_empty(), "{outcome}");
+            let row = crate::store::LogRow {
+                session_id: 1,
+                user_id: 1,
+                command: String::new(),
+                outcome: serde_json::value::to_raw_value(&outcome).unwrap(),
+                at_ms: 0,
+                user_name: None,
+            };
+            assert!(row.names_any(MOMENT_KEYS), "{outcome}");
+        }
     }
 }

@@ -19,6 +19,10 @@ pub const DESTROYED: MomentKind = MomentKind {
     ja: "破壊",
 };
 
+/// The object keys without which [`of`] finds no moment: a model's `status_before` beside its `status_after`. A logged outcome
+/// whose text names none of them is not parsed for moments (see `SystemBot::moment_keys`).
+pub const MOMENT_KEYS: &[&str] = &["status_before"];
+
 pub fn of(outcome: &Value) -> Vec<Moment> {
     objects(outcome)
         .into_iter()
@@ -48,5 +52,23 @@ mod tests {
         assert!(of(&again).is_empty());
         let kill = json!({"status_before": "disabled", "status_after": "destroyed"});
         assert_eq!(of(&kill), vec![Moment::of(DESTROYED)]);
+    }
+
+    /// Every outcome with a moment names one of [`MOMENT_KEYS`]: rows without any are never
+    /// parsed for moments.
+    #[test]
+    fn outcomes_with_moments_name_a_moment_key() {
+        for outcome in [json!({"target": "Juggernaut", "status_before": "ok", "status_after": "disabled"})] {
+            assert!(!of(&outcome).is_empty(), "{outcome}");
+            let row = crate::store::LogRow {
+                session_id: 1,
+                user_id: 1,
+                command: String::new(),
+                outcome: serde_json::value::to_raw_value(&outcome).unwrap(),
+                at_ms: 0,
+                user_name: None,
+            };
+            assert!(row.names_any(MOMENT_KEYS), "{outcome}");
+        }
     }
 }
