@@ -58,7 +58,10 @@ mod tests {
     /// parsed for moments.
     #[test]
     fn outcomes_with_moments_name_a_moment_key() {
-        for outcome in [json!({"target": "Juggernaut", "status_before": "ok", "status_after": "disabled"})] {
+        for outcome in [
+            json!({"target": "Juggernaut", "status_before": "ok", "status_after": "disabled"}),
+            json!({"name": "Stalker", "status_before": "disabled", "status_after": "destroyed"}),
+        ] {
             assert!(!of(&outcome).is_empty(), "{outcome}");
             let row = crate::store::LogRow {
                 session_id: 1,
