@@ -503,10 +503,11 @@ pub async fn scope(
     }
 }
 
-/// The last `count` rolls of a scope, oldest first.
+/// The last `count` rolls of a scope, oldest first, as a transcript reads them (an evening's
+/// light: [`Store::recent_lines`]).
 pub async fn recent(store: &dyn Store, scope: LogScope, count: u32) -> Result<Vec<RollLogEntry>, StoreError> {
     match scope {
-        LogScope::Evening(id) => store.recent_rolls(id, count).await,
+        LogScope::Evening(id) => store.recent_lines(id, count).await,
         LogScope::Campaign(c) => {
             let total = store.campaign_page(c, 0, 0).await?.total_rolls;
             let from = u32::try_from(total.saturating_sub(u64::from(count))).unwrap_or(u32::MAX);

@@ -157,6 +157,10 @@ impl Store for CachedStore {
         self.inner.recent_rolls(session_id, count)
     }
 
+    fn recent_lines(&self, session_id: i64, count: u32) -> StoreFuture<'_, Vec<RollLogEntry>> {
+        self.inner.recent_lines(session_id, count)
+    }
+
     fn stream_page<'a>(
         &'a self,
         scope: LogScope,

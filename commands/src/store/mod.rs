@@ -449,6 +449,13 @@ pub trait Store: Send + Sync {
     /// The last `count` rolls of a session (at most [`MAX_RECENT_ROLLS`]), oldest first.
     fn recent_rolls(&self, session_id: i64, count: u32) -> StoreFuture<'_, Vec<RollLogEntry>>;
 
+    /// [`Self::recent_rolls`] as a transcript reads them: each outcome light
+    /// ([`LogRow::light_entry`]: its summaries, hidden mark and luck input; whole for a row
+    /// logged before summaries). What `/session log` shows. Default: the whole rows.
+    fn recent_lines(&self, session_id: i64, count: u32) -> StoreFuture<'_, Vec<RollLogEntry>> {
+        self.recent_rolls(session_id, count)
+    }
+
     /// A page of an evening's or a campaign's log, handed to `each`: first the page's head (its
     /// session, a campaign's newest evening; the log's length; when `names`, each roller's last
     /// name on the page), then its rows from roll `offset` (0-based, oldest first), at most

@@ -69,6 +69,19 @@ macro_rules! sql_store {
                     })
                 }
 
+                /// The last `count` rows of a session's log, newest first.
+                async fn recent_rows(&self, session_id: i64, count: u32) -> Result<Vec<$row>, StoreError> {
+                    limits::statement(&self.conns, async |conn| {
+                        sqlx::query(SELECT_RECENT_ROLLS)
+                            .bind(session_id)
+                            .bind(i64::from(count.min(MAX_RECENT_ROLLS)))
+                            .fetch_all(conn)
+                            .await
+                    })
+                    .await
+                    .map_err(Self::classify)
+                }
+
                 /// A page's row with its outcome as the database sent it (see `LogRow`).
                 fn log_row_from_row(row: &$row) -> Result<$crate::store::LogRow, StoreError> {
                     let Json(outcome): Json<Box<serde_json::value::RawValue>> =
@@ -540,17 +553,23 @@ macro_rules! sql_store {
 
                 fn recent_rolls(&self, session_id: i64, count: u32) -> StoreFuture<'_, Vec<RollLogEntry>> {
                     Box::pin(limits::read(async move {
-                        let rows = limits::statement(&self.conns, async |conn| {
-                            sqlx::query(SELECT_RECENT_ROLLS)
-                                .bind(session_id)
-                                .bind(i64::from(count.min(MAX_RECENT_ROLLS)))
-                                .fetch_all(conn)
-                                .await
-                        })
-                        .await
-                        .map_err(Self::classify)?;
+                        let rows = self.recent_rows(session_id, count).await?;
                         // Newest first from the index; callers read a log oldest first.
                         rows.iter().rev().map(Self::roll_from_row).collect()
+                    }))
+                }
+
+                fn recent_lines(&self, session_id: i64, count: u32) -> StoreFuture<'_, Vec<RollLogEntry>> {
+                    Box::pin(limits::read(async move {
+                        let rows = self.recent_rows(session_id, count).await?;
+                        rows.iter()
+                            .rev()
+                            .map(|r| {
+                                Self::log_row_from_row(r)?.light_entry().ok_or_else(|| {
+                                    StoreError::Internal("a logged outcome is not JSON".into())
+                                })
+                            })
+                            .collect()
                     }))
                 }
 

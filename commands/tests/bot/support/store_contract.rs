@@ -690,6 +690,34 @@ pub async fn concurrent_settings_edits_all_land(h: &impl Harness) {
     );
 }
 
+/// The last rolls as the log reads them: rows before summaries whole; a summarized row light
+/// (its summaries, hidden mark and luck; the rest of its outcome not read).
+pub async fn recent_lines_read_as_the_log_shows_them(h: &impl Harness) {
+    let store = h.open().await;
+    let s = seeded(store.as_ref(), CHAN).await;
+    for n in 1..=5 {
+        store.append_roll(&new_roll(s.id, n)).await.unwrap();
+    }
+    assert_eq!(
+        store.recent_lines(s.id, 2).await.unwrap(),
+        vec![roll(s.id, 4), roll(s.id, 5)]
+    );
+    let mut summarized = roll(s.id, 6);
+    summarized.outcome = json!({"dice": [6, 5], "hits": 2, "hidden": "secret",
+        "summary": {"en": "2 hits", "ja": "2ヒット"},
+        "luck": {"roll": {"kind": "notation", "expression": "2d6"}, "observed": 11}});
+    store
+        .append_roll(&saikoro_bot::store::NewRoll::from(&summarized))
+        .await
+        .unwrap();
+    let lines = store.recent_lines(s.id, 2).await.unwrap();
+    let mut light = summarized.clone();
+    light.outcome = json!({"hidden": "secret", "summary": {"en": "2 hits", "ja": "2ヒット"},
+        "luck": {"roll": {"kind": "notation", "expression": "2d6"}, "observed": 11}});
+    assert_eq!(lines, vec![roll(s.id, 5), light]);
+    assert_eq!(store.recent_rolls(s.id, 1).await.unwrap(), vec![summarized]);
+}
+
 /// Button state: created, read, used exactly once (even when raced), released on failure.
 pub async fn actions_are_used_once(h: &impl Harness) {
     use saikoro_bot::store::NewAction;
@@ -1387,7 +1415,7 @@ macro_rules! contract_tests {
             server_settings_round_trip, channel_settings_round_trip, create_and_load,
             second_active_session_refused, invalid_session_refused, update_applies_and_bumps_version,
             refused_update_writes_nothing, noop_and_identity, update_without_session, end_keeps_history,
-            ended_sessions_order_limit_and_guild, roll_log_and_export, roll_log_is_append_only,
+            ended_sessions_order_limit_and_guild, roll_log_and_export, recent_lines_read_as_the_log_shows_them, roll_log_is_append_only,
             fifty_concurrent_edits, survives_restart, actions_are_used_once,
             presses_are_checked_as_they_use_the_action,
             concurrent_settings_edits_all_land, export_pages, a_streamed_page_hands_its_head_then_its_rows,
