@@ -1,5 +1,6 @@
 //! A log row as a page read hands it over ([`super::PageItem::Row`]): its outcome still the
-//! JSON text the database sent, parsed only as far as its reader needs. Parsing every row's
+//! JSON text the database sent, parsed only as far as its reader needs (and not checked first:
+//! the database keeps it as JSON, PostgreSQL as `jsonb`, SQLite as the text the store wrote). Parsing every row's
 //! outcome into a `serde_json::Value` was 43–48 % of the bot's CPU in `/session export` and
 //! `/session luck` (issue 32); a luck table needs one field of it.
 
@@ -14,7 +15,8 @@ pub struct LogRow {
     pub session_id: i64,
     pub user_id: u64,
     pub command: String,
-    pub outcome: Box<RawValue>,
+    /// The outcome's JSON text.
+    pub outcome: String,
     pub at_ms: i64,
     pub user_name: Option<String>,
 }
@@ -23,7 +25,7 @@ impl LogRow {
     /// The row with its whole outcome parsed (a transcript, a recap); `None` when the text is
     /// not JSON (the store never writes such a row).
     pub fn entry(self) -> Option<RollLogEntry> {
-        let outcome = serde_json::from_str(self.outcome.get()).ok()?;
+        let outcome = serde_json::from_str(&self.outcome).ok()?;
         Some(RollLogEntry {
             session_id: self.session_id,
             user_id: self.user_id,
@@ -48,13 +50,13 @@ impl LogRow {
             let raw = <&RawValue>::deserialize(d)?;
             Ok(serde_json::from_str(raw.get()).ok())
         }
-        serde_json::from_str::<LuckField>(self.outcome.get()).ok()?.luck
+        serde_json::from_str::<LuckField>(&self.outcome).ok()?.luck
     }
 
     /// Whether the outcome's text names any of `keys` as `"key"` (a key or a string): where
     /// none is named, no object of the outcome has one of them.
     pub fn names_any(&self, keys: &[&str]) -> bool {
-        let text = self.outcome.get();
+        let text = self.outcome.as_str();
         keys.iter().any(|k| {
             text.match_indices(k)
                 .any(|(i, _)| text[..i].ends_with('"') && text[i + k.len()..].starts_with('"'))
@@ -87,7 +89,7 @@ impl LogRow {
             };
             said("en") && said("ja")
         };
-        let outcome = match serde_json::from_str::<Light>(self.outcome.get()) {
+        let outcome = match serde_json::from_str::<Light>(&self.outcome) {
             Ok(l) if summarized(&l) => {
                 let mut m = serde_json::Map::new();
                 for (key, v) in [
@@ -101,7 +103,7 @@ impl LogRow {
                 }
                 Value::Object(m)
             }
-            _ => serde_json::from_str(self.outcome.get()).ok()?,
+            _ => serde_json::from_str(&self.outcome).ok()?,
         };
         Some(RollLogEntry {
             session_id: self.session_id,
@@ -115,7 +117,7 @@ impl LogRow {
 
     /// The whole outcome, parsed (for its moments).
     pub fn outcome_value(&self) -> Option<serde_json::Value> {
-        serde_json::from_str(self.outcome.get()).ok()
+        serde_json::from_str(&self.outcome).ok()
     }
 
     /// Writes the row as JSON, as a [`RollLogEntry`] serializes (its fields in that order, a
@@ -128,7 +130,7 @@ impl LogRow {
         out.extend_from_slice(b",\"command\":");
         serde_json::to_writer(&mut *out, &self.command)?;
         out.extend_from_slice(b",\"outcome\":");
-        compact_into(self.outcome.get(), out);
+        compact_into(&self.outcome, out);
         out.extend_from_slice(b",\"at_ms\":");
         serde_json::to_writer(&mut *out, &self.at_ms)?;
         if let Some(name) = &self.user_name {
@@ -145,8 +147,7 @@ impl LogRow {
             session_id: entry.session_id,
             user_id: entry.user_id,
             command: entry.command.clone(),
-            outcome: serde_json::value::to_raw_value(&entry.outcome)
-                .unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON")),
+            outcome: entry.outcome.to_string(),
             at_ms: entry.at_ms,
             user_name: entry.user_name.clone(),
         }
@@ -221,7 +222,7 @@ mod tests {
             // As PostgreSQL's jsonb hands it back: spaces after colons and commas.
             let spaced = serde_json::to_string_pretty(&entry.outcome).unwrap();
             let mut row = LogRow::of(&entry);
-            row.outcome = RawValue::from_string(spaced).unwrap();
+            row.outcome = spaced;
             let mut out = Vec::new();
             row.write_json(&mut out).unwrap();
             let written: serde_json::Value = serde_json::from_slice(&out).unwrap();

@@ -57,8 +57,9 @@ macro_rules! sql_store {
                 }
 
                 fn roll_from_row(row: &$row) -> Result<RollLogEntry, StoreError> {
-                    let Json(outcome): Json<serde_json::Value> =
-                        row.try_get("outcome").map_err(Self::classify)?;
+                    let text: String = row.try_get("outcome").map_err(Self::classify)?;
+                    let outcome = serde_json::from_str(&text)
+                        .map_err(|e| StoreError::Internal(format!("a logged outcome: {e}")))?;
                     Ok(RollLogEntry {
                         session_id: row.try_get("session_id").map_err(Self::classify)?,
                         user_id: from_db(row.try_get("user_id").map_err(Self::classify)?),
@@ -84,13 +85,11 @@ macro_rules! sql_store {
 
                 /// A page's row with its outcome as the database sent it (see `LogRow`).
                 fn log_row_from_row(row: &$row) -> Result<$crate::store::LogRow, StoreError> {
-                    let Json(outcome): Json<Box<serde_json::value::RawValue>> =
-                        row.try_get("outcome").map_err(Self::classify)?;
                     Ok($crate::store::LogRow {
                         session_id: row.try_get("session_id").map_err(Self::classify)?,
                         user_id: from_db(row.try_get("user_id").map_err(Self::classify)?),
                         command: row.try_get("command").map_err(Self::classify)?,
-                        outcome,
+                        outcome: row.try_get("outcome").map_err(Self::classify)?,
                         at_ms: row.try_get("at_ms").map_err(Self::classify)?,
                         user_name: row.try_get("user_name").map_err(Self::classify)?,
                     })

@@ -68,10 +68,12 @@ pub(super) const UPDATE_SESSION: &str = "UPDATE sessions SET name = $1, system =
 /// Appends only to an active session, in one statement.
 pub(super) const APPEND_ROLL: &str = "INSERT INTO roll_log (session_id, user_id, command, outcome, at_ms, user_name) \
      SELECT id, $2, $3, $4, $5, $6 FROM sessions WHERE id = $1 AND ended_at_ms IS NULL";
-pub(super) const SELECT_RECENT_ROLLS: &str = "SELECT session_id, user_id, command, outcome, at_ms, user_name \
+/// The outcome as text (PostgreSQL's `jsonb` printed, SQLite's as stored): the bot parses it
+/// as far as it needs (`LogRow`), with no pass to check what the database keeps as JSON.
+pub(super) const SELECT_RECENT_ROLLS: &str = "SELECT session_id, user_id, command, CAST(outcome AS TEXT) AS outcome, at_ms, user_name \
      FROM roll_log WHERE session_id = $1 ORDER BY id DESC LIMIT $2";
 /// One page of a session's log, oldest first (exports read a bounded page at a time).
-pub(super) const SELECT_ROLL_PAGE: &str = "SELECT session_id, user_id, command, outcome, at_ms, user_name \
+pub(super) const SELECT_ROLL_PAGE: &str = "SELECT session_id, user_id, command, CAST(outcome AS TEXT) AS outcome, at_ms, user_name \
      FROM roll_log WHERE session_id = $1 ORDER BY id LIMIT $2 OFFSET $3";
 /// The page's rollers and their names alone (an export names everyone before it writes a row).
 pub(super) const SELECT_ROLL_PAGE_NAMES: &str = "SELECT user_id, user_name \

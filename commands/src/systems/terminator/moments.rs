@@ -88,7 +88,7 @@ mod tests {
                 session_id: 1,
                 user_id: 1,
                 command: String::new(),
-                outcome: serde_json::value::to_raw_value(&outcome).unwrap(),
+                outcome: outcome.to_string(),
                 at_ms: 0,
                 user_name: None,
             };
