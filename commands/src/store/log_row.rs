@@ -36,21 +36,17 @@ impl LogRow {
         })
     }
 
-    /// The luck input stored with the outcome, reading that field alone (the rest is skipped,
-    /// not built): as [`crate::log_line::stored_luck`] of the parsed outcome.
+    /// The luck input stored with the outcome, reading up to that field and no further: as
+    /// [`crate::log_line::stored_luck`] of the parsed outcome. The field is among an outcome's
+    /// first (the store writes it first; PostgreSQL's `jsonb` puts short keys first), so the
+    /// dice and summaries after it are not even scanned.
     pub fn luck(&self) -> Option<LuckInput> {
-        /// The outcome's luck field; any other is skipped. A field that is not a luck input
-        /// reads as none, as `stored_luck` has it.
-        #[derive(Deserialize)]
-        struct LuckField {
-            #[serde(default, deserialize_with = "lenient")]
-            luck: Option<LuckInput>,
-        }
-        fn lenient<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<LuckInput>, D::Error> {
-            let raw = <&RawValue>::deserialize(d)?;
-            Ok(serde_json::from_str(raw.get()).ok())
-        }
-        serde_json::from_str::<LuckField>(&self.outcome).ok()?.luck
+        let mut found = None;
+        let mut de = serde_json::Deserializer::from_str(&self.outcome);
+        // Stopping inside the object makes serde_json report the unread rest as an error, which
+        // is ignored: the field was read (or found missing) by then.
+        let _ = serde::Deserializer::deserialize_map(&mut de, UntilLuck(&mut found));
+        found
     }
 
     /// Whether the outcome's text names any of `keys` as `"key"` (a key or a string): where
@@ -154,6 +150,53 @@ impl LogRow {
     }
 }
 
+/// Reads a top-level object's keys until `luck`, its value into the slot (a value that is no
+/// luck input reads as none, as `stored_luck` has it); other values are skipped, not built.
+struct UntilLuck<'a>(&'a mut Option<LuckInput>);
+
+impl<'de> serde::de::Visitor<'de> for UntilLuck<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a logged outcome")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(is_luck) = map.next_key_seed(KeyIs(crate::log_line::LUCK))? {
+            if is_luck {
+                let raw: &RawValue = map.next_value()?;
+                *self.0 = serde_json::from_str(raw.get()).ok();
+                return Ok(());
+            }
+            map.next_value::<serde::de::IgnoredAny>()?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether a key is this one, without keeping it (escaped or not).
+struct KeyIs(&'static str);
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeyIs {
+    type Value = bool;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeyIs {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<bool, E> {
+        Ok(key == self.0)
+    }
+}
+
 /// Valid JSON `text` without the whitespace between its tokens (PostgreSQL's `jsonb` text has a
 /// space after every colon and comma): inside strings every byte is kept, escapes included.
 fn compact_into(text: &str, out: &mut Vec<u8>) {
@@ -200,6 +243,9 @@ mod tests {
             json!({"total": 9, "summary": {"en": "9", "ja": "9"}}),
             json!({"total": 9, "luck": {"not": "an input"}}),
             json!({"total": 9, "luck": null}),
+            json!({"a \"quoted\" key": 1, "luck": luck, "lines": [{"luck": 3}]}),
+            json!({"lines": [{"luck": luck}], "total": 9}),
+            json!({"luck": luck, "zz": {"luck": null}}),
             json!([1, 2]),
             json!(7),
         ] {
