@@ -46,7 +46,9 @@ impl<T: LogSummary + ?Sized> LogSummary for &T {
 /// with its summaries taken from the typed value first.
 #[derive(Debug, Clone)]
 pub struct Logged {
-    value: Value,
+    /// The outcome written once as JSON text (a press's roll was turned into a `Value` tree
+    /// and then into text: two passes where one does).
+    value: Box<serde_json::value::RawValue>,
     en: String,
     ja: String,
     luck: Option<LuckInput>,
@@ -54,11 +56,12 @@ pub struct Logged {
 
 impl Logged {
     pub fn of(outcome: &(impl Serialize + LogSummary)) -> Logged {
-        let mut logged = Logged::new(serde_json::to_value(outcome).unwrap_or(Value::Null), |lang| {
-            outcome.summary(lang)
-        });
-        logged.luck = outcome.luck();
-        logged
+        Logged {
+            value: raw(outcome),
+            en: outcome.summary(Lang::En),
+            ja: outcome.summary(Lang::Ja),
+            luck: outcome.luck(),
+        }
     }
 
     /// The same, measured on `luck` (`/session luck`).
@@ -70,12 +73,17 @@ impl Logged {
     /// `value` with the summary `summary` gives in each language (and no luck).
     pub fn new(value: Value, summary: impl Fn(Lang) -> String) -> Logged {
         Logged {
-            value,
+            value: raw(&value),
             en: summary(Lang::En),
             ja: summary(Lang::Ja),
             luck: None,
         }
     }
+}
+
+/// `value` as JSON text (`null` if it cannot be written, as a `Value` of it was).
+fn raw(value: &impl Serialize) -> Box<serde_json::value::RawValue> {
+    serde_json::value::to_raw_value(value).unwrap_or_else(|_| serde_json::value::RawValue::NULL.to_owned())
 }
 
 impl Serialize for Logged {
