@@ -57,8 +57,9 @@ fn changes<'a>(v: &'a Value, out: &mut Vec<(&'a Map<String, Value>, Option<&'a s
     }
 }
 
-/// The object keys without which [`of`] finds no moment: a `change` (rattled, knocked out, spun out). A logged outcome
-/// whose text names none of them is not parsed for moments (see `SystemBot::moment_keys`).
+/// The object keys without which [`of`] finds no moment: a `change` (rattled, knocked out, spun
+/// out). A logged outcome whose text names none of them is not parsed for moments (see
+/// `SystemBot::moment_keys`).
 pub const MOMENT_KEYS: &[&str] = &["change"];
 
 pub fn of(outcome: &Value) -> Vec<Moment> {

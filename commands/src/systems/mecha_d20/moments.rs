@@ -47,8 +47,9 @@ pub const FAINTED: MomentKind = MomentKind {
     ja: "気絶",
 };
 
-/// The object keys without which [`of`] finds no moment: a die's `natural_20` (natural 20s and 1s), a survival `check`, a `fatigue` check. A logged outcome
-/// whose text names none of them is not parsed for moments (see `SystemBot::moment_keys`).
+/// The object keys without which [`of`] finds no moment: a die's `natural_20` (natural 20s and 1s),
+/// a survival `check`, a `fatigue` check. A logged outcome whose text names none of them is not
+/// parsed for moments (see `SystemBot::moment_keys`).
 pub const MOMENT_KEYS: &[&str] = &["natural_20", "check", "fatigue"];
 
 pub fn of(outcome: &Value) -> Vec<Moment> {

@@ -19,8 +19,9 @@ pub const GLITCH: MomentKind = MomentKind {
     ja: "グリッチ",
 };
 
-/// The object keys without which [`of`] finds no moment: a die roll's `ones`: a glitch is read only beside them. A logged outcome
-/// whose text names none of them is not parsed for moments (see `SystemBot::moment_keys`).
+/// The object keys without which [`of`] finds no moment: a die roll's `ones`: a glitch is read only
+/// beside them. A logged outcome whose text names none of them is not parsed for moments (see
+/// `SystemBot::moment_keys`).
 pub const MOMENT_KEYS: &[&str] = &["ones"];
 
 pub fn of(outcome: &Value) -> Vec<Moment> {

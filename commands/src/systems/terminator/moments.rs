@@ -25,9 +25,11 @@ fn crawls(v: Option<&Value>) -> bool {
     v.and_then(|v| v.get("crawls")).and_then(Value::as_bool) == Some(true)
 }
 
-/// The object keys without which [`of`] finds no moment: a model's `ill_be_back` (kills and crawls) and an I'll Be Back roll's own `face`. A logged outcome
-/// whose text names none of them is not parsed for moments (see `SystemBot::moment_keys`).
-pub const MOMENT_KEYS: &[&str] = &["ill_be_back", "face"];
+/// The object keys without which [`of`] finds no moment: a model's `ill_be_back` (kills and
+/// crawls) and an I'll Be Back roll's own `crawls` (not its `face`: every die of a `/roll` has
+/// one). A logged outcome whose text names none of them is not parsed for moments (see
+/// `SystemBot::moment_keys`).
+pub const MOMENT_KEYS: &[&str] = &["ill_be_back", "crawls"];
 
 pub fn of(outcome: &Value) -> Vec<Moment> {
     let all = objects(outcome);

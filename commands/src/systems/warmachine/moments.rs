@@ -19,8 +19,9 @@ pub const DESTROYED: MomentKind = MomentKind {
     ja: "破壊",
 };
 
-/// The object keys without which [`of`] finds no moment: a model's `status_before` beside its `status_after`. A logged outcome
-/// whose text names none of them is not parsed for moments (see `SystemBot::moment_keys`).
+/// The object keys without which [`of`] finds no moment: a model's `status_before` beside its
+/// `status_after`. A logged outcome whose text names none of them is not parsed for moments (see
+/// `SystemBot::moment_keys`).
 pub const MOMENT_KEYS: &[&str] = &["status_before"];
 
 pub fn of(outcome: &Value) -> Vec<Moment> {
