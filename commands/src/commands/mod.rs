@@ -14,6 +14,7 @@ pub mod recap;
 pub mod roll;
 pub mod session;
 pub mod session_luck;
+pub mod stamps;
 pub mod system_choice;
 pub mod transcript;
 

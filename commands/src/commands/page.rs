@@ -185,7 +185,7 @@ fn recap_section(r: &Recap, lang: Lang) -> String {
             let _ = write!(
                 out,
                 "<li>{} {} — {} {}{} <code>{}</code></li>",
-                esc(&when(m.at_ms, "%H:%M:%S")),
+                esc(&super::stamps::clock(m.at_ms)),
                 esc(&who),
                 esc(m.kind.icon),
                 esc(m.kind.name(lang)),
@@ -316,7 +316,7 @@ impl HtmlRows {
         let who = crate::log_line::roller_name(entry)
             .or_else(|| label(entry.user_id))
             .unwrap_or_else(|| format!("<@{}>", entry.user_id));
-        let time = esc(&when(entry.at_ms, "%Y-%m-%d %H:%M:%S"));
+        let time = esc(&super::stamps::date_and_clock(entry.at_ms));
         let _ = match hidden {
             Some(label) => write!(
                 self.out,

@@ -9,21 +9,14 @@ use engine::i18n::Lang;
 use engine::session::{RollLogEntry, Session, SessionExport};
 
 use super::recap::{self, Recap, count_text, rolls_text};
+// A log line's time is its `clock` (the day is in the heading above it).
+use super::stamps::{clock, date as day};
 use crate::log_line::{escaped_name, known_members, last_names, mentions_as_names, roller, stored_summary};
 
 /// `2026-11-26 06:02 UTC`.
 fn when(ms: i64) -> String {
     DateTime::<Utc>::from_timestamp_millis(ms)
         .map_or_else(|| ms.to_string(), |t| t.format("%Y-%m-%d %H:%M UTC").to_string())
-}
-
-/// `06:02:31`: a log line's time (the day is in the heading above it).
-fn clock(ms: i64) -> String {
-    DateTime::<Utc>::from_timestamp_millis(ms).map_or_else(String::new, |t| t.format("%H:%M:%S").to_string())
-}
-
-fn day(ms: i64) -> String {
-    DateTime::<Utc>::from_timestamp_millis(ms).map_or_else(String::new, |t| t.format("%Y-%m-%d").to_string())
 }
 
 /// A table cell or inline text: no line breaks, no `|` to split the table.

@@ -199,21 +199,41 @@ impl<'de> serde::de::Visitor<'de> for KeyIs {
 
 /// Valid JSON `text` without the whitespace between its tokens (PostgreSQL's `jsonb` text has a
 /// space after every colon and comma): inside strings every byte is kept, escapes included.
+/// Copied a run at a time, strings found by their closing quote (a byte at a time was 12 % of
+/// an export).
 fn compact_into(text: &str, out: &mut Vec<u8>) {
-    let (mut in_string, mut escaped) = (false, false);
-    for &b in text.as_bytes() {
-        if in_string {
-            out.push(b);
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-        } else if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
-            in_string = b == b'"';
-            out.push(b);
+    let b = text.as_bytes();
+    out.reserve(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let run = b[i..]
+            .iter()
+            .position(|c| matches!(c, b' ' | b'\n' | b'\r' | b'\t' | b'"'))
+            .map_or(b.len(), |k| i + k);
+        out.extend_from_slice(&b[i..run]);
+        i = run;
+        if i == b.len() {
+            break;
         }
+        if b[i] != b'"' {
+            i += 1;
+            continue;
+        }
+        // A string, to its unescaped closing quote.
+        let start = i;
+        i += 1;
+        while let Some(k) = memchr::memchr2(b'"', b'\\', &b[i..]) {
+            i += k;
+            if b[i] == b'\\' {
+                i += 2;
+            } else {
+                i += 1;
+                break;
+            }
+        }
+        let end = i.min(b.len());
+        out.extend_from_slice(&b[start..end]);
+        i = end;
     }
 }
 
@@ -279,6 +299,19 @@ mod tests {
             assert_eq!(text.len(), plain.len(), "{text}");
             assert!(text.starts_with("{\"session_id\":4,\"user_id\":18446744073709551615,\"command\":"));
         }
+    }
+
+    #[test]
+    fn whitespace_goes_between_tokens_and_stays_in_strings() {
+        let mut out = Vec::new();
+        compact_into(
+            "{\"a b\": [1, 2,\n\t3], \"c\\\" d\": \" x\\\\\", \"e\": {}}",
+            &mut out,
+        );
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"a b\":[1,2,3],\"c\\\" d\":\" x\\\\\",\"e\":{}}"
+        );
     }
 
     #[test]
