@@ -116,26 +116,36 @@ pub struct LuckRow {
 impl LuckRow {
     /// `None` for a row without a luck input.
     pub fn of(row: &RollLogEntry) -> Option<LuckRow> {
-        Some(LuckRow {
-            input: crate::log_line::stored_luck(&row.outcome)?,
-            session_id: row.session_id,
-            user_id: row.user_id,
-            command: row.command.clone(),
-            at_ms: row.at_ms,
-        })
+        let input = crate::log_line::stored_luck(&row.outcome)?;
+        Some(LuckRow::made(
+            input,
+            row.session_id,
+            row.user_id,
+            &row.command,
+            row.at_ms,
+        ))
     }
-}
 
-impl LuckRow {
     /// [`Self::of`] a page's row, reading its outcome's luck field alone.
     pub fn of_row(row: &crate::store::LogRow) -> Option<LuckRow> {
-        Some(LuckRow {
-            input: row.luck()?,
-            session_id: row.session_id,
-            user_id: row.user_id,
-            command: row.command.clone(),
-            at_ms: row.at_ms,
-        })
+        let input = row.luck()?;
+        Some(LuckRow::made(
+            input,
+            row.session_id,
+            row.user_id,
+            &row.command,
+            row.at_ms,
+        ))
+    }
+
+    fn made(input: LuckInput, session_id: i64, user_id: u64, command: &str, at_ms: i64) -> LuckRow {
+        LuckRow {
+            input,
+            session_id,
+            user_id,
+            command: command.to_string(),
+            at_ms,
+        }
     }
 }
 

@@ -65,6 +65,24 @@ pub fn text<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     m.get(key)?.as_str()
 }
 
+/// For a system's moment tests: each of `outcomes` has a moment by `of`, and its text names one
+/// of `keys` (the system's `MOMENT_KEYS`), so a recap that skips rows naming none misses nothing.
+#[cfg(test)]
+pub fn assert_each_names_a_key(of: fn(&Value) -> Vec<Moment>, keys: &[&str], outcomes: &[Value]) {
+    for outcome in outcomes {
+        assert!(!of(outcome).is_empty(), "no moment in {outcome}");
+        let row = crate::store::LogRow {
+            session_id: 1,
+            user_id: 1,
+            command: String::new(),
+            outcome: outcome.to_string(),
+            at_ms: 0,
+            user_name: None,
+        };
+        assert!(row.names_any(keys), "{outcome} names none of {keys:?}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,11 +6,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use chrono::{DateTime, Utc};
 use engine::i18n::Lang;
 use engine::session::{RollLogEntry, Session, SessionExport};
 
 use super::recap::{self, Recap, RecapSection, count_text, rolls_text};
+use super::stamps::{clock, date_and_clock, minute_utc};
 use super::transcript::result_text;
 
 /// Text for HTML element content and attribute values.
@@ -27,11 +27,6 @@ pub fn esc(s: &str) -> String {
         }
     }
     out
-}
-
-fn when(ms: i64, format: &str) -> String {
-    DateTime::<Utc>::from_timestamp_millis(ms)
-        .map_or_else(|| ms.to_string(), |t| t.format(format).to_string())
 }
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}\
@@ -185,7 +180,7 @@ fn recap_section(r: &Recap, lang: Lang) -> String {
             let _ = write!(
                 out,
                 "<li>{} {} — {} {}{} <code>{}</code></li>",
-                esc(&super::stamps::clock(m.at_ms)),
+                esc(&clock(m.at_ms)),
                 esc(&who),
                 esc(m.kind.icon),
                 esc(m.kind.name(lang)),
@@ -237,10 +232,10 @@ pub fn html_head(s: &Session, r: &Recap, lang: Lang) -> String {
     let mut facts = vec![
         (l("System", "システム"), s.system.display_name(lang).to_string()),
         ("GM", r.roller(s.gm).map_or_else(|| member(s, s.gm), |p| p.name())),
-        (l("Started", "開始"), when(s.created_at_ms, "%Y-%m-%d %H:%M UTC")),
+        (l("Started", "開始"), minute_utc(s.created_at_ms)),
     ];
     if let Some(end) = s.ended_at_ms {
-        facts.push((l("Ended", "終了"), when(end, "%Y-%m-%d %H:%M UTC")));
+        facts.push((l("Ended", "終了"), minute_utc(end)));
     }
     for (k, v) in facts {
         let _ = write!(out, "<dt>{}</dt><dd>{}</dd>", esc(k), esc(&v));
@@ -316,7 +311,7 @@ impl HtmlRows {
         let who = crate::log_line::roller_name(entry)
             .or_else(|| label(entry.user_id))
             .unwrap_or_else(|| format!("<@{}>", entry.user_id));
-        let time = esc(&super::stamps::date_and_clock(entry.at_ms));
+        let time = esc(&date_and_clock(entry.at_ms));
         let _ = match hidden {
             Some(label) => write!(
                 self.out,

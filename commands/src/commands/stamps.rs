@@ -1,4 +1,5 @@
-//! The times a transcript and a page print on every row, in UTC. Written from the date's fields:
+//! The times a transcript and a page print, in UTC (on every row, and when the session began
+//! and ended). Written from the date's fields:
 //! chrono's `format("%Y-…")` parses its pattern again for every call, a few percent of an
 //! export's CPU with one stamp or two per row (issue 32).
 
@@ -30,6 +31,15 @@ pub fn date_and_clock(ms: i64) -> String {
     }
 }
 
+/// `2026-11-26 06:02 UTC`: when a session began or ended (the milliseconds as written for a
+/// time chrono cannot represent).
+pub fn minute_utc(ms: i64) -> String {
+    match utc(ms) {
+        Some(t) => format!("{} {:02}:{:02} UTC", date(ms), t.hour(), t.minute()),
+        None => ms.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,5 +66,6 @@ mod tests {
         }
         assert_eq!((date(i64::MAX), clock(i64::MAX)), (String::new(), String::new()));
         assert_eq!(date_and_clock(i64::MAX), i64::MAX.to_string());
+        assert_eq!(minute_utc(i64::MAX), i64::MAX.to_string());
     }
 }

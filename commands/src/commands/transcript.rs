@@ -4,20 +4,13 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use chrono::{DateTime, Utc};
 use engine::i18n::Lang;
 use engine::session::{RollLogEntry, Session, SessionExport};
 
 use super::recap::{self, Recap, count_text, rolls_text};
 // A log line's time is its `clock` (the day is in the heading above it).
-use super::stamps::{clock, date as day};
+use super::stamps::{clock, date as day, minute_utc};
 use crate::log_line::{escaped_name, known_members, last_names, mentions_as_names, roller, stored_summary};
-
-/// `2026-11-26 06:02 UTC`.
-fn when(ms: i64) -> String {
-    DateTime::<Utc>::from_timestamp_millis(ms)
-        .map_or_else(|| ms.to_string(), |t| t.format("%Y-%m-%d %H:%M UTC").to_string())
-}
 
 /// A table cell or inline text: no line breaks, no `|` to split the table.
 fn cell(text: &str) -> String {
@@ -206,10 +199,10 @@ pub fn markdown_head(s: &Session, r: &Recap, lang: Lang, names: &BTreeMap<u64, S
     out.push_str(&format!(
         "- {}: {}\n",
         l("Started", "開始"),
-        when(s.created_at_ms)
+        minute_utc(s.created_at_ms)
     ));
     if let Some(end) = s.ended_at_ms {
-        out.push_str(&format!("- {}: {}\n", l("Ended", "終了"), when(end)));
+        out.push_str(&format!("- {}: {}\n", l("Ended", "終了"), minute_utc(end)));
     }
     out.push_str(&recap_section(r, lang));
     if !s.roster.is_empty() {

@@ -25,7 +25,7 @@ impl LogRow {
     /// The row with its whole outcome parsed (a transcript, a recap); `None` when the text is
     /// not JSON (the store never writes such a row).
     pub fn entry(self) -> Option<RollLogEntry> {
-        let outcome = serde_json::from_str(&self.outcome).ok()?;
+        let outcome = self.outcome_value()?;
         Some(RollLogEntry {
             session_id: self.session_id,
             user_id: self.user_id,
@@ -99,7 +99,7 @@ impl LogRow {
                 }
                 Value::Object(m)
             }
-            _ => serde_json::from_str(&self.outcome).ok()?,
+            _ => self.outcome_value()?,
         };
         Some(RollLogEntry {
             session_id: self.session_id,

@@ -57,17 +57,33 @@ macro_rules! sql_store {
                 }
 
                 fn roll_from_row(row: &$row) -> Result<RollLogEntry, StoreError> {
-                    let text: String = row.try_get("outcome").map_err(Self::classify)?;
-                    let outcome = serde_json::from_str(&text)
-                        .map_err(|e| StoreError::Internal(format!("a logged outcome: {e}")))?;
-                    Ok(RollLogEntry {
-                        session_id: row.try_get("session_id").map_err(Self::classify)?,
-                        user_id: from_db(row.try_get("user_id").map_err(Self::classify)?),
-                        command: row.try_get("command").map_err(Self::classify)?,
-                        outcome,
-                        at_ms: row.try_get("at_ms").map_err(Self::classify)?,
-                        user_name: row.try_get("user_name").map_err(Self::classify)?,
+                    Self::log_row_from_row(row)?
+                        .entry()
+                        .ok_or_else(Self::not_json)
+                }
+
+                fn not_json() -> StoreError {
+                    StoreError::Internal("a logged outcome is not JSON".into())
+                }
+
+                /// Runs `update` (an UPDATE of one action, RETURNING it) as a write of its own,
+                /// marked sent as it goes: the action it changed, if any.
+                async fn update_action(
+                    &self,
+                    update: sqlx::query::Query<'_, $db, <$db as sqlx::Database>::Arguments>,
+                ) -> Result<Option<Action>, StoreError> {
+                    let sent = AtomicBool::new(false);
+                    let row = limits::write(&sent, async {
+                        let _turn = self.write_turn().await;
+                        limits::statement(&self.conns, async |conn| {
+                            limits::mark(&sent);
+                            update.fetch_optional(conn).await
+                        })
+                        .await
+                        .map_err(Self::classify)
                     })
+                    .await?;
+                    row.as_ref().map(Self::action_from_row).transpose()
                 }
 
                 /// The last `count` rows of a session's log, newest first.
@@ -564,9 +580,9 @@ macro_rules! sql_store {
                         rows.iter()
                             .rev()
                             .map(|r| {
-                                Self::log_row_from_row(r)?.light_entry().ok_or_else(|| {
-                                    StoreError::Internal("a logged outcome is not JSON".into())
-                                })
+                                Self::log_row_from_row(r)?
+                                    .light_entry()
+                                    .ok_or_else(Self::not_json)
                             })
                             .collect()
                     }))
@@ -669,23 +685,11 @@ macro_rules! sql_store {
 
                 fn use_action(&self, id: i64) -> StoreFuture<'_, Action> {
                     Box::pin(async move {
-                        let sent = AtomicBool::new(false);
-                        let row = limits::write(&sent, async {
-                            let _turn = self.write_turn().await;
-                            let row = limits::statement(&self.conns, async |conn| {
-                                limits::mark(&sent);
-                                sqlx::query(USE_ACTION)
-                                    .bind(id)
-                                    .bind(now_ms())
-                                    .fetch_optional(conn)
-                                    .await
-                            })
-                            .await;
-                            row.map_err(Self::classify)
-                        })
-                        .await?;
-                        match row {
-                            Some(row) => Self::action_from_row(&row),
+                        let used = self
+                            .update_action(sqlx::query(USE_ACTION).bind(id).bind(now_ms()))
+                            .await?;
+                        match used {
+                            Some(a) => Ok(a),
                             None => match self.action(id).await? {
                                 Some(_) => Err(StoreError::AlreadyUsed),
                                 None => Err(StoreError::NotFound),
@@ -701,28 +705,16 @@ macro_rules! sql_store {
                 ) -> StoreFuture<'a, $crate::store::Pressed> {
                     use $crate::store::Pressed;
                     Box::pin(async move {
-                        let sent = AtomicBool::new(false);
-                        let row = limits::write(&sent, async {
-                            let _turn = self.write_turn().await;
-                            let row = limits::statement(&self.conns, async |conn| {
-                                limits::mark(&sent);
-                                sqlx::query(PRESS_ACTION)
-                                    .bind(id)
-                                    .bind(now_ms())
-                                    .bind(to_db(who.channel))
-                                    .bind(who.guild.map(to_db))
-                                    .bind(to_db(who.user))
-                                    .bind(who.gm)
-                                    .bind(who.owner_only)
-                                    .fetch_optional(conn)
-                                    .await
-                            })
-                            .await;
-                            row.map_err(Self::classify)
-                        })
-                        .await?;
-                        if let Some(row) = row {
-                            return Ok(Pressed::Used(Self::action_from_row(&row)?));
+                        let press = sqlx::query(PRESS_ACTION)
+                            .bind(id)
+                            .bind(now_ms())
+                            .bind(to_db(who.channel))
+                            .bind(who.guild.map(to_db))
+                            .bind(to_db(who.user))
+                            .bind(who.gm)
+                            .bind(who.owner_only);
+                        if let Some(a) = self.update_action(press).await? {
+                            return Ok(Pressed::Used(a));
                         }
                         // Refused or used already: the action says which.
                         match self.action(id).await? {

@@ -107,20 +107,13 @@ mod tests {
     /// parsed for moments.
     #[test]
     fn outcomes_with_moments_name_a_moment_key() {
-        for outcome in [
-            json!({"defender_changes": [{"change": "rattled", "record": 1}]}),
-            json!([["g1", [{"change": "spun_out"}]]]),
-        ] {
-            assert!(!of(&outcome).is_empty(), "{outcome}");
-            let row = crate::store::LogRow {
-                session_id: 1,
-                user_id: 1,
-                command: String::new(),
-                outcome: outcome.to_string(),
-                at_ms: 0,
-                user_name: None,
-            };
-            assert!(row.names_any(MOMENT_KEYS), "{outcome}");
-        }
+        crate::moments::assert_each_names_a_key(
+            of,
+            MOMENT_KEYS,
+            &[
+                json!({"defender_changes": [{"change": "rattled", "record": 1}]}),
+                json!([["g1", [{"change": "spun_out"}]]]),
+            ],
+        );
     }
 }

@@ -102,22 +102,15 @@ mod tests {
     /// parsed for moments.
     #[test]
     fn outcomes_with_moments_name_a_moment_key() {
-        for outcome in [
-            json!({"attack": {"die": 20, "natural_20": true, "total": 27}}),
-            json!({"die": 1, "natural_20": false}),
-            json!({"check": {"die": 12, "natural_20": false, "total": 15}, "target": 10, "escaped": true}),
-            json!({"turn": 1, "entries": [], "destroyed": ["Zaku"], "fatigue": [], "choices": []}),
-        ] {
-            assert!(!of(&outcome).is_empty(), "{outcome}");
-            let row = crate::store::LogRow {
-                session_id: 1,
-                user_id: 1,
-                command: String::new(),
-                outcome: outcome.to_string(),
-                at_ms: 0,
-                user_name: None,
-            };
-            assert!(row.names_any(MOMENT_KEYS), "{outcome}");
-        }
+        crate::moments::assert_each_names_a_key(
+            of,
+            MOMENT_KEYS,
+            &[
+                json!({"attack": {"die": 20, "natural_20": true, "total": 27}}),
+                json!({"die": 1, "natural_20": false}),
+                json!({"check": {"die": 12, "natural_20": false, "total": 15}, "target": 10, "escaped": true}),
+                json!({"turn": 1, "entries": [], "destroyed": ["Zaku"], "fatigue": [], "choices": []}),
+            ],
+        );
     }
 }

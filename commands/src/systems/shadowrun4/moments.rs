@@ -55,20 +55,13 @@ mod tests {
     /// parsed for moments.
     #[test]
     fn outcomes_with_moments_name_a_moment_key() {
-        for outcome in [
-            json!({"glitch": "critical", "rolled": {"roll": {"glitch": "critical", "ones": 3}}}),
-            json!({"attacker": {"roll": {"glitch": "glitch", "ones": 2}}, "defender": {"roll": {"glitch": "none", "ones": 0}}}),
-        ] {
-            assert!(!of(&outcome).is_empty(), "{outcome}");
-            let row = crate::store::LogRow {
-                session_id: 1,
-                user_id: 1,
-                command: String::new(),
-                outcome: outcome.to_string(),
-                at_ms: 0,
-                user_name: None,
-            };
-            assert!(row.names_any(MOMENT_KEYS), "{outcome}");
-        }
+        crate::moments::assert_each_names_a_key(
+            of,
+            MOMENT_KEYS,
+            &[
+                json!({"glitch": "critical", "rolled": {"roll": {"glitch": "critical", "ones": 3}}}),
+                json!({"attacker": {"roll": {"glitch": "glitch", "ones": 2}}, "defender": {"roll": {"glitch": "none", "ones": 0}}}),
+            ],
+        );
     }
 }

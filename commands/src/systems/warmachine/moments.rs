@@ -59,20 +59,13 @@ mod tests {
     /// parsed for moments.
     #[test]
     fn outcomes_with_moments_name_a_moment_key() {
-        for outcome in [
-            json!({"target": "Juggernaut", "status_before": "ok", "status_after": "disabled"}),
-            json!({"name": "Stalker", "status_before": "disabled", "status_after": "destroyed"}),
-        ] {
-            assert!(!of(&outcome).is_empty(), "{outcome}");
-            let row = crate::store::LogRow {
-                session_id: 1,
-                user_id: 1,
-                command: String::new(),
-                outcome: outcome.to_string(),
-                at_ms: 0,
-                user_name: None,
-            };
-            assert!(row.names_any(MOMENT_KEYS), "{outcome}");
-        }
+        crate::moments::assert_each_names_a_key(
+            of,
+            MOMENT_KEYS,
+            &[
+                json!({"target": "Juggernaut", "status_before": "ok", "status_after": "disabled"}),
+                json!({"name": "Stalker", "status_before": "disabled", "status_after": "destroyed"}),
+            ],
+        );
     }
 }
