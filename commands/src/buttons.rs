@@ -204,20 +204,37 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
             // roll: the result stands even when the log write fails).
             // Through the record queue, as a command's roll: rows of presses and commands
             // arriving together are written in one statement.
-            for row in reply.rows(data, press.id.get(), user, press.user.display_name()) {
-                match data.store.record(&[], Some(&row)).await {
-                    Ok(r) if r.logged => {}
-                    Ok(_) => {
-                        tracing::warn!(session = row.session_id, kind = %p.action.kind, "press roll not logged: the session is not running")
+            // What the press rolled is logged before it shows (best effort, as a command's
+            // roll: the result stands even when the log write fails), through the record
+            // queue as a command's roll: rows arriving together are written in one statement.
+            let rows = reply.rows(data, press.id.get(), user, press.user.display_name());
+            let (shown, offers) = reply.parts();
+            let mut rows = rows.into_iter();
+            // The buttons the answer offers go in one write with its first row.
+            let buttons = match offers {
+                Some(offers) => {
+                    let first = rows.next();
+                    let (buttons, logged) = crate::offers::settle(data.store.as_ref(), offers, first.as_ref()).await;
+                    if let (Some(row), Some(logged)) = (&first, logged) {
+                        note_press_row(row, &p.action.kind, logged);
                     }
-                    Err(e) => {
-                        tracing::warn!(session = row.session_id, kind = %p.action.kind, "press roll not logged: {e}")
-                    }
+                    Some(crate::offers::action_rows(buttons))
                 }
+                None => None,
+            };
+            for row in rows {
+                let logged = data.store.record(&[], Some(&row)).await.map(|r| r.logged);
+                note_press_row(&row, &p.action.kind, logged);
             }
-            match reply.shown() {
-                Shown::Update(m) => respond(ctx, press, CreateInteractionResponse::UpdateMessage(m)).await,
-                Shown::Message(m) => respond(ctx, press, CreateInteractionResponse::Message(m)).await,
+            let with_buttons = |m: CreateInteractionResponseMessage| match &buttons {
+                Some(rows) => m.components(rows.clone()),
+                None => m,
+            };
+            match shown {
+                Shown::Update(m) => {
+                    respond(ctx, press, CreateInteractionResponse::UpdateMessage(with_buttons(m))).await
+                }
+                Shown::Message(m) => respond(ctx, press, CreateInteractionResponse::Message(with_buttons(m))).await,
             }
         }
         Err(e) => {
@@ -240,6 +257,18 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
             };
             refuse(ctx, press, text).await;
         }
+    }
+}
+
+/// A press's row that did not reach the log is said in the bot's log (best effort, as a
+/// command's roll: the result stands).
+fn note_press_row(row: &crate::store::NewRoll, kind: &str, logged: Result<bool, crate::store::StoreError>) {
+    match logged {
+        Ok(true) => {}
+        Ok(false) => {
+            tracing::warn!(session = row.session_id, kind, "press roll not logged: the session is not running")
+        }
+        Err(e) => tracing::warn!(session = row.session_id, kind, "press roll not logged: {e}"),
     }
 }
 

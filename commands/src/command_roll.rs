@@ -131,6 +131,27 @@ impl<'a> CommandRoll<'a> {
         Ok(())
     }
 
+    /// [`CommandRoll::answer`] with buttons: the roll's log row and the pending buttons'
+    /// actions are stored in one write before the reply goes out (the buttons need their
+    /// ids), then `reply` is sent with them. A roll the log missed is still shown, and said so.
+    pub async fn answer_offering(
+        self,
+        inv: &Invocation,
+        session: Option<&Session>,
+        reply: poise::CreateReply,
+        offers: Vec<Vec<crate::offers::Offer>>,
+        outcome: &(impl serde::Serialize + LogSummary),
+    ) -> Result<(), BotError> {
+        let ctx = self.ctx;
+        let entry = self.entry(inv, session, outcome);
+        let (buttons, logged) = crate::offers::settle(ctx.data().store.as_ref(), offers, entry.as_ref()).await;
+        let rows = crate::offers::action_rows(buttons);
+        let reply = if rows.is_empty() { reply } else { reply.components(rows) };
+        crate::reply::send(ctx, reply).await?;
+        inv.logged(ctx, session, logged).await;
+        Ok(())
+    }
+
     /// [`CommandRoll::answer`] for a roll that needs no session: the channel's session, if
     /// any, is looked up once the reply is out, and the roll logged there.
     pub async fn answer_in_channel<E>(

@@ -102,6 +102,9 @@ pub enum Shown {
 pub struct PressReply {
     shown: Shown,
     log: Vec<PressLog>,
+    /// Buttons whose actions are stored with the first log row, in one write, and then
+    /// replace the shown message's buttons (`None`: the message's buttons are as shown).
+    offers: Option<Vec<Vec<crate::offers::Offer>>>,
 }
 
 /// One log row of a press: the roll (or the change) in session `session_id`, under the command
@@ -166,6 +169,7 @@ impl<'a> Answer<'a> {
         PressReply {
             shown,
             log: Vec::new(),
+            offers: None,
         }
     }
 
@@ -175,6 +179,7 @@ impl<'a> Answer<'a> {
         PressReply {
             shown,
             log: vec![log],
+            offers: None,
         }
     }
 
@@ -203,14 +208,26 @@ impl<'a> Rolling<'a> {
     pub fn show_all(self, shown: Shown, first: PressLog, more: Vec<PressLog>) -> PressReply {
         let mut log = vec![first];
         log.extend(more);
-        PressReply { shown, log }
+        PressReply {
+            shown,
+            log,
+            offers: None,
+        }
     }
 }
 
 impl PressReply {
-    /// What to show, once the rows are written.
-    pub(crate) fn shown(self) -> Shown {
-        self.shown
+    /// The answer with `rows` of buttons in place of the message's: their actions are stored
+    /// together with the press's log row (one write instead of one per button and one for
+    /// the row).
+    pub fn offering(mut self, rows: Vec<Vec<crate::offers::Offer>>) -> PressReply {
+        self.offers = Some(rows);
+        self
+    }
+
+    /// What to show, once the rows are written, and the buttons to store with the first row.
+    pub(crate) fn parts(self) -> (Shown, Option<Vec<Vec<crate::offers::Offer>>>) {
+        (self.shown, self.offers)
     }
 
     /// The rows to write, as [`NewRoll`]s by `user` (`user_name`) unless a row names its

@@ -9,7 +9,7 @@ use engine::systems::badlands_rally::race::RaceAttack;
 
 use super::embeds::{attack_view, changes_text, damage_view, spin_out_text};
 use super::store::{self, rule};
-use super::{gear_autocomplete, reliable, reply, reply_with};
+use super::{answer_with, gear_autocomplete, reliable, reply};
 use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
@@ -120,21 +120,14 @@ async fn run_attack(
         })
         .await?;
     let buttons = reliable::buttons(
-        ctx.data(),
         ctx.guild_id().map(|g| g.get()),
         ctx.channel_id().get(),
         &session,
         &offer,
         inv.lang,
-    )
-    .await;
-    roll.answer(
-        &inv,
-        Some(&session),
-        reply_with(ctx, &attack_view(&report, &a, &d, inv.lang), buttons),
-        &report,
-    )
-    .await?;
+    );
+    let view = attack_view(&report, &a, &d, inv.lang);
+    answer_with(roll, &inv, &session, &view, buttons, &report).await?;
     Ok(())
 }
 

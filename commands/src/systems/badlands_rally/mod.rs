@@ -112,18 +112,18 @@ pub fn model_choices(query: &str, lang: Lang) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Send one embed with a row of buttons (none: just the embed).
-pub async fn reply_with(
-    ctx: Context<'_>,
+/// Show a roll's `view` with `buttons`, log it: the row and the buttons' actions in one write.
+pub async fn answer_with(
+    roll: crate::command_roll::CommandRoll<'_>,
+    inv: &crate::invocation::Invocation,
+    session: &Session,
     view: &EmbedView,
-    buttons: Vec<serenity::all::CreateButton>,
+    buttons: Vec<crate::offers::Offer>,
+    outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
 ) -> Result<(), BotError> {
-    let mut r = CreateReply::default().embed(view.to_embed());
-    if !buttons.is_empty() {
-        r = r.components(reliable::rows(buttons));
-    }
-    crate::reply::send(ctx, r).await?;
-    Ok(())
+    let r = CreateReply::default().embed(view.to_embed());
+    roll.answer_offering(inv, Some(session), r, crate::offers::rows_of(buttons), outcome)
+        .await
 }
 
 /// Badlands Rally in the bot's registry.

@@ -8,7 +8,7 @@ use engine::systems::badlands_rally::state::GearEvent;
 
 use super::embeds::{action_view, changes_view};
 use super::store::{self, rule};
-use super::{gear_autocomplete, reliable, reply, reply_with};
+use super::{answer_with, gear_autocomplete, reliable, reply};
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
 
@@ -35,7 +35,6 @@ async fn act(ctx: Context<'_>, gear: String, action: Action, title: (&str, &str)
         .await?;
     let title = format!("{} — {id}", inv.lang.pick(title.0, title.1));
     let button = reliable::move_button(
-        ctx.data(),
         ctx.guild_id().map(|g| g.get()),
         ctx.channel_id().get(),
         &session,
@@ -45,11 +44,9 @@ async fn act(ctx: Context<'_>, gear: String, action: Action, title: (&str, &str)
         &before,
         &after,
         inv.lang,
-    )
-    .await;
+    );
     let view = action_view(&title, &report, inv.lang);
-    let sent = reply_with(ctx, &view, button.into_iter().collect());
-    roll.answer(&inv, Some(&session), sent, &report).await?;
+    answer_with(roll, &inv, &session, &view, button.into_iter().collect(), &report).await?;
     Ok(())
 }
 

@@ -8,7 +8,7 @@ use engine::systems::badlands_rally::tables::{self, UpgradeRoll};
 
 use super::embeds::{board_fields, initiative_view, scenario_view, upgrade_view};
 use super::store::{self, rule};
-use super::{gear_autocomplete, reliable, reply, reply_with};
+use super::{answer_with, gear_autocomplete, reliable, reply};
 use crate::command_roll::CommandRoll;
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
@@ -72,17 +72,14 @@ pub async fn rally_initiative(
     })
     .await?;
     let buttons = reliable::check_buttons(
-        ctx.data(),
         ctx.guild_id().map(|g| g.get()),
         ctx.channel_id().get(),
         &session,
         &offer,
         inv.lang,
-    )
-    .await;
+    );
     let view = initiative_view(&out, &session.turn.order, session.turn.round, inv.lang);
-    let sent = reply_with(ctx, &view, buttons);
-    roll.answer(&inv, Some(&session), sent, &out).await?;
+    answer_with(roll, &inv, &session, &view, buttons, &out).await?;
     Ok(())
 }
 

@@ -27,34 +27,19 @@ use engine::systems::badlands_rally::race::{
 };
 use engine::systems::badlands_rally::state::GearEvent;
 use serde_json::{Value, json};
-use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, CreateInteractionResponseMessage};
+use serenity::all::{ButtonStyle, CreateInteractionResponseMessage};
 
 use super::store::{self, rule};
 use engine::systems::badlands_rally::rules::{RaceFacts, StoredContest};
 use engine::systems::rules::SessionState;
 
 use super::embeds::{action_view, attack_view, initiative_view, victory_view};
-use crate::press::{self as buttons, Answer, Press, PressLog, PressReply, Shown};
-use crate::{BotError, Data};
+use crate::offers;
+use crate::press::{Answer, Press, PressLog, PressReply, Shown};
+use crate::BotError;
 
 use super::press_data::{AttackReroll, CheckReroll, MoveReroll, RallyPress};
 pub use super::press_data::{CHECK_KIND, KIND, MOVE_KIND};
-
-/// Buttons in rows of five (Discord's limit), at most five rows.
-pub fn rows(buttons: Vec<CreateButton>) -> Vec<CreateActionRow> {
-    let mut out = Vec::new();
-    let mut row = Vec::new();
-    for b in buttons.into_iter().take(25) {
-        row.push(b);
-        if row.len() == 5 {
-            out.push(buttons::row(std::mem::take(&mut row)));
-        }
-    }
-    if !row.is_empty() {
-        out.push(buttons::row(row));
-    }
-    out
-}
 
 /// The gears an attack touches: attacker, defender, adjacent.
 fn involved(req: &RaceAttack) -> Vec<String> {
@@ -139,14 +124,13 @@ fn label(side: Side, id: &str, lang: engine::i18n::Lang) -> String {
 
 /// The Reliable buttons for `offer`, each pressable by its gear's owner (or the GM). Buttons the
 /// store refuses are left off (logged).
-pub async fn buttons(
-    data: &Data,
+pub fn buttons(
     guild: Option<u64>,
     channel: u64,
     session: &Session,
     offer: &Offer,
     lang: engine::i18n::Lang,
-) -> Vec<CreateButton> {
+) -> Vec<offers::Offer> {
     let mut out = Vec::new();
     for (side, id) in offer.sides() {
         let owner = session.entry(&id).map_or(session.gm, |e| e.owner);
@@ -159,14 +143,7 @@ pub async fn buttons(
             after: offer.after.clone(),
         }))
         .new_action(guild, channel, owner);
-        match data.store.create_action(&action).await {
-            Ok(aid) => out.push(buttons::button(
-                aid,
-                &label(side, &id, lang),
-                ButtonStyle::Secondary,
-            )),
-            Err(e) => tracing::warn!(kind = KIND, "button not offered: {e}"),
-        }
+        out.push(offers::Offer::pending(action, label(side, &id, lang), ButtonStyle::Secondary));
     }
     out
 }
@@ -175,19 +152,20 @@ pub async fn press(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotE
     let decoded = RallyPress::decode(&p.action.kind, &p.action.payload).map_err(BotError::internal)?;
     // Every Reliable press rerolls.
     let rolling = answer.roll();
-    let (log, shown) = match decoded {
+    let (log, shown, more) = match decoded {
         RallyPress::Attack(a) => reroll(p, &rolling, *a).await?,
         RallyPress::Move(m) => reroll_move(p, &rolling, m).await?,
         RallyPress::Check(c) => reroll_check(p, &rolling, c).await?,
     };
-    Ok(rolling.show(shown, log))
+    // The message's buttons become the ones still open (none: the pressed one goes).
+    Ok(rolling.show(shown, log).offering(offers::rows_of(more)))
 }
 
 async fn reroll(
     p: &Press<'_>,
     rolling: &crate::press::Rolling<'_>,
     press: AttackReroll,
-) -> Result<(PressLog, Shown), BotError> {
+) -> Result<(PressLog, Shown, Vec<offers::Offer>), BotError> {
     let AttackReroll {
         session: session_id,
         request,
@@ -242,25 +220,14 @@ async fn reroll(
         engine::i18n::Lang::Ja => format!("リライアブル：{who}が振り直し（1ラップに1回）"),
     });
     let more = buttons(
-        p.data,
         p.interaction.guild_id.map(|g| g.get()),
         p.interaction.channel_id.get(),
         &session,
         &offer,
         lang,
-    )
-    .await;
-    let components = if more.is_empty() {
-        vec![]
-    } else {
-        vec![buttons::row(more)]
-    };
-    let shown = Shown::Update(
-        CreateInteractionResponseMessage::new()
-            .embed(view.to_embed())
-            .components(components),
     );
-    Ok((log, shown))
+    let shown = Shown::Update(CreateInteractionResponseMessage::new().embed(view.to_embed()));
+    Ok((log, shown, more))
 }
 
 /// Whether Reliable may reroll this action's test: a roll, not recovery or a spin-out.
@@ -273,8 +240,7 @@ pub fn move_is_a_test(action: &Action) -> bool {
 
 /// The Reliable button for a gear's own test, when its gear could still use it before the test.
 #[allow(clippy::too_many_arguments)]
-pub async fn move_button(
-    data: &Data,
+pub fn move_button(
     guild: Option<u64>,
     channel: u64,
     session: &Session,
@@ -284,7 +250,7 @@ pub async fn move_button(
     before: &RaceState,
     after: &RaceState,
     lang: engine::i18n::Lang,
-) -> Option<CreateButton> {
+) -> Option<offers::Offer> {
     let ids = [id.to_string()];
     let (pre, post) = (snapshot(before, &ids), snapshot(after, &ids));
     let open = pre.first().is_some_and(|e| e.gear.reliable_available());
@@ -301,26 +267,18 @@ pub async fn move_button(
         after: post,
     })
     .new_action(guild, channel, owner);
-    match data.store.create_action(&new).await {
-        Ok(aid) => {
-            let label = match lang {
-                engine::i18n::Lang::En => format!("Reliable: reroll {id}'s test"),
-                engine::i18n::Lang::Ja => format!("リライアブル：{id}のテストを振り直す"),
-            };
-            Some(buttons::button(aid, &label, ButtonStyle::Secondary))
-        }
-        Err(e) => {
-            tracing::warn!(kind = MOVE_KIND, "button not offered: {e}");
-            None
-        }
-    }
+    let label = match lang {
+        engine::i18n::Lang::En => format!("Reliable: reroll {id}'s test"),
+        engine::i18n::Lang::Ja => format!("リライアブル：{id}のテストを振り直す"),
+    };
+    Some(offers::Offer::pending(new, label, ButtonStyle::Secondary))
 }
 
 async fn reroll_move(
     p: &Press<'_>,
     rolling: &crate::press::Rolling<'_>,
     press: MoveReroll,
-) -> Result<(PressLog, Shown), BotError> {
+) -> Result<(PressLog, Shown, Vec<offers::Offer>), BotError> {
     let MoveReroll {
         session: session_id,
         gear: id,
@@ -364,12 +322,8 @@ async fn reroll_move(
         engine::i18n::Lang::En => format!("Reliable: {id} rerolled (once per lap)"),
         engine::i18n::Lang::Ja => format!("リライアブル：{id}が振り直し（1ラップに1回）"),
     });
-    let shown = Shown::Update(
-        CreateInteractionResponseMessage::new()
-            .embed(view.to_embed())
-            .components(vec![]),
-    );
-    Ok((log, shown))
+    let shown = Shown::Update(CreateInteractionResponseMessage::new().embed(view.to_embed()));
+    Ok((log, shown, Vec::new()))
 }
 
 /// What an initiative-style check needs to offer Reliable afterwards.
@@ -430,14 +384,13 @@ fn check_label(kind: InitiativeKind, id: &str, lang: engine::i18n::Lang) -> Stri
 
 /// One Reliable button per gear of the check that can still use it, pressable by its owner (or
 /// the GM). Buttons the store refuses are left off (logged).
-pub async fn check_buttons(
-    data: &Data,
+pub fn check_buttons(
     guild: Option<u64>,
     channel: u64,
     session: &Session,
     offer: &CheckOffer,
     lang: engine::i18n::Lang,
-) -> Vec<CreateButton> {
+) -> Vec<offers::Offer> {
     let mut out = Vec::new();
     for id in offer.gears().into_iter().take(25) {
         let owner = session.entry(&id).map_or(session.gm, |e| e.owner);
@@ -451,14 +404,11 @@ pub async fn check_buttons(
             after: offer.after.clone(),
         })
         .new_action(guild, channel, owner);
-        match data.store.create_action(&action).await {
-            Ok(aid) => out.push(buttons::button(
-                aid,
-                &check_label(offer.outcome.kind, &id, lang),
-                ButtonStyle::Secondary,
-            )),
-            Err(e) => tracing::warn!(kind = CHECK_KIND, "button not offered: {e}"),
-        }
+        out.push(offers::Offer::pending(
+            action,
+            check_label(offer.outcome.kind, &id, lang),
+            ButtonStyle::Secondary,
+        ));
     }
     out
 }
@@ -511,7 +461,7 @@ async fn reroll_check(
     p: &Press<'_>,
     rolling: &crate::press::Rolling<'_>,
     press: CheckReroll,
-) -> Result<(PressLog, Shown), BotError> {
+) -> Result<(PressLog, Shown, Vec<offers::Offer>), BotError> {
     let CheckReroll {
         session: session_id,
         gear: id,
@@ -590,18 +540,12 @@ async fn reroll_check(
         engine::i18n::Lang::Ja => format!("リライアブル：{id}が振り直し（1ラップに1回）"),
     });
     let more = check_buttons(
-        p.data,
         p.interaction.guild_id.map(|g| g.get()),
         p.interaction.channel_id.get(),
         &session,
         &offer,
         lang,
-    )
-    .await;
-    let shown = Shown::Update(
-        CreateInteractionResponseMessage::new()
-            .embed(view.to_embed())
-            .components(rows(more)),
     );
-    Ok((log, shown))
+    let shown = Shown::Update(CreateInteractionResponseMessage::new().embed(view.to_embed()));
+    Ok((log, shown, more))
 }

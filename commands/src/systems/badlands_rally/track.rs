@@ -8,7 +8,7 @@ use engine::systems::badlands_rally::race::{Action, Victory};
 
 use super::embeds::{action_view, collision_view, victory_view};
 use super::store::{self, rule};
-use super::{gear_autocomplete, reliable, reply, reply_with};
+use super::{answer_with, gear_autocomplete, reliable, reply};
 use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::{BotError, Context};
@@ -306,28 +306,21 @@ pub async fn rally_victory(
             .await?;
             session = saved;
             buttons = reliable::check_buttons(
-                ctx.data(),
                 ctx.guild_id().map(|g| g.get()),
                 ctx.channel_id().get(),
                 &session,
                 &offer,
                 inv.lang,
-            )
-            .await;
+            );
             Some((roll, out))
         }
         _ => None,
     };
     let view = victory_view(&victory, contest.as_ref().map(|(_, out)| out), inv.lang);
-    let sent = reply_with(ctx, &view, buttons);
     match contest {
-        Some((roll, out)) => roll.answer(&inv, Some(&session), sent, &out).await,
+        Some((roll, out)) => answer_with(roll, &inv, &session, &view, buttons, &out).await,
         // Nothing rolled: the victory is logged the way rolls are.
-        None => {
-            CommandRoll::new(ctx)
-                .answer(&inv, Some(&session), sent, &victory)
-                .await
-        }
+        None => answer_with(CommandRoll::new(ctx), &inv, &session, &view, buttons, &victory).await,
     }
 }
 

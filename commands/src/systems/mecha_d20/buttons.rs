@@ -7,12 +7,13 @@
 use engine::session::Session;
 use engine::systems::mecha_d20::state::PromptKind;
 use serde::{Deserialize, Serialize};
-use serenity::all::{ButtonStyle, CreateButton, CreateInteractionResponseMessage};
+use serenity::all::{ButtonStyle, CreateInteractionResponseMessage};
 
 use super::{embeds, store};
-use crate::press::{self, Answer, Press, PressLog, PressReply, Shown};
+use crate::offers::Offer;
+use crate::press::{Answer, Press, PressLog, PressReply, Shown};
 use crate::store::{JsonText, NewAction};
-use crate::{BotError, Data};
+use crate::BotError;
 
 pub const PREFIX: &str = "mecha.";
 pub const CHECK_KIND: &str = "mecha.check";
@@ -39,13 +40,12 @@ fn label(kind: PromptKind, unit: &str, lang: engine::i18n::Lang) -> String {
 
 /// A button for each `(kind, unit)`, owned by the unit's roster owner. Discord shows at most 25
 /// buttons on a message; more checks stay answerable by command (`/mecha survive`).
-pub async fn offer(
-    data: &Data,
+pub fn offer(
     session: &Session,
     checks: &[(PromptKind, String)],
     guild: Option<u64>,
     lang: engine::i18n::Lang,
-) -> Vec<CreateButton> {
+) -> Vec<Offer> {
     let mut out = Vec::new();
     for (kind, unit) in checks.iter().take(25) {
         let owner = session.entry(unit).map_or(session.gm, |e| e.owner);
@@ -61,23 +61,13 @@ pub async fn offer(
             owner,
             payload: JsonText::of_or_null(&payload),
         };
-        match data.store.create_action(&action).await {
-            Ok(id) => {
-                let style = match kind {
-                    PromptKind::Escape => ButtonStyle::Danger,
-                    _ => ButtonStyle::Secondary,
-                };
-                out.push(press::button(id, &label(*kind, unit, lang), style));
-            }
-            Err(e) => tracing::warn!(kind = CHECK_KIND, "button not offered: {e}"),
-        }
+        let style = match kind {
+            PromptKind::Escape => ButtonStyle::Danger,
+            _ => ButtonStyle::Secondary,
+        };
+        out.push(Offer::pending(action, label(*kind, unit, lang), style));
     }
     out
-}
-
-/// Rows of at most five buttons (Discord's layout).
-pub fn rows(buttons: Vec<CreateButton>) -> Vec<serenity::all::CreateActionRow> {
-    buttons.chunks(5).map(|c| press::row(c.to_vec())).collect()
 }
 
 /// The check a press rolls, as the command that rolls it by hand is typed.

@@ -19,6 +19,7 @@ use crate::autocomplete::autocomplete_entry;
 use crate::command_roll::CommandRoll;
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
+use crate::offers;
 use crate::{BotError, Context};
 
 fn roster_name(units: &std::collections::BTreeMap<String, Unit>, typed: &str) -> Result<String, RuleError> {
@@ -112,12 +113,9 @@ pub async fn mecha_apply(ctx: Context<'_>) -> Result<(), BotError> {
         .map(|u| (PromptKind::Escape, u.clone()))
         .chain(out.fatigue.iter().map(|u| (PromptKind::Fatigue, u.clone())))
         .collect();
-    let offered = buttons::offer(ctx.data(), &session, &checks, inv.guild, inv.lang).await;
-    let mut r = CreateReply::default().embed(view.to_embed());
-    if !offered.is_empty() {
-        r = r.components(buttons::rows(offered));
-    }
-    roll.answer(&inv, Some(&session), crate::reply::send(ctx, r), &out)
+    let offered = buttons::offer(&session, &checks, inv.guild, inv.lang);
+    let r = CreateReply::default().embed(view.to_embed());
+    roll.answer_offering(&inv, Some(&session), r, offers::rows_of(offered), &out)
         .await
 }
 
@@ -393,16 +391,11 @@ pub async fn mecha_spend(
     };
     let mut r = CreateReply::default().embed(view.to_embed());
     if faint {
-        let offered = buttons::offer(
-            ctx.data(),
-            &session,
-            &[(PromptKind::Faint, name.clone())],
-            inv.guild,
-            lang,
-        )
-        .await;
-        if !offered.is_empty() {
-            r = r.components(buttons::rows(offered));
+        let offered = buttons::offer(&session, &[(PromptKind::Faint, name.clone())], inv.guild, lang);
+        let (made, _) = offers::settle(ctx.data().store.as_ref(), offers::rows_of(offered), None).await;
+        let rows = offers::action_rows(made);
+        if !rows.is_empty() {
+            r = r.components(rows);
         }
     }
     crate::reply::send(ctx, r).await?;

@@ -444,7 +444,7 @@ async fn edge_after(
     }
     let mut v = v;
     v.footer = Some(footer.to_string());
-    let components = common::rows(rows);
+    let components = crate::offers::action_rows(rows);
     let shown = Shown::Update(
         CreateInteractionResponseMessage::new()
             .embed(v.to_embed())

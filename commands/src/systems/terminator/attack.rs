@@ -14,7 +14,7 @@ use engine::systems::terminator::{AttackOrder, Band, Die, Waiting};
 
 use super::choices::{BandChoice, DieChoice};
 use super::store::{self, Chars, Gate, canon};
-use super::{buttons, embeds, reply, reply_with, who};
+use super::{answer_with, buttons, embeds, reply, who};
 use crate::autocomplete::autocomplete_entry;
 use crate::command_roll::CommandRoll;
 use crate::embeds::colour;
@@ -156,9 +156,8 @@ pub async fn term_attack(
             )
             .await?;
             let view = embeds::attack_view(&rep, lang, &who(ctx));
-            let offered = buttons::attack_buttons(ctx.data(), &session, &rep, inv.guild, lang).await;
-            roll.answer(&inv, Some(&session), reply_with(ctx, &view, offered), &rep)
-                .await?;
+            let offered = buttons::attack_buttons(&session, &rep, inv.guild, lang);
+            answer_with(roll, &inv, &session, &view, offered, &rep).await?;
         }
         (None, None) => {
             let Some(skill) = skill else {
@@ -204,9 +203,8 @@ async fn continue_attack(ctx: Context<'_>, inv: &Invocation) -> Result<(), BotEr
     })
     .await?;
     let view = embeds::attack_view(&rep, inv.lang, &who(ctx));
-    let offered = buttons::attack_buttons(ctx.data(), &session, &rep, inv.guild, inv.lang).await;
-    roll.answer(inv, Some(&session), reply_with(ctx, &view, offered), &rep)
-        .await?;
+    let offered = buttons::attack_buttons(&session, &rep, inv.guild, inv.lang);
+    answer_with(roll, inv, &session, &view, offered, &rep).await?;
     Ok(())
 }
 
@@ -251,9 +249,8 @@ pub async fn term_die(
     })
     .await?;
     let view = embeds::attack_view(&rep, inv.lang, &who(ctx));
-    let offered = buttons::attack_buttons(ctx.data(), &session, &rep, inv.guild, inv.lang).await;
-    roll.answer(&inv, Some(&session), reply_with(ctx, &view, offered), &rep)
-        .await?;
+    let offered = buttons::attack_buttons(&session, &rep, inv.guild, inv.lang);
+    answer_with(roll, &inv, &session, &view, offered, &rep).await?;
     Ok(())
 }
 

@@ -11,13 +11,14 @@ use engine::session::Session;
 use engine::systems::terminator::state::Phase;
 use engine::systems::terminator::{AttackReport, Stage, Waiting};
 use serde::{Deserialize, Serialize};
-use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, CreateInteractionResponseMessage};
+use serenity::all::{ButtonStyle, CreateInteractionResponseMessage};
 
 use super::embeds;
 use super::store::{self, Refusal, refusal};
-use crate::press::{self, Answer, Press, PressLog, PressReply, Shown};
+use crate::offers::{self, Offer};
+use crate::press::{Answer, Press, PressLog, PressReply, Shown};
 use crate::store::{JsonText, NewAction};
-use crate::{BotError, Data};
+use crate::BotError;
 
 pub const PREFIX: &str = "term.";
 
@@ -85,15 +86,8 @@ impl TermPress {
     }
 }
 
-/// A stored action and its button, owned by `owner`; `None` when the store refused (logged).
-pub async fn offer(
-    data: &Data,
-    session: &Session,
-    owner: u64,
-    press: &TermPress,
-    guild: Option<u64>,
-    lang: Lang,
-) -> Option<CreateButton> {
+/// A button owned by `owner`, its action stored with the reply's log row.
+pub fn offer(session: &Session, owner: u64, press: &TermPress, guild: Option<u64>, lang: Lang) -> Offer {
     let action = NewAction {
         kind: press.kind().into(),
         guild,
@@ -101,29 +95,12 @@ pub async fn offer(
         owner,
         payload: JsonText::of_or_null(press),
     };
-    match data.store.create_action(&action).await {
-        Ok(id) => {
-            let style = match press {
-                TermPress::IllBeBack { .. } => ButtonStyle::Danger,
-                TermPress::Continue { .. } => ButtonStyle::Secondary,
-                _ => ButtonStyle::Primary,
-            };
-            Some(press::button(id, &press.label(lang), style))
-        }
-        Err(e) => {
-            tracing::warn!(kind = press.kind(), "button not offered: {e}");
-            None
-        }
-    }
-}
-
-/// Rows of at most five buttons, at most five rows (Discord's layout).
-pub fn rows(buttons: Vec<CreateButton>) -> Vec<CreateActionRow> {
-    buttons
-        .chunks(5)
-        .take(5)
-        .map(|c| press::row(c.to_vec()))
-        .collect()
+    let style = match press {
+        TermPress::IllBeBack { .. } => ButtonStyle::Danger,
+        TermPress::Continue { .. } => ButtonStyle::Secondary,
+        _ => ButtonStyle::Primary,
+    };
+    Offer::pending(action, press.label(lang), style)
 }
 
 fn owner_of(session: &Session, name: &str) -> u64 {
@@ -132,13 +109,12 @@ fn owner_of(session: &Session, name: &str) -> u64 {
 
 /// The button an unfinished attack needs: its killed targets' owner rolls I'll Be Back; a
 /// step-by-step run goes on by the attacker's owner; a missing die is answered by command.
-pub async fn attack_buttons(
-    data: &Data,
+pub fn attack_buttons(
     session: &Session,
     rep: &AttackReport,
     guild: Option<u64>,
     lang: Lang,
-) -> Vec<CreateButton> {
+) -> Vec<Offer> {
     if rep.applied {
         return Vec::new();
     }
@@ -162,23 +138,19 @@ pub async fn attack_buttons(
             },
         ),
     };
-    offer(data, session, owner, &press, guild, lang)
-        .await
-        .into_iter()
-        .collect()
+    vec![offer(session, owner, &press, guild, lang)]
 }
 
 /// The roll-off winner's buttons (`owner`: a player of the winning side): each side as the
 /// first player.
-pub async fn first_buttons(
-    data: &Data,
+pub fn first_buttons(
     session: &Session,
     owner: u64,
     turn: u32,
     sides: &[String],
     guild: Option<u64>,
     lang: Lang,
-) -> Vec<CreateButton> {
+) -> Vec<Offer> {
     let mut out = Vec::new();
     for side in sides {
         let p = TermPress::First {
@@ -186,21 +158,20 @@ pub async fn first_buttons(
             turn,
             side: side.clone(),
         };
-        out.extend(offer(data, session, owner, &p, guild, lang).await);
+        out.push(offer(session, owner, &p, guild, lang));
     }
     out
 }
 
 /// On FATE: one button per eligible commander, its owner's.
-pub async fn fate_buttons(
-    data: &Data,
+pub fn fate_buttons(
     session: &Session,
     turn: u32,
     impulse: u32,
     commanders: &[String],
     guild: Option<u64>,
     lang: Lang,
-) -> Vec<CreateButton> {
+) -> Vec<Offer> {
     let mut out = Vec::new();
     for c in commanders.iter().take(25) {
         let p = TermPress::Fate {
@@ -209,7 +180,7 @@ pub async fn fate_buttons(
             impulse,
             commander: c.clone(),
         };
-        out.extend(offer(data, session, owner_of(session, c), &p, guild, lang).await);
+        out.push(offer(session, owner_of(session, c), &p, guild, lang));
     }
     out
 }
@@ -221,12 +192,9 @@ fn moved_on() -> Refusal {
     ))
 }
 
-fn message(view: &crate::embeds::EmbedView, buttons: Vec<CreateButton>) -> Shown {
-    let mut m = CreateInteractionResponseMessage::new().embed(view.to_embed());
-    if !buttons.is_empty() {
-        m = m.components(rows(buttons));
-    }
-    Shown::Message(m)
+/// A new message with `view` (its buttons, if any, come through [`PressReply::offering`]).
+fn message(view: &crate::embeds::EmbedView) -> Shown {
+    Shown::Message(CreateInteractionResponseMessage::new().embed(view.to_embed()))
 }
 
 pub async fn press(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotError> {
@@ -250,7 +218,7 @@ pub async fn press(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotE
             })
             .await?;
             p.data.tap(p.interaction.id.get(), &next);
-            Ok(answer.show(message(&embeds::first_view(&side, &next, lang), Vec::new())))
+            Ok(answer.show(message(&embeds::first_view(&side, &next, lang))))
         }
         TermPress::Fate {
             session,
@@ -267,7 +235,7 @@ pub async fn press(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotE
             })
             .await?;
             p.data.tap(p.interaction.id.get(), &a);
-            Ok(answer.show(message(&embeds::activation_view(&a, lang, &who), Vec::new())))
+            Ok(answer.show(message(&embeds::activation_view(&a, lang, &who))))
         }
         TermPress::Continue {
             session,
@@ -283,10 +251,12 @@ pub async fn press(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotE
                 Ok(state.continue_attack(chars, &mut &mut *r)?)
             })
             .await?;
-            let buttons = attack_buttons(p.data, &saved, &rep, guild, lang).await;
+            let buttons = attack_buttons(&saved, &rep, guild, lang);
             // The report is the whole attack so far: its row says all of it.
             let log = PressLog::new(session, "/term continue", &rep);
-            Ok(rolling.show(message(&embeds::attack_view(&rep, lang, &who), buttons), log))
+            Ok(rolling
+                .show(message(&embeds::attack_view(&rep, lang, &who)), log)
+                .offering(offers::rows_of(buttons)))
         }
         TermPress::IllBeBack {
             session,
@@ -304,9 +274,11 @@ pub async fn press(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotE
                 Ok(state.continue_attack(chars, &mut &mut *r)?)
             })
             .await?;
-            let buttons = attack_buttons(p.data, &saved, &rep, guild, lang).await;
+            let buttons = attack_buttons(&saved, &rep, guild, lang);
             let log = PressLog::new(session, "/term continue (I'll Be Back)", &rep);
-            Ok(rolling.show(message(&embeds::attack_view(&rep, lang, &who), buttons), log))
+            Ok(rolling
+                .show(message(&embeds::attack_view(&rep, lang, &who)), log)
+                .offering(offers::rows_of(buttons)))
         }
     }
 }

@@ -27,7 +27,9 @@ use engine::systems::terminator::{TerminatorState, characters_of};
 use futures::future::BoxFuture;
 use poise::CreateReply;
 
+use crate::command_roll::CommandRoll;
 use crate::embeds::EmbedView;
+use crate::invocation::Invocation;
 use crate::press::{Answer, Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
@@ -76,22 +78,24 @@ pub async fn term(_ctx: Context<'_>) -> Result<(), BotError> {
     Ok(())
 }
 
-/// Send one embed (and buttons) to the channel.
-pub async fn reply_with(
-    ctx: Context<'_>,
-    view: &EmbedView,
-    buttons: Vec<serenity::all::CreateButton>,
-) -> Result<(), BotError> {
-    let mut r = CreateReply::default().embed(view.to_embed());
-    if !buttons.is_empty() {
-        r = r.components(buttons::rows(buttons));
-    }
-    crate::reply::send(ctx, r).await?;
+/// Send one embed to the channel.
+pub async fn reply(ctx: Context<'_>, view: &EmbedView) -> Result<(), BotError> {
+    crate::reply::send(ctx, CreateReply::default().embed(view.to_embed())).await?;
     Ok(())
 }
 
-pub async fn reply(ctx: Context<'_>, view: &EmbedView) -> Result<(), BotError> {
-    reply_with(ctx, view, Vec::new()).await
+/// Show a roll's `view` with `buttons`, log it: the row and the buttons' actions in one write.
+pub async fn answer_with(
+    roll: CommandRoll<'_>,
+    inv: &Invocation,
+    session: &Session,
+    view: &EmbedView,
+    buttons: Vec<crate::offers::Offer>,
+    outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
+) -> Result<(), BotError> {
+    let r = CreateReply::default().embed(view.to_embed());
+    roll.answer_offering(inv, Some(session), r, crate::offers::rows_of(buttons), outcome)
+        .await
 }
 
 /// Terminator Genisys in the bot's registry.

@@ -8,7 +8,7 @@ use engine::systems::terminator::state::Phase;
 
 use super::choices::DefineChoice;
 use super::store::{self, Gate, Refusal, canon, names};
-use super::{buttons, embeds, reply, reply_with, who};
+use super::{answer_with, buttons, embeds, reply, who};
 use crate::autocomplete::autocomplete_entry;
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::Invocation;
@@ -89,9 +89,8 @@ pub async fn term_rolloff(ctx: Context<'_>) -> Result<(), BotError> {
     let view = embeds::roll_off_view(&out, turn, inv.lang);
     let owner = store::side_owner(&session, &chars, &out.winner);
     let offered =
-        buttons::first_buttons(ctx.data(), &session, owner, turn, &sides, inv.guild, inv.lang).await;
-    roll.answer(&inv, Some(&session), reply_with(ctx, &view, offered), &out)
-        .await?;
+        buttons::first_buttons(&session, owner, turn, &sides, inv.guild, inv.lang);
+    answer_with(roll, &inv, &session, &view, offered, &out).await?;
     Ok(())
 }
 
@@ -139,18 +138,8 @@ pub async fn term_fate(ctx: Context<'_>) -> Result<(), BotError> {
         })
         .await?;
     let view = embeds::fate_view(&out, inv.lang);
-    let offered = buttons::fate_buttons(
-        ctx.data(),
-        &session,
-        turn,
-        impulse,
-        &out.commanders,
-        inv.guild,
-        inv.lang,
-    )
-    .await;
-    roll.answer(&inv, Some(&session), reply_with(ctx, &view, offered), &out)
-        .await?;
+    let offered = buttons::fate_buttons(&session, turn, impulse, &out.commanders, inv.guild, inv.lang);
+    answer_with(roll, &inv, &session, &view, offered, &out).await?;
     Ok(())
 }
 

@@ -24,7 +24,6 @@ use engine::i18n::Lang;
 use engine::session::{ServerSettings, Session, SystemId};
 use futures::future::BoxFuture;
 use poise::CreateReply;
-use serenity::all::{CreateActionRow, CreateButton};
 
 use crate::command_roll::CommandRoll;
 use crate::embeds::EmbedView;
@@ -67,21 +66,17 @@ pub async fn model_autocomplete(
 }
 
 /// Show the result of `roll` with its buttons, tap it for the console and log it in the
-/// session.
+/// session: the log row and the buttons' actions in one write.
 pub async fn reply(
     roll: CommandRoll<'_>,
     inv: &Invocation,
     session: Option<&Session>,
     view: &EmbedView,
-    buttons: Vec<CreateButton>,
+    buttons: Vec<crate::offers::Offer>,
     outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
 ) -> Result<(), BotError> {
-    let mut r = CreateReply::default().embed(view.to_embed());
-    if !buttons.is_empty() {
-        r = r.components(vec![CreateActionRow::Buttons(buttons)]);
-    }
-    let ctx = roll.ctx();
-    roll.answer(inv, session, crate::reply::send(ctx, r), outcome)
+    let r = CreateReply::default().embed(view.to_embed());
+    roll.answer_offering(inv, session, r, vec![buttons], outcome)
         .await
 }
 

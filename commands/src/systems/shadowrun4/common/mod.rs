@@ -24,14 +24,14 @@ use engine::systems::shadowrun4::sheet::{self, Sheet};
 use engine::systems::shadowrun4::{DicePool, RuleError};
 use poise::CreateReply;
 use serenity::all::{
-    AutocompleteChoice, ButtonStyle, CreateActionRow, CreateAutocompleteResponse, CreateButton,
+    AutocompleteChoice, ButtonStyle, CreateAutocompleteResponse, CreateButton,
 };
 
 use crate::command_roll::CommandRoll;
 use crate::embeds::EmbedView;
 use crate::invocation::Invocation;
 
-use crate::offers::{self, Offer};
+use crate::offers::Offer;
 use crate::press as buttons;
 use crate::{BotError, Context};
 
@@ -440,15 +440,6 @@ pub async fn reply(
     reply_rows(roll, inv, session, view, vec![buttons], outcome).await
 }
 
-/// The action rows of a reply: empty rows left out, at most Discord's five.
-pub fn rows(rows: Vec<Vec<CreateButton>>) -> Vec<CreateActionRow> {
-    rows.into_iter()
-        .filter(|r| !r.is_empty())
-        .take(5)
-        .map(CreateActionRow::Buttons)
-        .collect()
-}
-
 /// [`reply`] with its buttons in several rows (an attack: the roller's, the defender's).
 /// The roll is logged and the pending buttons' actions stored in one write before the reply
 /// goes out (the buttons need their ids); a roll the log missed is still shown, and said so.
@@ -460,18 +451,9 @@ pub async fn reply_rows(
     offers: Vec<Vec<Offer>>,
     outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
 ) -> Result<(), BotError> {
-    let ctx = roll.ctx();
-    let entry = roll.entry(inv, session, outcome);
-    let (buttons, logged) = offers::settle(ctx.data().store.as_ref(), offers, entry.as_ref()).await;
     let view = with_notes(view, inv.take_notes());
-    let mut r = CreateReply::default().embed(view.to_embed());
-    let rows = rows(buttons);
-    if !rows.is_empty() {
-        r = r.components(rows);
-    }
-    crate::reply::send(ctx, r).await?;
-    inv.logged(ctx, session, logged).await;
-    Ok(())
+    let r = CreateReply::default().embed(view.to_embed());
+    roll.answer_offering(inv, session, r, offers, outcome).await
 }
 
 /// `view` with what the sheet lacked said under the result (⚠ lines).

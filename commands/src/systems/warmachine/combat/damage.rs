@@ -4,7 +4,7 @@ use engine::session::SessionError;
 use engine::systems::warmachine::effects::Stat;
 use engine::systems::warmachine::{DamageOutcome, DamageRequest, Model, PowSource, resolve_damage};
 
-use super::{apply_button, dice_request, modifier, need, num};
+use super::{apply_offer, dice_request, modifier, need, num};
 use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::systems::warmachine::embeds::{self as view, Marked};
@@ -233,7 +233,7 @@ pub async fn wm_damage(
             target: name.clone(),
             damage: o.damage,
         };
-        buttons = apply_button(ctx.data(), inv.guild, inv.channel, owner, press, lang).await;
+        buttons = vec![apply_offer(inv.guild, inv.channel, owner, press, lang)];
     }
     let v = view::damage_view(&o, marked(&landing), active.as_deref(), lang);
     match landing {

@@ -26,7 +26,7 @@ use engine::systems::warmachine::rules::attack_options;
 use engine::systems::warmachine::{
     AttackKind, AttackOutcome, AttackRequest, Model, PowSource, resolve_attack,
 };
-use serenity::all::{ButtonStyle, CreateButton};
+use serenity::all::ButtonStyle;
 
 use super::embeds::{self as view, AttackShown};
 use super::press_data::{ApplyPress, BOOST, DamagePress, Moment, WmPress};
@@ -34,7 +34,7 @@ use super::store::{self, Commander, Game, model, model_name, raw_model, refusal,
 use super::{model_autocomplete, reply};
 use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
-use crate::press::{button, button_variant};
+use crate::offers::{Offer, Variant};
 use crate::{BotError, Context};
 
 /// Melee adds MAT, ranged RAT (a named weapon decides instead).
@@ -104,49 +104,29 @@ fn need(what: &str, en_hint: &str, ja_hint: &str) -> SessionError {
 }
 
 /// The button pair after a hit: one action, two buttons.
-async fn damage_buttons(ctx: Context<'_>, inv: &Invocation, press: &DamagePress) -> Vec<CreateButton> {
+fn damage_buttons(inv: &Invocation, press: &DamagePress) -> Offer {
     let action = WmPress::Damage(press.clone()).new_action(inv.guild, inv.channel, inv.user);
-    match ctx.data().store.create_action(&action).await {
-        Ok(id) => vec![
-            button(
-                id,
-                inv.lang.pick("Roll damage", "ダメージロール"),
-                ButtonStyle::Danger,
-            ),
-            button_variant(
-                id,
-                BOOST,
-                inv.lang.pick("Boosted damage", "ブーストしてダメージロール"),
-                ButtonStyle::Primary,
-            ),
+    Offer::Choice {
+        action,
+        buttons: vec![
+            Variant {
+                variant: None,
+                label: inv.lang.pick("Roll damage", "ダメージロール").into(),
+                style: ButtonStyle::Danger,
+            },
+            Variant {
+                variant: Some(BOOST),
+                label: inv.lang.pick("Boosted damage", "ブーストしてダメージロール").into(),
+                style: ButtonStyle::Primary,
+            },
         ],
-        Err(e) => {
-            tracing::warn!("damage buttons not offered: {e}");
-            vec![]
-        }
     }
 }
 
-async fn apply_button(
-    data: &crate::Data,
-    guild: Option<u64>,
-    channel: u64,
-    owner: u64,
-    press: ApplyPress,
-    lang: Lang,
-) -> Vec<CreateButton> {
+/// "Apply damage", handed to `owner`: its action is stored with the reply's log row.
+fn apply_offer(guild: Option<u64>, channel: u64, owner: u64, press: ApplyPress, lang: Lang) -> Offer {
     let action = WmPress::Apply(press).new_action(guild, channel, owner);
-    match data.store.create_action(&action).await {
-        Ok(id) => vec![button(
-            id,
-            lang.pick("Apply damage", "ダメージを適用"),
-            ButtonStyle::Danger,
-        )],
-        Err(e) => {
-            tracing::warn!("apply button not offered: {e}");
-            vec![]
-        }
-    }
+    Offer::pending(action, lang.pick("Apply damage", "ダメージを適用"), ButtonStyle::Danger)
 }
 
 /// What the attack left for the damage buttons.
@@ -494,7 +474,7 @@ pub async fn wm_attack(
                     active: Some(o.active_player.clone()).filter(|a| !a.is_empty()),
                     moment: done.moment.clone(),
                 };
-                buttons = damage_buttons(ctx, &inv, &press).await;
+                buttons = vec![damage_buttons(&inv, &press)];
             }
             (None, _) => {
                 no_buttons = Some(

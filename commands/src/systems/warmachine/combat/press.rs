@@ -4,9 +4,9 @@ use engine::i18n::Lang;
 use engine::session::{Session, SessionError};
 use engine::systems::warmachine::dice::DiceRequest;
 use engine::systems::warmachine::{DamageRequest, ModelStatus, PowSource};
-use serenity::all::{CreateActionRow, CreateButton, CreateEmbed, CreateInteractionResponseMessage};
+use serenity::all::{CreateEmbed, CreateInteractionResponseMessage};
 
-use super::apply_button;
+use super::apply_offer;
 use super::damage::{Landing, damage_step, marked};
 use crate::BotError;
 use crate::press::{Answer, Press, PressLog, PressReply, Shown};
@@ -15,9 +15,9 @@ use crate::systems::warmachine::log_summary::Unmarked;
 use crate::systems::warmachine::press_data::{ApplyPress, BOOST, DamagePress, Moment};
 use crate::systems::warmachine::store::{self, Game, model, raw_model, rule, say};
 
-/// The press's reply: the message as it was, with `embed` added and `buttons` in place of the
-/// pressed ones.
-fn updated(p: &Press<'_>, embed: CreateEmbed, buttons: Vec<CreateButton>) -> Shown {
+/// The press's reply: the message as it was, with `embed` added and the pressed buttons gone
+/// (a reply [`offering`](crate::press::PressReply::offering) buttons puts them in their place).
+fn updated(p: &Press<'_>, embed: CreateEmbed) -> Shown {
     let mut embeds: Vec<CreateEmbed> = p
         .interaction
         .message
@@ -28,15 +28,10 @@ fn updated(p: &Press<'_>, embed: CreateEmbed, buttons: Vec<CreateButton>) -> Sho
         .map(CreateEmbed::from)
         .collect();
     embeds.push(embed);
-    let rows = if buttons.is_empty() {
-        vec![]
-    } else {
-        vec![CreateActionRow::Buttons(buttons)]
-    };
     Shown::Update(
         CreateInteractionResponseMessage::new()
             .embeds(embeds)
-            .components(rows),
+            .components(vec![]),
     )
 }
 
@@ -105,21 +100,22 @@ pub async fn damage_press(p: &Press<'_>, answer: Answer<'_>, d: DamagePress) -> 
             target: name.clone(),
             damage: o.damage,
         };
-        buttons = apply_button(
-            p.data,
+        buttons.push(apply_offer(
             p.interaction.guild_id.map(|g| g.get()),
             p.interaction.channel_id.get(),
             owner,
             press,
             lang,
-        )
-        .await;
+        ));
     }
     let mut v = view::damage_view(&o, marked(&landing), d.active.as_deref(), lang);
     if boosted {
         v.title.push_str(lang.pick(" (boosted)", "（ブースト）"));
     }
-    Ok(rolling.show(updated(p, v.to_embed(), buttons), log))
+    // The Apply damage button (if any) replaces the pressed ones, stored with the row.
+    Ok(rolling
+        .show(updated(p, v.to_embed()), log)
+        .offering(vec![buttons]))
 }
 
 /// Issue 29: a damage button past its attack's moment (WG-9) refuses, says why, and what to
@@ -223,5 +219,5 @@ pub async fn apply_press(p: &Press<'_>, answer: Answer<'_>, a: ApplyPress) -> Re
         })
         .description(text)
         .colour(crate::embeds::colour::FAILURE);
-    Ok(answer.show_logged(updated(p, embed, vec![]), log))
+    Ok(answer.show_logged(updated(p, embed), log))
 }
