@@ -214,7 +214,8 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
             let buttons = match offers {
                 Some(offers) => {
                     let first = rows.next();
-                    let (buttons, logged) = crate::offers::settle(data.store.as_ref(), offers, first.as_ref()).await;
+                    let (buttons, logged) =
+                        crate::offers::settle(data.store.as_ref(), offers, first.as_ref()).await;
                     if let (Some(row), Some(logged)) = (&first, logged) {
                         note_press_row(row, &p.action.kind, logged);
                     }
@@ -232,9 +233,16 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
             };
             match shown {
                 Shown::Update(m) => {
-                    respond(ctx, press, CreateInteractionResponse::UpdateMessage(with_buttons(m))).await
+                    respond(
+                        ctx,
+                        press,
+                        CreateInteractionResponse::UpdateMessage(with_buttons(m)),
+                    )
+                    .await
                 }
-                Shown::Message(m) => respond(ctx, press, CreateInteractionResponse::Message(with_buttons(m))).await,
+                Shown::Message(m) => {
+                    respond(ctx, press, CreateInteractionResponse::Message(with_buttons(m))).await
+                }
             }
         }
         Err(e) => {
@@ -266,7 +274,11 @@ fn note_press_row(row: &crate::store::NewRoll, kind: &str, logged: Result<bool, 
     match logged {
         Ok(true) => {}
         Ok(false) => {
-            tracing::warn!(session = row.session_id, kind, "press roll not logged: the session is not running")
+            tracing::warn!(
+                session = row.session_id,
+                kind,
+                "press roll not logged: the session is not running"
+            )
         }
         Err(e) => tracing::warn!(session = row.session_id, kind, "press roll not logged: {e}"),
     }

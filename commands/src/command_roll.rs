@@ -144,9 +144,14 @@ impl<'a> CommandRoll<'a> {
     ) -> Result<(), BotError> {
         let ctx = self.ctx;
         let entry = self.entry(inv, session, outcome);
-        let (buttons, logged) = crate::offers::settle(ctx.data().store.as_ref(), offers, entry.as_ref()).await;
+        let (buttons, logged) =
+            crate::offers::settle(ctx.data().store.as_ref(), offers, entry.as_ref()).await;
         let rows = crate::offers::action_rows(buttons);
-        let reply = if rows.is_empty() { reply } else { reply.components(rows) };
+        let reply = if rows.is_empty() {
+            reply
+        } else {
+            reply.components(rows)
+        };
         crate::reply::send(ctx, reply).await?;
         inv.logged(ctx, session, logged).await;
         Ok(())

@@ -70,7 +70,11 @@ pub async fn settle(
     rows: Vec<Vec<Offer>>,
     roll: Option<&NewRoll>,
 ) -> (Vec<Vec<CreateButton>>, Option<Result<bool, StoreError>>) {
-    let pending: Vec<NewAction> = rows.iter().flatten().filter_map(|o| o.action().cloned()).collect();
+    let pending: Vec<NewAction> = rows
+        .iter()
+        .flatten()
+        .filter_map(|o| o.action().cloned())
+        .collect();
     // Nothing to write: no round trip.
     let written = if pending.is_empty() && roll.is_none() {
         None
@@ -98,14 +102,10 @@ pub async fn settle(
                     }
                     Offer::Choice { buttons, .. } => {
                         if let Some(id) = ids.next() {
-                            out.extend(
-                                buttons
-                                    .iter()
-                                    .map(|b| match b.variant {
-                                        Some(v) => crate::press::button_variant(id, v, &b.label, b.style),
-                                        None => crate::press::button(id, &b.label, b.style),
-                                    }),
-                            );
+                            out.extend(buttons.iter().map(|b| match b.variant {
+                                Some(v) => crate::press::button_variant(id, v, &b.label, b.style),
+                                None => crate::press::button(id, &b.label, b.style),
+                            }));
                         }
                     }
                 }
@@ -193,7 +193,13 @@ mod tests {
     #[test]
     fn action_rows_leave_out_empty_rows_and_keep_at_most_five() {
         let rows: Vec<Vec<CreateButton>> = (0..7)
-            .map(|i| if i == 1 { vec![] } else { vec![CreateButton::new(i.to_string())] })
+            .map(|i| {
+                if i == 1 {
+                    vec![]
+                } else {
+                    vec![CreateButton::new(i.to_string())]
+                }
+            })
             .collect();
         assert_eq!(action_rows(rows).len(), 5);
         assert!(action_rows(vec![vec![], vec![]]).is_empty());

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
 use engine::i18n::Lang;
-use engine::session::{RollLogEntry, Session, SessionExport};
+use engine::session::{RollLogEntry, Session};
 
 use super::page::{HtmlRows, html_head};
 use super::recap::{PlayerRecap, RecapBuilder};
@@ -77,7 +77,19 @@ impl<F: Fn(&RollLogEntry) -> bool> ExportBuilder<F> {
     }
 
     fn start(&mut self, head: &PageHead) -> ControlFlow<()> {
-        let empty = SessionExport::new(head.session.clone(), Vec::new());
+        // `SessionExport`'s fields, the session borrowed (not copied: a game's state may be
+        // 15 KB) and the log empty.
+        #[derive(serde::Serialize)]
+        struct Opening<'a> {
+            format: u32,
+            session: &'a Session,
+            log: [(); 0],
+        }
+        let empty = Opening {
+            format: engine::session::EXPORT_FORMAT,
+            session: &head.session,
+            log: [],
+        };
         let Ok(mut json) = serde_json::to_vec(&empty) else {
             return ControlFlow::Break(());
         };
@@ -185,6 +197,7 @@ impl<F: Fn(&RollLogEntry) -> bool> ExportBuilder<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::session::SessionExport;
     use engine::session::{RosterEntry, SystemId};
     use serde_json::json;
 
@@ -300,6 +313,11 @@ mod tests {
         let (files, _) = build(ANA, usize::MAX).await;
         assert!(files.shows_hidden, "Ana reads her own secret roll");
         let export = SessionExport::new(head().session, rows());
+        // The JSON byte for byte as serde writes the export whole.
+        assert_eq!(
+            String::from_utf8(files.json.clone()).unwrap(),
+            serde_json::to_string(&export).unwrap()
+        );
         let hidden = |_: &RollLogEntry| None;
         let r = super::super::recap::build(&export.session, &export.log, 4, |_| false);
         let md = super::super::transcript::markdown(&export, &r, Lang::En, &BTreeMap::new(), hidden);

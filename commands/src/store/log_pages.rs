@@ -41,8 +41,15 @@ macro_rules! sql_log_pages {
                     .await
                     .map_err(Self::classify)?;
                 // The newest evening heads the page: only its state is read (a campaign of
-                // many evenings would otherwise parse every evening's whole game per page).
-                let session = Self::session_from_row(rows.last().ok_or(StoreError::NotFound)?)?;
+                // many evenings would otherwise parse every evening's whole game per page),
+                // and not even that when this process keeps the session at the version the
+                // snapshot sees (see `cache`): a running evening's export, recap and luck
+                // parsed its whole game (15 KB of Warmachine) for every call.
+                let newest = rows.last().ok_or(StoreError::NotFound)?;
+                let session = match self.kept_at(newest)? {
+                    Some(kept) => kept,
+                    None => Self::session_from_row(newest)?,
+                };
                 let mut evenings = Vec::new();
                 // The log is its evenings' logs one after the other (an evening starts after
                 // the one before ended, and rows are appended only to a running one), so a

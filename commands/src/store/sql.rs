@@ -56,6 +56,21 @@ macro_rules! sql_store {
                     Ok(session)
                 }
 
+                /// The session of `row` (its `id`, `channel_id` and `version`) as this
+                /// process keeps it, if it keeps that version.
+                fn kept_at(&self, row: &$row) -> Result<Option<Session>, StoreError> {
+                    let Some(caches) = self.kept.caches() else {
+                        return Ok(None);
+                    };
+                    let id: i64 = row.try_get("id").map_err(Self::classify)?;
+                    let version: i64 = row.try_get("version").map_err(Self::classify)?;
+                    let channel: i64 = row.try_get("channel_id").map_err(Self::classify)?;
+                    Ok(caches
+                        .kept_session(from_db(channel))
+                        .filter(|k| (k.id, k.version) == (id, version))
+                        .map(|k| (*k).clone()))
+                }
+
                 fn roll_from_row(row: &$row) -> Result<RollLogEntry, StoreError> {
                     Self::log_row_from_row(row)?
                         .entry()

@@ -80,13 +80,13 @@ pub(super) const SELECT_ROLL_PAGE_NAMES: &str = "SELECT user_id, user_name \
      FROM roll_log WHERE session_id = $1 ORDER BY id LIMIT $2 OFFSET $3";
 /// An evening with its number of logged rolls (`rolls`): the head of a page of its log. Its one
 /// parameter is `$1` (PostgreSQL sends it with its `BEGIN`, the value written in).
-pub(super) const SELECT_BY_ID_WITH_ROLLS: &str = "SELECT id, state, version, updated_at_ms, ended_at_ms, \
+pub(super) const SELECT_BY_ID_WITH_ROLLS: &str = "SELECT id, channel_id, state, version, updated_at_ms, ended_at_ms, \
      (SELECT COUNT(*) FROM roll_log WHERE roll_log.session_id = sessions.id) AS rolls \
      FROM sessions WHERE id = $1";
 /// A campaign's evenings, first to last, each with its number of rolls (a campaign's page is read
 /// evening by evening) and its number (`evening`: only the newest one's state is read). Its one
 /// parameter is `$1`.
-pub(super) const SELECT_CAMPAIGN_WITH_ROLLS: &str = "SELECT id, evening, state, version, updated_at_ms, ended_at_ms, \
+pub(super) const SELECT_CAMPAIGN_WITH_ROLLS: &str = "SELECT id, channel_id, evening, state, version, updated_at_ms, ended_at_ms, \
      (SELECT COUNT(*) FROM roll_log WHERE roll_log.session_id = sessions.id) AS rolls \
      FROM sessions WHERE COALESCE(campaign_id, id) = $1 ORDER BY evening, id";
 

@@ -34,9 +34,9 @@ use engine::systems::badlands_rally::rules::{RaceFacts, StoredContest};
 use engine::systems::rules::SessionState;
 
 use super::embeds::{action_view, attack_view, initiative_view, victory_view};
+use crate::BotError;
 use crate::offers;
 use crate::press::{Answer, Press, PressLog, PressReply, Shown};
-use crate::BotError;
 
 use super::press_data::{AttackReroll, CheckReroll, MoveReroll, RallyPress};
 pub use super::press_data::{CHECK_KIND, KIND, MOVE_KIND};
@@ -143,7 +143,11 @@ pub fn buttons(
             after: offer.after.clone(),
         }))
         .new_action(guild, channel, owner);
-        out.push(offers::Offer::pending(action, label(side, &id, lang), ButtonStyle::Secondary));
+        out.push(offers::Offer::pending(
+            action,
+            label(side, &id, lang),
+            ButtonStyle::Secondary,
+        ));
     }
     out
 }

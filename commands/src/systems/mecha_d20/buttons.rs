@@ -10,10 +10,10 @@ use serde::{Deserialize, Serialize};
 use serenity::all::{ButtonStyle, CreateInteractionResponseMessage};
 
 use super::{embeds, store};
+use crate::BotError;
 use crate::offers::Offer;
 use crate::press::{Answer, Press, PressLog, PressReply, Shown};
 use crate::store::{JsonText, NewAction};
-use crate::BotError;
 
 pub const PREFIX: &str = "mecha.";
 pub const CHECK_KIND: &str = "mecha.check";

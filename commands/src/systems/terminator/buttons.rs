@@ -15,10 +15,10 @@ use serenity::all::{ButtonStyle, CreateInteractionResponseMessage};
 
 use super::embeds;
 use super::store::{self, Refusal, refusal};
+use crate::BotError;
 use crate::offers::{self, Offer};
 use crate::press::{Answer, Press, PressLog, PressReply, Shown};
 use crate::store::{JsonText, NewAction};
-use crate::BotError;
 
 pub const PREFIX: &str = "term.";
 
@@ -109,12 +109,7 @@ fn owner_of(session: &Session, name: &str) -> u64 {
 
 /// The button an unfinished attack needs: its killed targets' owner rolls I'll Be Back; a
 /// step-by-step run goes on by the attacker's owner; a missing die is answered by command.
-pub fn attack_buttons(
-    session: &Session,
-    rep: &AttackReport,
-    guild: Option<u64>,
-    lang: Lang,
-) -> Vec<Offer> {
+pub fn attack_buttons(session: &Session, rep: &AttackReport, guild: Option<u64>, lang: Lang) -> Vec<Offer> {
     if rep.applied {
         return Vec::new();
     }

@@ -88,8 +88,7 @@ pub async fn term_rolloff(ctx: Context<'_>) -> Result<(), BotError> {
         .await?;
     let view = embeds::roll_off_view(&out, turn, inv.lang);
     let owner = store::side_owner(&session, &chars, &out.winner);
-    let offered =
-        buttons::first_buttons(&session, owner, turn, &sides, inv.guild, inv.lang);
+    let offered = buttons::first_buttons(&session, owner, turn, &sides, inv.guild, inv.lang);
     answer_with(roll, &inv, &session, &view, offered, &out).await?;
     Ok(())
 }

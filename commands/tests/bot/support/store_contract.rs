@@ -1038,6 +1038,51 @@ pub async fn a_saved_session_is_kept_as_the_database_has_it(h: &impl Harness) {
     assert_eq!(cold.active_session(CHAN).await.unwrap(), Some((*third).clone()));
 }
 
+/// A page of the running evening is headed by its session as saved: the copy this process
+/// keeps when it is the version the page's snapshot sees, the row otherwise (a change made
+/// behind the process's back is never hidden by the kept copy).
+pub async fn a_page_is_headed_by_the_session_as_saved(h: &impl Harness) {
+    use saikoro_bot::store::LogScope;
+    let store = h.open().await;
+    cache_live(store.as_ref()).await;
+    let head_of = |store: Arc<dyn Store>, id: i64| async move {
+        store
+            .stream_page(LogScope::Evening(id), 0, 10, false, &mut |_| {
+                std::ops::ControlFlow::Continue(())
+            })
+            .await
+            .unwrap()
+            .session
+    };
+    let s = seeded(store.as_ref(), CHAN).await;
+    let saved = store.update(CHAN, |s| s.join(4242)).await.unwrap();
+    assert_eq!(head_of(store.clone(), s.id).await, *saved);
+    assert_eq!(
+        head_of(h.open().await, s.id).await,
+        *saved,
+        "read from the row alike"
+    );
+    let campaign = store
+        .stream_page(LogScope::Campaign(saved.campaign()), 0, 10, false, &mut |_| {
+            std::ops::ControlFlow::Continue(())
+        })
+        .await
+        .unwrap();
+    assert_eq!(campaign.session, *saved);
+    let bumped = h
+        .raw("UPDATE sessions SET version = version + 1 WHERE ended_at_ms IS NULL")
+        .await
+        .unwrap();
+    assert_eq!(bumped, 1);
+    let head = head_of(store.clone(), s.id).await;
+    assert_eq!(
+        head.version,
+        saved.version + 1,
+        "the row's version, not the kept copy's"
+    );
+    assert_eq!(head.players, saved.players);
+}
+
 /// Text that means something to SQL (quotes, backslashes, dollar quotes, a statement's end)
 /// and text beyond ASCII is saved and read back as written, in the session's columns and its
 /// state (PostgreSQL writes sessions with their values in the statement's text).
@@ -1424,7 +1469,7 @@ macro_rules! contract_tests {
             cached_reads_follow_every_write, concurrent_edits_share_commits_and_keep_their_own_outcome,
             sessions_stored_before_campaigns_read_back_as_one_evening_campaigns,
             a_campaign_reads_its_evenings_and_one_log, deleting_a_campaign_takes_its_evenings_and_log_only,
-            a_saved_session_is_kept_as_the_database_has_it,
+            a_saved_session_is_kept_as_the_database_has_it, a_page_is_headed_by_the_session_as_saved,
             text_that_means_something_to_sql_is_saved_as_written);
     };
     (@each $harness:expr; $($name:ident),*) => {

@@ -23,9 +23,7 @@ use engine::systems::shadowrun4::modifiers::{self, PresetChoice};
 use engine::systems::shadowrun4::sheet::{self, Sheet};
 use engine::systems::shadowrun4::{DicePool, RuleError};
 use poise::CreateReply;
-use serenity::all::{
-    AutocompleteChoice, ButtonStyle, CreateAutocompleteResponse, CreateButton,
-};
+use serenity::all::{AutocompleteChoice, ButtonStyle, CreateAutocompleteResponse, CreateButton};
 
 use crate::command_roll::CommandRoll;
 use crate::embeds::EmbedView;

@@ -116,7 +116,10 @@ fn damage_buttons(inv: &Invocation, press: &DamagePress) -> Offer {
             },
             Variant {
                 variant: Some(BOOST),
-                label: inv.lang.pick("Boosted damage", "ブーストしてダメージロール").into(),
+                label: inv
+                    .lang
+                    .pick("Boosted damage", "ブーストしてダメージロール")
+                    .into(),
                 style: ButtonStyle::Primary,
             },
         ],
@@ -126,7 +129,11 @@ fn damage_buttons(inv: &Invocation, press: &DamagePress) -> Offer {
 /// "Apply damage", handed to `owner`: its action is stored with the reply's log row.
 fn apply_offer(guild: Option<u64>, channel: u64, owner: u64, press: ApplyPress, lang: Lang) -> Offer {
     let action = WmPress::Apply(press).new_action(guild, channel, owner);
-    Offer::pending(action, lang.pick("Apply damage", "ダメージを適用"), ButtonStyle::Danger)
+    Offer::pending(
+        action,
+        lang.pick("Apply damage", "ダメージを適用"),
+        ButtonStyle::Danger,
+    )
 }
 
 /// What the attack left for the damage buttons.
