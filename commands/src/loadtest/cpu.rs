@@ -93,7 +93,7 @@ fn tasks_cpu_ns(task_dir: &str, keep: impl Fn(&str) -> bool) -> Vec<(u64, u64)> 
 }
 
 /// A runtime for the bot alone (as many workers as in production: one per core).
-pub fn bot_runtime() -> std::io::Result<tokio::runtime::Runtime> {
+pub fn bot_runtime() -> std::io::Result<BotRuntime> {
     tokio::runtime::Builder::new_multi_thread()
         .thread_name(BOT_THREADS)
         // A blocking-pool thread that ends takes its CPU time out of the sum (its /proc entry
@@ -101,6 +101,29 @@ pub fn bot_runtime() -> std::io::Result<tokio::runtime::Runtime> {
         .thread_keep_alive(std::time::Duration::from_secs(24 * 3600))
         .enable_all()
         .build()
+        .map(|rt| BotRuntime(Some(rt)))
+}
+
+/// The bot's runtime, shut down without waiting for its tasks when dropped. The load tool
+/// holds it inside its own async code, where dropping a plain `Runtime` panics: a run that
+/// failed early (a database that does not exist) ended in that panic instead of its error.
+pub struct BotRuntime(Option<tokio::runtime::Runtime>);
+
+impl std::ops::Deref for BotRuntime {
+    type Target = tokio::runtime::Runtime;
+
+    fn deref(&self) -> &tokio::runtime::Runtime {
+        // Taken only by `drop`.
+        self.0.as_ref().expect("the bot's runtime is there until dropped")
+    }
+}
+
+impl Drop for BotRuntime {
+    fn drop(&mut self) {
+        if let Some(rt) = self.0.take() {
+            rt.shutdown_background();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -151,6 +174,21 @@ mod tests {
             idle.saturating_sub(before) < (busy - idle),
             "the driver's work is not"
         );
-        rt.shutdown_background();
+    }
+
+    /// Dropped inside async code (a run's early return), the bot's runtime stops instead of
+    /// panicking as a `Runtime` dropped there does.
+    #[tokio::test]
+    async fn the_bots_runtime_may_be_dropped_inside_async_code() {
+        let rt = bot_runtime().expect("runtime");
+        let answer = rt.handle().spawn(async { 6 * 7 }).await.expect("task");
+        assert_eq!(answer, 42);
+        drop(rt);
+        let plain = tokio::runtime::Runtime::new().expect("runtime");
+        let dropped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(plain)));
+        assert!(
+            dropped.is_err(),
+            "a plain runtime dropped here panics: the guard is needed"
+        );
     }
 }

@@ -65,7 +65,7 @@ impl Floor {
 /// The floor on a runtime of its own (its CPU counted as the bot's is), against a fresh fake
 /// Discord, as both load modes serve it.
 pub(super) struct FloorRun {
-    runtime: tokio::runtime::Runtime,
+    runtime: super::cpu::BotRuntime,
     pub fake: FakeDiscord,
     floor: Floor,
 }
@@ -86,6 +86,5 @@ impl FloorRun {
 
     pub async fn stop(self) {
         let _ = on(self.runtime.handle(), self.floor.shutdown()).await;
-        self.runtime.shutdown_background();
     }
 }

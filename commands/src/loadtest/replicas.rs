@@ -123,7 +123,7 @@ impl Served {
 
     /// Stops the bot (each replica draining what it holds) and closes the run's `store`, on
     /// the bot's runtime, then that runtime.
-    pub(super) async fn stop(self, bot_rt: tokio::runtime::Runtime, store: Arc<dyn Store>) {
+    pub(super) async fn stop(self, bot_rt: super::cpu::BotRuntime, store: Arc<dyn Store>) {
         let _ = on(bot_rt.handle(), async move {
             match self {
                 Served::Gateway(b) => b.shutdown().await,
@@ -137,7 +137,8 @@ impl Served {
             store.close().await;
         })
         .await;
-        bot_rt.shutdown_background();
+        // Dropping it shuts it down.
+        drop(bot_rt);
     }
 }
 

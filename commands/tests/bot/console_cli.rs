@@ -851,3 +851,21 @@ fn attachments_keep_their_bytes_in_json_and_on_disk() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A load run whose database cannot be opened says so and exits 2 (an error, not a failed run); it used to end in a panic
+/// (the bot's runtime dropped inside the load tool's async code).
+#[test]
+fn a_load_run_without_its_database_says_so_without_a_panic() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = Command::new(env!("CARGO_BIN_EXE_saikoro"))
+        .args(["loadtest", "--game", "roll", "-n", "1", "--database-url"])
+        // Port 9 (discard) on loopback: nothing answers PostgreSQL there.
+        .arg("postgres://postgres@127.0.0.1:9/saikoro_no_such_database?sslmode=disable")
+        .current_dir(dir.path())
+        .output()
+        .expect("run saikoro");
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("the store cannot be opened"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
