@@ -211,7 +211,7 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
             let (shown, offers) = reply.parts();
             let mut rows = rows.into_iter();
             // The buttons the answer offers go in one write with its first row.
-            let buttons = match offers {
+            let shown = match offers {
                 Some(offers) => {
                     let first = rows.next();
                     let (buttons, logged) =
@@ -219,30 +219,17 @@ async fn handle(ctx: &SerenityContext, data: &Data, press: &ComponentInteraction
                     if let (Some(row), Some(logged)) = (&first, logged) {
                         note_press_row(row, &p.action.kind, logged);
                     }
-                    Some(crate::offers::action_rows(buttons))
+                    shown.with_buttons(crate::offers::action_rows(buttons))
                 }
-                None => None,
+                None => shown,
             };
             for row in rows {
                 let logged = data.store.record(&[], Some(&row)).await.map(|r| r.logged);
                 note_press_row(&row, &p.action.kind, logged);
             }
-            let with_buttons = |m: CreateInteractionResponseMessage| match &buttons {
-                Some(rows) => m.components(rows.clone()),
-                None => m,
-            };
             match shown {
-                Shown::Update(m) => {
-                    respond(
-                        ctx,
-                        press,
-                        CreateInteractionResponse::UpdateMessage(with_buttons(m)),
-                    )
-                    .await
-                }
-                Shown::Message(m) => {
-                    respond(ctx, press, CreateInteractionResponse::Message(with_buttons(m))).await
-                }
+                Shown::Update(m) => respond(ctx, press, CreateInteractionResponse::UpdateMessage(m)).await,
+                Shown::Message(m) => respond(ctx, press, CreateInteractionResponse::Message(m)).await,
             }
         }
         Err(e) => {

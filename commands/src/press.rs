@@ -96,6 +96,16 @@ pub enum Shown {
     Message(CreateInteractionResponseMessage),
 }
 
+impl Shown {
+    /// The same message with `rows` as its buttons.
+    pub(crate) fn with_buttons(self, rows: Vec<serenity::all::CreateActionRow>) -> Shown {
+        match self {
+            Shown::Update(m) => Shown::Update(m.components(rows)),
+            Shown::Message(m) => Shown::Message(m.components(rows)),
+        }
+    }
+}
+
 /// A press's answer: what it shows and the log rows it leaves, which the dispatcher writes
 /// (and hands to the console) before it shows anything. Built only by [`Answer`] and
 /// [`Rolling`], so a press that rolled always carries its rows.

@@ -32,6 +32,25 @@ pub struct SessionExport {
     pub log: Vec<RollLogEntry>,
 }
 
+/// A [`SessionExport`]'s opening: the same fields in the same order, its session borrowed (a
+/// game's state may be 15 KB) and its log empty, for an export that writes its rows after it.
+#[derive(Debug, Serialize)]
+pub struct ExportOpening<'a> {
+    format: u32,
+    session: &'a Session,
+    log: [(); 0],
+}
+
+impl<'a> ExportOpening<'a> {
+    pub fn of(session: &'a Session) -> ExportOpening<'a> {
+        ExportOpening {
+            format: EXPORT_FORMAT,
+            session,
+            log: [],
+        }
+    }
+}
+
 impl SessionExport {
     pub fn new(session: Session, log: Vec<RollLogEntry>) -> SessionExport {
         SessionExport {
@@ -39,5 +58,21 @@ impl SessionExport {
             session,
             log,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::SystemId;
+
+    /// The opening is an empty export as serde writes it, byte for byte.
+    #[test]
+    fn the_opening_is_an_empty_export() {
+        let s = Session::start(1, 2, "Night Run", SystemId::Shadowrun4, 9, 0).unwrap();
+        assert_eq!(
+            serde_json::to_string(&ExportOpening::of(&s)).unwrap(),
+            serde_json::to_string(&SessionExport::new(s.clone(), Vec::new())).unwrap()
+        );
     }
 }

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::systems::registry::SystemId;
 pub use error::SessionError;
-pub use log::{EXPORT_FORMAT, RollLogEntry, SessionExport};
+pub use log::{EXPORT_FORMAT, ExportOpening, RollLogEntry, SessionExport};
 pub use settings::{
     ChannelSettings, MAX_HOUSE_KEY_CHARS, MAX_HOUSE_OPTIONS, MAX_HOUSE_VALUE_CHARS, SecretRolls,
     ServerSettings, Visibility,

@@ -77,19 +77,7 @@ impl<F: Fn(&RollLogEntry) -> bool> ExportBuilder<F> {
     }
 
     fn start(&mut self, head: &PageHead) -> ControlFlow<()> {
-        // `SessionExport`'s fields, the session borrowed (not copied: a game's state may be
-        // 15 KB) and the log empty.
-        #[derive(serde::Serialize)]
-        struct Opening<'a> {
-            format: u32,
-            session: &'a Session,
-            log: [(); 0],
-        }
-        let empty = Opening {
-            format: engine::session::EXPORT_FORMAT,
-            session: &head.session,
-            log: [],
-        };
+        let empty = engine::session::ExportOpening::of(&head.session);
         let Ok(mut json) = serde_json::to_vec(&empty) else {
             return ControlFlow::Break(());
         };

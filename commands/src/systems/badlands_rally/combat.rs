@@ -127,7 +127,7 @@ async fn run_attack(
         inv.lang,
     );
     let view = attack_view(&report, &a, &d, inv.lang);
-    answer_with(roll, &inv, &session, &view, buttons, &report).await?;
+    answer_with(roll, &inv, Some(&session), &view, buttons, &report).await?;
     Ok(())
 }
 

@@ -17,10 +17,9 @@ pub mod reliable;
 pub mod store;
 pub mod track;
 
-pub use super::replies::{reply, who};
+pub use super::replies::{answer_with, reply, who};
 use engine::i18n::Lang;
 use engine::systems::badlands_rally::datacards;
-use poise::CreateReply;
 use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse};
 
 use engine::session::{ServerSettings, Session, SystemId};
@@ -28,7 +27,6 @@ use engine::systems::badlands_rally::rules::race_options;
 use engine::systems::badlands_rally::session_race::race_of;
 use futures::future::BoxFuture;
 
-use crate::embeds::EmbedView;
 use crate::press::{Answer, Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
@@ -110,20 +108,6 @@ pub fn model_choices(query: &str, lang: Lang) -> Vec<(String, String)> {
             (label.chars().take(100).collect(), m.key.to_string())
         })
         .collect()
-}
-
-/// Show a roll's `view` with `buttons`, log it: the row and the buttons' actions in one write.
-pub async fn answer_with(
-    roll: crate::command_roll::CommandRoll<'_>,
-    inv: &crate::invocation::Invocation,
-    session: &Session,
-    view: &EmbedView,
-    buttons: Vec<crate::offers::Offer>,
-    outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
-) -> Result<(), BotError> {
-    let r = CreateReply::default().embed(view.to_embed());
-    roll.answer_offering(inv, Some(session), r, crate::offers::rows_of(buttons), outcome)
-        .await
 }
 
 /// Badlands Rally in the bot's registry.

@@ -46,7 +46,15 @@ async fn act(ctx: Context<'_>, gear: String, action: Action, title: (&str, &str)
         inv.lang,
     );
     let view = action_view(&title, &report, inv.lang);
-    answer_with(roll, &inv, &session, &view, button.into_iter().collect(), &report).await?;
+    answer_with(
+        roll,
+        &inv,
+        Some(&session),
+        &view,
+        button.into_iter().collect(),
+        &report,
+    )
+    .await?;
     Ok(())
 }
 

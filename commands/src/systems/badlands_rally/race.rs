@@ -79,7 +79,7 @@ pub async fn rally_initiative(
         inv.lang,
     );
     let view = initiative_view(&out, &session.turn.order, session.turn.round, inv.lang);
-    answer_with(roll, &inv, &session, &view, buttons, &out).await?;
+    answer_with(roll, &inv, Some(&session), &view, buttons, &out).await?;
     Ok(())
 }
 

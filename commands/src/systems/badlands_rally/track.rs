@@ -318,9 +318,19 @@ pub async fn rally_victory(
     };
     let view = victory_view(&victory, contest.as_ref().map(|(_, out)| out), inv.lang);
     match contest {
-        Some((roll, out)) => answer_with(roll, &inv, &session, &view, buttons, &out).await,
+        Some((roll, out)) => answer_with(roll, &inv, Some(&session), &view, buttons, &out).await,
         // Nothing rolled: the victory is logged the way rolls are.
-        None => answer_with(CommandRoll::new(ctx), &inv, &session, &view, buttons, &victory).await,
+        None => {
+            answer_with(
+                CommandRoll::new(ctx),
+                &inv,
+                Some(&session),
+                &view,
+                buttons,
+                &victory,
+            )
+            .await
+        }
     }
 }
 

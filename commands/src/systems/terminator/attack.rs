@@ -157,7 +157,7 @@ pub async fn term_attack(
             .await?;
             let view = embeds::attack_view(&rep, lang, &who(ctx));
             let offered = buttons::attack_buttons(&session, &rep, inv.guild, lang);
-            answer_with(roll, &inv, &session, &view, offered, &rep).await?;
+            answer_with(roll, &inv, Some(&session), &view, offered, &rep).await?;
         }
         (None, None) => {
             let Some(skill) = skill else {
@@ -204,7 +204,7 @@ async fn continue_attack(ctx: Context<'_>, inv: &Invocation) -> Result<(), BotEr
     .await?;
     let view = embeds::attack_view(&rep, inv.lang, &who(ctx));
     let offered = buttons::attack_buttons(&session, &rep, inv.guild, inv.lang);
-    answer_with(roll, inv, &session, &view, offered, &rep).await?;
+    answer_with(roll, inv, Some(&session), &view, offered, &rep).await?;
     Ok(())
 }
 
@@ -250,7 +250,7 @@ pub async fn term_die(
     .await?;
     let view = embeds::attack_view(&rep, inv.lang, &who(ctx));
     let offered = buttons::attack_buttons(&session, &rep, inv.guild, inv.lang);
-    answer_with(roll, &inv, &session, &view, offered, &rep).await?;
+    answer_with(roll, &inv, Some(&session), &view, offered, &rep).await?;
     Ok(())
 }
 

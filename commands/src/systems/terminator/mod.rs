@@ -18,7 +18,7 @@ pub mod odds;
 pub mod store;
 pub mod turn;
 
-pub use super::replies::who;
+pub use super::replies::{answer_with, who};
 use engine::i18n::Lang;
 use engine::session::{ServerSettings, Session, SystemId};
 use engine::systems::rules::SessionState;
@@ -27,9 +27,7 @@ use engine::systems::terminator::{TerminatorState, characters_of};
 use futures::future::BoxFuture;
 use poise::CreateReply;
 
-use crate::command_roll::CommandRoll;
 use crate::embeds::EmbedView;
-use crate::invocation::Invocation;
 use crate::press::{Answer, Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
@@ -82,20 +80,6 @@ pub async fn term(_ctx: Context<'_>) -> Result<(), BotError> {
 pub async fn reply(ctx: Context<'_>, view: &EmbedView) -> Result<(), BotError> {
     crate::reply::send(ctx, CreateReply::default().embed(view.to_embed())).await?;
     Ok(())
-}
-
-/// Show a roll's `view` with `buttons`, log it: the row and the buttons' actions in one write.
-pub async fn answer_with(
-    roll: CommandRoll<'_>,
-    inv: &Invocation,
-    session: &Session,
-    view: &EmbedView,
-    buttons: Vec<crate::offers::Offer>,
-    outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
-) -> Result<(), BotError> {
-    let r = CreateReply::default().embed(view.to_embed());
-    roll.answer_offering(inv, Some(session), r, crate::offers::rows_of(buttons), outcome)
-        .await
 }
 
 /// Terminator Genisys in the bot's registry.

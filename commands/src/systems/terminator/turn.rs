@@ -89,7 +89,7 @@ pub async fn term_rolloff(ctx: Context<'_>) -> Result<(), BotError> {
     let view = embeds::roll_off_view(&out, turn, inv.lang);
     let owner = store::side_owner(&session, &chars, &out.winner);
     let offered = buttons::first_buttons(&session, owner, turn, &sides, inv.guild, inv.lang);
-    answer_with(roll, &inv, &session, &view, offered, &out).await?;
+    answer_with(roll, &inv, Some(&session), &view, offered, &out).await?;
     Ok(())
 }
 
@@ -138,7 +138,7 @@ pub async fn term_fate(ctx: Context<'_>) -> Result<(), BotError> {
         .await?;
     let view = embeds::fate_view(&out, inv.lang);
     let offered = buttons::fate_buttons(&session, turn, impulse, &out.commanders, inv.guild, inv.lang);
-    answer_with(roll, &inv, &session, &view, offered, &out).await?;
+    answer_with(roll, &inv, Some(&session), &view, offered, &out).await?;
     Ok(())
 }
 

@@ -11,7 +11,7 @@ use engine::systems::warmachine::triggers::Resolution;
 use super::embeds as view;
 use super::rulings::turn_end_game;
 use super::store::{self, Commander, model, model_name, refusal, rule};
-use super::{model_autocomplete, notice, reply};
+use super::{answer_with, model_autocomplete, notice};
 use crate::command_roll::CommandRoll;
 use crate::embeds::{EmbedView, colour};
 use crate::invocation::{Invocation, now_ms};
@@ -86,7 +86,7 @@ pub async fn wm_rolloff(
             },
         )
     };
-    reply(
+    answer_with(
         roll,
         &inv,
         session.as_deref(),
@@ -374,7 +374,7 @@ pub async fn turn_anytime(
         Lang::Ja => format!("✴️ {}：{}", used.model, used.rule),
     };
     // Checklist 27: the bot logs the "any time" uses it allows.
-    reply(
+    answer_with(
         roll,
         &inv,
         Some(&session),

@@ -20,14 +20,13 @@ pub mod press_data;
 pub mod rulings;
 pub mod store;
 
+pub use super::replies::answer_with;
 use engine::i18n::Lang;
 use engine::session::{ServerSettings, Session, SystemId};
 use futures::future::BoxFuture;
 use poise::CreateReply;
 
-use crate::command_roll::CommandRoll;
 use crate::embeds::EmbedView;
-use crate::invocation::Invocation;
 use crate::press::{Answer, Press, PressReply};
 use crate::systems::{Command, SystemBot};
 use crate::{BotError, Context};
@@ -63,21 +62,6 @@ pub async fn model_autocomplete(
     partial: &str,
 ) -> serenity::all::CreateAutocompleteResponse {
     crate::autocomplete::autocomplete_entry(ctx, partial).await
-}
-
-/// Show the result of `roll` with its buttons, tap it for the console and log it in the
-/// session: the log row and the buttons' actions in one write.
-pub async fn reply(
-    roll: CommandRoll<'_>,
-    inv: &Invocation,
-    session: Option<&Session>,
-    view: &EmbedView,
-    buttons: Vec<crate::offers::Offer>,
-    outcome: &(impl serde::Serialize + crate::log_line::LogSummary),
-) -> Result<(), BotError> {
-    let r = CreateReply::default().embed(view.to_embed());
-    roll.answer_offering(inv, session, r, vec![buttons], outcome)
-        .await
 }
 
 /// Show a game change (no dice): public, like every model record (item 20).

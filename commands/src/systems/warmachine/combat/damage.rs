@@ -13,7 +13,7 @@ use crate::systems::warmachine::press_data::ApplyPress;
 use crate::systems::warmachine::store::{
     self, Commander, Game, model, model_name, raw_model, rule, say, with_raw,
 };
-use crate::systems::warmachine::{model_autocomplete, reply};
+use crate::systems::warmachine::{answer_with, model_autocomplete};
 use crate::{BotError, Context};
 
 /// Where a damage roll lands.
@@ -237,7 +237,7 @@ pub async fn wm_damage(
     }
     let v = view::damage_view(&o, marked(&landing), active.as_deref(), lang);
     match landing {
-        Landing::Later(_) => reply(roll, &inv, session.as_deref(), &v, buttons, &Unmarked(&o)).await,
-        _ => reply(roll, &inv, session.as_deref(), &v, buttons, &o).await,
+        Landing::Later(_) => answer_with(roll, &inv, session.as_deref(), &v, buttons, &Unmarked(&o)).await,
+        _ => answer_with(roll, &inv, session.as_deref(), &v, buttons, &o).await,
     }
 }

@@ -31,7 +31,7 @@ use serenity::all::ButtonStyle;
 use super::embeds::{self as view, AttackShown};
 use super::press_data::{ApplyPress, BOOST, DamagePress, Moment, WmPress};
 use super::store::{self, Commander, Game, model, model_name, raw_model, refusal, rule, say, with_raw};
-use super::{model_autocomplete, reply};
+use super::{answer_with, model_autocomplete};
 use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
 use crate::offers::{Offer, Variant};
@@ -507,7 +507,7 @@ pub async fn wm_attack(
         target: done.target.as_ref(),
         no_buttons,
     };
-    reply(
+    answer_with(
         roll,
         &inv,
         session.as_deref(),

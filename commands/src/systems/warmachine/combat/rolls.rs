@@ -6,8 +6,8 @@ use engine::systems::warmachine::dice::{RollKind, d3, roll};
 use super::{dice_request, modifier};
 use crate::command_roll::CommandRoll;
 use crate::invocation::Invocation;
+use crate::systems::warmachine::answer_with;
 use crate::systems::warmachine::embeds::{self as view, PlainRoll};
-use crate::systems::warmachine::reply;
 use crate::systems::warmachine::store::say;
 use crate::{BotError, Context};
 
@@ -74,7 +74,7 @@ pub async fn wm_roll(
         roll: rolled,
     };
     let session = inv.session_if_any(ctx).await;
-    reply(
+    answer_with(
         roll,
         &inv,
         session.as_deref(),
@@ -95,7 +95,7 @@ pub async fn wm_d3(ctx: Context<'_>) -> Result<(), BotError> {
     let inv = Invocation::load(ctx).await;
     let (roll, o) = CommandRoll::roll(ctx, |r| d3(&mut &mut *r)).map_err(|e| inv.user_error(&e))?;
     let session = inv.session_if_any(ctx).await;
-    reply(
+    answer_with(
         roll,
         &inv,
         session.as_deref(),
