@@ -49,6 +49,8 @@ pub struct Interactions {
     pub listen: SocketAddr,
     /// `DISCORD_PUBLIC_KEY`: 64 hex digits (checked).
     pub public_key: String,
+    /// `INTERACTIONS_STOP_DELAY`: how long a stopping replica answers 503 before it closes.
+    pub stop_delay: std::time::Duration,
 }
 
 /// Which gateway shards a process runs (`SHARD_TOTAL`, `SHARD_RANGE`).
@@ -109,9 +111,18 @@ pub enum ConfigError {
     MissingPublicKey,
     #[error("DISCORD_PUBLIC_KEY must be the application's public key: 64 hex digits")]
     BadPublicKey,
+    #[error(
+        "INTERACTIONS_STOP_DELAY must be seconds from 0 to {max} (e.g. 2 or 0.5), got {value:?}",
+        max = MAX_STOP_DELAY_SECONDS
+    )]
+    BadStopDelay { value: String },
     #[error("SHARD_TOTAL and SHARD_RANGE are gateway settings: leave them unset with INTERACTIONS_LISTEN")]
     ShardingOverHttp,
 }
+
+/// The longest `INTERACTIONS_STOP_DELAY` (a platform kills a process that takes much longer to
+/// stop: Docker after 10 s, Kubernetes after 30 s).
+const MAX_STOP_DELAY_SECONDS: f64 = 60.0;
 
 /// Where the SQLite file lives when `SAIKORO_DATA_DIR` is unset (or empty).
 const DEFAULT_DATA_DIR: &str = "data";
@@ -173,6 +184,10 @@ pub struct Settings {
     /// interaction requests are signed for. Needed with INTERACTIONS_LISTEN
     #[arg(long, env = "DISCORD_PUBLIC_KEY", value_name = "DISCORD_PUBLIC_KEY")]
     pub discord_public_key: Option<OsString>,
+    /// Seconds a stopping HTTP replica keeps answering 503 (and /readyz unready) before it
+    /// closes its listener, for the load balancer to take it out of its list. Default 2
+    #[arg(long, env = "INTERACTIONS_STOP_DELAY", value_name = "INTERACTIONS_STOP_DELAY")]
+    pub interactions_stop_delay: Option<OsString>,
 }
 
 /// A value: unset and empty are the same (an empty line in `.env` means "not set").
@@ -254,9 +269,19 @@ fn interactions(s: &Settings) -> Result<Option<Interactions>, ConfigError> {
     if crate::interactions_http::verify::verifier(&key).is_none() {
         return Err(ConfigError::BadPublicKey);
     }
+    let stop_delay = match var("INTERACTIONS_STOP_DELAY", s.interactions_stop_delay.as_deref())? {
+        None => crate::interactions_http::DEFAULT_STOP_DELAY,
+        Some(v) => v
+            .parse::<f64>()
+            .ok()
+            .filter(|d| (0.0..=MAX_STOP_DELAY_SECONDS).contains(d))
+            .map(std::time::Duration::from_secs_f64)
+            .ok_or(ConfigError::BadStopDelay { value: v })?,
+    };
     Ok(Some(Interactions {
         listen,
         public_key: key,
+        stop_delay,
     }))
 }
 
@@ -309,6 +334,7 @@ fn sharding(s: &Settings) -> Result<Sharding, ConfigError> {
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;
+    use std::time::Duration;
 
     use clap::{Args, FromArgMatches};
 
@@ -390,6 +416,32 @@ mod tests {
             ]),
             Err(ConfigError::ShardingOverHttp)
         );
+    }
+
+    #[test]
+    fn a_stopping_replica_waits_as_long_as_it_is_told() {
+        let key = crate::fake_discord::test_public_key();
+        let with = |delay: Option<&str>| {
+            let mut vars = vec![
+                ("DISCORD_TOKEN", TOKEN),
+                ("INTERACTIONS_LISTEN", "0.0.0.0:8080"),
+                ("DISCORD_PUBLIC_KEY", key.as_str()),
+            ];
+            vars.extend(delay.map(|d| ("INTERACTIONS_STOP_DELAY", d)));
+            cfg(&vars).map(|c| c.interactions.expect("HTTP mode").stop_delay)
+        };
+        assert_eq!(with(None), Ok(crate::interactions_http::DEFAULT_STOP_DELAY));
+        assert_eq!(with(Some("")), Ok(crate::interactions_http::DEFAULT_STOP_DELAY));
+        assert_eq!(with(Some("0")), Ok(Duration::ZERO));
+        assert_eq!(with(Some("0.5")), Ok(Duration::from_millis(500)));
+        assert_eq!(with(Some("60")), Ok(Duration::from_secs(60)));
+        for bad in ["60.5", "-1", "2s", "NaN", "inf"] {
+            assert_eq!(
+                with(Some(bad)),
+                Err(ConfigError::BadStopDelay { value: bad.into() }),
+                "{bad}"
+            );
+        }
     }
 
     #[test]
@@ -535,7 +587,7 @@ mod tests {
     }
 
     /// Every variable the bot reads, as `--help` must list it.
-    const VARIABLES: [&str; 11] = [
+    const VARIABLES: [&str; 12] = [
         "DISCORD_TOKEN",
         "DATABASE_URL",
         "SAIKORO_DATA_DIR",
@@ -547,6 +599,7 @@ mod tests {
         "LOG_FORMAT",
         "INTERACTIONS_LISTEN",
         "DISCORD_PUBLIC_KEY",
+        "INTERACTIONS_STOP_DELAY",
     ];
 
     #[test]

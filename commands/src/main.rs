@@ -247,6 +247,7 @@ async fn run(settings: &Settings) -> ExitCode {
             let opts = HttpOptions {
                 listen: i.listen,
                 public_key: i.public_key.clone(),
+                stop_delay: i.stop_delay,
             };
             interactions_http::start(bot_opts, scale, opts)
                 .await
@@ -264,6 +265,10 @@ async fn run(settings: &Settings) -> ExitCode {
                         Running::Http(_) => None,
                     },
                     store: store.clone(),
+                    serving: match &bot {
+                        Running::Gateway(_) => None,
+                        Running::Http(b) => Some(b.serving()),
+                    },
                 };
                 match metrics::serve(addr, probe).await {
                     Ok((bound, _)) => {

@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -225,6 +226,9 @@ pub struct Probe {
     /// The gateway's shards; `None` over HTTP (no gateway: ready when the store answers).
     pub shards: Option<Arc<ShardManager>>,
     pub store: Arc<dyn Store>,
+    /// Over HTTP, cleared once the replica is stopping ([`crate::interactions_http::RunningHttpBot::serving`]):
+    /// `/readyz` then says so, for a balancer's health check to take it out of its list.
+    pub serving: Option<Arc<AtomicBool>>,
 }
 
 impl Probe {
@@ -271,9 +275,11 @@ async fn metrics(State(p): State<Probe>) -> Response {
 async fn ready(State(p): State<Probe>) -> Response {
     let over_http = p.shards.is_none();
     let shard = over_http || p.shard_connected().await;
+    let stopping = p.serving.as_ref().is_some_and(|s| !s.load(Ordering::SeqCst));
     let store = p.store_answers().await;
     let body = format!(
-        "shard: {}\nstore: {}\n",
+        "{}shard: {}\nstore: {}\n",
+        if stopping { "interactions: stopping\n" } else { "" },
         match (over_http, shard) {
             (true, _) => "none (interactions over HTTP)",
             (false, true) => "connected",
@@ -281,7 +287,7 @@ async fn ready(State(p): State<Probe>) -> Response {
         },
         if store { "ok" } else { "unavailable" }
     );
-    let code = if shard && store {
+    let code = if shard && store && !stopping {
         StatusCode::OK
     } else {
         StatusCode::SERVICE_UNAVAILABLE

@@ -170,6 +170,8 @@ impl Console {
                 HttpOptions {
                     listen: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
                     public_key: fake_discord::test_public_key(),
+                    // One process, no balancer: quitting need not wait.
+                    stop_delay: std::time::Duration::ZERO,
                 },
             )
             .await?;

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
 use serde_json::json;
@@ -101,8 +101,8 @@ pub struct Endpoint {
     pub registrar: Arc<Registrar>,
     pub in_flight: Arc<InFlight>,
     /// Cleared when the replica is stopping: new interactions get 503 (the load balancer's
-    /// signal to send them elsewhere).
-    pub accepting: AtomicBool,
+    /// signal to send them elsewhere), and every response closes its connection.
+    pub accepting: Arc<AtomicBool>,
 }
 
 fn refused(why: Refusal) -> Response {
@@ -121,7 +121,12 @@ pub async fn interactions(State(ep): State<Arc<Endpoint>>, headers: HeaderMap, b
         return refused(why);
     }
     if !ep.accepting.load(Ordering::SeqCst) {
-        return (StatusCode::SERVICE_UNAVAILABLE, "stopping").into_response();
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [(header::CONNECTION, "close")],
+            "stopping",
+        )
+            .into_response();
     }
     let interaction: Interaction = match serde_json::from_slice(&body) {
         Ok(i) => i,
@@ -167,7 +172,14 @@ pub async fn interactions(State(ep): State<Arc<Endpoint>>, headers: HeaderMap, b
             }
         },
     };
-    respond(ep.relay.clone(), held, answer)
+    let mut response = respond(ep.relay.clone(), held, answer);
+    if !ep.accepting.load(Ordering::SeqCst) {
+        // Stopping: the balancer must not send the next request on this connection.
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
+    response
 }
 
 /// What the endpoint answers for a bot that has not.

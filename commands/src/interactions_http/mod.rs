@@ -36,12 +36,19 @@ pub const PATH: &str = "/interactions";
 /// How long a stopping replica waits for the interactions it holds.
 pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// [`HttpOptions::stop_delay`] unless `INTERACTIONS_STOP_DELAY` says otherwise.
+pub const DEFAULT_STOP_DELAY: Duration = Duration::from_secs(2);
+
 #[derive(Debug, Clone)]
 pub struct HttpOptions {
     /// Where the endpoint listens (`INTERACTIONS_LISTEN`); port 0 picks a free one.
     pub listen: SocketAddr,
     /// The application's public key (`DISCORD_PUBLIC_KEY`, 64 hex digits).
     pub public_key: String,
+    /// How long a stopping replica keeps its listener and the connections a balancer holds
+    /// open, answering every request 503 (`INTERACTIONS_STOP_DELAY`), before it closes them:
+    /// long enough for the balancer to take it out of its list.
+    pub stop_delay: Duration,
 }
 
 /// A bot serving interactions over HTTP until [`RunningHttpBot::shutdown`].
@@ -50,6 +57,7 @@ pub struct RunningHttpBot {
     endpoint: Arc<endpoint::Endpoint>,
     commands_registered: watch::Receiver<bool>,
     stop: watch::Sender<bool>,
+    stop_delay: Duration,
     server: JoinHandle<()>,
     relay_server: JoinHandle<()>,
 }
@@ -73,16 +81,27 @@ impl RunningHttpBot {
             .is_ok_and(|r| r.is_ok())
     }
 
+    /// Cleared once the replica is stopping (for `/readyz`).
+    pub fn serving(&self) -> Arc<AtomicBool> {
+        self.endpoint.accepting.clone()
+    }
+
     /// Interactions being worked on now.
     pub fn in_flight(&self) -> usize {
         self.endpoint.in_flight.count()
     }
 
-    /// Stop as a replica stops: new interactions are refused (503: the load balancer's cue to
-    /// send them to another replica) and the listener closes; what is held is answered and
+    /// Stop as a replica stops: new interactions are refused (503 with `Connection: close`:
+    /// the load balancer's cue to send them to another replica) for the stop delay, and only
+    /// then do the listener and the idle connections close; what is held is answered and
     /// finished — responses, follow-ups, log rows — before the bot's REST relay closes.
+    ///
+    /// Why the delay: closing a kept-alive connection the balancer has just sent a request on
+    /// loses that request (the balancer sees the connection close, cannot know whether it ran,
+    /// and does not pass a POST on); a 503 says plainly that nothing ran.
     pub async fn shutdown(self) {
         self.endpoint.accepting.store(false, Ordering::SeqCst);
+        tokio::time::sleep(self.stop_delay).await;
         let _ = self.stop.send(true);
         let _ = tokio::time::timeout(DRAIN_TIMEOUT, self.server).await;
         if tokio::time::timeout(DRAIN_TIMEOUT, self.endpoint.in_flight.drained())
@@ -195,7 +214,7 @@ pub async fn start(
         engine,
         registrar: registrar.clone(),
         in_flight: Arc::default(),
-        accepting: AtomicBool::new(true),
+        accepting: Arc::new(AtomicBool::new(true)),
     });
     let listener = listen(http_opts.listen).await?;
     let addr = listener.local_addr().map_err(BotError::internal)?;
@@ -224,6 +243,7 @@ pub async fn start(
         endpoint,
         commands_registered,
         stop,
+        stop_delay: http_opts.stop_delay,
         server,
         relay_server,
     })

@@ -175,6 +175,8 @@ const LINE_CHANNEL: u64 = 930_000_000_000_000_001;
 const SESSION_CHANNEL_BASE: u64 = 920_000_000_000_000_000;
 /// Fields the edits cycle through on each character.
 const FIELDS: u64 = 8;
+/// How many of the fake's refusals a report quotes.
+const REFUSALS_SHOWN: usize = 5;
 const CHARACTER: &str = "Runner";
 
 fn player() -> FakeUser {
@@ -453,6 +455,7 @@ async fn run_in(
     report.cache_hits = cache_after.0 - cache_before.0;
     report.cache_misses = cache_after.1 - cache_before.1;
     report.lost_updates = lost;
+    report.refusals = fake.refused_requests().into_iter().take(REFUSALS_SHOWN).collect();
     if opts.floor {
         let f = run_floor(opts, deadline).await?;
         report.floor = Some(FloorFigures {

@@ -22,6 +22,10 @@ const REGISTER_TIMEOUT: Duration = Duration::from_secs(30);
 /// After a replica is replaced, the load runs this long before the next one is stopped (a
 /// deploy's readiness delay).
 const SETTLE: Duration = Duration::from_secs(2);
+/// A replica's stop delay here (`INTERACTIONS_STOP_DELAY`): it answers 503 this long before its
+/// listener closes, and the balancer takes it out of its list half-way through, as a health
+/// check on `/readyz` would.
+const STOP_DELAY: Duration = Duration::from_secs(1);
 
 /// A bot serving the load, over the gateway or as HTTP replicas.
 pub(super) enum Served {
@@ -168,6 +172,7 @@ impl Replicas {
                 HttpOptions {
                     listen: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
                     public_key: fake_discord::test_public_key(),
+                    stop_delay: STOP_DELAY,
                 },
             )
             .await?;
@@ -182,8 +187,8 @@ impl Replicas {
 
     /// A deploy, replica by replica (one extra at a time, as a rolling update with a surge of
     /// one): a new replica starts and joins the balancer's list; the old one is stopped while
-    /// still listed (it answers 503, then refuses connections, and the balancer moves those
-    /// requests on), drains what it holds, and leaves the list.
+    /// still listed (it answers 503 and the balancer moves those requests on), leaves the list
+    /// within its stop delay, and drains what it holds.
     pub(super) async fn rolling_restart(&mut self, fake: &FakeDiscord) -> Result<Window, LoadError> {
         let start = Instant::now();
         for i in 0..self.live.len() {
@@ -192,8 +197,12 @@ impl Replicas {
             urls.push(new.bot.url());
             fake.balance_over_http(&urls);
             let old = std::mem::replace(&mut self.live[i], new);
-            on(&self.bot_side, old.stop()).await?;
-            fake.balance_over_http(&self.urls());
+            let stopping = on(&self.bot_side, old.stop());
+            let delisted = async {
+                tokio::time::sleep(STOP_DELAY / 2).await;
+                fake.balance_over_http(&self.urls());
+            };
+            tokio::join!(stopping, delisted).0?;
             tokio::time::sleep(SETTLE).await;
         }
         Ok(Window {

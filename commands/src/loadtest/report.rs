@@ -56,6 +56,9 @@ pub struct Report {
     pub floor: Option<FloorFigures>,
     /// What happened during `--rolling-restart`.
     pub restart: Option<RestartFigures>,
+    /// Why interactions went unanswered, as the fake recorded it (the first few): a request the
+    /// bot's endpoint failed, a body Discord would refuse.
+    pub refusals: Vec<String>,
 }
 
 /// A rolling restart under load: how long it took, what was sent meanwhile and how it fared.
@@ -186,6 +189,7 @@ pub(super) fn report(opts: &LoadOptions, sent: u64, tally: Tally) -> Report {
         },
         floor: None,
         restart: None,
+        refusals: Vec::new(),
     }
 }
 
@@ -260,6 +264,9 @@ impl Report {
                 r.moved_by_balancer
             ));
         }
+        for why in &self.refusals {
+            s.push_str(&format!("  refused       {why}\n"));
+        }
         if let Some(lost) = self.lost_updates {
             s.push_str(&format!(
                 "  consistency   {lost} lost updates{}\n",
@@ -271,5 +278,25 @@ impl Report {
             ));
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{LoadOptions, Tally};
+    use super::report;
+
+    #[test]
+    fn a_report_says_why_interactions_went_unanswered() {
+        let mut r = report(&LoadOptions::default(), 3, Tally::default());
+        assert_eq!(r.unanswered, 3);
+        assert!(!r.text().contains("refused"), "{}", r.text());
+        r.refusals = vec!["the bot's interactions endpoint failed interaction 7: closed".into()];
+        assert!(
+            r.text()
+                .contains("  refused       the bot's interactions endpoint failed interaction 7: closed\n"),
+            "{}",
+            r.text()
+        );
     }
 }

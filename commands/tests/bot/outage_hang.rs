@@ -167,6 +167,7 @@ async fn readyz_says_unavailable_while_the_database_is_frozen() {
         metrics: Metrics::new(),
         shards: Some(h.bot.as_ref().unwrap().shard_manager()),
         store: store.clone(),
+        serving: None,
     };
     let (addr, _server) = metrics::serve("127.0.0.1:0".parse().unwrap(), probe)
         .await

@@ -260,7 +260,8 @@ fn suites_pass_over_http() {
 
 /// The binary in HTTP mode as an operator runs it (`INTERACTIONS_LISTEN`, `DISCORD_PUBLIC_KEY`):
 /// no gateway connection, commands registered over REST, a roll answered in the HTTP response,
-/// `/readyz` ready without shards, exit 0 on SIGTERM.
+/// `/readyz` ready without shards; on SIGTERM `/readyz` says it is stopping (the balancer's cue)
+/// for its stop delay, then exit 0.
 #[tokio::test]
 async fn the_binary_serves_over_http_and_stops_on_sigterm() {
     let fake = saikoro_bot::fake_discord::FakeDiscord::start().await.unwrap();
@@ -281,6 +282,7 @@ async fn the_binary_serves_over_http_and_stops_on_sigterm() {
         .env("INTERACTIONS_LISTEN", listen.to_string())
         .env("DISCORD_PUBLIC_KEY", fake_discord::test_public_key())
         .env("METRICS_ADDR", metrics.to_string())
+        .env("INTERACTIONS_STOP_DELAY", "1.5")
         .env("SAIKORO_DATA_DIR", dir.path())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -322,6 +324,19 @@ async fn the_binary_serves_over_http_and_stops_on_sigterm() {
     let pid = child.id().expect("running").to_string();
     let killed = std::process::Command::new("kill").args(["-TERM", &pid]).status();
     assert!(killed.is_ok_and(|s| s.success()));
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(1);
+    loop {
+        let (status, ready) = crate::support::http::get(metrics, "/readyz").await;
+        if status == 503 {
+            assert!(ready.contains("interactions: stopping"), "{ready}");
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "still ready after SIGTERM: {ready}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     let status = tokio::time::timeout(WAIT, child.wait())
         .await
         .expect("stops within 15 s of SIGTERM")

@@ -63,6 +63,7 @@ async fn metrics_count_commands_outcomes_latency_pool_and_shards() {
         metrics,
         shards: Some(running.shard_manager()),
         store: store.clone(),
+        serving: None,
     };
     let (addr, _server) = metrics::serve("127.0.0.1:0".parse().unwrap(), probe)
         .await
