@@ -51,6 +51,21 @@ pub struct LuckStats {
 }
 
 impl LuckStats {
+    /// The luckiest and the unluckiest roll as shown. A player's only roll is shown once, on
+    /// the side its percentile falls: a 1 on a d20 is "5 % chance of this bad or worse", not
+    /// also "100 % chance of at least as good".
+    pub fn shown_extremes(&self) -> (Option<&RollLuck>, Option<&RollLuck>) {
+        if self.rolls == 1 {
+            let only = self.luckiest.as_ref();
+            return if only.is_some_and(|r| r.chance.percentile() >= 0.5) {
+                (only, None)
+            } else {
+                (None, only)
+            };
+        }
+        (self.luckiest.as_ref(), self.unluckiest.as_ref())
+    }
+
     fn add(&mut self, r: &RollLuck) {
         let p = r.chance.percentile();
         let n = self.rolls as f64;
@@ -305,10 +320,11 @@ pub fn stats_text(s: &LuckStats, lang: Lang) -> String {
         (Some(avg), Lang::Ja) => lines.push(format!("{}回 · 平均パーセンタイル **{}**", s.rolls, pct(avg))),
         (None, _) => lines.push(lang.pick("no roll with luck", "運を測れるロールなし").into()),
     }
-    if let Some(r) = &s.luckiest {
+    let (luckiest, unluckiest) = s.shown_extremes();
+    if let Some(r) = luckiest {
         lines.push(format!("🍀 {}", roll_line(r, true, lang)));
     }
-    if let Some(r) = &s.unluckiest {
+    if let Some(r) = unluckiest {
         lines.push(format!("🌧️ {}", roll_line(r, false, lang)));
     }
     if s.not_computed > 0 {
@@ -395,8 +411,8 @@ pub fn luck_section(table: &LuckTable, recap: &Recap, lang: Lang) -> Option<Reca
             .unwrap_or(usize::MAX)
     };
     players.sort_by_key(|p| (rank(p.user_id), p.user_id));
-    let chance = |r: &Option<RollLuck>, best: bool| {
-        r.as_ref().map_or_else(String::new, |r| {
+    let chance = |r: Option<&RollLuck>, best: bool| {
+        r.map_or_else(String::new, |r| {
             let p = percent(if best { r.chance.at_least } else { r.chance.at_most });
             match (best, lang) {
                 (true, Lang::En) => format!(
@@ -424,18 +440,13 @@ pub fn luck_section(table: &LuckTable, recap: &Recap, lang: Lang) -> Option<Reca
                 Lang::Ja => format!("（他{}件は計算せず）", s.not_computed),
             });
         }
-        // One roll is both the luckiest and the unluckiest: said once.
-        let unluckiest = if s.rolls > 1 {
-            chance(&s.unluckiest, false)
-        } else {
-            String::new()
-        };
+        let (luckiest, unluckiest) = s.shown_extremes();
         rows.push(vec![
             label(p.user_id),
             rolls,
             avg,
-            chance(&s.luckiest, true),
-            unluckiest,
+            chance(luckiest, true),
+            chance(unluckiest, false),
         ]);
         if let Some(a) = s.average_percentile {
             chart.push((label(p.user_id), (a * 100.0).round()));
@@ -564,6 +575,41 @@ mod tests {
         assert_eq!(rolls(Some(1)).as_deref(), Some("2"));
         assert_eq!(rolls(None).as_deref(), Some("3"));
         assert_eq!(rolls(Some(3)), None, "no roll of that evening");
+    }
+
+    /// A player's only roll is shown once, as lucky or unlucky by where it falls; with two
+    /// rolls both sides are shown.
+    #[test]
+    fn an_only_roll_is_shown_on_its_own_side() {
+        let shown = |rows: &[LuckRow]| {
+            let table = compute(rows, None, 1, BUDGET);
+            let s = &table.player(5).unwrap().campaign;
+            let (best, worst) = s.shown_extremes();
+            let text = stats_text(s, Lang::En);
+            (
+                best.map(|r| r.command.clone()),
+                worst.map(|r| r.command.clone()),
+                text,
+            )
+        };
+        let (best, worst, text) = shown(&[row(1, 5, "1d20", 1)]);
+        assert_eq!((best, worst.as_deref()), (None, Some("/roll dice:1d20")));
+        assert!(
+            text.contains("🌧️") && text.contains("5.00 % chance of a result this bad"),
+            "{text}"
+        );
+        assert!(!text.contains("🍀"), "{text}");
+        let (best, worst, text) = shown(&[row(1, 5, "1d20", 20)]);
+        assert_eq!((best.as_deref(), worst), (Some("/roll dice:1d20"), None));
+        assert!(text.contains("🍀") && !text.contains("🌧️"), "{text}");
+        // The median of 1d20 lies between 10 and 11: 11 is on the lucky side, 10 on the other.
+        assert!(shown(&[row(1, 5, "1d20", 11)]).0.is_some());
+        assert!(shown(&[row(1, 5, "1d20", 10)]).1.is_some());
+        let (best, worst, _) = shown(&[row(1, 5, "1d20", 1), row(1, 5, "2d6", 12)]);
+        assert_eq!(
+            (best.as_deref(), worst.as_deref()),
+            (Some("/roll dice:2d6"), Some("/roll dice:1d20"))
+        );
     }
 
     /// Without time for odds every roll is counted as not computed, never estimated.

@@ -98,7 +98,13 @@ async fn luck_reads_each_roll_against_its_exact_odds() {
     let mean = ((2.0 - 1.0 / 36.0) + (1.0 + 61.0 / 243.0) + (1.0 + 19.0 / 27.0)) / 6.0;
     assert_eq!(format!("{:.0} %", mean * 100.0), "82 %");
     assert!(tonight.contains("average percentile **82 %**"), "{tonight}");
-    assert!(span(&r, "bob", "campaign").contains("5.00 % chance of a result this bad or worse"));
+    let bob_all = span(&r, "bob", "campaign");
+    assert!(
+        bob_all.contains("5.00 % chance of a result this bad or worse"),
+        "{bob_all}"
+    );
+    // His only roll is said once, as the unlucky one it is (not also "100 % … at least as good").
+    assert!(!bob_all.contains("🍀"), "{bob_all}");
     // The chart comes with it.
     assert!(
         embed(&r)["image"]["url"]
