@@ -26,17 +26,43 @@ impl MomentKind {
 pub struct Moment {
     pub kind: MomentKind,
     pub who: Option<String>,
+    /// Whose moment it is: the roller's (what `who` names is its subject: the model the roller
+    /// destroyed), or the other side's, from dice the roller did not throw for themself (a
+    /// defender's glitch on its defence or soak), which the recap must not credit to the roller.
+    pub side: Side,
+}
+
+/// See [`Moment::side`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Roller,
+    /// The character `who` names (its owner's), or without a name the opposition's dice
+    /// (a spirit's, a spell's): no player's.
+    Other,
 }
 
 impl Moment {
     pub fn of(kind: MomentKind) -> Moment {
-        Moment { kind, who: None }
+        Moment {
+            kind,
+            who: None,
+            side: Side::Roller,
+        }
     }
 
     pub fn befalls(kind: MomentKind, who: Option<&str>) -> Moment {
         Moment {
             kind,
             who: who.filter(|w| !w.is_empty()).map(str::to_string),
+            side: Side::Roller,
+        }
+    }
+
+    /// The other side's own moment: the character `who` names, or the opposition's.
+    pub fn of_other(kind: MomentKind, who: Option<&str>) -> Moment {
+        Moment {
+            side: Side::Other,
+            ..Moment::befalls(kind, who)
         }
     }
 }

@@ -8,7 +8,7 @@ use engine::session::{RollLogEntry, Session};
 use crate::embeds::markdown::escape;
 use crate::embeds::{EmbedView, colour, limits};
 use crate::log_line::roller_name;
-use crate::moments::MomentKind;
+use crate::moments::{MomentKind, Side};
 use crate::store::LogRow;
 
 /// Moments listed one by one in the embed (the export lists them all).
@@ -32,13 +32,36 @@ pub struct PlayerRecap {
 #[derive(Debug, Clone, PartialEq)]
 pub struct MomentAt {
     pub at_ms: i64,
-    /// Who rolled.
-    pub user: u64,
+    /// Whose it is: who rolled, or the owner of the character whose own dice it was on (a
+    /// defender's glitch); `None`: no player's (the opposition's dice, a character no longer in
+    /// the roster).
+    pub user: Option<u64>,
     pub kind: MomentKind,
     /// Whom it befell, when the outcome names it (the model destroyed, the target killed).
     pub who: Option<String>,
     /// The command as typed.
     pub command: String,
+}
+
+/// Whom a moment is listed under: a player, or (no player's) the character it befell or the
+/// opposition, as plain text.
+pub enum ListedUnder<'a> {
+    Player(&'a PlayerRecap, Option<&'a str>),
+    Nobody(String),
+}
+
+impl MomentAt {
+    /// See [`ListedUnder`]; with a player, the subject `who` names, if any.
+    pub fn listed_under<'a>(&'a self, r: &'a Recap, lang: Lang) -> ListedUnder<'a> {
+        match self.user.and_then(|u| r.roller(u)) {
+            Some(p) => ListedUnder::Player(p, self.who.as_deref()),
+            None => ListedUnder::Nobody(
+                self.who
+                    .clone()
+                    .unwrap_or_else(|| lang.pick("the opposition", "相手側").to_string()),
+            ),
+        }
+    }
 }
 
 /// An extra table a feature adds to the recap (the luck table): a title, column heads and
@@ -160,13 +183,25 @@ impl RecapBuilder {
             return;
         }
         for m in moments() {
-            bump(&mut p.moments, m.kind);
+            // The other side's own moment is its character's owner's (an NPC's is the GM's),
+            // listed under them; with no such character, no player's.
+            let (user, who) = match m.side {
+                Side::Roller => (Some(entry.user_id), m.who),
+                Side::Other => match m.who.as_deref().and_then(|name| session.entry(name)) {
+                    Some(e) => (Some(e.owner), None),
+                    None => (None, m.who),
+                },
+            };
+            if let Some(u) = user {
+                let i = self.seat(session, u);
+                bump(&mut self.players[i].moments, m.kind);
+            }
             bump(&mut self.totals, m.kind);
             self.moments.push(MomentAt {
                 at_ms: entry.at_ms,
-                user: entry.user_id,
+                user,
                 kind: m.kind,
-                who: m.who,
+                who,
                 command: entry.command.clone(),
             });
         }
@@ -301,13 +336,13 @@ pub fn embed(session: &Session, r: &Recap, lang: Lang) -> EmbedView {
         let totals: Vec<String> = r.totals.iter().map(|(k, n)| count_text(*k, *n, lang)).collect();
         d.push_str(&totals.join(" · "));
         for m in r.moments.iter().take(EMBED_MOMENTS) {
-            let who = r
-                .roller(m.user)
-                .map_or_else(String::new, PlayerRecap::markdown_label);
-            let subject = m
-                .who
-                .as_deref()
-                .map_or_else(String::new, |w| format!(": {}", escape(w)));
+            let (who, subject) = match m.listed_under(r, lang) {
+                ListedUnder::Player(p, subject) => (
+                    p.markdown_label(),
+                    subject.map_or_else(String::new, |w| format!(": {}", escape(w))),
+                ),
+                ListedUnder::Nobody(name) => (escape(&name), String::new()),
+            };
             d.push_str(&format!(
                 "\n<t:{}:t> {who} — {} {}{subject}",
                 m.at_ms / 1000,
@@ -404,6 +439,52 @@ mod tests {
         assert_eq!(partial_note(&r, Lang::En), None);
         let r = build(&s, &log[..2], 4, |_| false);
         assert_eq!(partial_note(&r, Lang::En).unwrap(), "(the first 2 of 4 rolls)");
+    }
+
+    /// The other side's moment is its character's owner's (an NPC's, the GM's); a name not in
+    /// the roster, or the opposition's dice, is no player's and is listed under that name.
+    #[test]
+    fn the_other_sides_moments_are_credited_to_whose_they_are() {
+        let mut s = Session::start(10, 20, "Heist", SystemId::Shadowrun4, 7, 0).unwrap();
+        s.players = vec![8, 9];
+        s.roster.push(RosterEntry::new("Ana", 8));
+        s.roster.push(RosterEntry::new("Bob", 9));
+        s.roster.push(RosterEntry::new("Guard", 7));
+        let defence = |name: Option<&str>| {
+            json!({"attack": {"roll": {"glitch": "none", "ones": 0}},
+                "defence": {"roll": {"glitch": "glitch", "ones": 2}}, "target_name": name})
+        };
+        let log = vec![
+            entry(8, defence(Some("Bob"))),
+            entry(8, defence(Some("Guard"))),
+            entry(8, defence(Some("Gone"))),
+            entry(
+                8,
+                json!({"summon": {"roll": {"glitch": "none", "ones": 0}},
+                "spirit": {"roll": {"glitch": "critical", "ones": 3}}}),
+            ),
+        ];
+        let r = build(&s, &log, 4, |_| false);
+        let seats: Vec<(u64, u64, usize)> = r
+            .players
+            .iter()
+            .map(|p| (p.user, p.rolls, p.moments.iter().map(|(_, n)| *n as usize).sum()))
+            .collect();
+        assert_eq!(seats, vec![(7, 0, 1), (8, 4, 0), (9, 0, 1)]);
+        let d = embed(&s, &r, Lang::En).description;
+        let listed: Vec<&str> = d.lines().filter(|l| l.starts_with("<t:")).collect();
+        assert_eq!(
+            listed,
+            vec![
+                "<t:1764137000:t> <@9> (Bob) — ⚠️ glitch",
+                "<t:1764137000:t> <@7> (Guard) — ⚠️ glitch",
+                "<t:1764137000:t> Gone — ⚠️ glitch",
+                "<t:1764137000:t> the opposition — 💥 critical glitch",
+            ],
+            "{d}"
+        );
+        let ja = embed(&s, &r, Lang::Ja).description;
+        assert!(ja.contains("相手側 — 💥 クリティカル・グリッチ"), "{ja}");
     }
 
     #[test]

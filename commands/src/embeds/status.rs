@@ -56,18 +56,17 @@ pub fn entry_line(session: &Session, index: usize, lang: Lang) -> String {
 
 fn header(s: &Session, lang: Lang) -> String {
     let players: Vec<String> = s.players.iter().map(|p| format!("<@{p}>")).collect();
+    // No one has joined yet: say how, rather than an empty line.
+    let players = if players.is_empty() {
+        lang.pick("none yet: /session join", "まだいません：/session join")
+            .to_string()
+    } else {
+        players.join(" ")
+    };
     let system = s.system.display_name(lang);
     let mut text = match lang {
-        Lang::En => format!(
-            "System: {system}\nGM: <@{}>\nPlayers: {}",
-            s.gm,
-            players.join(" ")
-        ),
-        Lang::Ja => format!(
-            "システム: {system}\nGM: <@{}>\nプレイヤー: {}",
-            s.gm,
-            players.join(" ")
-        ),
+        Lang::En => format!("System: {system}\nGM: <@{}>\nPlayers: {players}", s.gm),
+        Lang::Ja => format!("システム: {system}\nGM: <@{}>\nプレイヤー: {players}", s.gm),
     };
     if !s.turn.order.is_empty() {
         let order: Vec<String> = s
@@ -175,4 +174,28 @@ pub fn pack_messages(views: Vec<EmbedView>) -> Vec<Vec<EmbedView>> {
         }
     }
     messages
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::session::SystemId;
+
+    /// Before anyone joins the line says how to, not nothing; then it lists who joined.
+    #[test]
+    fn the_players_line_says_how_to_join_until_someone_has() {
+        let mut s = Session::start(1, 2, "Run", SystemId::Generic, 7, 0).unwrap();
+        assert!(
+            header(&s, Lang::En).contains("\nPlayers: none yet: /session join"),
+            "{}",
+            header(&s, Lang::En)
+        );
+        assert!(header(&s, Lang::Ja).contains("\nプレイヤー: まだいません：/session join"));
+        s.players = vec![8, 9];
+        assert!(
+            header(&s, Lang::En).contains("\nPlayers: <@8> <@9>"),
+            "{}",
+            header(&s, Lang::En)
+        );
+    }
 }

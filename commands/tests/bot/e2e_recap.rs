@@ -120,6 +120,68 @@ async fn the_recap_counts_each_players_rolls_and_tells_the_moments_in_the_system
     c.shutdown().await;
 }
 
+/// A defender's glitch on its defence or soak is the defender's (its owner's), not the
+/// attacker's; an Edge press logs the whole attack again, and counts only a glitch its own dice
+/// made, not the ones the attack's first row already told.
+#[tokio::test]
+async fn a_defenders_glitch_is_the_defenders_and_a_press_tells_only_what_it_rolled() {
+    let mut c = system_console().await;
+    let alice = player(&c, "alice");
+    let bob = player(&c, "bob");
+    send(&mut c, "/session start name:Ambush system:shadowrun4").await;
+    send(&mut c, ANA).await;
+    send(&mut c, BOB).await;
+    as_(&mut c, &alice, "/session join").await;
+    as_(&mut c, &bob, "/session join").await;
+    // Ana's five dice: a 1 of five and two hits, no glitch. Bob's Reaction 4: three 1s and no
+    // hit, a critical glitch on his defence. Soak, Body 4: two 1s of four and a hit, a glitch.
+    c.queue_dice([5, 6, 1, 2, 3, 1, 1, 1, 2, 1, 1, 5, 3]);
+    let (id, r) = as_id(
+        &mut c,
+        &alice,
+        "/sr attack attacker:Ana target:Bob skill:pistols dv:5",
+    )
+    .await;
+    assert!(text(&r).contains("CRITICAL GLITCH (Bob)"), "{}", text(&r));
+    let r = send(&mut c, "/session recap").await;
+    let d = description(&r, 0);
+    let line = |who: &str| {
+        d.lines()
+            .find(|l| l.starts_with(who))
+            .unwrap_or_else(|| panic!("{who}: {d}"))
+            .to_string()
+    };
+    assert_eq!(line("alice"), "alice (Ana) — 1 roll", "{d}");
+    assert_eq!(
+        line("bob"),
+        "bob (Bob) — 0 rolls · 💥 critical glitch ×1 · ⚠️ glitch ×1",
+        "{d}"
+    );
+    assert!(d.contains("— 💥 critical glitch\n"), "{d}");
+    assert!(!d.contains("alice (Ana) — 💥"), "{d}");
+
+    // Bob rerolls his defence's misses with Edge: the row logs the attack again, Ana's dice and
+    // Bob's soak with it; his new dice make no glitch, and the ones told are not told again.
+    let message = c.fake.original_message(id).expect("the attack message");
+    c.queue_dice([2, 3, 4, 2]);
+    press(
+        &c,
+        &bob,
+        &message,
+        &button(&message, "Defender: Second chance (Edge)"),
+    )
+    .await;
+    let r = send(&mut c, "/session recap").await;
+    let d = description(&r, 0);
+    assert!(d.starts_with("Shadowrun 4 · 2 rolls"), "{d}");
+    assert!(d.contains("💥 critical glitch ×1 · ⚠️ glitch ×1\n"), "{d}");
+    assert!(
+        d.contains("bob (Bob) — 1 roll · 💥 critical glitch ×1 · ⚠️ glitch ×1"),
+        "{d}"
+    );
+    assert!(d.contains("alice (Ana) — 1 roll\n"), "{d}");
+}
+
 #[tokio::test]
 async fn every_system_names_its_own_moments() {
     let mut c = system_console().await;

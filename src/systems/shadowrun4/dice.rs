@@ -245,6 +245,35 @@ impl PoolRoll {
         self.negated.unwrap_or(self.glitch)
     }
 
+    /// Whether Edge was spent on this roll after it was shown: dice added or rerolled, a glitch
+    /// negated, a point burnt for a critical success.
+    pub fn edge_after_used(&self) -> bool {
+        self.negated.is_some()
+            || self.critical_success
+            || self
+                .dice
+                .iter()
+                .any(|d| matches!(d.source, DieSource::EdgeAdded | DieSource::SecondChance))
+    }
+
+    /// The glitch the roll showed before any Edge after it: the dice as first rolled (the pool
+    /// and its explosions, which come before any die Edge added or rerolled, and the explosions
+    /// of those), replaced or not.
+    pub fn first_glitch(&self) -> Glitch {
+        let end = self
+            .dice
+            .iter()
+            .position(|d| matches!(d.source, DieSource::EdgeAdded | DieSource::SecondChance))
+            .unwrap_or(self.dice.len());
+        let first = &self.dice[..end];
+        let ones = first
+            .iter()
+            .filter(|d| d.face == 1 && d.source != DieSource::Exploded)
+            .count();
+        let hits = first.iter().filter(|d| d.is_hit()).count();
+        glitch_of(ones as u32, first.len() as u32, hits as u32)
+    }
+
     /// Dice still standing, in roll order.
     pub fn standing(&self) -> impl Iterator<Item = &Die> {
         self.dice.iter().filter(|d| !d.replaced)
@@ -489,6 +518,42 @@ mod unit {
             ]
         );
         assert_eq!(s.hits, 3);
+    }
+
+    /// What the roll showed before Edge after it: a glitch rerolled away or added to is still
+    /// the first roll's; dice added (and their explosions) and rerolls are left out.
+    #[test]
+    fn the_first_glitch_is_the_roll_before_edge_after_it() {
+        let glitched = roll(&[1, 1, 5], 3, false);
+        assert!(!glitched.edge_after_used());
+        assert_eq!(glitched.first_glitch(), Glitch::Glitch);
+        let mut more = FixedRoller::new([5]);
+        let rerolled = glitched
+            .with_edge_after(EdgeAfter::SecondChance, &mut FixedRoller::new([5, 5]))
+            .unwrap();
+        assert!(rerolled.edge_after_used());
+        assert_eq!(
+            (rerolled.glitch, rerolled.first_glitch()),
+            (Glitch::None, Glitch::Glitch)
+        );
+        let clean = roll(&[6, 2, 3, 4], 4, false);
+        let added = clean
+            .with_edge_after(EdgeAfter::AddDice { edge: 1 }, &mut more)
+            .unwrap();
+        assert_eq!(added.first_glitch(), Glitch::None);
+        // Two of four dice show 1 with no hit: critical; Edge dice showing 1 add a glitch of
+        // their own that the first roll did not have.
+        let poor = roll(&[1, 2, 3, 4], 4, false);
+        let worse = poor
+            .with_edge_after(EdgeAfter::AddDice { edge: 2 }, &mut FixedRoller::new([1, 1]))
+            .unwrap();
+        assert_eq!((poor.glitch, worse.glitch), (Glitch::None, Glitch::Critical));
+        assert_eq!(worse.first_glitch(), Glitch::None);
+        let negated = roll(&[1, 1, 2], 3, false)
+            .with_edge_after(EdgeAfter::NegateGlitch, &mut FixedRoller::new([]))
+            .unwrap();
+        assert!(negated.edge_after_used());
+        assert_eq!(negated.first_glitch(), Glitch::Critical);
     }
 
     #[test]

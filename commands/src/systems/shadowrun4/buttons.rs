@@ -225,7 +225,7 @@ async fn edge_after(
             })?;
             (
                 view::opposed_view(&next, Some(&name), opponent.as_deref(), lang),
-                Logged::of(&next),
+                Logged::of(&common::Named::target(&next, opponent.as_deref())),
                 None,
             )
         }
@@ -250,7 +250,11 @@ async fn edge_after(
             let v = view::spell_view(&next, &name, target.as_deref(), lang);
             let apply = (next.drain.boxes > 0)
                 .then(|| (name.clone(), next.drain.damage_type, next.drain.boxes, true));
-            (v, Logged::of(&next), apply)
+            (
+                v,
+                Logged::of(&common::Named::target(&next, target.as_deref())),
+                apply,
+            )
         }
         EdgeRoll::Summon {
             force, outcome: o, ..
@@ -286,7 +290,7 @@ async fn edge_after(
             let next = reroll(p, &rolling, |r| o.with_edge_after(action, &mut &mut *r))?;
             (
                 view::teamwork_view(&next, Some(&name), &labels, lang),
-                Logged::of(&next),
+                Logged::of(&common::Named::assistants(&next, &labels)),
                 None,
             )
         }
@@ -341,6 +345,7 @@ async fn edge_after(
             if next.soak_edge_rolled() && !o.soak_edge_rolled() {
                 extra_ops.push((target.clone(), Op::SpendAuthorisedEdge));
             }
+            let logged = Logged::of(&common::Named::target(&next, Some(&target)));
             // Older buttons: the attack's id is the roll's, the roller owns the button.
             let base = base.or_else(|| token.clone()).unwrap_or_default();
             attack = Some(AttackAfter {
@@ -353,7 +358,7 @@ async fn edge_after(
                 base,
                 version,
             });
-            (v, Logged::of(&next), apply)
+            (v, logged, apply)
         }
     };
     let op = if action.burns() {

@@ -244,7 +244,8 @@ pub async fn attack(
     if let Some(id) = apply_id {
         rows[0].push(common::apply_button(id, false, lang).into());
     }
-    common::reply_rows(roll, &inv, Some(&session), v, rows, &outcome).await
+    let logged = common::Named::target(&outcome, Some(&t.name));
+    common::reply_rows(roll, &inv, Some(&session), v, rows, &logged).await
 }
 
 /// An attack's result as its Edge buttons need it.

@@ -290,7 +290,8 @@ pub async fn spell(
     };
     let offer = Some((&outcome.cast.roll, edge_roll));
     let sustain = sustain.unwrap_or(false) && outcome.result == SpellResult::Success;
-    finish(roll, &inv, &session, &c, edge, d, v, &outcome, offer, sustain).await
+    let logged = common::Named::target(&outcome, target_name.as_deref());
+    finish(roll, &inv, &session, &c, edge, d, v, &logged, offer, sustain).await
 }
 
 /// Summon a spirit: Magic + Summoning against Force; services; drain

@@ -1,7 +1,9 @@
 //! Shadowrun 4's moments: glitches and critical glitches, one per die roll that showed one
 //! (a test's outcome repeats its roll's glitch at the top; the roll itself is counted).
 
-use serde_json::Value;
+use engine::systems::shadowrun4::PoolRoll;
+use engine::systems::shadowrun4::dice::Glitch;
+use serde_json::{Map, Value};
 
 use crate::moments::{Moment, MomentKind, objects, text};
 
@@ -24,17 +26,116 @@ pub const GLITCH: MomentKind = MomentKind {
 /// `SystemBot::moment_keys`).
 pub const MOMENT_KEYS: &[&str] = &["ones"];
 
+/// The outcome's parts rolled by the other side: the defender's defence and soak (in `damage`),
+/// a spell's target's resistance, a matrix target's defence and resistance, and the dice of the
+/// opposition (an opposed test's opponent, a spell being dispelled, a spirit, a node).
+const OTHER_SIDE: &[&str] = &[
+    "defence",
+    "damage",
+    "resistance",
+    "resist",
+    "opponent",
+    "opposition",
+    "spirit",
+    "node",
+];
+
+/// The other side's name as the bot logs it beside the outcome (see `common::Logged::named`):
+/// the defender, the spell's target, the opponent.
+pub const TARGET_NAME: &str = "target_name";
+/// A teamwork test's assistants, in the order of its `assistants` rolls.
+pub const ASSISTANT_NAMES: &str = "assistant_names";
+
 pub fn of(outcome: &Value) -> Vec<Moment> {
-    objects(outcome)
+    let Value::Object(top) = outcome else {
+        return Vec::new();
+    };
+    let target = top.get(TARGET_NAME).and_then(Value::as_str);
+    // Every die roll with whose it is.
+    let mut rolls: Vec<(&Map<String, Value>, Whose<'_>)> = Vec::new();
+    if top.contains_key("ones") {
+        rolls.push((top, Whose::Roller));
+    }
+    for (key, part) in top {
+        if key == "assistants"
+            && let Value::Array(each) = part
+        {
+            let names = top.get(ASSISTANT_NAMES).and_then(Value::as_array);
+            for (i, roll) in each.iter().enumerate() {
+                let name = names.and_then(|n| n.get(i)).and_then(Value::as_str);
+                rolls.extend(dice_rolls(roll).map(|r| (r, Whose::Other(name))));
+            }
+            continue;
+        }
+        if !OTHER_SIDE.contains(&key.as_str()) {
+            rolls.extend(dice_rolls(part).map(|r| (r, Whose::Roller)));
+        }
+    }
+    // Then the other side's, in the order they are rolled (the map's order is alphabetical).
+    for part in OTHER_SIDE.iter().filter_map(|k| top.get(*k)) {
+        rolls.extend(dice_rolls(part).map(|r| (r, Whose::Other(target))));
+    }
+    // A row an Edge press made logs the whole result again: only the roll it changed is new,
+    // and only a glitch that roll did not show at first (the first row counted that one).
+    let pressed: Vec<Option<PoolRoll>> = rolls
+        .iter()
+        .map(|(r, _)| {
+            // Read whole only when the JSON shows a press: most rows have none.
+            edge_after_shown(r)
+                .then(|| serde_json::from_value::<PoolRoll>(Value::Object((*r).clone())).ok())
+                .flatten()
+                .filter(PoolRoll::edge_after_used)
+        })
+        .collect();
+    let press_row = pressed.iter().any(Option::is_some);
+    rolls
         .into_iter()
-        // A die roll: its faces' ones and what they made of it.
-        .filter(|m| m.contains_key("ones"))
-        .filter_map(|m| match text(m, "glitch")? {
-            "critical" => Some(Moment::of(CRITICAL_GLITCH)),
-            "glitch" => Some(Moment::of(GLITCH)),
-            _ => None,
+        .zip(pressed)
+        .filter_map(|((roll, whose), pressed)| {
+            let glitch = text(roll, "glitch")?;
+            if press_row {
+                let p = pressed?;
+                if p.glitch == Glitch::None || p.glitch == p.first_glitch() {
+                    return None;
+                }
+            }
+            let kind = match glitch {
+                "critical" => CRITICAL_GLITCH,
+                "glitch" => GLITCH,
+                _ => return None,
+            };
+            Some(match whose {
+                Whose::Roller => Moment::of(kind),
+                Whose::Other(name) => Moment::of_other(kind, name),
+            })
         })
         .collect()
+}
+
+/// Whether a roll's JSON shows Edge spent after it (see `PoolRoll::edge_after_used`).
+fn edge_after_shown(roll: &Map<String, Value>) -> bool {
+    roll.get("negated").is_some_and(|v| !v.is_null())
+        || roll.get("critical_success") == Some(&Value::Bool(true))
+        || roll.get("dice").and_then(Value::as_array).is_some_and(|dice| {
+            dice.iter().any(|d| {
+                matches!(
+                    d.get("source").and_then(Value::as_str),
+                    Some("edge_added" | "second_chance")
+                )
+            })
+        })
+}
+
+/// Whose dice a roll is: the roller's, or the other side's (named, or the opposition's).
+#[derive(Clone, Copy)]
+enum Whose<'a> {
+    Roller,
+    Other(Option<&'a str>),
+}
+
+/// The die rolls in `part`: objects with their `ones`.
+fn dice_rolls(part: &Value) -> impl Iterator<Item = &Map<String, Value>> {
+    objects(part).into_iter().filter(|m| m.contains_key("ones"))
 }
 
 #[cfg(test)]
@@ -49,6 +150,82 @@ mod tests {
         let opposed = json!({"attacker": {"roll": {"glitch": "glitch", "ones": 2}},
             "defender": {"roll": {"glitch": "none", "ones": 0}}});
         assert_eq!(of(&opposed), vec![Moment::of(GLITCH)]);
+    }
+
+    /// Dice the roller did not throw for themself are the other side's: the defender's (by the
+    /// name logged beside the outcome), an assistant's, or the opposition's (no name).
+    #[test]
+    fn the_other_sides_glitches_are_theirs() {
+        let roll = |glitch: &str, ones: u32| json!({"roll": {"glitch": glitch, "ones": ones}});
+        let attack = json!({
+            "attack": roll("none", 0),
+            "defence": roll("critical", 3),
+            "damage": {"soak": roll("glitch", 2)},
+            "target_name": "Bob",
+        });
+        assert_eq!(
+            of(&attack),
+            vec![
+                Moment::of_other(CRITICAL_GLITCH, Some("Bob")),
+                Moment::of_other(GLITCH, Some("Bob"))
+            ]
+        );
+        let summon = json!({"summon": roll("glitch", 2), "spirit": roll("critical", 3)});
+        assert_eq!(
+            of(&summon),
+            vec![Moment::of(GLITCH), Moment::of_other(CRITICAL_GLITCH, None)]
+        );
+        let teamwork = json!({
+            "leader": {"rolled": roll("none", 0)},
+            "assistants": [roll("glitch", 1), roll("none", 0), roll("critical", 2)],
+            "assistant_names": ["Ana", "Cy", "Dee"],
+        });
+        assert_eq!(
+            of(&teamwork),
+            vec![
+                Moment::of_other(GLITCH, Some("Ana")),
+                Moment::of_other(CRITICAL_GLITCH, Some("Dee"))
+            ]
+        );
+    }
+
+    /// A row an Edge press made logs every roll again: only a glitch the pressed roll did not
+    /// show at first is told (the first row told the rest).
+    #[test]
+    fn a_press_row_tells_only_a_glitch_its_dice_made() {
+        use engine::dice::FixedRoller;
+        use engine::systems::shadowrun4::EdgeAfter;
+        use engine::systems::shadowrun4::dice::roll_pool;
+        let pool = |faces: &[u32]| {
+            roll_pool(
+                faces.len() as u32,
+                false,
+                &mut FixedRoller::new(faces.iter().copied()),
+            )
+            .unwrap()
+        };
+        let glitched_attack = serde_json::to_value(pool(&[1, 1, 5])).unwrap();
+        let row = |defence: &PoolRoll| json!({"attack": {"roll": glitched_attack}, "defence": {"roll": defence}, "target_name": "Bob"});
+        let first = pool(&[1, 2, 3, 4]);
+        assert_eq!(of(&row(&first)), vec![Moment::of(GLITCH)], "the first row");
+        // Second chance on the defence rolls no 1: nothing new (the attack's glitch was told).
+        let rerolled = first
+            .with_edge_after(EdgeAfter::SecondChance, &mut FixedRoller::new([5, 2, 3, 4]))
+            .unwrap();
+        assert_eq!(of(&row(&rerolled)), vec![]);
+        // Edge dice showing 1s turn the defence into a critical glitch: that one is new.
+        let added = first
+            .with_edge_after(EdgeAfter::AddDice { edge: 2 }, &mut FixedRoller::new([1, 1]))
+            .unwrap();
+        assert_eq!(
+            of(&row(&added)),
+            vec![Moment::of_other(CRITICAL_GLITCH, Some("Bob"))]
+        );
+        // A glitch Edge negated is not told again.
+        let negated = pool(&[1, 1, 2])
+            .with_edge_after(EdgeAfter::NegateGlitch, &mut FixedRoller::new([]))
+            .unwrap();
+        assert_eq!(of(&row(&negated)), vec![]);
     }
 
     /// Every outcome with a moment names one of [`MOMENT_KEYS`]: rows without any are never

@@ -298,7 +298,8 @@ pub async fn opposed(
         };
         buttons = common::edge_buttons(ctx, &inv, offer).await;
     }
-    common::reply(roll, &inv, session.as_deref(), v, buttons, &outcome).await
+    let logged = common::Named::target(&outcome, b.as_deref());
+    common::reply(roll, &inv, session.as_deref(), v, buttons, &logged).await
 }
 
 /// Extended test: roll each interval until the hits reach the threshold
@@ -587,5 +588,6 @@ pub async fn teamwork(
         };
         buttons = common::edge_buttons(ctx, &inv, offer).await;
     }
-    common::reply(roll, &inv, session.as_deref(), v, buttons, &outcome).await
+    let logged = common::Named::assistants(&outcome, &labels);
+    common::reply(roll, &inv, session.as_deref(), v, buttons, &logged).await
 }

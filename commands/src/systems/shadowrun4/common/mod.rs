@@ -454,6 +454,48 @@ pub async fn reply_rows(
     roll.answer_offering(inv, session, r, offers, outcome).await
 }
 
+/// An outcome as logged with the names of the other characters whose own dice are in it, so the
+/// recap credits their moments to them, not to the roller (`moments.rs`): `target_name` the
+/// defender, the spell's target, the opponent; `assistant_names` a teamwork test's assistants,
+/// in the order of its rolls.
+#[derive(serde::Serialize)]
+pub struct Named<'a, T> {
+    #[serde(flatten)]
+    pub outcome: &'a T,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_name: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub assistant_names: &'a [String],
+}
+
+impl<'a, T> Named<'a, T> {
+    pub fn target(outcome: &'a T, name: Option<&'a str>) -> Named<'a, T> {
+        Named {
+            outcome,
+            target_name: name,
+            assistant_names: &[],
+        }
+    }
+
+    pub fn assistants(outcome: &'a T, names: &'a [String]) -> Named<'a, T> {
+        Named {
+            outcome,
+            target_name: None,
+            assistant_names: names,
+        }
+    }
+}
+
+impl<T: crate::log_line::LogSummary> crate::log_line::LogSummary for Named<'_, T> {
+    fn summary(&self, lang: engine::i18n::Lang) -> String {
+        self.outcome.summary(lang)
+    }
+
+    fn luck(&self) -> Option<engine::odds::LuckInput> {
+        self.outcome.luck()
+    }
+}
+
 /// `view` with what the sheet lacked said under the result (⚠ lines).
 pub fn with_notes(mut view: EmbedView, notes: Vec<String>) -> EmbedView {
     for n in notes {
