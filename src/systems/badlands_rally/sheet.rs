@@ -541,6 +541,12 @@ pub fn dress(
         "attack" | "defence" | "initiative" => format!("{}+", typed.trim_end_matches('+')),
         "hull" => boxes(st.hull, st.hull_max),
         "structure" => boxes(st.structure, st.structure_max),
+        // A name left as the model's (its datacard's English name) reads in the reader's
+        // language; a name the player gave is theirs, as typed.
+        "name" => datacards::MODELS
+            .iter()
+            .find(|m| m.en == typed)
+            .map(|m| m.name(lang).to_string())?,
         _ => return None,
     })
 }
@@ -611,6 +617,30 @@ mod tests {
     }
 
     const BASE: &str = "attack=4+ defence=3+ initiative=4 mr=16 hits=2/1 ar=5";
+
+    /// A gear not renamed shows its model's name in the reader's language; a given name as typed.
+    #[test]
+    fn the_models_name_reads_in_the_readers_language() {
+        let row = |sheet: &Value, lang| {
+            describe(sheet, lang)
+                .into_iter()
+                .find(|(k, _)| k == lang.pick("name", "名前"))
+                .map(|(_, v)| v)
+        };
+        let g = edit(
+            &Value::Object(Default::default()),
+            &kv(&format!("{BASE} model=jerboa")),
+        )
+        .unwrap();
+        assert_eq!(row(&g, Lang::En).as_deref(), Some("Rally Jerboa"));
+        assert_eq!(
+            row(&g, Lang::Ja).as_deref(),
+            Some(datacards::model("jerboa").unwrap().name(Lang::Ja))
+        );
+        assert_ne!(row(&g, Lang::Ja).as_deref(), Some("Rally Jerboa"));
+        let named = edit(&g, &kv("name=Hop")).unwrap();
+        assert_eq!(row(&named, Lang::Ja).as_deref(), Some("Hop"));
+    }
 
     #[test]
     fn japanese_field_names_write_the_same_gear() {
