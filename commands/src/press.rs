@@ -97,6 +97,27 @@ pub enum Shown {
 }
 
 impl Shown {
+    /// The pressed message as it was, with `embed` added and its buttons gone: the choice is
+    /// made (a reply [`offering`](PressReply::offering) buttons puts them in their place).
+    pub fn appended(p: &Press<'_>, embed: serenity::all::CreateEmbed) -> Shown {
+        // Discord keeps ten embeds a message.
+        let mut embeds: Vec<serenity::all::CreateEmbed> = p
+            .interaction
+            .message
+            .embeds
+            .iter()
+            .take(9)
+            .cloned()
+            .map(serenity::all::CreateEmbed::from)
+            .collect();
+        embeds.push(embed);
+        Shown::Update(
+            CreateInteractionResponseMessage::new()
+                .embeds(embeds)
+                .components(vec![]),
+        )
+    }
+
     /// The same message with `rows` as its buttons.
     pub(crate) fn with_buttons(self, rows: Vec<serenity::all::CreateActionRow>) -> Shown {
         match self {

@@ -74,12 +74,28 @@ async fn game(c: &mut Console, extra: &[String]) {
     let out = press(c, "Resistance goes first").await;
     assert!(out.contains("Only @alice can use this button"), "{out}");
     as_(c, "alice");
-    let out = press(c, "Resistance goes first").await;
+    let x = c
+        .press("Resistance goes first")
+        .await
+        .expect("the winner's press");
+    let out = c.readable(&exchange_text(&x));
+    // The choice is made on the roll-off's own message, whose buttons go.
+    let updated = x
+        .shown
+        .iter()
+        .find(|s| s.kind == saikoro_bot::console::exchange::Kind::Update)
+        .expect("the roll-off's message updated");
+    assert!(
+        saikoro_bot::fake_discord::buttons(updated.message()).is_empty(),
+        "{}",
+        updated.message()
+    );
     assert!(out.contains("Resistance goes first"), "{out}");
     assert!(
         out.contains("Impulse 1: **Resistance** rolls the Fate die"),
         "{out}"
     );
+    assert!(out.contains("Resistance 6 · Skynet 2"), "{out}");
 }
 
 #[tokio::test]

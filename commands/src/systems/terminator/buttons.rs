@@ -213,7 +213,11 @@ pub async fn press(p: &Press<'_>, answer: Answer<'_>) -> Result<PressReply, BotE
             })
             .await?;
             p.data.tap(p.interaction.id.get(), &next);
-            Ok(answer.show(message(&embeds::first_view(&side, &next, lang))))
+            // The choice is made: the roll-off's message says it, and its buttons go.
+            Ok(answer.show(Shown::appended(
+                p,
+                embeds::first_view(&side, &next, lang).to_embed(),
+            )))
         }
         TermPress::Fate {
             session,

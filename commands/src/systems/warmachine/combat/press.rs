@@ -4,7 +4,7 @@ use engine::i18n::Lang;
 use engine::session::{Session, SessionError};
 use engine::systems::warmachine::dice::DiceRequest;
 use engine::systems::warmachine::{DamageRequest, ModelStatus, PowSource};
-use serenity::all::{CreateEmbed, CreateInteractionResponseMessage};
+use serenity::all::CreateEmbed;
 
 use super::apply_offer;
 use super::damage::{Landing, damage_step, marked};
@@ -14,26 +14,6 @@ use crate::systems::warmachine::embeds as view;
 use crate::systems::warmachine::log_summary::Unmarked;
 use crate::systems::warmachine::press_data::{ApplyPress, BOOST, DamagePress, Moment};
 use crate::systems::warmachine::store::{self, Game, model, raw_model, rule, say};
-
-/// The press's reply: the message as it was, with `embed` added and the pressed buttons gone
-/// (a reply [`offering`](crate::press::PressReply::offering) buttons puts them in their place).
-fn updated(p: &Press<'_>, embed: CreateEmbed) -> Shown {
-    let mut embeds: Vec<CreateEmbed> = p
-        .interaction
-        .message
-        .embeds
-        .iter()
-        .take(9)
-        .cloned()
-        .map(CreateEmbed::from)
-        .collect();
-    embeds.push(embed);
-    Shown::Update(
-        CreateInteractionResponseMessage::new()
-            .embeds(embeds)
-            .components(vec![]),
-    )
-}
 
 /// "Roll damage" / "Boosted damage" after a hit.
 pub async fn damage_press(p: &Press<'_>, answer: Answer<'_>, d: DamagePress) -> Result<PressReply, BotError> {
@@ -114,7 +94,7 @@ pub async fn damage_press(p: &Press<'_>, answer: Answer<'_>, d: DamagePress) -> 
     }
     // The Apply damage button (if any) replaces the pressed ones, stored with the row.
     Ok(rolling
-        .show(updated(p, v.to_embed()), log)
+        .show(Shown::appended(p, v.to_embed()), log)
         .offering(vec![buttons]))
 }
 
@@ -219,5 +199,5 @@ pub async fn apply_press(p: &Press<'_>, answer: Answer<'_>, a: ApplyPress) -> Re
         })
         .description(text)
         .colour(crate::embeds::colour::FAILURE);
-    Ok(answer.show_logged(updated(p, embed), log))
+    Ok(answer.show_logged(Shown::appended(p, embed), log))
 }
