@@ -40,7 +40,7 @@ pub struct ExportBuilder<F> {
 }
 
 struct Building {
-    session: Session,
+    session: std::sync::Arc<Session>,
     evenings: BTreeMap<i64, u32>,
     /// Each roller's last name on the page (raw).
     names: BTreeMap<u64, String>,
@@ -215,7 +215,7 @@ mod tests {
         s.id = 1;
         s.roster.push(RosterEntry::new("Ana", ANA));
         PageHead {
-            session: s,
+            session: s.into(),
             offset: 0,
             total_rolls: 4,
             evenings: Vec::new(),
@@ -268,7 +268,7 @@ mod tests {
         assert_eq!((files.rolls, files.shows_hidden), (4, false));
         // The JSON is the export as one document, Ana's secret roll emptied for Bo.
         let export: SessionExport = serde_json::from_slice(&files.json).unwrap();
-        assert_eq!(export.session, head().session);
+        assert_eq!(export.session, *head().session);
         assert_eq!(export.log.len(), 4);
         assert_eq!(export.log[2].command, "made a secret roll");
         assert_eq!(export.log[2].outcome, json!({"hidden": "secret"}));
@@ -300,7 +300,7 @@ mod tests {
     async fn the_streamed_files_are_the_whole_log_files() {
         let (files, _) = build(ANA, usize::MAX).await;
         assert!(files.shows_hidden, "Ana reads her own secret roll");
-        let export = SessionExport::new(head().session, rows());
+        let export = SessionExport::new((*head().session).clone(), rows());
         // The JSON byte for byte as serde writes the export whole.
         assert_eq!(
             String::from_utf8(files.json.clone()).unwrap(),

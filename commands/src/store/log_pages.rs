@@ -48,7 +48,7 @@ macro_rules! sql_log_pages {
                 let newest = rows.last().ok_or(StoreError::NotFound)?;
                 let session = match self.kept_at(newest)? {
                     Some(kept) => kept,
-                    None => Self::session_from_row(newest)?,
+                    None => std::sync::Arc::new(Self::session_from_row(newest)?),
                 };
                 let mut evenings = Vec::new();
                 // The log is its evenings' logs one after the other (an evening starts after

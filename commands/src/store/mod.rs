@@ -96,8 +96,9 @@ pub enum PageItem<'a> {
 /// A page's head (see [`Store::stream_page`]): what is read beside its rows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageHead {
-    /// The session (a campaign's newest evening).
-    pub session: Session,
+    /// The session (a campaign's newest evening): shared with the cache that keeps it, when
+    /// it does (an export, recap or luck read it without a copy).
+    pub session: std::sync::Arc<Session>,
     /// The index (0-based) of the page's first roll in the whole log.
     pub offset: u32,
     /// How many rolls the whole log has.
@@ -126,7 +127,7 @@ async fn collect_page<S: Store + ?Sized>(
         })
         .await?;
     Ok(ExportPage {
-        export: SessionExport::new(head.session, log),
+        export: SessionExport::new(std::sync::Arc::unwrap_or_clone(head.session), log),
         offset: head.offset,
         total_rolls: head.total_rolls,
         evenings: head.evenings,

@@ -58,7 +58,7 @@ macro_rules! sql_store {
 
                 /// The session of `row` (its `id`, `channel_id` and `version`) as this
                 /// process keeps it, if it keeps that version.
-                fn kept_at(&self, row: &$row) -> Result<Option<Session>, StoreError> {
+                fn kept_at(&self, row: &$row) -> Result<Option<std::sync::Arc<Session>>, StoreError> {
                     let Some(caches) = self.kept.caches() else {
                         return Ok(None);
                     };
@@ -67,8 +67,7 @@ macro_rules! sql_store {
                     let channel: i64 = row.try_get("channel_id").map_err(Self::classify)?;
                     Ok(caches
                         .kept_session(from_db(channel))
-                        .filter(|k| (k.id, k.version) == (id, version))
-                        .map(|k| (*k).clone()))
+                        .filter(|k| (k.id, k.version) == (id, version)))
                 }
 
                 fn roll_from_row(row: &$row) -> Result<RollLogEntry, StoreError> {

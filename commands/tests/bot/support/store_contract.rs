@@ -1053,6 +1053,8 @@ pub async fn a_page_is_headed_by_the_session_as_saved(h: &impl Harness) {
             .await
             .unwrap()
             .session
+            .as_ref()
+            .clone()
     };
     let s = seeded(store.as_ref(), CHAN).await;
     let saved = store.update(CHAN, |s| s.join(4242)).await.unwrap();
@@ -1068,7 +1070,7 @@ pub async fn a_page_is_headed_by_the_session_as_saved(h: &impl Harness) {
         })
         .await
         .unwrap();
-    assert_eq!(campaign.session, *saved);
+    assert_eq!(*campaign.session, *saved);
     let bumped = h
         .raw("UPDATE sessions SET version = version + 1 WHERE ended_at_ms IS NULL")
         .await
