@@ -99,6 +99,10 @@ pub struct DamageDealt {
     /// Boxes to mark: modified DV − soak hits, not below 0.
     pub boxes: u32,
     pub knockdown: bool,
+    /// The soak was first rolled by an Edge press after the attack (it hit only then): its
+    /// dice are that press's, not the first roll's (the recap tells their glitch with the press).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub soak_rolled_by_press: bool,
 }
 
 fn check_request(req: &AttackRequest) -> Result<(), RuleError> {
@@ -194,6 +198,7 @@ fn damage(
         soak_hits,
         boxes,
         knockdown: boxes > req.body || boxes >= KNOCKDOWN_DAMAGE,
+        soak_rolled_by_press: false,
     })
 }
 
@@ -279,7 +284,13 @@ impl AttackOutcome {
                 soak = Some(Some(s.with_edge_after(action, roller)?));
             }
         }
-        finish(req, attack, defence, self.undefended, soak, roller)
+        let mut next = finish(req, attack, defence, self.undefended, soak, roller)?;
+        if self.damage.is_none()
+            && let Some(d) = next.damage.as_mut()
+        {
+            d.soak_rolled_by_press = d.soak.is_some();
+        }
+        Ok(next)
     }
 }
 
@@ -546,7 +557,30 @@ mod unit {
             )
             .unwrap();
         assert!(o2.hit);
-        assert_eq!(o2.damage.unwrap().boxes, 5);
+        let d = o2.damage.unwrap();
+        assert_eq!(d.boxes, 5);
+        assert!(d.soak_rolled_by_press, "the press rolled the soak");
+    }
+
+    /// A soak that was there before the press is the first roll's; one the press rolled is
+    /// marked, and said in the JSON only then.
+    #[test]
+    fn a_soak_is_marked_only_when_the_press_rolled_it() {
+        let r = req(4, 3, 5, -1, 6, 3);
+        let o = resolve_attack(&r, &mut fixed(&[5, 5, 6, 1, 5, 2, 1, 5, 5, 1, 2, 3, 4, 2, 3])).unwrap();
+        assert!(!o.damage.as_ref().unwrap().soak_rolled_by_press);
+        let o2 = o
+            .with_edge_after(
+                &r,
+                AttackRoll::Defence,
+                EdgeAfter::SecondChance,
+                &mut fixed(&[5, 3]),
+            )
+            .unwrap();
+        let d2 = o2.damage.unwrap();
+        assert!(!d2.soak_rolled_by_press);
+        let json = serde_json::to_value(&d2).unwrap();
+        assert!(json.get("soak_rolled_by_press").is_none(), "{json}");
     }
 
     #[test]

@@ -43,6 +43,9 @@ const OTHER_SIDE: &[&str] = &[
 /// The other side's name as the bot logs it beside the outcome (see `common::Logged::named`):
 /// the defender, the spell's target, the opponent.
 pub const TARGET_NAME: &str = "target_name";
+/// Set on an attack's `damage` when an Edge press rolled its soak (see the engine's
+/// `DamageDealt::soak_rolled_by_press`).
+const SOAK_ROLLED_BY_PRESS: &str = "soak_rolled_by_press";
 /// A teamwork test's assistants, in the order of its `assistants` rolls.
 pub const ASSISTANT_NAMES: &str = "assistant_names";
 
@@ -51,10 +54,10 @@ pub fn of(outcome: &Value) -> Vec<Moment> {
         return Vec::new();
     };
     let target = top.get(TARGET_NAME).and_then(Value::as_str);
-    // Every die roll with whose it is.
-    let mut rolls: Vec<(&Map<String, Value>, Whose<'_>)> = Vec::new();
+    // Every die roll with whose it is, and whether an Edge press rolled it whole.
+    let mut rolls: Vec<(&Map<String, Value>, Whose<'_>, bool)> = Vec::new();
     if top.contains_key("ones") {
-        rolls.push((top, Whose::Roller));
+        rolls.push((top, Whose::Roller, false));
     }
     for (key, part) in top {
         if key == "assistants"
@@ -63,23 +66,25 @@ pub fn of(outcome: &Value) -> Vec<Moment> {
             let names = top.get(ASSISTANT_NAMES).and_then(Value::as_array);
             for (i, roll) in each.iter().enumerate() {
                 let name = names.and_then(|n| n.get(i)).and_then(Value::as_str);
-                rolls.extend(dice_rolls(roll).map(|r| (r, Whose::Other(name))));
+                rolls.extend(dice_rolls(roll).map(|r| (r, Whose::Other(name), false)));
             }
             continue;
         }
         if !OTHER_SIDE.contains(&key.as_str()) {
-            rolls.extend(dice_rolls(part).map(|r| (r, Whose::Roller)));
+            rolls.extend(dice_rolls(part).map(|r| (r, Whose::Roller, false)));
         }
     }
     // Then the other side's, in the order they are rolled (the map's order is alphabetical).
+    // A soak an Edge press rolled (the attack hit only after it) is that press's own roll.
     for part in OTHER_SIDE.iter().filter_map(|k| top.get(*k)) {
-        rolls.extend(dice_rolls(part).map(|r| (r, Whose::Other(target))));
+        let by_press = part.get(SOAK_ROLLED_BY_PRESS) == Some(&Value::Bool(true));
+        rolls.extend(dice_rolls(part).map(|r| (r, Whose::Other(target), by_press)));
     }
     // A row an Edge press made logs the whole result again: only the roll it changed is new,
     // and only a glitch that roll did not show at first (the first row counted that one).
     let pressed: Vec<Option<PoolRoll>> = rolls
         .iter()
-        .map(|(r, _)| {
+        .map(|(r, _, _)| {
             // Read whole only when the JSON shows a press: most rows have none.
             edge_after_shown(r)
                 .then(|| serde_json::from_value::<PoolRoll>(Value::Object((*r).clone())).ok())
@@ -91,9 +96,9 @@ pub fn of(outcome: &Value) -> Vec<Moment> {
     rolls
         .into_iter()
         .zip(pressed)
-        .filter_map(|((roll, whose), pressed)| {
+        .filter_map(|((roll, whose, rolled_by_press), pressed)| {
             let glitch = text(roll, "glitch")?;
-            if press_row {
+            if press_row && !rolled_by_press {
                 let p = pressed?;
                 if p.glitch == Glitch::None || p.glitch == p.first_glitch() {
                     return None;
@@ -226,6 +231,28 @@ mod tests {
             .with_edge_after(EdgeAfter::NegateGlitch, &mut FixedRoller::new([]))
             .unwrap();
         assert_eq!(of(&row(&negated)), vec![]);
+        // The attacker's Edge turned a miss into a hit: the soak is that press's roll, and
+        // its glitch is told with it.
+        let pressed_attack = pool(&[1, 2, 3])
+            .with_edge_after(EdgeAfter::SecondChance, &mut FixedRoller::new([5, 5, 2]))
+            .unwrap();
+        let soak = serde_json::to_value(pool(&[1, 1, 6])).unwrap();
+        let hit_after_press = json!({
+            "attack": {"roll": pressed_attack},
+            "damage": {"soak": {"roll": soak}, "soak_rolled_by_press": true},
+            "target_name": "Bob",
+        });
+        assert_eq!(of(&hit_after_press), vec![Moment::of_other(GLITCH, Some("Bob"))]);
+        let soak_kept = json!({
+            "attack": {"roll": pressed_attack},
+            "damage": {"soak": {"roll": soak}},
+            "target_name": "Bob",
+        });
+        assert_eq!(
+            of(&soak_kept),
+            vec![],
+            "a soak rolled before the press was told then"
+        );
     }
 
     /// Every outcome with a moment names one of [`MOMENT_KEYS`]: rows without any are never
