@@ -326,7 +326,7 @@ impl Evenings {
                 self.usual.key()
             ),
             Lang::Ja => format!(
-                "GMが `/セッション 開始 キャンペーン:続ける ゲーム:` で、新しい{ja}を始める（`{}`）か、\
+                "GMが `/session start campaign:continue game:` で、新しい{ja}を始める（`{}`）か、\
                  終わっていない{ja}を続ける（`{}`{}）かを指定する。指定なし：`{}`",
                 NextGame::New.name_ja(),
                 NextGame::Same.name_ja(),

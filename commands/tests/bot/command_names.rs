@@ -71,3 +71,21 @@ fn options_after_a_japanese_value_stay_japanese() {
     let named = in_japanese_text("ログ `/term attack band:long (6+) attacker:G weapon:Gun target:E`");
     assert!(!named.contains("band") && !named.contains("attacker"), "{named}");
 }
+
+/// The engine writes commands as they are spelled in English (it knows no bot's localized
+/// names); the Japanese reader still sees the Japanese command, option and choice.
+#[test]
+fn the_engines_campaign_choice_reads_the_japanese_command() {
+    learned();
+    let ja = engine::session::SystemId::Warmachine
+        .rules()
+        .evenings()
+        .choice_in(engine::i18n::Lang::Ja)
+        .expect("Warmachine has a game to go on with");
+    assert!(ja.contains("`/session start campaign:continue game:`"), "{ja}");
+    assert!(
+        in_japanese_text(&ja).contains("`/セッション 開始 キャンペーン:続ける ゲーム:`"),
+        "{}",
+        in_japanese_text(&ja)
+    );
+}
