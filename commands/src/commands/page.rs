@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use engine::i18n::Lang;
 use engine::session::{RollLogEntry, Session, SessionExport};
 
-use super::recap::{self, ListedUnder, Recap, RecapSection, count_text, rolls_text};
+use super::recap::{self, Recap, RecapSection, count_text, rolls_text};
 use super::stamps::{clock, date_and_clock, minute_utc};
 use super::transcript::result_text;
 
@@ -175,12 +175,7 @@ fn recap_section(r: &Recap, lang: Lang) -> String {
             totals.join(" · ")
         );
         for m in &r.moments {
-            let (who, subject) = match m.listed_under(r, lang) {
-                ListedUnder::Player(p, subject) => {
-                    (p.label(), subject.map_or_else(String::new, |w| format!(": {w}")))
-                }
-                ListedUnder::Nobody(name) => (name, String::new()),
-            };
+            let (who, subject) = m.listing(r, lang, recap::PlayerRecap::label, str::to_string);
             let _ = write!(
                 out,
                 "<li>{} {} — {} {}{} <code>{}</code></li>",

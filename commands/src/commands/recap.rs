@@ -43,22 +43,31 @@ pub struct MomentAt {
     pub command: String,
 }
 
-/// Whom a moment is listed under: a player, or (no player's) the character it befell or the
-/// opposition, as plain text.
-pub enum ListedUnder<'a> {
-    Player(&'a PlayerRecap, Option<&'a str>),
-    Nobody(String),
-}
-
 impl MomentAt {
-    /// See [`ListedUnder`]; with a player, the subject `who` names, if any.
-    pub fn listed_under<'a>(&'a self, r: &'a Recap, lang: Lang) -> ListedUnder<'a> {
+    /// Whom the moment is listed under (a player by `label`) and its `: subject` (`text` makes
+    /// a name the renderer's text); no player's: under the character it befell, or the
+    /// opposition.
+    pub fn listing(
+        &self,
+        r: &Recap,
+        lang: Lang,
+        label: impl Fn(&PlayerRecap) -> String,
+        text: impl Fn(&str) -> String,
+    ) -> (String, String) {
         match self.user.and_then(|u| r.roller(u)) {
-            Some(p) => ListedUnder::Player(p, self.who.as_deref()),
-            None => ListedUnder::Nobody(
+            Some(p) => (
+                label(p),
                 self.who
-                    .clone()
-                    .unwrap_or_else(|| lang.pick("the opposition", "相手側").to_string()),
+                    .as_deref()
+                    .map_or_else(String::new, |w| format!(": {}", text(w))),
+            ),
+            None => (
+                text(
+                    self.who
+                        .as_deref()
+                        .unwrap_or(lang.pick("the opposition", "相手側")),
+                ),
+                String::new(),
             ),
         }
     }
@@ -336,13 +345,7 @@ pub fn embed(session: &Session, r: &Recap, lang: Lang) -> EmbedView {
         let totals: Vec<String> = r.totals.iter().map(|(k, n)| count_text(*k, *n, lang)).collect();
         d.push_str(&totals.join(" · "));
         for m in r.moments.iter().take(EMBED_MOMENTS) {
-            let (who, subject) = match m.listed_under(r, lang) {
-                ListedUnder::Player(p, subject) => (
-                    p.markdown_label(),
-                    subject.map_or_else(String::new, |w| format!(": {}", escape(w))),
-                ),
-                ListedUnder::Nobody(name) => (escape(&name), String::new()),
-            };
+            let (who, subject) = m.listing(r, lang, PlayerRecap::markdown_label, escape);
             d.push_str(&format!(
                 "\n<t:{}:t> {who} — {} {}{subject}",
                 m.at_ms / 1000,

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use engine::i18n::Lang;
 use engine::session::{RollLogEntry, Session, SessionExport};
 
-use super::recap::{self, ListedUnder, Recap, count_text, rolls_text};
+use super::recap::{self, Recap, count_text, rolls_text};
 // A log line's time is its `clock` (the day is in the heading above it).
 use super::stamps::{clock, date as day, minute_utc};
 use crate::log_line::{escaped_name, known_members, last_names, mentions_as_names, roller, stored_summary};
@@ -78,12 +78,7 @@ fn recap_section(r: &Recap, lang: Lang) -> String {
     if !r.moments.is_empty() {
         out.push_str(&format!("\n### {}\n\n", l("Moments", "名場面")));
         for m in &r.moments {
-            let (who, subject) = match m.listed_under(r, lang) {
-                ListedUnder::Player(p, subject) => {
-                    (p.label(), subject.map_or_else(String::new, |w| format!(": {w}")))
-                }
-                ListedUnder::Nobody(name) => (name, String::new()),
-            };
+            let (who, subject) = m.listing(r, lang, recap::PlayerRecap::label, str::to_string);
             out.push_str(&format!(
                 "- {} {} — {} {}{} {}\n",
                 clock(m.at_ms),
