@@ -16,11 +16,6 @@ fn pressed_at(roll: &PoolRoll) -> Option<(usize, DieSource)> {
     Some((at, roll.dice[at].source))
 }
 
-/// A row made by an Edge press: dice added after the roll, or a use that rolled nothing.
-fn is_press(roll: &PoolRoll) -> bool {
-    pressed_at(roll).is_some() || roll.negated.is_some() || roll.critical_success
-}
-
 /// One roll's part: the pool measured (none when every die is already on the table) and the
 /// hits fixed before it (the dice a press kept, or all of them in a press's row that rolled
 /// none here).
@@ -102,7 +97,7 @@ pub fn capped(
     opponent_hits: u32,
 ) -> Option<LuckInput> {
     let (a, o) = (&actor.roll, opponent.map(|r| &r.roll));
-    let press = is_press(a) || o.is_some_and(is_press);
+    let press = a.edge_after_used() || o.is_some_and(PoolRoll::edge_after_used);
     if press && pressed_at(a).is_none() && o.and_then(pressed_at).is_none() {
         return None;
     }
@@ -125,7 +120,7 @@ pub fn capped(
 /// rolls before the pressed one are on the table already: only the press's dice and the rolls
 /// that followed it are measured.
 pub fn summed(mine: &[&PoolRoll], theirs: &[&PoolRoll]) -> Option<LuckInput> {
-    let pressed = mine.iter().position(|r| is_press(r));
+    let pressed = mine.iter().position(|r| r.edge_after_used());
     let mut parts = Parts {
         pools: Vec::new(),
         fixed: 0,
