@@ -407,7 +407,9 @@ impl Invocation {
         outcome: &(impl Serialize + LogSummary),
     ) {
         let written = match self.roll_entry(session, command, outcome) {
-            Some(entry) => Some(ctx.data().store.append_roll(&entry).await.map(|()| true)),
+            // Through the store's group commit, as a reply's buttons are: rolls of commands
+            // arriving together go in one round trip (issue 32).
+            Some(entry) => Some(ctx.data().store.record(&[], Some(&entry)).await.map(|r| r.logged)),
             None => None,
         };
         self.logged(ctx, session, written).await;
