@@ -44,11 +44,7 @@ pub fn read(sheet: &Value) -> Result<Unit, SheetError> {
             "この登録はd20メカのユニットではありません。削除して登録し直してください。",
         )
     };
-    if let Some(m) = sheet.as_object()
-        && !m.is_empty()
-        && !m.contains_key("pilot")
-        && !m.contains_key("suit")
-    {
+    if let Some(m) = sheet.as_object().filter(|_| is_untyped(sheet)) {
         let fields: Vec<(String, String)> = m
             .iter()
             .map(|(k, v)| {
@@ -62,6 +58,14 @@ pub fn read(sheet: &Value) -> Result<Unit, SheetError> {
         return serde_json::from_value(v).map_err(|_| not_unit());
     }
     serde::Deserialize::deserialize(sheet).map_err(|_| not_unit())
+}
+
+/// A sheet written before the game had rules: a non-empty object with neither `pilot` nor
+/// `suit` (see [`read`]).
+pub fn is_untyped(sheet: &Value) -> bool {
+    sheet
+        .as_object()
+        .is_some_and(|m| !m.is_empty() && !m.contains_key("pilot") && !m.contains_key("suit"))
 }
 
 /// `current` (a stored unit, or `{}` for a new one) with `fields` applied and validated.

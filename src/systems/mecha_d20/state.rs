@@ -207,6 +207,29 @@ pub fn write_units(roster: &mut [RosterEntry], units: &BTreeMap<String, Unit>) -
     written
 }
 
+/// [`write_units`] after a step that began from `before` (read from this roster): only the
+/// units the step changed, and sheets written before the game had rules (rewritten typed), are
+/// serialized and compared, so a turn that touches one unit of many writes one.
+pub fn write_changed_units(
+    roster: &mut [RosterEntry],
+    before: &BTreeMap<String, Unit>,
+    units: &BTreeMap<String, Unit>,
+) -> Vec<String> {
+    let mut written = Vec::new();
+    for e in roster.iter_mut() {
+        let Some(u) = units.get(&e.name) else { continue };
+        if before.get(&e.name) == Some(u) && !super::sheet::is_untyped(&e.sheet) {
+            continue;
+        }
+        let v = u.to_value();
+        if v != e.sheet {
+            e.sheet = v;
+            written.push(e.name.clone());
+        }
+    }
+    written
+}
+
 fn unit_mut<'a>(units: &'a mut BTreeMap<String, Unit>, name: &str) -> Result<&'a mut Unit, RuleError> {
     units.get_mut(name).ok_or_else(|| RuleError::UnknownUnit {
         name: name.to_string(),
@@ -630,6 +653,25 @@ mod tests {
         );
         assert_eq!(roster[0].sheet["suit"]["durability"], 4);
         assert!(write_units(&mut roster, &units).is_empty(), "nothing changed");
+
+        // After a step, only what it changed is written; a legacy sheet is rewritten typed.
+        let before = units.clone();
+        units.get_mut("B").unwrap().suit.durability = 3;
+        assert_eq!(write_changed_units(&mut roster, &before, &units), ["B"]);
+        assert_eq!(roster[1].sheet["suit"]["durability"], 3);
+        assert!(
+            write_changed_units(&mut roster, &units, &units).is_empty(),
+            "nothing changed"
+        );
+        let mut legacy = vec![RosterEntry::new("A", 1).with_sheet(serde_json::json!({"durability": 10}))];
+        let read = units_of(&legacy).unwrap();
+        assert_eq!(
+            write_changed_units(&mut legacy, &read, &read),
+            ["A"],
+            "rewritten typed"
+        );
+        assert_eq!(legacy[0].sheet["suit"]["durability"], 10);
+        assert!(write_changed_units(&mut legacy, &read, &read).is_empty());
         roster.push(RosterEntry::new("C", 3).with_sheet(serde_json::json!({"colour": "red"})));
         assert_eq!(
             units_of(&roster).unwrap_err(),

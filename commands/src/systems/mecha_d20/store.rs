@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use engine::dice::Roller;
 use engine::session::{Actor, ServerSettings, Session, SessionError, SystemId};
 use engine::systems::mecha_d20::rules::{MechaOptions, options as house_options};
-use engine::systems::mecha_d20::state::{units_of, write_units};
+use engine::systems::mecha_d20::state::{units_of, write_changed_units};
 use engine::systems::mecha_d20::{MechaState, RuleError, Unit};
 use engine::systems::rules::SessionState;
 
@@ -83,9 +83,14 @@ fn step_on<T>(
         en: e.en.clone(),
         ja: e.ja.clone(),
     })?;
+    // What the step began from: only what it changed is written back (issue 32: serializing
+    // every unit and the state into the session was a tenth of a turn command's CPU).
+    let (units_before, state_before) = (units.clone(), state.clone());
     let out = step(&mut units, &mut state, roller).map_err(|e| SessionError::rule(&e))?;
-    write_units(&mut session.roster, &units);
-    state.write(&mut session.system_state);
+    write_changed_units(&mut session.roster, &units_before, &units);
+    if state != state_before {
+        state.write(&mut session.system_state);
+    }
     Ok(out)
 }
 
