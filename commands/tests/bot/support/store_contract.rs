@@ -1036,6 +1036,22 @@ pub async fn a_saved_session_is_kept_as_the_database_has_it(h: &impl Harness) {
     assert_eq!(third.players[third.players.len() - 3..], [4242, 4343, 4444]);
     let cold = h.open().await;
     assert_eq!(cold.active_session(CHAN).await.unwrap(), Some((*third).clone()));
+
+    // Ended behind the cache's back: the kept copy is not saved over the ended row, and the
+    // edit finds no session (the write from the kept copy lands only on an active row).
+    let ended = h
+        .raw("UPDATE sessions SET ended_at_ms = 1700000200000 WHERE ended_at_ms IS NULL")
+        .await
+        .unwrap();
+    assert_eq!(ended, 1);
+    let late = store.update(CHAN, |s| s.join(4545)).await;
+    assert!(matches!(late, Err(StoreError::NotFound)), "{late:?}");
+    let archived = h.open().await.session(third.id).await.unwrap().expect("kept");
+    assert_eq!(
+        archived.version, third.version,
+        "nothing saved over the ended row"
+    );
+    assert!(!archived.players.contains(&4545));
 }
 
 /// A page of the running evening is headed by its session as saved: the copy this process
