@@ -1,16 +1,20 @@
 //! d20 mecha resolutions from a seeded roller: one attack with its damage (and the secondary
 //! d20 on a critical), the same attack held in a squad phase, and an application phase of 20
-//! held entries, all criticals.
+//! held entries, all criticals; and a turn command's write-back into a roster of eight units
+//! after a step that changed one, every unit written against only the changed one.
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use saikoro::dice::SeededRoller;
+use saikoro::session::RosterEntry;
 use saikoro::systems::mecha_d20::attack::{EvasionSkill, UnitAttack, strike};
 use saikoro::systems::mecha_d20::secondary::{SecondaryRoll, SecondaryRow};
 use saikoro::systems::mecha_d20::sheet;
-use saikoro::systems::mecha_d20::state::{Held, MechaState, Phase};
+use saikoro::systems::mecha_d20::state::{
+    Held, MechaState, Phase, units_of, write_changed_units, write_units,
+};
 use saikoro::systems::mecha_d20::unit::{Facing, Unit};
 use saikoro::systems::sheet::parse_fields;
 
@@ -117,5 +121,35 @@ fn resolutions(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, resolutions);
+/// What every turn command does after its step (issue 32): the units back into the roster.
+fn write_back(c: &mut Criterion) {
+    let mut group = c.benchmark_group("mecha_d20");
+    let template = roster();
+    let roster: Vec<RosterEntry> = (0..8)
+        .map(|i| {
+            let u = &template[if i % 2 == 0 { "Alpha" } else { "Rouge" }];
+            RosterEntry::new(format!("Unit {i}"), i).with_sheet(u.to_value())
+        })
+        .collect();
+    let before = units_of(&roster).expect("units");
+    let mut after = before.clone();
+    after.get_mut("Unit 3").expect("unit").suit.durability -= 10;
+    group.bench_function("write_back_all_8", |b| {
+        b.iter_batched(
+            || roster.clone(),
+            |mut r| black_box(write_units(&mut r, &after)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("write_back_changed_1_of_8", |b| {
+        b.iter_batched(
+            || roster.clone(),
+            |mut r| black_box(write_changed_units(&mut r, &before, &after)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, resolutions, write_back);
 criterion_main!(benches);
