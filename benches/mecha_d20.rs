@@ -137,14 +137,20 @@ fn write_back(c: &mut Criterion) {
     group.bench_function("write_back_all_8", |b| {
         b.iter_batched(
             || roster.clone(),
-            |mut r| black_box(write_units(&mut r, &after)),
+            |mut r| {
+                let written = write_units(&mut r, &after);
+                black_box((r, written))
+            },
             BatchSize::SmallInput,
         )
     });
     group.bench_function("write_back_changed_1_of_8", |b| {
         b.iter_batched(
             || roster.clone(),
-            |mut r| black_box(write_changed_units(&mut r, &before, &after)),
+            |mut r| {
+                let written = write_changed_units(&mut r, &before, &after);
+                black_box((r, written))
+            },
             BatchSize::SmallInput,
         )
     });
