@@ -194,17 +194,7 @@ pub fn units_of(roster: &[RosterEntry]) -> Result<BTreeMap<String, Unit>, RuleEr
 
 /// Write changed units back into their roster entries; returns the names written.
 pub fn write_units(roster: &mut [RosterEntry], units: &BTreeMap<String, Unit>) -> Vec<String> {
-    let mut written = Vec::new();
-    for e in roster.iter_mut() {
-        if let Some(u) = units.get(&e.name) {
-            let v = u.to_value();
-            if v != e.sheet {
-                e.sheet = v;
-                written.push(e.name.clone());
-            }
-        }
-    }
-    written
+    write_where(roster, units, |_, _| true)
 }
 
 /// [`write_units`] after a step that began from `before` (read from this roster): only the
@@ -215,12 +205,22 @@ pub fn write_changed_units(
     before: &BTreeMap<String, Unit>,
     units: &BTreeMap<String, Unit>,
 ) -> Vec<String> {
+    write_where(roster, units, |e, u| {
+        before.get(&e.name) != Some(u) || super::sheet::is_untyped(&e.sheet)
+    })
+}
+
+/// Each unit `may_differ` from its entry's sheet is written there when it does.
+fn write_where(
+    roster: &mut [RosterEntry],
+    units: &BTreeMap<String, Unit>,
+    may_differ: impl Fn(&RosterEntry, &Unit) -> bool,
+) -> Vec<String> {
     let mut written = Vec::new();
     for e in roster.iter_mut() {
-        let Some(u) = units.get(&e.name) else { continue };
-        if before.get(&e.name) == Some(u) && !super::sheet::is_untyped(&e.sheet) {
+        let Some(u) = units.get(&e.name).filter(|u| may_differ(e, u)) else {
             continue;
-        }
+        };
         let v = u.to_value();
         if v != e.sheet {
             e.sheet = v;

@@ -562,27 +562,6 @@ mod unit {
         assert!(d.soak_rolled_by_press, "the press rolled the soak");
     }
 
-    /// A soak that was there before the press is the first roll's; one the press rolled is
-    /// marked, and said in the JSON only then.
-    #[test]
-    fn a_soak_is_marked_only_when_the_press_rolled_it() {
-        let r = req(4, 3, 5, -1, 6, 3);
-        let o = resolve_attack(&r, &mut fixed(&[5, 5, 6, 1, 5, 2, 1, 5, 5, 1, 2, 3, 4, 2, 3])).unwrap();
-        assert!(!o.damage.as_ref().unwrap().soak_rolled_by_press);
-        let o2 = o
-            .with_edge_after(
-                &r,
-                AttackRoll::Defence,
-                EdgeAfter::SecondChance,
-                &mut fixed(&[5, 3]),
-            )
-            .unwrap();
-        let d2 = o2.damage.unwrap();
-        assert!(!d2.soak_rolled_by_press);
-        let json = serde_json::to_value(&d2).unwrap();
-        assert!(json.get("soak_rolled_by_press").is_none(), "{json}");
-    }
-
     #[test]
     fn defenders_second_chance_lowers_net_hits_dv_damage_and_knockdown() {
         // Attack 4 dice: 3 hits. Defence 3 dice: 1 hit (5, 2, 1). Net 2: DV 5 + 2 = 7 > armour
@@ -602,6 +581,11 @@ mod unit {
         assert_eq!((o2.defence_hits, o2.net_hits), (2, 1));
         let d2 = o2.damage.clone().unwrap();
         assert_eq!((d2.modified_dv, d2.soak_hits, d2.boxes), (6, 2, 4));
+        // A soak that was there before the press is the first roll's: not marked, and not
+        // said in the JSON (only a soak the press rolled is).
+        assert!(!d.soak_rolled_by_press && !d2.soak_rolled_by_press);
+        let json = serde_json::to_value(&d2).unwrap();
+        assert!(json.get("soak_rolled_by_press").is_none(), "{json}");
         assert!(o2.defence.as_ref().unwrap().roll.edge_used);
         // One Edge use per roll: the defence cannot take a second one.
         assert!(
