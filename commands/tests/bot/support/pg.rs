@@ -184,12 +184,25 @@ fn is_root() -> bool {
         .unwrap_or(false)
 }
 
+/// A free port below the kernel's ephemeral range (32768 and up on Linux): a server the outage
+/// tests stop and start again must find its port still free, and a port handed out by
+/// `bind(0)` can meanwhile become the source port of any outgoing connection (seen in CI:
+/// "could not bind IPv4 address: Address already in use" on the restart).
 fn free_port() -> Result<u16, String> {
-    let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("free port: {e}"))?;
-    listener
-        .local_addr()
-        .map(|a| a.port())
-        .map_err(|e| format!("free port: {e}"))
+    const FIRST: u32 = 20_000;
+    const SPAN: u32 = 12_000;
+    // Concurrent test processes start from different places in the span.
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let start = (std::process::id().wrapping_mul(7919) ^ nanos) % SPAN;
+    for i in 0..SPAN {
+        let port = u16::try_from(FIRST + (start + i) % SPAN).map_err(|e| format!("free port: {e}"))?;
+        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return Ok(port);
+        }
+    }
+    Err(format!("free port: none free in {FIRST}..{}", FIRST + SPAN))
 }
 
 /// `PG_BIN`, the newest `/usr/lib/postgresql/*/bin`, or the directory of `initdb` in PATH.
