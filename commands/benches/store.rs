@@ -50,7 +50,10 @@ async fn round_trip(store: &dyn Store) {
             let stun = s
                 .entry("Runner 3")
                 .map_or(0, |e| e.sheet["monitor"]["stun"].as_i64().unwrap_or(0));
-            let mut sheet = s.entry("Runner 3").map(|e| e.sheet.clone()).unwrap_or_default();
+            let mut sheet = s
+                .entry("Runner 3")
+                .map(|e| e.sheet.value().clone())
+                .unwrap_or_default();
             sheet["monitor"]["stun"] = json!((stun + 1) % 10);
             s.edit_entry(
                 Actor::user(7),

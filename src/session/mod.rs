@@ -4,6 +4,7 @@
 //! again on a freshly loaded session.
 
 mod campaign;
+mod doc;
 mod error;
 mod log;
 mod settings;
@@ -14,6 +15,7 @@ mod tests;
 use serde::{Deserialize, Serialize};
 
 pub use crate::systems::registry::SystemId;
+pub use doc::{Doc, ReadJson, WriteJson};
 pub use error::SessionError;
 pub use log::{EXPORT_FORMAT, ExportOpening, RollLogEntry, SessionExport};
 pub use settings::{
@@ -78,14 +80,10 @@ pub struct RosterEntry {
     pub owner: u64,
     /// The system-typed stats and tracked state (a JSON object); each system module validates
     /// its own fields.
-    #[serde(default = "empty_sheet")]
-    pub sheet: serde_json::Value,
+    #[serde(default = "Doc::empty_object")]
+    pub sheet: Doc,
     #[serde(default)]
     pub effects: Vec<Effect>,
-}
-
-fn empty_sheet() -> serde_json::Value {
-    serde_json::Value::Object(serde_json::Map::new())
 }
 
 impl RosterEntry {
@@ -94,13 +92,13 @@ impl RosterEntry {
         RosterEntry {
             name: name.into(),
             owner,
-            sheet: empty_sheet(),
+            sheet: Doc::empty_object(),
             effects: Vec::new(),
         }
     }
 
     pub fn with_sheet(mut self, sheet: serde_json::Value) -> RosterEntry {
-        self.sheet = sheet;
+        self.sheet = Doc::new(sheet);
         self
     }
 
@@ -159,7 +157,7 @@ pub struct Session {
     /// Session-wide state a system keeps beyond its roster (the rally's laps and scenario),
     /// keyed by the system module. `null` until a system writes it.
     #[serde(default)]
-    pub system_state: serde_json::Value,
+    pub system_state: Doc,
     /// Unix milliseconds.
     pub created_at_ms: i64,
     pub updated_at_ms: i64,
@@ -202,7 +200,7 @@ impl Session {
             players: Vec::new(),
             roster: Vec::new(),
             turn: TurnState::default(),
-            system_state: serde_json::Value::Null,
+            system_state: Doc::default(),
             created_at_ms: now_ms,
             updated_at_ms: now_ms,
             ended_at_ms: None,
@@ -352,7 +350,7 @@ impl Session {
             entry.name = new_name;
         }
         if let Some(sheet) = edit.sheet {
-            entry.sheet = sheet;
+            entry.sheet = sheet.into();
         }
         if let Some(effects) = edit.effects {
             entry.effects = effects;
@@ -558,7 +556,13 @@ pub fn json_len(value: &impl Serialize) -> usize {
     }
 }
 
-fn check_sheet(sheet: &serde_json::Value) -> Result<(), SessionError> {
+/// [`check_sheet_value`], once per version of a session's document: an edit validates the whole
+/// session, and most of its sheets are the ones the last edit checked.
+fn check_sheet(sheet: &impl ReadJson) -> Result<(), SessionError> {
+    sheet.read_once(check_sheet_value)
+}
+
+fn check_sheet_value(sheet: &serde_json::Value) -> Result<(), SessionError> {
     if !sheet.is_object() {
         return Err(SessionError::SheetNotObject);
     }

@@ -96,7 +96,7 @@ fn add_entry_checks_membership_names_and_ownership() {
     assert_eq!(s.roster[0].name, "Ghost");
     assert_eq!(
         s.entry("GHOST").map(|e| e.sheet.clone()),
-        Some(json!({"body": 3}))
+        Some(json!({"body": 3}).into())
     );
 
     let e = refused(&mut s, |s| {
@@ -190,7 +190,7 @@ fn edit_entry_changes_fields_and_checks_permission() {
     s.edit_entry(Actor::user(ALICE), "ghost", edit).unwrap();
     assert_eq!(
         s.entry("Ghost").map(|e| e.sheet.clone()),
-        Some(json!({"stun": 2}))
+        Some(json!({"stun": 2}).into())
     );
 
     let effects = vec![Effect {
@@ -449,7 +449,7 @@ fn validate_catches_hand_made_damage() {
     };
     assert_eq!(s.validate(), Err(SessionError::NoTurnOrder));
     let mut s = good;
-    s.roster[0].sheet = json!("not an object");
+    s.roster[0].sheet = json!("not an object").into();
     assert_eq!(s.validate(), Err(SessionError::SheetNotObject));
 }
 
@@ -457,7 +457,7 @@ fn validate_catches_hand_made_damage() {
 fn sessions_round_trip_through_json() {
     let mut s = with_entries();
     s.set_turn_order(Actor::user(GM), &["Ghost"]).unwrap();
-    s.roster[0].sheet = json!({"edge": 3, "monitor": {"physical": 2}});
+    s.roster[0].sheet = json!({"edge": 3, "monitor": {"physical": 2}}).into();
     let back: Session = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
     assert_eq!(back, s);
     let export = SessionExport::new(s, vec![]);

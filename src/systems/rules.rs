@@ -12,6 +12,7 @@ use super::sheet_error::SheetError;
 use crate::i18n::Lang;
 use crate::notation::RollOutcome;
 use crate::odds::{Dist, OddsError};
+use crate::session::{ReadJson, WriteJson};
 
 /// A house option a server's admins may set (`/config option`), with the value the rules use
 /// when nobody set it.
@@ -354,12 +355,18 @@ impl Evenings {
 /// A system's typed session state, kept under its own key of `Session::system_state` (JSON in
 /// the store; other keys are left alone). `Default` is a new session's state; a missing key
 /// reads as the default.
-pub trait SessionState: Serialize + DeserializeOwned + Default {
+pub trait SessionState: Serialize + DeserializeOwned + Default + Clone + Send + Sync + 'static {
     /// The key in `system_state` (`shadowrun4`, `race`): stored, never rename it.
     const KEY: &'static str;
 
-    /// Read the state, or explain why it does not read.
-    fn read(system_state: &Value) -> Result<Self, SheetError> {
+    /// Read the state, or explain why it does not read; from a session's document, once per
+    /// version of it (see `Doc`).
+    fn read(system_state: &impl ReadJson) -> Result<Self, SheetError> {
+        system_state.read_once(Self::read_value)
+    }
+
+    /// [`Self::read`] of a plain value.
+    fn read_value(system_state: &Value) -> Result<Self, SheetError> {
         match system_state.get(Self::KEY) {
             None | Some(Value::Null) => Ok(Self::default()),
             Some(v) => serde::Deserialize::deserialize(v).map_err(|e| {
@@ -372,7 +379,7 @@ pub trait SessionState: Serialize + DeserializeOwned + Default {
     }
 
     /// Read the state; one that does not read counts as new (it was checked when written).
-    fn read_or_default(system_state: &Value) -> Self {
+    fn read_or_default(system_state: &impl ReadJson) -> Self {
         Self::read(system_state).unwrap_or_default()
     }
 
@@ -399,11 +406,8 @@ pub trait SessionState: Serialize + DeserializeOwned + Default {
     }
 
     /// Store the state under its key, keeping whatever else `system_state` holds.
-    fn write(&self, system_state: &mut Value) {
-        if !system_state.is_object() {
-            *system_state = Value::Object(serde_json::Map::new());
-        }
-        system_state[Self::KEY] = serde_json::to_value(self).unwrap_or(Value::Null);
+    fn write(&self, system_state: &mut impl WriteJson) {
+        system_state.set_member(Self::KEY, serde_json::to_value(self).unwrap_or(Value::Null));
     }
 }
 
@@ -434,7 +438,7 @@ mod tests {
 
     use super::*;
 
-    #[derive(Serialize, Deserialize, Default)]
+    #[derive(Serialize, Deserialize, Default, Clone)]
     struct Laps {
         laps: Vec<u32>,
         note: String,

@@ -81,7 +81,7 @@ pub async fn export(
             "ロスターが空なので、書き出すものがありません。",
         ));
     }
-    let text = export_roster(system, entries.iter().map(|e| (e.name.as_str(), &e.sheet)));
+    let text = export_roster(system, entries.iter().map(|e| (e.name.as_str(), e.sheet.value())));
     if text.len() > MAX_ROSTER_BYTES {
         return Err(inv.text(
             "The roster is too large for one file: export the characters one by one.",

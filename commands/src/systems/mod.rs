@@ -104,7 +104,7 @@ pub trait SystemBot: Sync {
     /// What this system's players watch on one character (condition monitors, boxes, markers)
     /// as one short line of Discord Markdown for the `/session status` board; the whole sheet is
     /// `/char show`'s. `None`: the sheet's first fields, cut short.
-    fn board_line(&self, _sheet: &serde_json::Value, _lang: Lang) -> Option<String> {
+    fn board_line(&self, _sheet: &engine::session::Doc, _lang: Lang) -> Option<String> {
         None
     }
 
@@ -265,7 +265,7 @@ mod conformance {
                 );
                 for lang in [Lang::En, Lang::Ja] {
                     let line = bot(id)
-                        .board_line(&sheet, lang)
+                        .board_line(&sheet.clone().into(), lang)
                         .unwrap_or_else(|| panic!("{id}: no board line"));
                     let label = f.label(lang);
                     let found = line.split(" · ").any(|p| match f.kind {

@@ -2,7 +2,6 @@
 //! round and initiative in the session's turn, the race-wide facts in `system_state.race`.
 //! Nothing here decides a rule; it moves race data in and out of a session.
 
-use super::gear::Gear;
 use super::race::{Entry, RaceOptions, RaceState};
 use super::rules::RaceFacts;
 use crate::session::{Session, SessionError};
@@ -21,7 +20,7 @@ pub fn race_of(session: &Session, options: RaceOptions) -> RaceState {
         initiative: session.turn.order.first().cloned(),
     };
     for e in &session.roster {
-        if let Ok(mut gear) = <Gear as serde::Deserialize>::deserialize(&e.sheet) {
+        if let Some(mut gear) = super::sheet::read_gear(&e.sheet) {
             gear.sheet.name.clone_from(&e.name);
             race.entries.push(Entry {
                 id: e.name.clone(),
@@ -43,7 +42,7 @@ pub fn save_race(session: &mut Session, race: &RaceState) -> Result<(), SessionE
         if let Some(r) = session.roster.iter_mut().find(|r| r.name == entry.id)
             && r.sheet != value
         {
-            r.sheet = value;
+            r.sheet = value.into();
         }
     }
     session.turn.round = race.round;

@@ -30,6 +30,7 @@ use super::gear::{Gear, GearSheet, MAX_STAT, Range, Trait, Upgrade, Weapon, Weap
 use super::roll::Rating;
 use super::state::GearState;
 use crate::i18n::Lang;
+use crate::session::ReadJson;
 use crate::systems::sheet_error::SheetError;
 
 use super::sheet_decl::DECL;
@@ -606,6 +607,12 @@ pub fn describe(sheet: &Value, lang: Lang) -> Vec<(String, String)> {
         st.record(),
     ));
     out
+}
+
+/// The gear a stored sheet holds, if it is one; a session's sheet is read once per version of
+/// it (see `Doc`).
+pub fn read_gear(sheet: &impl ReadJson) -> Option<Gear> {
+    sheet.read_once(|v: &Value| <Gear as serde::Deserialize>::deserialize(v).ok())
 }
 
 #[cfg(test)]

@@ -203,7 +203,7 @@ mod tests {
         }
         s.roster.push(ana);
         s.turn.round = 3;
-        s.system_state = serde_json::json!({"clock": 4});
+        s.system_state = serde_json::json!({"clock": 4}).into();
         s.end(Actor::user(1), 200).unwrap();
         let two = s
             .next_evening(

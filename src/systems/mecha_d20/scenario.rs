@@ -151,7 +151,7 @@ fn a_whole_turn_holds_damage_until_application_then_escape_and_fatigue() {
     let mut stored = json!({"other": 1});
     st.write(&mut stored);
     let text = serde_json::to_string(&stored).unwrap();
-    let back = MechaState::read(&serde_json::from_str(&text).unwrap()).unwrap();
+    let back = MechaState::read_value(&serde_json::from_str(&text).unwrap()).unwrap();
     assert_eq!(back, st);
     assert_eq!(stored["other"], 1);
     let units_back: BTreeMap<String, Unit> = units

@@ -11,6 +11,7 @@ use super::unit::{Unit, Weapon};
 use super::weapon_sheet::signed;
 pub use super::weapon_sheet::{parse_weapon, weapon_line};
 use crate::i18n::{Lang, Localized};
+use crate::session::ReadJson;
 use crate::systems::bounds::within;
 use crate::systems::sheet_decl::yes_no;
 use crate::systems::sheet_error::SheetError;
@@ -28,7 +29,7 @@ fn canonical(key: &str) -> Option<&'static str> {
 /// does not import the sheet, so the two do not import each other).
 impl Unit {
     /// Read a stored sheet (`name` for the error), as [`read`] does.
-    pub fn read(sheet: &Value, name: &str) -> Result<Unit, super::error::RuleError> {
+    pub fn read(sheet: &impl ReadJson, name: &str) -> Result<Unit, super::error::RuleError> {
         read(sheet).map_err(|_| super::error::RuleError::BadSheet {
             name: name.to_string(),
         })
@@ -37,7 +38,13 @@ impl Unit {
 
 /// Read a stored unit. A non-empty sheet with neither `pilot` nor `suit` was written before the
 /// game had rules (free-form numbers and texts): its fields are read as if typed again.
-pub fn read(sheet: &Value) -> Result<Unit, SheetError> {
+/// [`read_value`] of a stored sheet; a session's sheet is read once per version of it.
+pub fn read(sheet: &impl ReadJson) -> Result<Unit, SheetError> {
+    sheet.read_once(read_value)
+}
+
+/// The unit a stored sheet holds (see [`read`]).
+pub fn read_value(sheet: &Value) -> Result<Unit, SheetError> {
     let not_unit = || {
         err(
             "This entry's stats are not a d20 mecha unit; remove it and add it again.",

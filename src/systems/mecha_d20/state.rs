@@ -223,7 +223,7 @@ fn write_where(
         };
         let v = u.to_value();
         if v != e.sheet {
-            e.sheet = v;
+            e.sheet = v.into();
             written.push(e.name.clone());
         }
     }

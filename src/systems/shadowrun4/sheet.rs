@@ -32,6 +32,7 @@ use serde_json::Value;
 use super::character::{Attribute, Attributes, Character, Condition, MAX_ATTRIBUTE, normalise_skill};
 use super::error::RuleError;
 use crate::i18n::Lang;
+use crate::session::ReadJson;
 use crate::systems::sheet_decl::{Kind, Stored};
 use crate::systems::sheet_error::SheetError;
 
@@ -175,7 +176,13 @@ fn yes(v: &str) -> bool {
 
 /// Read a stored sheet. A sheet written before Shadowrun had typed fields (plain numbers) is
 /// read as fields.
-pub fn read(sheet: &Value) -> Result<Sheet, SheetError> {
+/// [`read_value`] of a stored sheet; a session's sheet is read once per version of it.
+pub fn read(sheet: &impl ReadJson) -> Result<Sheet, SheetError> {
+    sheet.read_once(read_value)
+}
+
+/// The sheet a stored one holds (see [`read`]).
+pub fn read_value(sheet: &Value) -> Result<Sheet, SheetError> {
     // Read in place (every command reads its character's sheet; a clone of the tree was a
     // few % of `/sr test`).
     if let Ok(mut s) = Sheet::deserialize(sheet) {

@@ -288,7 +288,7 @@ pub fn write_characters(roster: &mut [RosterEntry], chars: &BTreeMap<String, Cha
         if let Some(c) = chars.get(&e.name) {
             let v = c.to_value();
             if v != e.sheet {
-                e.sheet = v;
+                e.sheet = v.into();
                 written.push(e.name.clone());
             }
         }

@@ -84,7 +84,7 @@ impl Table {
             .map(|(n, v)| {
                 (
                     n.clone(),
-                    Character::read(&serde_json::from_str(v).unwrap(), n).unwrap(),
+                    Character::read(&serde_json::from_str::<serde_json::Value>(v).unwrap(), n).unwrap(),
                 )
             })
             .collect();
@@ -98,7 +98,11 @@ impl Table {
     }
 
     fn ch(&self, name: &str) -> Character {
-        Character::read(&serde_json::from_str(&self.roster[name]).unwrap(), name).unwrap()
+        Character::read(
+            &serde_json::from_str::<serde_json::Value>(&self.roster[name]).unwrap(),
+            name,
+        )
+        .unwrap()
     }
 }
 

@@ -23,6 +23,7 @@ use super::dice::Die;
 use super::profile::{Flag, Library, Profile};
 use super::weapon::{self, Weapon};
 use crate::i18n::{Lang, Localized};
+use crate::session::ReadJson;
 use crate::systems::bounds::within;
 use crate::systems::sheet_error::SheetError;
 
@@ -103,7 +104,7 @@ fn canonical(key: &str) -> Option<&'static str> {
 /// A character is read from its stored sheet here, where the sheet's format lives (the character
 /// module does not import the sheet, so the two do not import each other).
 impl Character {
-    pub fn read(sheet: &Value, name: &str) -> Result<Character, super::error::RuleError> {
+    pub fn read(sheet: &impl ReadJson, name: &str) -> Result<Character, super::error::RuleError> {
         read(sheet).map_err(|_| super::error::RuleError::BadSheet {
             name: name.to_string(),
         })
@@ -112,7 +113,13 @@ impl Character {
 
 /// Read a stored character. A non-empty sheet without `stats` was written while Terminator was
 /// free-form: its fields are read as if typed again.
-pub fn read(sheet: &Value) -> Result<Character, SheetError> {
+/// [`read_value`] of a stored sheet; a session's sheet is read once per version of it.
+pub fn read(sheet: &impl ReadJson) -> Result<Character, SheetError> {
+    sheet.read_once(read_value)
+}
+
+/// The character a stored sheet holds (see [`read`]).
+pub fn read_value(sheet: &Value) -> Result<Character, SheetError> {
     let not_character = || {
         err(
             "This entry's stats are not a Terminator Genisys character; remove it and add it again.",

@@ -26,6 +26,7 @@ use super::error::RuleError;
 use super::model::{AttackKind, MAX_STAT, Model, ModelStatus, StateRequest, Weapon};
 use super::sheet_decl::DECL;
 use crate::i18n::{Lang, Localized};
+use crate::session::ReadJson;
 use crate::systems::sheet_decl::{int_in, yes_no};
 use crate::systems::sheet_error::SheetError;
 
@@ -72,7 +73,13 @@ pub fn parse_weapon(key: &str, v: &str) -> Result<Weapon, SheetError> {
 }
 
 /// Read a stored model (`{}`: none yet).
-pub fn read(current: &Value) -> Result<Option<Model>, SheetError> {
+/// [`read_value`] of a stored sheet; a session's sheet is read once per version of it.
+pub fn read(sheet: &impl ReadJson) -> Result<Option<Model>, SheetError> {
+    sheet.read_once(read_value)
+}
+
+/// The model a stored sheet holds (see [`read`]).
+pub fn read_value(current: &Value) -> Result<Option<Model>, SheetError> {
     if current.is_null() || current.as_object().is_some_and(|m| m.is_empty()) {
         return Ok(None);
     }

@@ -3,13 +3,12 @@
 //! stops a gear (knocked out, off balance, a spin-out due).
 
 use engine::i18n::Lang;
-use engine::systems::badlands_rally::Gear;
-use engine::systems::badlands_rally::sheet::dress;
+use engine::session::Doc;
+use engine::systems::badlands_rally::sheet::{dress, read_gear};
 use engine::systems::badlands_rally::sheet_decl::DECL;
-use serde_json::Value;
 
-pub fn line(sheet: &Value, lang: Lang) -> Option<String> {
-    let g = <Gear as serde::Deserialize>::deserialize(sheet).ok()?;
+pub fn line(sheet: &Doc, lang: Lang) -> Option<String> {
+    let g = read_gear(sheet)?;
     let st = g.status();
     let mut parts = DECL.board_parts(sheet, lang, &|f, v| dress(&st, f, v, lang));
     parts.push(format!(

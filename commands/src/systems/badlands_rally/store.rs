@@ -5,7 +5,6 @@ use engine::dice::Roller;
 use engine::i18n::Lang;
 use engine::session::{Actor, ServerSettings, Session, SessionError, SystemId};
 use engine::systems::badlands_rally::RuleError;
-use engine::systems::badlands_rally::gear::Gear;
 use engine::systems::badlands_rally::race::{RaceOptions, RaceState};
 use engine::systems::badlands_rally::rules::race_options;
 
@@ -46,7 +45,7 @@ pub fn gear_name(session: &Session, typed: &str) -> Result<String, SessionError>
             id: typed.trim().chars().take(64).collect(),
         })
     })?;
-    if <Gear as serde::Deserialize>::deserialize(&entry.sheet).is_err() {
+    if engine::systems::badlands_rally::sheet::read_gear(&entry.sheet).is_none() {
         return Err(SessionError::Rule {
             en: format!("“{}” has no gear stats; set them with /char.", entry.name),
             ja: format!(

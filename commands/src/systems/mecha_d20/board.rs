@@ -3,11 +3,11 @@
 //! then whether the pilot escaped.
 
 use engine::i18n::Lang;
+use engine::session::Doc;
 use engine::systems::mecha_d20::sheet::{dress, read};
 use engine::systems::mecha_d20::sheet_decl::DECL;
-use serde_json::Value;
 
-pub fn line(sheet: &Value, lang: Lang) -> Option<String> {
+pub fn line(sheet: &Doc, lang: Lang) -> Option<String> {
     let u = read(sheet).ok()?;
     let mut parts = DECL.board_parts(sheet, lang, &|f, _| dress(&u, f, lang));
     match u.pilot.escaped {

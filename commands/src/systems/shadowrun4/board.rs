@@ -3,12 +3,12 @@
 //! it bites, the condition only when it is not plain conscious.
 
 use engine::i18n::Lang;
+use engine::session::Doc;
 use engine::systems::shadowrun4::Condition;
 use engine::systems::shadowrun4::sheet::{condition_text, dress, read};
 use engine::systems::shadowrun4::sheet_decl::DECL;
-use serde_json::Value;
 
-pub fn line(sheet: &Value, lang: Lang) -> Option<String> {
+pub fn line(sheet: &Doc, lang: Lang) -> Option<String> {
     let c = read(sheet).ok()?.character;
     let mut parts = DECL.board_parts(sheet, lang, &|f, v| dress(&c, f, v));
     if c.wound_modifier() != 0 {

@@ -102,7 +102,7 @@ impl SystemBot for WarmachineBot {
         moments::MOMENT_KEYS
     }
 
-    fn board_line(&self, sheet: &serde_json::Value, lang: Lang) -> Option<String> {
+    fn board_line(&self, sheet: &engine::session::Doc, lang: Lang) -> Option<String> {
         board::line(sheet, lang)
     }
 

@@ -80,7 +80,9 @@ pub fn save(s: &mut Session, before: &Game, after: &Game) -> Result<(), SessionE
         let Some(entry) = s.roster.iter_mut().find(|e| &e.name == name) else {
             continue;
         };
-        entry.sheet = serde_json::to_value(m).map_err(|e| refusal(e.to_string(), e.to_string()))?;
+        entry.sheet = serde_json::to_value(m)
+            .map_err(|e| refusal(e.to_string(), e.to_string()))?
+            .into();
     }
     if before.state != after.state {
         // The size is counted, not written out, and the state copied only to trim it.

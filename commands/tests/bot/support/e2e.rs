@@ -192,7 +192,7 @@ pub async fn press_kind(c: &Console, custom_id: &str) -> String {
 /// The stored sheet of roster entry `name` in the channel's active session.
 pub async fn sheet(c: &Console, name: &str) -> Value {
     let s = c.store().active_session(DEFAULT_CHANNEL).await.unwrap().unwrap();
-    s.entry(name).expect("entry").sheet.clone()
+    s.entry(name).expect("entry").sheet.value().clone()
 }
 
 /// The active session's version (0 when there is none).

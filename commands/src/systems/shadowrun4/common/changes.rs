@@ -156,7 +156,7 @@ pub async fn save_ops_with(
                         next
                     }
                 };
-                s.roster[index].sheet = sheet::write(&sh, &next);
+                s.roster[index].sheet = sheet::write(&sh, &next).into();
             }
             extra(s)
         })
