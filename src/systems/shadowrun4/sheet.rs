@@ -213,7 +213,7 @@ fn blank() -> Result<Sheet, SheetError> {
 }
 
 /// The character on a stored sheet, named after its roster entry.
-pub fn character(sheet: &Value, name: &str) -> Result<(Sheet, Character), SheetError> {
+pub fn character(sheet: &impl ReadJson, name: &str) -> Result<(Sheet, Character), SheetError> {
     let s = read(sheet)?;
     let mut c = s.character.clone();
     c.name = name.to_string();
