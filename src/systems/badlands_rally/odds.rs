@@ -60,39 +60,52 @@ fn pool(field: &str, dice: u32) -> Result<u32, OddsError> {
 }
 
 /// The distribution of a check with `dice` dice at `rating`, by dynamic programming over the dice
-/// on (highest face, dice meeting the rating).
+/// on (highest face, dice meeting the rating). A die adds to a state in three ways: a face at or
+/// below the highest, meeting the rating or not (the state keeps its highest face), or a higher
+/// face (the new highest); so each die costs a few terms per state rather than six, and only the
+/// counts reachable so far are visited (60 dice: a quarter of the work of trying every face on
+/// every count).
 pub fn check_distribution(rating: Rating, dice: u32) -> Result<Dist, OddsError> {
     if dice == 0 {
         return Ok(Dist::point(0));
     }
     let n = dice as usize;
-    let r = u32::from(rating.value());
-    // state[h][m]: highest face h (1..=6, index h), m dice meeting the rating.
-    let mut state = vec![vec![0.0; n + 1]; 7];
-    for f in 1..=6u32 {
-        state[f as usize][usize::from(f >= r)] += 1.0 / 6.0;
+    let r = usize::from(rating.value());
+    let meets = |f: usize| usize::from(f >= r);
+    // Faces up to h that meet the rating, and those that do not.
+    let meeting_upto = |h: usize| (h + 1).saturating_sub(r);
+    // state[h * width + m]: highest face h (1..=6), m dice meeting the rating.
+    let width = n + 1;
+    let mut state = vec![0.0f64; 7 * width];
+    let mut next = vec![0.0f64; 7 * width];
+    for f in 1..=6usize {
+        state[f * width + meets(f)] += 1.0 / 6.0;
     }
-    for _ in 1..n {
-        let mut next = vec![vec![0.0; n + 1]; 7];
+    for rolled in 1..n {
+        next.fill(0.0);
         for h in 1..=6usize {
-            for m in 0..n {
-                let q = state[h][m];
+            let (a, b) = (meeting_upto(h) as f64 / 6.0, (h - meeting_upto(h)) as f64 / 6.0);
+            for m in 0..=rolled {
+                let q = state[h * width + m];
                 if q == 0.0 {
                     continue;
                 }
-                for f in 1..=6usize {
-                    next[h.max(f)][m + usize::from(f as u32 >= r)] += q / 6.0;
+                next[h * width + m] += q * b;
+                next[h * width + m + 1] += q * a;
+                for f in h + 1..=6 {
+                    next[f * width + m + meets(f)] += q / 6.0;
                 }
             }
         }
-        state = next;
+        std::mem::swap(&mut state, &mut next);
     }
     let mut pairs = Vec::new();
-    for (h, row) in state.iter().enumerate().skip(1) {
-        for (m, &q) in row.iter().enumerate() {
+    for h in 1..=6usize {
+        for m in 0..=n {
+            let q = state[h * width + m];
             if q > 0.0 {
                 // The highest die is one of the meeting dice when it meets the rating.
-                let others = m - usize::from(h as u32 >= r);
+                let others = m - meets(h);
                 pairs.push(((h + others) as i64, q));
             }
         }
@@ -175,14 +188,21 @@ pub fn badlands_rally_odds_with(req: &RallyRequest, traits: RallyTraits) -> Resu
         damage.add_scaled(&Dist::point(0), 0, miss - blast * p_blast)?;
         damage.add_scaled(&Dist::point(1), 0, blast * p_blast)?;
         let die = damage_die(traits.heat)?;
+        // The margins come smallest first, so each hit's damage dice are the last margin's and
+        // a few more: one die added at a time (a convolution with one die) instead of the die
+        // raised anew for every margin (60D6 against 60D6 with POW 30: 65 margins, up to 94 dice).
+        let (mut dice, mut thrown) = (Dist::point(0), 0i64);
         for (mos, q) in margin.iter().filter(|(m, _)| *m >= 0) {
             let n = mos + i64::from(pow) - i64::from(ar);
-            let d = if n <= 0 {
-                Dist::point(0)
+            while thrown < n {
+                dice = dice.convolve(&die)?;
+                thrown += 1;
+            }
+            if n <= 0 {
+                damage.add_scaled(&Dist::point(0), 0, q)?;
             } else {
-                die.power(n as u32)?
-            };
-            damage.add_scaled(&d, 0, q)?;
+                damage.add_scaled(&dice, 0, q)?;
+            }
         }
         out.damage_chance = Some(damage.chance(|v| v >= 1));
         out.damage = Some(damage.trimmed());
@@ -230,6 +250,61 @@ mod tests {
         let two = check_distribution(Rating::new(4).unwrap(), 2).unwrap();
         assert!((two.prob(1) - 1.0 / 36.0).abs() < 1e-15);
         assert!((two.mass() - 1.0).abs() < 1e-12);
+    }
+
+    /// The dynamic programme as first written, every face of every die tried on every count:
+    /// the oracle for the faster one.
+    fn face_by_face(rating: Rating, dice: u32) -> Dist {
+        let n = dice as usize;
+        let r = u32::from(rating.value());
+        let mut state = vec![vec![0.0; n + 1]; 7];
+        for f in 1..=6u32 {
+            state[f as usize][usize::from(f >= r)] += 1.0 / 6.0;
+        }
+        for _ in 1..n {
+            let mut next = vec![vec![0.0; n + 1]; 7];
+            for h in 1..=6usize {
+                for m in 0..n {
+                    let q = state[h][m];
+                    for f in 1..=6usize {
+                        next[h.max(f)][m + usize::from(f as u32 >= r)] += q / 6.0;
+                    }
+                }
+            }
+            state = next;
+        }
+        let mut pairs = Vec::new();
+        for (h, row) in state.iter().enumerate().skip(1) {
+            for (m, &q) in row.iter().enumerate() {
+                if q > 0.0 {
+                    pairs.push(((h + m - usize::from(h as u32 >= r)) as i64, q));
+                }
+            }
+        }
+        Dist::from_pairs(&pairs).unwrap()
+    }
+
+    #[test]
+    fn the_check_matches_trying_every_face_for_every_rating_and_pool() {
+        for rating in 2..=6u8 {
+            let rating = Rating::new(rating).unwrap();
+            for dice in 1..=MAX_POOL {
+                let (fast, slow) = (
+                    check_distribution(rating, dice).unwrap(),
+                    face_by_face(rating, dice),
+                );
+                let values: Vec<i64> = slow.iter().map(|(v, _)| v).collect();
+                assert_eq!(
+                    fast.iter().map(|(v, _)| v).collect::<Vec<_>>(),
+                    values,
+                    "{dice} dice"
+                );
+                for (v, q) in slow.iter() {
+                    let got = fast.prob(v);
+                    assert!((got - q).abs() <= 1e-12 * q, "{dice} dice, {v}: {got} vs {q}");
+                }
+            }
+        }
     }
 
     #[test]
