@@ -58,14 +58,6 @@ impl Doc {
         &self.0.value
     }
 
-    /// The document's value, moved out when no other copy shares it.
-    pub fn into_value(self) -> Value {
-        match Arc::try_unwrap(self.0) {
-            Ok(inner) => inner.value,
-            Err(shared) => shared.value.clone(),
-        }
-    }
-
     /// What `read` makes of the document, read once per version of it: `read` runs the first
     /// time and its result is kept (by `read`'s own type, so two readers never mix) until the
     /// document changes. `read` captures nothing, so it depends only on the value it is given.
@@ -97,7 +89,7 @@ impl Doc {
     }
 
     /// Whether both are the same shared document (no copy was changed in between).
-    pub fn shares(&self, other: &Doc) -> bool {
+    fn shares(&self, other: &Doc) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
     }
 }
@@ -148,6 +140,7 @@ impl fmt::Debug for Doc {
 }
 
 impl fmt::Display for Doc {
+    /// As the value prints (tests print a session's state when an assertion fails).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.value.fmt(f)
     }
@@ -182,8 +175,6 @@ impl<'de> Deserialize<'de> for Doc {
 /// (read once per version). Systems' `read` functions take either, so a command reading from
 /// the session gets the kept reading and a test or an edit reading a bare value is unchanged.
 pub trait ReadJson {
-    fn json(&self) -> &Value;
-
     /// `read` applied to the JSON, or its kept result (see [`Doc::read`]).
     fn read_once<T, F>(&self, read: F) -> T
     where
@@ -192,10 +183,6 @@ pub trait ReadJson {
 }
 
 impl ReadJson for Value {
-    fn json(&self) -> &Value {
-        self
-    }
-
     fn read_once<T, F>(&self, read: F) -> T
     where
         T: Clone + Send + Sync + 'static,
@@ -206,10 +193,6 @@ impl ReadJson for Value {
 }
 
 impl ReadJson for Doc {
-    fn json(&self) -> &Value {
-        self.value()
-    }
-
     fn read_once<T, F>(&self, read: F) -> T
     where
         T: Clone + Send + Sync + 'static,
@@ -333,6 +316,6 @@ mod tests {
         assert_eq!(serde_json::to_string(&doc).unwrap(), r#"{"x":[1,2]}"#);
         assert_eq!(doc, json!({"x": [1, 2]}));
         assert_eq!(Doc::default(), Value::Null);
-        assert_eq!(Doc::empty_object().into_value(), json!({}));
+        assert_eq!(Doc::empty_object(), json!({}));
     }
 }

@@ -194,15 +194,12 @@ pub fn badlands_rally_odds_with(req: &RallyRequest, traits: RallyTraits) -> Resu
         let (mut dice, mut thrown) = (Dist::point(0), 0i64);
         for (mos, q) in margin.iter().filter(|(m, _)| *m >= 0) {
             let n = mos + i64::from(pow) - i64::from(ar);
+            // A margin whose dice come to none or fewer adds no die: `dice` is still the point 0.
             while thrown < n {
                 dice = dice.convolve(&die)?;
                 thrown += 1;
             }
-            if n <= 0 {
-                damage.add_scaled(&Dist::point(0), 0, q)?;
-            } else {
-                damage.add_scaled(&dice, 0, q)?;
-            }
+            damage.add_scaled(&dice, 0, q)?;
         }
         out.damage_chance = Some(damage.chance(|v| v >= 1));
         out.damage = Some(damage.trimmed());
